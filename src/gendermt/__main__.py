@@ -1,0 +1,5 @@
+import sys
+
+from gendermt.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""Statistics and tables shared by the benchmarks."""

@@ -1,0 +1,32 @@
+"""Translation backends, looked up by the ``backend`` name a system has in config."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from gendermt.errors import GenderMTError
+
+from .base import Backend, Request
+from .offline import CopySource, ReferenceOracle
+
+BACKENDS: dict[str, type[Backend]] = {cls.name: cls for cls in (ReferenceOracle, CopySource)}
+
+
+def system_gpus(settings: dict[str, Any]) -> int:
+    """GPUs a translation job of this system asks for (``gpus`` in config, else the default)."""
+    if "gpus" in settings:
+        return int(settings["gpus"])
+    cls = BACKENDS.get(settings.get("backend", ""))
+    return cls.default_gpus if cls else 0
+
+
+def build_backend(settings: dict[str, Any], data: pd.DataFrame) -> Backend:
+    name = settings.get("backend")
+    if name not in BACKENDS:
+        raise GenderMTError(f"unknown backend {name!r}; available: {', '.join(sorted(BACKENDS))}")
+    return BACKENDS[name](settings, data)
+
+
+__all__ = ["BACKENDS", "Backend", "Request", "build_backend", "system_gpus"]

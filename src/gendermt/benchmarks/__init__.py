@@ -1,0 +1,1 @@
+"""One subpackage per benchmark: its loader, prompts and analyses."""

@@ -1,0 +1,282 @@
+"""Read FairTranslate in its published formats and turn it into the study's data table.
+
+Formats read (see ``docs/datasets.md`` §1 in the shared docs):
+
+* the Hugging Face release ``Fannyjrd/FairTranslate_fr``: Parquet shards ``data/train-*.parquet``
+  with columns ``english, french, gender, ambiguity, stereotype, occupation`` (a list of three
+  French forms: masculine, feminine, inclusive); a single shard, a folder holding the shards,
+  or the dataset id (read through the local Hugging Face cache, downloaded if the Hub is
+  reachable);
+* the authors' working copies: semicolon-separated CSV whose ``occupation`` is a stringified
+  Python list.
+
+The dataset has no id column: ``item_id`` is the row's position in the published file, which
+is stable for a given file (record its checksum or Hub revision, as :func:`build` does). A file
+that has an ``item_id`` column keeps it, and duplicates there are an error.
+
+Every English example appears in the three gender variants; the release does not say which
+rows belong together, so :func:`pair_variants` recovers the triples (see there).
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import hashlib
+import logging
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import linear_sum_assignment
+
+from gendermt.errors import DatasetError, MissingResourceError
+from gendermt.io import write_json, write_parquet
+
+from . import AMBIGUITIES, GENDERS, HUB_ID, STEREOTYPES
+
+log = logging.getLogger(__name__)
+
+COLUMNS = ("english", "french", "gender", "ambiguity", "stereotype", "occupation")
+LABELS = {"gender": GENDERS, "ambiguity": AMBIGUITIES, "stereotype": STEREOTYPES}
+# Variants of one example share occupation, stereotype and ambiguity, and differ only in
+# gendered words: below this similarity two rows are not taken as variants of one example.
+MIN_VARIANT_SIMILARITY = 0.5
+
+
+# --------------------------------------------------------------------------- reading
+def read_published(path: str | Path) -> pd.DataFrame:
+    """Read a local copy in one of the published formats, unvalidated."""
+    path = Path(path)
+    if not path.exists():
+        raise MissingResourceError(
+            f"FairTranslate file {path} does not exist. Point benchmarks.fairtranslate.data.path "
+            f"at the dataset's Parquet file (data/train-*.parquet of {HUB_ID}) or at the "
+            "authors' semicolon-separated CSV, or use data.hub to read it from the Hub.")
+    if path.is_dir():
+        shards = sorted(path.glob("data/train-*.parquet")) or sorted(path.glob("train-*.parquet"))
+        if not shards:
+            raise MissingResourceError(f"{path}: no data/train-*.parquet shard in this folder")
+        return pd.concat([pd.read_parquet(s) for s in shards], ignore_index=True)
+    if path.suffix == ".parquet":
+        return pd.read_parquet(path)
+    if path.suffix in (".csv", ".tsv", ".txt"):
+        with path.open(encoding="utf-8") as fh:
+            header = fh.readline()
+        sep = ";" if ";" in header else ("\t" if "\t" in header else ",")
+        frame = pd.read_csv(path, sep=sep, quotechar='"', encoding="utf-8", dtype=str,
+                            keep_default_na=False)
+        # pandas' to_csv writes the index as an unnamed first column
+        return frame.drop(columns=[c for c in frame.columns if c.startswith("Unnamed: ")])
+    raise DatasetError(path, f"unknown file type {path.suffix!r} (expected .parquet or .csv)")
+
+
+def read_hub(repo_id: str = HUB_ID, revision: str | None = None,
+             cache_dir: str | None = None) -> tuple[pd.DataFrame, str]:
+    """Read the release from the Hugging Face Hub or its local cache.
+
+    Returns the frame and the resolved snapshot folder (its name is the commit hash).
+    """
+    try:
+        from huggingface_hub import snapshot_download
+    except ImportError as exc:
+        raise MissingResourceError(
+            "reading FairTranslate from the Hugging Face Hub needs huggingface_hub: "
+            "pip install 'gendermt[hub]' (or set benchmarks.fairtranslate.data.path to a "
+            "local copy of the Parquet file)") from exc
+    try:
+        folder = snapshot_download(repo_id, repo_type="dataset", revision=revision,
+                                   cache_dir=cache_dir, allow_patterns=["data/train-*.parquet"])
+    except Exception as exc:  # offline, unknown revision, gated repo: all end the same way
+        raise MissingResourceError(
+            f"dataset {repo_id} (revision {revision or 'main'}) could not be read from the "
+            f"Hugging Face Hub nor from the local cache ({cache_dir or 'HF_HOME'}): "
+            f"{type(exc).__name__}: {exc}. On a machine with network access run "
+            f"`hf download {repo_id} --repo-type dataset` and copy the cache here (HF_HOME), "
+            "or download data/train-00000-of-00001.parquet and set "
+            "benchmarks.fairtranslate.data.path to it.") from exc
+    return read_published(folder), folder
+
+
+# --------------------------------------------------------------------------- validation
+def _as_forms(value: object) -> list[str] | None:
+    """The occupation cell as a list of three non-empty strings, or None if it is not one."""
+    if isinstance(value, str):
+        try:
+            value = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            return None
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if not isinstance(value, (list, tuple)) or len(value) != 3:
+        return None
+    if not all(isinstance(v, str) and v.strip() for v in value):
+        return None
+    return list(value)
+
+
+def _fail_rows(path, bad: pd.Series, column: str, problem) -> None:
+    """Raise for the first row flagged in ``bad``, saying how many more there are."""
+    if not bad.any():
+        return
+    positions = np.flatnonzero(bad.to_numpy())
+    more = f" ({len(positions) - 1} more rows like this)" if len(positions) > 1 else ""
+    first = int(positions[0])
+    raise DatasetError(path, problem(first) + more, row=first + 1, column=column)
+
+
+def validate(frame: pd.DataFrame, path: str | Path) -> pd.DataFrame:
+    """Check columns and labels; return a clean copy with ``occupation`` as lists.
+
+    Rows are numbered from 1, not counting a CSV header.
+    """
+    missing = [c for c in COLUMNS if c not in frame.columns]
+    if missing:
+        raise DatasetError(path, f"missing from the header (columns found: "
+                                 f"{', '.join(map(str, frame.columns))})", column=missing[0])
+    if frame.empty:
+        raise DatasetError(path, "the file has no rows")
+    out = frame.copy()
+    for column in ("english", "french"):
+        values = out[column]
+        bad = ~values.map(lambda v: isinstance(v, str) and bool(v.strip()))
+        _fail_rows(path, bad, column, lambda i, c=column: f"empty or missing {c} text")
+    for column, allowed in LABELS.items():
+        values = out[column]
+        bad = ~values.isin(allowed)
+        _fail_rows(path, bad, column, lambda i, c=column, a=allowed, v=values: (
+            f"unknown {c} label {v.iloc[i]!r} (expected one of {', '.join(a)})"))
+    forms = out["occupation"].map(_as_forms)
+    _fail_rows(path, forms.isna(), "occupation", lambda i: (
+        f"expected a list of three French forms [masculine, feminine, inclusive], found "
+        f"{out['occupation'].iloc[i]!r}"))
+    out["occupation"] = forms
+    if "item_id" in out.columns:
+        ids = out["item_id"].astype(str)
+        dup = ids.duplicated(keep="first")
+        _fail_rows(path, dup, "item_id", lambda i: (
+            f"duplicated id {ids.iloc[i]!r} (first seen in row "
+            f"{int(np.flatnonzero((ids == ids.iloc[i]).to_numpy())[0]) + 1})"))
+    return out
+
+
+# --------------------------------------------------------------------------- variants
+_WORD = re.compile(r"\w+(?:[.·]\w+)*", re.UNICODE)
+
+
+def _similarity(a: str, b: str) -> float:
+    ta, tb = _WORD.findall(a.lower()), _WORD.findall(b.lower())
+    return difflib.SequenceMatcher(None, ta, tb, autojunk=False).ratio()
+
+
+def pair_variants(frame: pd.DataFrame) -> pd.Series:
+    """Give each row the id of its example: the rows that are its gender variants.
+
+    Candidates share occupation forms, stereotype and ambiguity. Within such a group, each
+    female and each inclusive row is matched to one male row by an optimal assignment on
+    text similarity (English and French together: ambiguous variants have the same English,
+    unambiguous ones differ only in pronouns, and the French only in gendered words).
+    Rows left without a partner (unequal counts, or no similar enough row) form examples of
+    their own; their sibling references are then missing and a warning says how many.
+    """
+    example = pd.Series(-1, index=frame.index, dtype="int64")
+    key = frame["occupation"].map(tuple).astype(str) + "|" + frame["stereotype"] + "|" + \
+        frame["ambiguity"]
+    text = frame["english"] + " ||| " + frame["french"]
+    next_id = 0
+    for _, group in frame.groupby(key, sort=False):
+        by_gender = {g: list(group.index[group["gender"] == g]) for g in GENDERS}
+        anchors = by_gender["male"]
+        for idx in anchors:
+            example[idx] = next_id
+            next_id += 1
+        for gender in ("female", "inclusive"):
+            others = by_gender[gender]
+            if anchors and others:
+                sim = np.array([[_similarity(text[a], text[o]) for o in others] for a in anchors])
+                rows, cols = linear_sum_assignment(-sim)
+                for r, c in zip(rows, cols):
+                    if sim[r, c] >= MIN_VARIANT_SIMILARITY:
+                        example[others[c]] = example[anchors[r]]
+            for idx in others:
+                if example[idx] < 0:
+                    example[idx] = next_id
+                    next_id += 1
+    # Number examples by the position of their first row, so ids follow the file.
+    order = {old: new for new, old in enumerate(example.drop_duplicates())}
+    return example.map(order)
+
+
+# --------------------------------------------------------------------------- the data table
+def to_data_table(raw: pd.DataFrame, path: str | Path) -> pd.DataFrame:
+    """Validate a published frame and return the study's data table (one row per item)."""
+    frame = validate(raw, path).reset_index(drop=True)
+    example = pair_variants(frame)
+    data = pd.DataFrame({
+        "item_id": (frame["item_id"].astype(str) if "item_id" in frame.columns
+                    else [f"fairtranslate-{i:04d}" for i in range(len(frame))]),
+        "example_id": [f"ex-{e:04d}" for e in example],
+        "row": np.arange(1, len(frame) + 1),
+        "src_lang": "en",
+        "tgt_lang": "fr",
+        "source": frame["english"],
+        "reference": frame["french"],
+        "gender": frame["gender"],
+        "ambiguity": frame["ambiguity"],
+        "stereotype": frame["stereotype"],
+        "occupation": frame["occupation"],
+    })
+    for gender in GENDERS:
+        refs = data.loc[data["gender"] == gender].drop_duplicates("example_id")
+        data[f"ref_{gender}"] = data["example_id"].map(refs.set_index("example_id")["reference"])
+    return data
+
+
+def _sha256(path: Path) -> str:
+    if path.is_dir():
+        digest = hashlib.sha256()
+        for shard in sorted(path.rglob("*.parquet")):
+            digest.update(shard.read_bytes())
+        return digest.hexdigest()
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def load(path: str | Path | None = None, *, hub: str | None = None,
+         revision: str | None = None, cache_dir: str | None = None
+         ) -> tuple[pd.DataFrame, dict]:
+    """The study's data table and its provenance, from a local file or from the Hub."""
+    if (path is None) == (hub is None):
+        raise ValueError("give exactly one of path= or hub=")
+    if path is not None:
+        raw, origin = read_published(path), Path(path)
+        provenance = {"path": str(path), "sha256": _sha256(origin)}
+    else:
+        raw, folder = read_hub(hub, revision, cache_dir)
+        origin = Path(folder)
+        provenance = {"hub": hub, "revision": revision or "main", "commit": origin.name,
+                      "sha256": _sha256(origin)}
+    data = to_data_table(raw, origin)
+    unpaired = int(data[[f"ref_{g}" for g in GENDERS]].isna().any(axis=1).sum())
+    if unpaired:
+        log.warning("%d of %d rows could not be paired with all their gender variants; "
+                    "their missing sibling references stay empty", unpaired, len(data))
+    cells = data.groupby(["stereotype", "ambiguity", "gender"]).size()
+    provenance.update({
+        "rows": len(data), "examples": int(data["example_id"].nunique()),
+        "rows_without_all_variants": unpaired,
+        "rows_per_gender": {g: int((data["gender"] == g).sum()) for g in GENDERS},
+        "empty_cells": [list(c) for c in pd.MultiIndex.from_product(
+            [STEREOTYPES, AMBIGUITIES, GENDERS]) if c not in cells.index],
+    })
+    return data, provenance
+
+
+def build(output: str | Path, provenance_path: str | Path, *, path: str | None = None,
+          hub: str | None = None, revision: str | None = None,
+          cache_dir: str | None = None) -> None:
+    """Workflow stage: published dataset → ``data.parquet`` and its provenance JSON."""
+    data, provenance = load(path, hub=hub, revision=revision, cache_dir=cache_dir)
+    log.info("FairTranslate: %d rows, %d examples", provenance["rows"], provenance["examples"])
+    write_parquet(output, data)
+    write_json(provenance_path, provenance)

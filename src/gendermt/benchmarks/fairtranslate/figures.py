@@ -1,0 +1,57 @@
+"""FairTranslate figures: mean score by gender for every system and prompt."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+import seaborn as sns  # noqa: E402
+
+from gendermt.analysis.tables import collect_scores  # noqa: E402
+from gendermt.io import atomic_path  # noqa: E402
+
+from . import GENDERS  # noqa: E402
+
+PALETTE = {"female": "#d6604d", "male": "#4393c3", "inclusive": "#5aae61"}
+
+
+def save(fig, png: str | Path, pdf: str | Path) -> None:
+    """PNG and PDF, without timestamps so that reruns give identical files."""
+    with atomic_path(png) as tmp:
+        fig.savefig(tmp, format="png", dpi=150, bbox_inches="tight", metadata={"Software": None})
+    with atomic_path(pdf) as tmp:
+        fig.savefig(tmp, format="pdf", bbox_inches="tight",
+                    metadata={"CreationDate": None, "ModDate": None, "Producer": None})
+    plt.close(fig)
+
+
+def score_by_gender(scores: pd.DataFrame, systems: Sequence[str], prompts: Sequence[str],
+                    metrics: Sequence[str]):
+    """Bars: mean sentence score per prompt and gender (95% bootstrap CI), a panel per
+    system (columns) and metric (rows)."""
+    sns.set_theme(style="whitegrid", context="paper")
+    grid = sns.catplot(
+        data=scores, kind="bar", x="prompt", y="score", hue="gender", col="system",
+        row="metric", order=list(prompts), hue_order=list(GENDERS), col_order=list(systems),
+        row_order=list(metrics), palette=PALETTE, errorbar=("ci", 95), n_boot=1000, seed=0,
+        height=2.6, aspect=1.15, sharey="row", legend_out=True)
+    grid.set_titles("{col_name} · {row_name}")
+    grid.set_axis_labels("", "mean sentence score (0–100)")
+    for ax in grid.axes.flat:
+        ax.tick_params(axis="x", rotation=30)
+    grid.figure.suptitle("FairTranslate en→fr: score by gender of the reference", y=1.02)
+    return grid.figure
+
+
+def build_figures(data_path: str | Path, score_files: Sequence[str | Path], png: str | Path,
+                  pdf: str | Path, systems: Sequence[str], prompts: Sequence[str],
+                  metrics: Sequence[str]) -> None:
+    """Workflow stage: every score file → ``figures/score_by_gender.{png,pdf}``."""
+    data = pd.read_parquet(data_path, columns=["item_id", "gender"])
+    scores = collect_scores(score_files, data, ["gender"])
+    save(score_by_gender(scores, systems, prompts, metrics), png, pdf)

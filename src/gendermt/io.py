@@ -1,0 +1,89 @@
+"""Writing results so that nothing half-written ever looks complete."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import sys
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; rename it onto ``path`` only on success."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+
+
+def write_text(path: str | os.PathLike, text: str) -> None:
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+
+
+def write_json(path: str | os.PathLike, obj: Any) -> None:
+    write_text(path, json.dumps(obj, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
+
+
+def write_jsonl(path: str | os.PathLike, records: Iterable[dict]) -> None:
+    with atomic_path(path) as tmp, tmp.open("w", encoding="utf-8") as fh:
+        for rec in records:
+            fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+
+
+def read_jsonl(path: str | os.PathLike) -> list[dict]:
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def write_parquet(path: str | os.PathLike, frame: pd.DataFrame) -> None:
+    with atomic_path(path) as tmp:
+        frame.to_parquet(tmp, index=False)
+
+
+def write_table(frame: pd.DataFrame, csv_path: str | os.PathLike,
+                md_path: str | os.PathLike | None = None, *, floatfmt: str = ".2f") -> None:
+    """A table as CSV (full precision) and, optionally, Markdown (rounded for reading)."""
+    with atomic_path(csv_path) as tmp:
+        frame.to_csv(tmp, index=False)
+    if md_path is not None:
+        write_text(md_path, frame.to_markdown(index=False, floatfmt=floatfmt) + "\n")
+
+
+@contextlib.contextmanager
+def logging_to(log_path: str | os.PathLike | None) -> Iterator[None]:
+    """Send logging records and stderr (progress bars, warnings) to ``log_path``."""
+    if log_path is None:
+        yield
+        return
+    Path(log_path).parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "w", encoding="utf-8") as fh, contextlib.redirect_stderr(fh):
+        handler = logging.StreamHandler(fh)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        root = logging.getLogger()
+        root.addHandler(handler)
+        old_level = root.level
+        root.setLevel(logging.INFO)
+        try:
+            yield
+        except BaseException:
+            logging.getLogger("gendermt").exception("stage failed")
+            raise
+        finally:
+            root.removeHandler(handler)
+            root.setLevel(old_level)
+            sys.stderr.flush()

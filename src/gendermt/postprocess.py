@@ -1,0 +1,48 @@
+"""Turning a system's raw output into the hypothesis that is scored.
+
+Steps are named in config (per benchmark) so that they are recorded and rerun on change.
+The raw output is always kept beside the hypothesis.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from gendermt.errors import GenderMTError
+
+_QUOTES = [('"', '"'), ("'", "'"), ("«", "»"), ("“", "”"), ("‘", "’")]
+
+
+def strip_quotes(text: str) -> str:
+    """Remove one pair of quotes wrapping the whole text (LLMs echo the prompt's quoting)."""
+    text = text.strip()
+    for left, right in _QUOTES:
+        if len(text) >= 2 and text.startswith(left) and text.endswith(right):
+            return text[len(left):-len(right)].strip()
+    return text
+
+
+def first_line(text: str) -> str:
+    """Keep the first non-empty line, as the FairTranslate authors did (drops LLM chatter)."""
+    for line in text.strip().splitlines():
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+STEPS: dict[str, Callable[[str], str]] = {
+    "strip": str.strip, "strip_quotes": strip_quotes, "first_line": first_line,
+}
+
+
+def pipeline(steps: Sequence[str]) -> Callable[[str], str]:
+    unknown = [s for s in steps if s not in STEPS]
+    if unknown:
+        raise GenderMTError(f"unknown post-processing step(s) {unknown}; known: {sorted(STEPS)}")
+    funcs = [STEPS[s] for s in steps]
+
+    def apply(text: str) -> str:
+        for func in funcs:
+            text = func(text)
+        return text
+    return apply

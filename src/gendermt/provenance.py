@@ -1,0 +1,79 @@
+"""Fingerprints of the package code a workflow stage runs.
+
+Snakemake reruns a job when its ``script:`` changes, but the logic lives in this package.
+A rule passes ``code_fingerprint(<its module>)`` as a param, so that editing that module,
+or any gendermt module it imports (transitively), reruns the jobs that ran it and nothing
+else. Modules are found by parsing imports, without importing anything.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent  # src/gendermt
+
+
+def _file_of(module: str) -> Path | None:
+    parts = module.split(".")[1:]
+    candidate = ROOT.joinpath(*parts)
+    if candidate.with_suffix(".py").is_file():
+        return candidate.with_suffix(".py")
+    if (candidate / "__init__.py").is_file():
+        return candidate / "__init__.py"
+    return None
+
+
+def _package_of(module: str, path: Path) -> str:
+    return module if path.name == "__init__.py" else module.rpartition(".")[0]
+
+
+@cache
+def _imports(module: str) -> frozenset[str]:
+    """gendermt modules that ``module`` imports directly, with their parent packages."""
+    path = _file_of(module)
+    if path is None:
+        return frozenset()
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = _package_of(module, path).split(".")
+                base = base[:len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            # `from pkg import name` may name a submodule or an attribute: keep what exists
+            names = [target] + [f"{target}.{a.name}" for a in node.names]
+        else:
+            continue
+        for name in names:
+            if name.split(".")[0] == "gendermt" and _file_of(name):
+                parts = name.split(".")
+                found.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return frozenset(found)
+
+
+def modules_run_by(module: str) -> list[str]:
+    """``module`` and every gendermt module it imports, transitively, sorted."""
+    seen, todo = set(), [module]
+    parts = module.split(".")
+    todo += [".".join(parts[:i]) for i in range(1, len(parts))]
+    while todo:
+        name = todo.pop()
+        if name not in seen and _file_of(name):
+            seen.add(name)
+            todo.extend(_imports(name))
+    return sorted(seen)
+
+
+def code_fingerprint(module: str) -> str:
+    """sha256 (16 hex digits) over the source of the modules ``module`` runs."""
+    digest = hashlib.sha256()
+    for name in modules_run_by(module):
+        digest.update(name.encode() + b"\0" + _file_of(name).read_bytes() + b"\0")
+    return digest.hexdigest()[:16]

@@ -1,0 +1,1 @@
+"""Scoring translations: sacrebleu metrics on CPU, COMET in its own GPU job."""

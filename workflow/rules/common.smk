@@ -1,0 +1,126 @@
+# Config validation and the helper functions the rules use (no logic beyond lookups).
+import sys
+from pathlib import Path
+
+from snakemake.exceptions import WorkflowError
+from snakemake.utils import validate
+
+# gendermt is imported from this checkout, so the package and the workflow that calls it
+# are always the same version. Snakemake hands this sys.path on to `script:` jobs, which
+# is how jobs in per-rule conda environments find the package too.
+sys.path.insert(0, str(Path(workflow.basedir) / "src"))
+
+from gendermt.backends import system_gpus
+from gendermt.prompts import load_templates
+from gendermt.provenance import code_fingerprint
+
+
+validate(config, schema="../schemas/config.schema.yaml")
+
+
+wildcard_constraints:
+    benchmark="[A-Za-z0-9_-]+",
+    system="[A-Za-z0-9][A-Za-z0-9_.+-]*",
+    prompt="[A-Za-z0-9][A-Za-z0-9_-]*",
+
+
+BENCHMARKS = config["benchmarks"]
+SYSTEMS = config["systems"]
+TEMPLATES = {name: load_templates(spec["templates"]) for name, spec in BENCHMARKS.items()}
+
+for _name, _spec in BENCHMARKS.items():
+    _unknown = [s for s in _spec["systems"] if s not in SYSTEMS]
+    if _unknown:
+        raise WorkflowError(
+            f"benchmarks.{_name}.systems names {_unknown}, which are not defined under "
+            f"`systems:` (defined: {', '.join(SYSTEMS)})"
+        )
+    _unknown = [p for p in _spec["prompts"] if p not in TEMPLATES[_name]]
+    if _unknown:
+        raise WorkflowError(
+            f"benchmarks.{_name}.prompts names {_unknown}, which {_spec['templates']} does "
+            f"not define (it has: {', '.join(TEMPLATES[_name])})"
+        )
+
+
+# --- lookups by wildcards -------------------------------------------------------------
+def template_of(wildcards):
+    return TEMPLATES[wildcards.benchmark][wildcards.prompt]
+
+
+def system_settings(wildcards):
+    return SYSTEMS[wildcards.system]
+
+
+def translation_gpus(wildcards):
+    return system_gpus(SYSTEMS[wildcards.system])
+
+
+def postprocess_of(wildcards):
+    return BENCHMARKS[wildcards.benchmark].get("postprocess", [])
+
+
+def sacrebleu_metrics_of(wildcards):
+    return [m for m in BENCHMARKS[wildcards.benchmark]["metrics"] if m != "comet"]
+
+
+def metric_options(wildcards):
+    scoring = config.get("scoring", {})
+    return {m: scoring.get(m) or {} for m in sacrebleu_metrics_of(wildcards)}
+
+
+def corpus_groups_of(wildcards):
+    return BENCHMARKS[wildcards.benchmark].get("corpus_groups", [])
+
+
+def comet_settings():
+    return config.get("scoring", {}).get("comet", {})
+
+
+def comet_gpus(wildcards):
+    return int(comet_settings().get("gpus", 1))
+
+
+def fairtranslate_raw(wildcards):
+    """The local dataset file as an input (so that replacing it reruns), none for the Hub."""
+    path = BENCHMARKS["fairtranslate"]["data"].get("path")
+    return [path] if path else []
+
+
+# --- targets --------------------------------------------------------------------------
+def score_files(benchmark):
+    """Every score file of a benchmark: sacrebleu metrics, and COMET when it is asked for."""
+    spec = BENCHMARKS[benchmark]
+    files = expand(
+        "results/{benchmark}/scores/{system}/{prompt}.parquet",
+        benchmark=benchmark,
+        system=spec["systems"],
+        prompt=spec["prompts"],
+    )
+    if "comet" in spec["metrics"]:
+        files += expand(
+            "results/{benchmark}/scores/{system}/{prompt}.comet.parquet",
+            benchmark=benchmark,
+            system=spec["systems"],
+            prompt=spec["prompts"],
+        )
+    return files
+
+
+def fairtranslate_scores(wildcards):
+    return score_files("fairtranslate")
+
+
+FAIRTRANSLATE_TABLES = ["by_gender", "by_stereotype", "by_ambiguity", "anova", "dataset"]
+
+
+def all_targets():
+    targets = []
+    if "fairtranslate" in BENCHMARKS:
+        targets += expand(
+            "results/fairtranslate/tables/{table}.csv", table=FAIRTRANSLATE_TABLES
+        )
+        targets += expand(
+            "results/fairtranslate/figures/score_by_gender.{ext}", ext=["png", "pdf"]
+        )
+    return targets

@@ -1,0 +1,41 @@
+# Stages 2 and 3: per-item inputs from versioned prompt templates, then one job per
+# system × prompt. Translation jobs of GPU backends ask for GPUs through `resources`.
+
+
+rule build_inputs:
+    input:
+        data="results/{benchmark}/data.parquet",
+    output:
+        "results/{benchmark}/inputs/{prompt}.jsonl",
+    params:
+        code=code_fingerprint("gendermt.prompts"),
+        template=template_of,
+    log:
+        "logs/{benchmark}/inputs/{prompt}.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/build_inputs.py"
+
+
+rule translate:
+    input:
+        inputs="results/{benchmark}/inputs/{prompt}.jsonl",
+        data="results/{benchmark}/data.parquet",
+    output:
+        translations="results/{benchmark}/translations/{system}/{prompt}.jsonl",
+        meta="results/{benchmark}/translations/{system}/{prompt}.meta.json",
+    params:
+        code=code_fingerprint("gendermt.translate"),
+        settings=system_settings,
+        postprocess=postprocess_of,
+    resources:
+        gpu=translation_gpus,
+    log:
+        "logs/{benchmark}/translate/{system}/{prompt}.log",
+    benchmark:
+        "results/benchmarks/{benchmark}/translate/{system}/{prompt}.tsv"
+    conda:
+        "../../envs/translate.yaml"
+    script:
+        "../scripts/translate.py"

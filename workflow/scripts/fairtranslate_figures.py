@@ -1,0 +1,13 @@
+from gendermt.benchmarks.fairtranslate.figures import build_figures
+from gendermt.io import logging_to
+
+with logging_to(snakemake.log[0]):
+    build_figures(
+        snakemake.input.data,
+        snakemake.input.scores,
+        snakemake.output.png,
+        snakemake.output.pdf,
+        snakemake.params.systems,
+        snakemake.params.prompts,
+        snakemake.params.metrics,
+    )

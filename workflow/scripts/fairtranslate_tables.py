@@ -1,0 +1,12 @@
+from gendermt.benchmarks.fairtranslate.tables import build_tables
+from gendermt.io import logging_to
+
+with logging_to(snakemake.log[0]):
+    build_tables(
+        snakemake.input.data,
+        snakemake.input.scores,
+        dict(snakemake.output.items()),
+        snakemake.params.systems,
+        snakemake.params.prompts,
+        snakemake.params.metrics,
+    )
