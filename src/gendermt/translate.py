@@ -79,7 +79,7 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
                 raise RuntimeError(f"backend {backend.name} returned {len(raws)} outputs for "
                                    f"{len(batch)} requests")
             per_item = (time.perf_counter() - b0) / len(batch)
-            for req, raw in zip(batch, raws):
+            for req, raw in zip(batch, raws, strict=True):
                 rec = {"item_id": req.item_id, "raw": raw, "hypothesis": extract(raw),
                        "seconds": round(per_item, 6)}
                 done[req.item_id] = rec

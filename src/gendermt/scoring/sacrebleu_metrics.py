@@ -49,5 +49,5 @@ def sentence_scores(metric: str, hyps: Sequence[str], refs: Sequence[str],
     if len(hyps) != len(refs):
         raise GenderMTError(f"{len(hyps)} hypotheses but {len(refs)} references")
     scorer = _make(metric, options or {}, sentence=True)
-    scores = [float(scorer.sentence_score(h, [r]).score) for h, r in zip(hyps, refs)]
+    scores = [float(scorer.sentence_score(h, [r]).score) for h, r in zip(hyps, refs, strict=True)]
     return scores, str(scorer.get_signature())

@@ -196,7 +196,7 @@ def pair_variants(frame: pd.DataFrame) -> pd.Series:
             if anchors and others:
                 sim = np.array([[_similarity(text[a], text[o]) for o in others] for a in anchors])
                 rows, cols = linear_sum_assignment(-sim)
-                for r, c in zip(rows, cols):
+                for r, c in zip(rows, cols, strict=True):
                     if sim[r, c] >= MIN_VARIANT_SIMILARITY:
                         example[others[c]] = example[anchors[r]]
             for idx in others:

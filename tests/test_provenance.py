@@ -1,0 +1,35 @@
+import shutil
+
+import pytest
+
+import gendermt.provenance as provenance
+
+
+def test_modules_run_by_follows_imports():
+    mods = provenance.modules_run_by("gendermt.translate")
+    assert {"gendermt.translate", "gendermt.backends", "gendermt.backends.offline",
+            "gendermt.postprocess", "gendermt.io", "gendermt"} <= set(mods)
+    assert "gendermt.scoring.score" not in mods
+    tables = provenance.modules_run_by("gendermt.benchmarks.fairtranslate.tables")
+    assert "gendermt.analysis.anova" in tables and "gendermt.translate" not in tables
+
+
+@pytest.fixture
+def copy_of_package(tmp_path, monkeypatch):
+    root = tmp_path / "gendermt"
+    shutil.copytree(provenance.ROOT, root, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(provenance, "ROOT", root)
+    provenance._imports.cache_clear()
+    yield root
+    provenance._imports.cache_clear()
+
+
+def test_fingerprint_changes_only_with_code_the_stage_runs(copy_of_package):
+    before = {m: provenance.code_fingerprint(m) for m in
+              ("gendermt.translate", "gendermt.scoring.score")}
+    offline = copy_of_package / "backends" / "offline.py"
+    offline.write_text(offline.read_text() + "\n# a change\n")
+    provenance._imports.cache_clear()
+    assert provenance.code_fingerprint("gendermt.translate") != before["gendermt.translate"]
+    assert provenance.code_fingerprint("gendermt.scoring.score") == before[
+        "gendermt.scoring.score"]

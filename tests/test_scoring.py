@@ -1,0 +1,105 @@
+"""Scores equal sacrebleu's own command line on the same files."""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from gendermt.errors import GenderMTError
+from gendermt.io import write_jsonl
+from gendermt.scoring.sacrebleu_metrics import corpus_score, sentence_scores
+from gendermt.scoring.score import score_file
+
+SACREBLEU = shutil.which("sacrebleu", path=str(Path(sys.executable).parent)) or "sacrebleu"
+
+
+def sacrebleu_cli(ref: Path, hyp: Path, *args: str) -> str:
+    return subprocess.run([SACREBLEU, str(ref), "-i", str(hyp), "-w", "6", *args],
+                          check=True, capture_output=True, text=True).stdout
+
+
+@pytest.fixture
+def files(tmp_path, sample_data):
+    """A plausible system: the male reference everywhere (wrong gender on 2/3 of rows)."""
+    ref = tmp_path / "ref.txt"
+    hyp = tmp_path / "hyp.txt"
+    ref.write_text("\n".join(sample_data["reference"]) + "\n", encoding="utf-8")
+    hyp.write_text("\n".join(sample_data["ref_male"]) + "\n", encoding="utf-8")
+    return ref, hyp, list(sample_data["ref_male"]), list(sample_data["reference"])
+
+
+def test_corpus_scores_match_the_command_line(files):
+    ref, hyp, hyps, refs = files
+    cli = {m["name"]: m for m in json.loads(sacrebleu_cli(ref, hyp, "-m", "bleu", "chrf"))}
+    bleu, chrf = corpus_score("bleu", hyps, refs), corpus_score("chrf", hyps, refs)
+    assert bleu.score == pytest.approx(cli["BLEU"]["score"], abs=1e-6)
+    assert chrf.score == pytest.approx(cli["chrF2"]["score"], abs=1e-6)
+    assert bleu.signature == cli["BLEU"]["signature"]
+    assert chrf.signature == cli["chrF2"]["signature"]
+    assert 0 < bleu.score < 100
+
+
+@pytest.mark.parametrize("metric, flag", [("bleu", "bleu"), ("chrf", "chrf")])
+def test_sentence_scores_match_the_command_line(files, metric, flag):
+    ref, hyp, hyps, refs = files
+    lines = sacrebleu_cli(ref, hyp, "-m", flag, "--sentence-level").splitlines()
+    expected = [float(line.split(" = ")[1].split()[0]) for line in lines]
+    scores, signature = sentence_scores(metric, hyps, refs)
+    assert scores == pytest.approx(expected, abs=1e-6)
+    assert signature == lines[0].split(" = ")[0].split("|", 1)[1]
+
+
+def test_tokenizer_option_reaches_sacrebleu(files):
+    ref, hyp, hyps, refs = files
+    cli = json.loads(sacrebleu_cli(ref, hyp, "-m", "bleu", "-tok", "intl"))
+    ours = corpus_score("bleu", hyps, refs, {"tokenize": "intl"})
+    assert ours.score == pytest.approx(cli["score"], abs=1e-6)
+    assert "tok:intl" in ours.signature
+
+
+def test_length_mismatch_and_unknown_metric():
+    with pytest.raises(GenderMTError, match="2 hypotheses but 1 references"):
+        corpus_score("bleu", ["a", "b"], ["a"])
+    with pytest.raises(GenderMTError, match="unknown metric 'meteor'"):
+        sentence_scores("meteor", ["a"], ["a"])
+
+
+def test_score_file_per_item_and_per_gender(tmp_path, sample_data):
+    data = tmp_path / "data.parquet"
+    sample_data.to_parquet(data)
+    translations = tmp_path / "t.jsonl"
+    write_jsonl(translations, ({"item_id": r.item_id, "raw": r.ref_female,
+                                "hypothesis": r.ref_female} for r in sample_data.itertuples()))
+    score_file(translations, data, tmp_path / "s.parquet", tmp_path / "s.json", ["bleu", "chrf"],
+               {"bleu": {"tokenize": "13a"}}, ["gender"])
+    scores = pd.read_parquet(tmp_path / "s.parquet")
+    assert list(scores.columns) == ["item_id", "metric", "score", "signature"]
+    assert len(scores) == 2 * len(sample_data)
+    female = set(sample_data.loc[sample_data["gender"] == "female", "item_id"])
+    bleu = scores[scores["metric"] == "bleu"]
+    assert bleu[bleu["item_id"].isin(female)]["score"].tolist() == pytest.approx([100.0] * 18)
+    assert (bleu[~bleu["item_id"].isin(female)]["score"] < 99.9).all()
+    summary = json.loads((tmp_path / "s.json").read_text())["metrics"]
+    assert summary["bleu"]["corpus"]["female"] == pytest.approx(100)
+    assert summary["bleu"]["corpus"]["male"] < 100
+    assert summary["bleu"]["n"] == {"all": 54, "female": 18, "male": 18, "inclusive": 18}
+    male = sample_data[sample_data["gender"] == "male"]
+    assert summary["bleu"]["corpus"]["male"] == pytest.approx(
+        corpus_score("bleu", male["ref_female"], male["reference"]).score)
+    assert summary["bleu"]["signature"].startswith("nrefs:1|case:mixed|eff:no|tok:13a")
+    assert summary["bleu"]["sentence_signature"].startswith("nrefs:1|case:mixed|eff:yes")
+
+
+def test_score_file_refuses_missing_items(tmp_path, sample_data):
+    data = tmp_path / "data.parquet"
+    sample_data.to_parquet(data)
+    translations = tmp_path / "t.jsonl"
+    write_jsonl(translations, ({"item_id": r.item_id, "hypothesis": r.source}
+                               for r in sample_data.head(50).itertuples()))
+    with pytest.raises(GenderMTError, match="4 of 54 items have no hypothesis"):
+        score_file(translations, data, tmp_path / "s.parquet", tmp_path / "s.json", ["bleu"])
+    assert not (tmp_path / "s.parquet").exists()

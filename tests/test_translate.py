@@ -1,0 +1,159 @@
+import json
+
+import pytest
+
+from gendermt.backends import Request, build_backend, system_gpus
+from gendermt.backends.base import Backend
+from gendermt.errors import GenderMTError
+from gendermt.io import read_jsonl, write_jsonl
+from gendermt.postprocess import first_line, pipeline, strip_quotes
+from gendermt.translate import translate_file
+
+
+def requests_for(data):
+    return [Request(r.item_id, r.source) for r in data.itertuples()]
+
+
+@pytest.mark.parametrize("gender", ["male", "female", "inclusive"])
+def test_oracle_returns_the_reference_of_that_gender(sample_data, gender):
+    oracle = build_backend({"backend": "reference-oracle", "reference": f"ref_{gender}"},
+                           sample_data)
+    outputs = oracle.translate(requests_for(sample_data))
+    for (_, row), out in zip(sample_data.iterrows(), outputs, strict=True):
+        siblings = sample_data[(sample_data["example_id"] == row["example_id"])
+                               & (sample_data["gender"] == gender)]
+        assert out == siblings["reference"].item()
+        if row["gender"] == gender:
+            assert out == row["reference"]
+        else:
+            assert out != row["reference"]
+
+
+def test_oracle_with_an_unknown_column(sample_data):
+    with pytest.raises(GenderMTError, match="ref_nonbinary.*reference columns"):
+        build_backend({"backend": "reference-oracle", "reference": "ref_nonbinary"}, sample_data)
+
+
+def test_copy_source(sample_data):
+    backend = build_backend({"backend": "copy-source"}, sample_data)
+    assert backend.translate(requests_for(sample_data)) == list(sample_data["source"])
+
+
+def test_unknown_backend(sample_data):
+    with pytest.raises(GenderMTError, match="unknown backend 'nllb'.*copy-source"):
+        build_backend({"backend": "nllb"}, sample_data)
+
+
+def test_gpu_requests():
+    assert system_gpus({"backend": "copy-source"}) == 0
+    assert system_gpus({"backend": "copy-source", "gpus": 2}) == 2
+
+
+@pytest.mark.parametrize("raw, steps, expected", [
+    ('"Le chat dort."', ["strip_quotes"], "Le chat dort."),
+    ("« Le chat dort. »", ["strip_quotes"], "Le chat dort."),
+    ("'L'infirmière'", ["strip_quotes"], "L'infirmière"),
+    ("L'infirmière est là.", ["strip_quotes"], "L'infirmière est là."),
+    ("\n\nLe chat.\nNote: I kept the gender.", ["first_line"], "Le chat."),
+    ('"Le chat."\nExplanation', ["first_line", "strip_quotes"], "Le chat."),
+])
+def test_postprocess(raw, steps, expected):
+    assert pipeline(steps)(raw) == expected
+
+
+def test_postprocess_unknown_step():
+    with pytest.raises(GenderMTError, match="unknown post-processing"):
+        pipeline(["lowercase"])
+    assert first_line("") == "" and strip_quotes('"') == '"'
+
+
+@pytest.fixture
+def stage(tmp_path, sample_data):
+    data = tmp_path / "data.parquet"
+    sample_data.to_parquet(data)
+    inputs = tmp_path / "inputs.jsonl"
+    write_jsonl(inputs, ({"item_id": r.item_id, "prompt": "baseline", "template_version": 1,
+                          "source": r.source, "messages": []}
+                         for r in sample_data.itertuples()))
+    out = tmp_path / "sys" / "baseline.jsonl"
+    return data, inputs, out, tmp_path / "sys" / "baseline.meta.json"
+
+
+def test_translate_file_writes_every_item_in_order(stage, sample_data):
+    data, inputs, out, meta = stage
+    translate_file(inputs, data, "oracle-male", {"backend": "reference-oracle",
+                   "reference": "ref_male"}, out, meta, ["first_line", "strip_quotes"])
+    records = read_jsonl(out)
+    assert [r["item_id"] for r in records] == list(sample_data["item_id"])
+    assert [r["hypothesis"] for r in records] == list(sample_data["ref_male"])
+    assert all(set(r) == {"item_id", "raw", "hypothesis", "seconds"} for r in records)
+    info = json.loads(meta.read_text())
+    assert info["items"] == 54 and info["translated_this_run"] == 54
+    assert info["backend"] == {"backend": "reference-oracle", "reference": "ref_male"}
+    assert info["postprocess"] == ["first_line", "strip_quotes"]
+    assert not out.with_name(out.name + ".partial").exists()
+
+
+class Counting(Backend):
+    name = "counting"
+    default_batch_size = 5
+    seen: list[str] = []
+
+    def translate(self, batch):
+        Counting.seen.extend(r.item_id for r in batch)
+        return [f"« {r.source} »" for r in batch]
+
+
+def test_resume_translates_only_missing_items(stage, sample_data, monkeypatch):
+    """A killed job leaves a partial file (possibly with a torn last line); the rerun
+    translates only what is missing and the output has every item once, in order."""
+    data, inputs, out, meta = stage
+    monkeypatch.setitem(__import__("gendermt.backends").backends.BACKENDS, "counting", Counting)
+    ids = list(sample_data["item_id"])
+    partial = out.with_name(out.name + ".partial")
+    partial.parent.mkdir(parents=True)
+    done = [ids[3], ids[0], ids[10]]  # any order, as batches may finish
+    with partial.open("w") as fh:
+        for item in done:
+            fh.write(json.dumps({"item_id": item, "raw": "x", "hypothesis": "kept",
+                                 "seconds": 0.1}) + "\n")
+        fh.write('{"item_id": "' + ids[11] + '", "raw": "tor')  # killed mid-write
+    Counting.seen = []
+    translate_file(inputs, data, "counting", {"backend": "counting"}, out, meta, ["strip_quotes"])
+    assert sorted(Counting.seen) == sorted(set(ids) - set(done))
+    records = read_jsonl(out)
+    assert [r["item_id"] for r in records] == ids
+    by_id = {r["item_id"]: r for r in records}
+    assert all(by_id[i]["hypothesis"] == "kept" for i in done)
+    first_new = next(i for i in ids if i not in done)
+    assert by_id[first_new]["raw"].startswith("« ")
+    assert by_id[first_new]["hypothesis"] == sample_data.set_index("item_id").loc[
+        first_new, "source"]
+    info = json.loads(meta.read_text())
+    assert info["resumed_items"] == 3 and info["translated_this_run"] == 51
+    assert not partial.exists()
+
+
+class Failing(Backend):
+    name = "failing"
+    default_batch_size = 10
+    calls = 0
+
+    def translate(self, batch):
+        Failing.calls += 1
+        if Failing.calls == 3:
+            raise RuntimeError("GPU fell off the bus")
+        return [r.source for r in batch]
+
+
+def test_a_failed_job_leaves_no_output_but_keeps_its_progress(stage, monkeypatch):
+    data, inputs, out, meta = stage
+    monkeypatch.setitem(__import__("gendermt.backends").backends.BACKENDS, "failing", Failing)
+    Failing.calls = 0
+    with pytest.raises(RuntimeError, match="bus"):
+        translate_file(inputs, data, "failing", {"backend": "failing"}, out, meta)
+    assert not out.exists() and not meta.exists()
+    assert len(read_jsonl(out.with_name(out.name + ".partial"))) == 20
+    translate_file(inputs, data, "failing", {"backend": "failing"}, out, meta)
+    assert len(read_jsonl(out)) == 54
+    assert json.loads(meta.read_text())["resumed_items"] == 20
