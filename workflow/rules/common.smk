@@ -1,14 +1,18 @@
 # Config validation and the helper functions the rules use (no logic beyond lookups).
+import os
 import sys
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-# gendermt is imported from this checkout, so the package and the workflow that calls it
-# are always the same version. Snakemake hands this sys.path on to `script:` jobs, which
-# is how jobs in per-rule conda environments find the package too.
-sys.path.insert(0, str(Path(workflow.basedir) / "src"))
+# gendermt is imported from this checkout, so that the package, the workflow that calls it
+# and the code fingerprints below are always the same version: first on this process's path,
+# and first on the jobs' (Snakemake only appends its own path to a job's sys.path, after
+# site-packages, where another installed gendermt would win; in a conda env there is none).
+SRC = str(Path(workflow.basedir) / "src")
+sys.path.insert(0, SRC)
+os.environ.update(PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])))
 
 from gendermt.backends import system_gpus
 from gendermt.prompts import load_templates
