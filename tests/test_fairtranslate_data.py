@@ -175,8 +175,7 @@ def test_folder_digest_covers_only_the_shards_read(tmp_path):
     shutil.copy(SAMPLE, folder / "data" / "test-00000-of-00001.parquet")
     data, prov = load(path=folder)
     assert len(data) == 54  # the extra file is not read...
-    # BUG: ...but _sha256 hashes every *.parquet under the folder (rglob), not the shards
-    # read_published actually reads, so the recorded checksum changes for identical data.
+    # ...and is not in the checksum: identical data, identical sha256.
     assert prov["sha256"] == before
 
 
@@ -280,10 +279,8 @@ def test_missing_male_row_keeps_female_and_inclusive_together(tmp_path, raw, sam
     female, inclusive = data.iloc[3], data.iloc[4]
     assert (female["gender"], inclusive["gender"]) == ("female", "inclusive")
     assert pd.isna(female["ref_male"]) and pd.isna(inclusive["ref_male"])
-    # BUG: pair_variants only matches female/inclusive rows to a *male* anchor; without the
-    # male row the female and inclusive variants of one example get two different example_ids
-    # and lose each other's reference (ref_inclusive / ref_female are NaN although both rows
-    # are in the file), and prov["examples"] is 19 instead of 18.
+    # Without the male row, the female and inclusive variants still form one example and
+    # keep each other's reference.
     assert female["example_id"] == inclusive["example_id"]
     assert female["ref_inclusive"] == sample_raw.at[5, "french"]
     assert inclusive["ref_female"] == sample_raw.at[4, "french"]
@@ -371,9 +368,7 @@ def test_unparsable_occupation_string_in_csv(tmp_path, raw, cell):
 
 def test_occupation_literal_of_unhashable_keys_in_csv(tmp_path, raw):
     path = write(set_cells(raw, "occupation", [6], "{['infirmier']: 1}"), tmp_path / "b.csv")
-    # BUG: _as_forms catches only ValueError/SyntaxError from ast.literal_eval; a literal that
-    # builds a dict/set with unhashable keys raises TypeError, which escapes as a bare
-    # TypeError without the file, row or column.
+    # ast.literal_eval raises TypeError here (unhashable key): still a DatasetError.
     _expect_dataset_error(path, 6, "occupation", ["three French forms"])
 
 
@@ -387,8 +382,7 @@ def test_null_values_in_parquet(tmp_path, raw):
 def test_zero_byte_csv(tmp_path):
     path = tmp_path / "empty.csv"
     path.write_bytes(b"")
-    # BUG: pandas' EmptyDataError ("No columns to parse from file") escapes read_published
-    # unwrapped: not a DatasetError and the message does not name the file.
+    # pandas' EmptyDataError becomes a DatasetError that names the file.
     _expect_dataset_error(path, None, None, [])
 
 

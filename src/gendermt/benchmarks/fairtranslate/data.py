@@ -46,6 +46,11 @@ MIN_VARIANT_SIMILARITY = 0.5
 
 
 # --------------------------------------------------------------------------- reading
+def _shards(folder: Path) -> list[Path]:
+    """The ``train`` shards of a folder in the Hub layout (``data/train-*.parquet``)."""
+    return sorted(folder.glob("data/train-*.parquet")) or sorted(folder.glob("train-*.parquet"))
+
+
 def read_published(path: str | Path) -> pd.DataFrame:
     """Read a local copy in one of the published formats, unvalidated."""
     path = Path(path)
@@ -55,21 +60,33 @@ def read_published(path: str | Path) -> pd.DataFrame:
             f"at the dataset's Parquet file (data/train-*.parquet of {HUB_ID}) or at the "
             "authors' semicolon-separated CSV, or use data.hub to read it from the Hub.")
     if path.is_dir():
-        shards = sorted(path.glob("data/train-*.parquet")) or sorted(path.glob("train-*.parquet"))
+        shards = _shards(path)
         if not shards:
             raise MissingResourceError(f"{path}: no data/train-*.parquet shard in this folder")
-        return pd.concat([pd.read_parquet(s) for s in shards], ignore_index=True)
+        return pd.concat([_read_parquet(s) for s in shards], ignore_index=True)
     if path.suffix == ".parquet":
-        return pd.read_parquet(path)
+        return _read_parquet(path)
     if path.suffix in (".csv", ".tsv", ".txt"):
         with path.open(encoding="utf-8") as fh:
             header = fh.readline()
         sep = ";" if ";" in header else ("\t" if "\t" in header else ",")
-        frame = pd.read_csv(path, sep=sep, quotechar='"', encoding="utf-8", dtype=str,
-                            keep_default_na=False)
+        try:
+            frame = pd.read_csv(path, sep=sep, quotechar='"', encoding="utf-8", dtype=str,
+                                keep_default_na=False)
+        except pd.errors.EmptyDataError as exc:
+            raise DatasetError(path, "the file is empty (no header row)") from exc
+        except pd.errors.ParserError as exc:
+            raise DatasetError(path, f"not a readable {sep!r}-separated file: {exc}") from exc
         # pandas' to_csv writes the index as an unnamed first column
         return frame.drop(columns=[c for c in frame.columns if c.startswith("Unnamed: ")])
     raise DatasetError(path, f"unknown file type {path.suffix!r} (expected .parquet or .csv)")
+
+
+def _read_parquet(path: Path) -> pd.DataFrame:
+    try:
+        return pd.read_parquet(path)
+    except Exception as exc:  # pyarrow raises several types for a damaged or foreign file
+        raise DatasetError(path, f"not a readable Parquet file: {exc}") from exc
 
 
 def read_hub(repo_id: str = HUB_ID, revision: str | None = None,
@@ -105,7 +122,7 @@ def _as_forms(value: object) -> list[str] | None:
     if isinstance(value, str):
         try:
             value = ast.literal_eval(value)
-        except (ValueError, SyntaxError):
+        except Exception:  # ValueError, SyntaxError, TypeError, RecursionError...
             return None
     if isinstance(value, np.ndarray):
         value = value.tolist()
@@ -173,12 +190,13 @@ def _similarity(a: str, b: str) -> float:
 def pair_variants(frame: pd.DataFrame) -> pd.Series:
     """Give each row the id of its example: the rows that are its gender variants.
 
-    Candidates share occupation forms, stereotype and ambiguity. Within such a group, each
-    female and each inclusive row is matched to one male row by an optimal assignment on
-    text similarity (English and French together: ambiguous variants have the same English,
-    unambiguous ones differ only in pronouns, and the French only in gendered words).
-    Rows left without a partner (unequal counts, or no similar enough row) form examples of
-    their own; their sibling references are then missing and a warning says how many.
+    Candidates share occupation forms, stereotype and ambiguity. Within such a group, rows are
+    matched by an optimal assignment on text similarity (English and French together:
+    ambiguous variants have the same English, unambiguous ones differ only in pronouns, and
+    the French only in gendered words): female rows to male rows, then inclusive rows to the
+    examples formed so far. A row left without a partner (unequal counts, or no similar
+    enough row) starts an example of its own, so a missing male row does not separate its
+    female and inclusive siblings. Sibling references of incomplete examples stay missing.
     """
     example = pd.Series(-1, index=frame.index, dtype="int64")
     key = frame["occupation"].map(tuple).astype(str) + "|" + frame["stereotype"] + "|" + \
@@ -186,23 +204,19 @@ def pair_variants(frame: pd.DataFrame) -> pd.Series:
     text = frame["english"] + " ||| " + frame["french"]
     next_id = 0
     for _, group in frame.groupby(key, sort=False):
-        by_gender = {g: list(group.index[group["gender"] == g]) for g in GENDERS}
-        anchors = by_gender["male"]
-        for idx in anchors:
-            example[idx] = next_id
-            next_id += 1
-        for gender in ("female", "inclusive"):
-            others = by_gender[gender]
-            if anchors and others:
-                sim = np.array([[_similarity(text[a], text[o]) for o in others] for a in anchors])
-                rows, cols = linear_sum_assignment(-sim)
-                for r, c in zip(rows, cols, strict=True):
+        anchors: list[int] = []  # one row per example of this group, compared with the rest
+        for gender in ("male", "female", "inclusive"):
+            rows = list(group.index[group["gender"] == gender])
+            if anchors and rows:
+                sim = np.array([[_similarity(text[a], text[o]) for o in rows] for a in anchors])
+                for r, c in zip(*linear_sum_assignment(-sim), strict=True):
                     if sim[r, c] >= MIN_VARIANT_SIMILARITY:
-                        example[others[c]] = example[anchors[r]]
-            for idx in others:
+                        example[rows[c]] = example[anchors[r]]
+            for idx in rows:
                 if example[idx] < 0:
                     example[idx] = next_id
                     next_id += 1
+                    anchors.append(idx)
     # Number examples by the position of their first row, so ids follow the file.
     order = {old: new for new, old in enumerate(example.drop_duplicates())}
     return example.map(order)
@@ -234,12 +248,11 @@ def to_data_table(raw: pd.DataFrame, path: str | Path) -> pd.DataFrame:
 
 
 def _sha256(path: Path) -> str:
-    if path.is_dir():
-        digest = hashlib.sha256()
-        for shard in sorted(path.rglob("*.parquet")):
-            digest.update(shard.read_bytes())
-        return digest.hexdigest()
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """Checksum of exactly the files that were read (a folder: its train shards, in order)."""
+    digest = hashlib.sha256()
+    for file in (_shards(path) if path.is_dir() else [path]):
+        digest.update(file.read_bytes())
+    return digest.hexdigest()
 
 
 def load(path: str | Path | None = None, *, hub: str | None = None,
