@@ -7,7 +7,7 @@ from gendermt.backends.base import Backend
 from gendermt.errors import GenderMTError
 from gendermt.io import read_jsonl, write_jsonl
 from gendermt.postprocess import first_line, pipeline, strip_quotes
-from gendermt.translate import translate_file
+from gendermt.translate import request_key, translate_file
 
 
 def requests_for(data):
@@ -110,13 +110,20 @@ def test_resume_translates_only_missing_items(stage, sample_data, monkeypatch):
     data, inputs, out, meta = stage
     monkeypatch.setitem(__import__("gendermt.backends").backends.BACKENDS, "counting", Counting)
     ids = list(sample_data["item_id"])
+    source = dict(zip(sample_data["item_id"], sample_data["source"], strict=True))
+    identity = {"backend": "counting"}
     partial = out.with_name(out.name + ".partial")
     partial.parent.mkdir(parents=True)
     done = [ids[3], ids[0], ids[10]]  # any order, as batches may finish
+    stale = ids[20]  # made for another prompt: must be translated again
     with partial.open("w") as fh:
         for item in done:
-            fh.write(json.dumps({"item_id": item, "raw": "x", "hypothesis": "kept",
+            key = request_key(identity, Request(item, source[item], []))
+            fh.write(json.dumps({"item_id": item, "key": key, "raw": '"kept"',
                                  "seconds": 0.1}) + "\n")
+        key = request_key(identity, Request(stale, source[stale], [{"role": "user",
+                                                                     "content": "other"}]))
+        fh.write(json.dumps({"item_id": stale, "key": key, "raw": "old", "seconds": 0}) + "\n")
         fh.write('{"item_id": "' + ids[11] + '", "raw": "tor')  # killed mid-write
     Counting.seen = []
     translate_file(inputs, data, "counting", {"backend": "counting"}, out, meta, ["strip_quotes"])
@@ -124,11 +131,12 @@ def test_resume_translates_only_missing_items(stage, sample_data, monkeypatch):
     records = read_jsonl(out)
     assert [r["item_id"] for r in records] == ids
     by_id = {r["item_id"]: r for r in records}
-    assert all(by_id[i]["hypothesis"] == "kept" for i in done)
+    # post-processing applies to resumed outputs too
+    assert all(by_id[i]["raw"] == '"kept"' and by_id[i]["hypothesis"] == "kept" for i in done)
+    assert by_id[stale]["raw"] == f"« {source[stale]} »"
     first_new = next(i for i in ids if i not in done)
     assert by_id[first_new]["raw"].startswith("« ")
-    assert by_id[first_new]["hypothesis"] == sample_data.set_index("item_id").loc[
-        first_new, "source"]
+    assert by_id[first_new]["hypothesis"] == source[first_new]
     info = json.loads(meta.read_text())
     assert info["resumed_items"] == 3 and info["translated_this_run"] == 51
     assert not partial.exists()

@@ -2,13 +2,17 @@
 
 Outputs are appended to ``<output>.partial`` (flushed and fsynced per batch) as they are
 produced. A job killed at any point and started again reads what is there, drops a torn last
-line, and translates only the missing items. When every item is present the records are
+line, and translates only the missing items. Each partial record carries a key of what
+produced it (backend identity and the request), so that a rerun after the prompt or the
+system changed does not reuse stale outputs. When every item is present the records are
 written to ``<output>`` in input order and the partial file is removed: the output exists
-only when it is complete.
+only when it is complete. Hypotheses are extracted from the raw outputs at that point, so a
+change of post-processing alone needs no new translation.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -48,6 +52,13 @@ def _read_partial(path: Path) -> dict[str, dict]:
     return done
 
 
+def request_key(identity: dict[str, Any], request: Request) -> str:
+    """What determines a raw output: the backend's identity and the request itself."""
+    payload = json.dumps([identity, request.source, request.messages, request.src_lang,
+                          request.tgt_lang], sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
 def translate_file(inputs: str | Path, data: str | Path, system: str, settings: dict[str, Any],
                    output: str | Path, meta: str | Path, postprocess: Sequence[str] = ()) -> None:
     """Workflow stage: ``inputs/{prompt}.jsonl`` → ``translations/{system}/{prompt}.jsonl``."""
@@ -55,17 +66,22 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     records = read_jsonl(inputs)
     requests = [Request(r["item_id"], r["source"], r["messages"], r.get("src_lang", ""),
                         r.get("tgt_lang", "")) for r in records]
+    extract = pipeline(postprocess)
+    backend = build_backend(settings, pd.read_parquet(data))
+    identity = backend.identity()
+    keys = {r.item_id: request_key(identity, r) for r in requests}
     partial = output.with_name(output.name + ".partial")
-    done = _read_partial(partial)
-    wanted = {r.item_id for r in requests}
-    done = {k: v for k, v in done.items() if k in wanted}
+    previous = _read_partial(partial)
+    done = {k: v for k, v in previous.items() if v.get("key") == keys.get(k)}
+    if len(done) < len(previous):
+        log.warning("%s: discarding %d outputs made for other requests or system settings",
+                    partial, len(previous) - len(done))
+        write_jsonl(partial, done.values())
     todo = [r for r in requests if r.item_id not in done]
     if done:
         log.info("resuming %s: %d of %d items already translated", partial, len(done),
                  len(requests))
 
-    backend = build_backend(settings, pd.read_parquet(data))
-    extract = pipeline(postprocess)
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     t0 = time.perf_counter()
     partial.parent.mkdir(parents=True, exist_ok=True)
@@ -80,7 +96,7 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
                                    f"{len(batch)} requests")
             per_item = (time.perf_counter() - b0) / len(batch)
             for req, raw in zip(batch, raws, strict=True):
-                rec = {"item_id": req.item_id, "raw": raw, "hypothesis": extract(raw),
+                rec = {"item_id": req.item_id, "key": keys[req.item_id], "raw": raw,
                        "seconds": round(per_item, 6)}
                 done[req.item_id] = rec
                 fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
@@ -92,12 +108,14 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
         log.info("%s: %d items in %.2f s (%.1f items/s)", system, len(todo), seconds,
                  len(todo) / max(seconds, 1e-9))
 
-    missing = wanted - done.keys()
+    missing = keys.keys() - done.keys()
     if missing:  # the loop covers every request, so this is a bug, not bad input
         raise RuntimeError(f"{len(missing)} items have no translation")
-    write_jsonl(output, (done[r.item_id] for r in requests))
+    write_jsonl(output, ({"item_id": r.item_id, "raw": done[r.item_id]["raw"],
+                          "hypothesis": extract(done[r.item_id]["raw"]),
+                          "seconds": done[r.item_id]["seconds"]} for r in requests))
     write_json(meta, {
-        "system": system, "backend": backend.identity(), "postprocess": list(postprocess),
+        "system": system, "backend": identity, "postprocess": list(postprocess),
         "prompt": records[0]["prompt"] if records else None,
         "template_version": records[0].get("template_version") if records else None,
         "template_sha256": records[0].get("template_sha256") if records else None,
