@@ -12,7 +12,6 @@ report: "workflow/report/workflow.rst"
 
 
 include: "workflow/rules/common.smk"
-include: "workflow/rules/data.smk"
 include: "workflow/rules/translate.smk"
 include: "workflow/rules/score.smk"
 include: "workflow/rules/fairtranslate.smk"

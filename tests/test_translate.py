@@ -165,3 +165,16 @@ def test_a_failed_job_leaves_no_output_but_keeps_its_progress(stage, monkeypatch
     translate_file(inputs, data, "failing", {"backend": "failing"}, out, meta)
     assert len(read_jsonl(out)) == 54
     assert json.loads(meta.read_text())["resumed_items"] == 20
+
+
+@pytest.mark.parametrize("settings, message", [
+    ({"backend": "reference-oracle"}, r"needs \['reference'\]"),
+    ({"backend": "copy-source", "model": "x"}, r"has no setting\(s\) \['model'\]"),
+    ({"backend": "marian"}, "unknown backend 'marian'"),
+])
+def test_system_settings_are_checked_up_front(settings, message):
+    from gendermt.backends import check_system
+
+    with pytest.raises(GenderMTError, match=message):
+        check_system(settings)
+    check_system({"backend": "reference-oracle", "reference": "ref_male", "batch_size": 8})

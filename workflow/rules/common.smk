@@ -14,7 +14,8 @@ SRC = str(Path(workflow.basedir) / "src")
 sys.path.insert(0, SRC)
 os.environ.update(PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])))
 
-from gendermt.backends import system_gpus
+from gendermt.backends import check_system, system_gpus
+from gendermt.errors import GenderMTError
 from gendermt.prompts import load_templates
 from gendermt.provenance import code_fingerprint
 
@@ -31,6 +32,12 @@ wildcard_constraints:
 BENCHMARKS = config["benchmarks"]
 SYSTEMS = config["systems"]
 TEMPLATES = {name: load_templates(spec["templates"]) for name, spec in BENCHMARKS.items()}
+
+for _name, _settings in SYSTEMS.items():
+    try:
+        check_system(_settings)
+    except GenderMTError as _exc:
+        raise WorkflowError(f"systems.{_name}: {_exc}")
 
 for _name, _spec in BENCHMARKS.items():
     _unknown = [s for s in _spec["systems"] if s not in SYSTEMS]
@@ -65,7 +72,7 @@ def postprocess_of(wildcards):
 
 
 def sacrebleu_metrics_of(wildcards):
-    return [m for m in BENCHMARKS[wildcards.benchmark]["metrics"] if m != "comet"]
+    return [m for m in BENCHMARKS[wildcards.benchmark].get("metrics", []) if m != "comet"]
 
 
 def metric_options(wildcards):
@@ -85,12 +92,6 @@ def comet_gpus(wildcards):
     return int(comet_settings().get("gpus", 1))
 
 
-def fairtranslate_raw(wildcards):
-    """The local dataset file as an input (so that replacing it reruns), none for the Hub."""
-    path = BENCHMARKS["fairtranslate"]["data"].get("path")
-    return [path] if path else []
-
-
 # --- targets --------------------------------------------------------------------------
 def score_files(benchmark):
     """Every score file of a benchmark: sacrebleu metrics, and COMET when it is asked for."""
@@ -101,7 +102,7 @@ def score_files(benchmark):
         system=spec["systems"],
         prompt=spec["prompts"],
     )
-    if "comet" in spec["metrics"]:
+    if "comet" in spec.get("metrics", []):
         files += expand(
             "results/{benchmark}/scores/{system}/{prompt}.comet.parquet",
             benchmark=benchmark,
@@ -111,20 +112,9 @@ def score_files(benchmark):
     return files
 
 
-def fairtranslate_scores(wildcards):
-    return score_files("fairtranslate")
-
-
-FAIRTRANSLATE_TABLES = ["by_gender", "by_stereotype", "by_ambiguity", "anova", "dataset"]
+# Each benchmark's rule file adds the tables and figures it makes.
+TARGETS: list[str] = []
 
 
 def all_targets():
-    targets = []
-    if "fairtranslate" in BENCHMARKS:
-        targets += expand(
-            "results/fairtranslate/tables/{table}.csv", table=FAIRTRANSLATE_TABLES
-        )
-        targets += expand(
-            "results/fairtranslate/figures/score_by_gender.{ext}", ext=["png", "pdf"]
-        )
-    return targets
+    return TARGETS

@@ -1,10 +1,45 @@
-# Stages 5 and 6 for FairTranslate: the paper's tables and figures.
+# FairTranslate (en→fr): the published dataset → data.parquet, then the paper's tables and
+# figures from every system × prompt's scores.
+
+
+FAIRTRANSLATE = BENCHMARKS.get("fairtranslate", {})
+# The local dataset is an input (replacing it reruns everything); data read from the Hub is not.
+FAIRTRANSLATE_RAW = [
+    path for path in [FAIRTRANSLATE.get("data", {}).get("path")] if path is not None
+]
+FAIRTRANSLATE_SCORES = score_files("fairtranslate") if FAIRTRANSLATE else []
+
+if FAIRTRANSLATE:
+    TARGETS.extend(
+        expand(
+            "results/fairtranslate/tables/{table}.csv",
+            table=["by_gender", "by_stereotype", "by_ambiguity", "anova", "dataset"],
+        )
+        + expand("results/fairtranslate/figures/score_by_gender.{ext}", ext=["png", "pdf"])
+    )
+
+
+rule fairtranslate_data:
+    input:
+        FAIRTRANSLATE_RAW,
+    output:
+        data="results/fairtranslate/data.parquet",
+        provenance="results/fairtranslate/data.json",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.fairtranslate.data"),
+        source=FAIRTRANSLATE.get("data"),
+    log:
+        "logs/fairtranslate/data.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/fairtranslate_data.py"
 
 
 rule fairtranslate_tables:
     input:
         data="results/fairtranslate/data.parquet",
-        scores=fairtranslate_scores,
+        scores=FAIRTRANSLATE_SCORES,
     output:
         by_gender=report(
             "results/fairtranslate/tables/by_gender.csv",
@@ -43,9 +78,9 @@ rule fairtranslate_tables:
         dataset_md="results/fairtranslate/tables/dataset.md",
     params:
         code=code_fingerprint("gendermt.benchmarks.fairtranslate.tables"),
-        systems=config["benchmarks"]["fairtranslate"]["systems"],
-        prompts=config["benchmarks"]["fairtranslate"]["prompts"],
-        metrics=config["benchmarks"]["fairtranslate"]["metrics"],
+        systems=FAIRTRANSLATE.get("systems"),
+        prompts=FAIRTRANSLATE.get("prompts"),
+        metrics=FAIRTRANSLATE.get("metrics"),
     log:
         "logs/fairtranslate/tables.log",
     conda:
@@ -57,7 +92,7 @@ rule fairtranslate_tables:
 rule fairtranslate_figures:
     input:
         data="results/fairtranslate/data.parquet",
-        scores=fairtranslate_scores,
+        scores=FAIRTRANSLATE_SCORES,
     output:
         png=report(
             "results/fairtranslate/figures/score_by_gender.png",
@@ -68,9 +103,9 @@ rule fairtranslate_figures:
         pdf="results/fairtranslate/figures/score_by_gender.pdf",
     params:
         code=code_fingerprint("gendermt.benchmarks.fairtranslate.figures"),
-        systems=config["benchmarks"]["fairtranslate"]["systems"],
-        prompts=config["benchmarks"]["fairtranslate"]["prompts"],
-        metrics=config["benchmarks"]["fairtranslate"]["metrics"],
+        systems=FAIRTRANSLATE.get("systems"),
+        prompts=FAIRTRANSLATE.get("prompts"),
+        metrics=FAIRTRANSLATE.get("metrics"),
     log:
         "logs/fairtranslate/figures.log",
     conda:

@@ -22,11 +22,22 @@ def system_gpus(settings: dict[str, Any]) -> int:
     return cls.default_gpus if cls else 0
 
 
-def build_backend(settings: dict[str, Any], data: pd.DataFrame) -> Backend:
+def backend_class(settings: dict[str, Any]) -> type[Backend]:
     name = settings.get("backend")
     if name not in BACKENDS:
         raise GenderMTError(f"unknown backend {name!r}; available: {', '.join(sorted(BACKENDS))}")
-    return BACKENDS[name](settings, data)
+    return BACKENDS[name]
 
 
-__all__ = ["BACKENDS", "Backend", "Request", "build_backend", "system_gpus"]
+def check_system(settings: dict[str, Any]) -> None:
+    """Fail early (at workflow start-up) on an unknown backend or bad settings."""
+    backend_class(settings).check_settings(settings)
+
+
+def build_backend(settings: dict[str, Any], data: pd.DataFrame) -> Backend:
+    cls = backend_class(settings)
+    cls.check_settings(settings)
+    return cls(settings, data)
+
+
+__all__ = ["BACKENDS", "Backend", "Request", "build_backend", "check_system", "system_gpus"]

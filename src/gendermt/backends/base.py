@@ -13,6 +13,8 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
+from gendermt.errors import GenderMTError
+
 
 @dataclass(frozen=True)
 class Request:
@@ -30,6 +32,24 @@ class Backend(ABC):
     #: GPUs one job of this backend asks for unless the system's config says otherwise.
     default_gpus: ClassVar[int] = 0
     default_batch_size: ClassVar[int] = 64
+
+    #: Settings this backend reads, besides the common ``backend``, ``batch_size``, ``gpus``.
+    settings_keys: ClassVar[frozenset[str]] = frozenset()
+    #: Of those, the ones a system must set.
+    required_keys: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def check_settings(cls, settings: dict[str, Any]) -> None:
+        """Raise GenderMTError for settings this backend does not know or needs but lacks;
+        called at workflow start-up, before any job runs."""
+        known = cls.settings_keys | {"backend", "batch_size", "gpus"}
+        unknown = sorted(set(settings) - known)
+        if unknown:
+            raise GenderMTError(f"backend {cls.name!r} has no setting(s) {unknown}; "
+                                f"it knows {sorted(known)}")
+        missing = sorted(cls.required_keys - set(settings))
+        if missing:
+            raise GenderMTError(f"backend {cls.name!r} needs {missing}")
 
     def __init__(self, settings: dict[str, Any], data: pd.DataFrame) -> None:
         self.settings = dict(settings)

@@ -22,6 +22,8 @@ class ReferenceOracle(Backend):
     """
 
     name: ClassVar[str] = "reference-oracle"
+    settings_keys: ClassVar[frozenset[str]] = frozenset({"reference"})
+    required_keys: ClassVar[frozenset[str]] = frozenset({"reference"})
 
     def __init__(self, settings: dict[str, Any], data: pd.DataFrame) -> None:
         super().__init__(settings, data)

@@ -5,29 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-import matplotlib
+import pandas as pd
+import seaborn as sns
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
-import seaborn as sns  # noqa: E402
+from gendermt.analysis.tables import collect_scores
+from gendermt.plots import save
 
-from gendermt.analysis.tables import collect_scores  # noqa: E402
-from gendermt.io import atomic_path  # noqa: E402
-
-from . import GENDERS  # noqa: E402
+from . import GENDERS
 
 PALETTE = {"female": "#d6604d", "male": "#4393c3", "inclusive": "#5aae61"}
-
-
-def save(fig, png: str | Path, pdf: str | Path) -> None:
-    """PNG and PDF, without timestamps so that reruns give identical files."""
-    with atomic_path(png) as tmp:
-        fig.savefig(tmp, format="png", dpi=150, bbox_inches="tight", metadata={"Software": None})
-    with atomic_path(pdf) as tmp:
-        fig.savefig(tmp, format="pdf", bbox_inches="tight",
-                    metadata={"CreationDate": None, "ModDate": None, "Producer": None})
-    plt.close(fig)
 
 
 def score_by_gender(scores: pd.DataFrame, systems: Sequence[str], prompts: Sequence[str],

@@ -1,0 +1,63 @@
+"""``gendermt score fairtranslate``: per-gender scores of one system's outputs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from gendermt.errors import GenderMTError
+
+
+def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
+    ft = score_commands.add_parser(
+        "fairtranslate", help="per-gender corpus scores on FairTranslate",
+        description="Score outputs (one per line, in dataset order) against FairTranslate's "
+                    "references, per gender of the reference.")
+    ft.add_argument("--data", required=True,
+                    help="the dataset: its Parquet file, a folder with data/train-*.parquet, "
+                         "or the authors' semicolon-separated CSV")
+    ft.add_argument("--hyp", required=True, help="system outputs, one per line")
+    ft.add_argument("--metrics", type=metrics_type, default=["bleu", "chrf"],
+                    help="comma-separated: bleu,chrf (default: both)")
+    ft.add_argument("--json", action="store_true", help="print JSON")
+    ft.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from gendermt.scoring.score import score_frame
+
+    from . import GENDERS
+    from .data import load
+
+    data, _ = load(args.data)
+    hyps = Path(args.hyp).read_text(encoding="utf-8").splitlines()
+    if len(hyps) != len(data):
+        raise GenderMTError(f"{args.hyp} has {len(hyps)} lines but {args.data} has "
+                            f"{len(data)} rows: give one output per row, in dataset order")
+    frame = data.assign(hypothesis=hyps)
+    scores, summary = score_frame(frame, args.metrics, None, ["gender"])
+    sentence = scores.merge(frame[["item_id", "gender"]], on="item_id")
+    means = sentence.groupby(["metric", "gender"])["score"].mean()
+    result = {}
+    for metric, info in summary.items():
+        order = ["all", *[g for g in GENDERS if g in info["corpus"]]]
+        result[metric] = {
+            "signature": info["signature"],
+            "corpus": {k: info["corpus"][k] for k in order},
+            "sentence_mean": {"all": float(sentence.loc[sentence["metric"] == metric,
+                                                        "score"].mean()),
+                              **{g: float(means[(metric, g)]) for g in order[1:]}},
+            "sentence_signature": info["sentence_signature"],
+            "n": {k: info["n"][k] for k in order},
+        }
+    if args.json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        rows = pd.DataFrame({m: r["corpus"] for m, r in result.items()})
+        print(rows.round(2).to_string())
+        for metric, r in result.items():
+            print(f"{metric}: {r['signature']}")
+    return 0
