@@ -17,3 +17,15 @@ def sample_data(sample_path):
 
     data, _ = load(sample_path)
     return data
+
+
+@pytest.fixture(scope="session")
+def default_run(tmp_path_factory):
+    """The default config, run once per test session in a fresh copy of the project; every
+    workflow test that only reads results shares it (tests that change something make
+    copies of their own)."""
+    from .workflow_support import RUN_TIMEOUT, Run, copy_project, snakemake
+
+    workdir = copy_project(tmp_path_factory.mktemp("default") / "project")
+    proc = snakemake(workdir, "--cores", "2", timeout=RUN_TIMEOUT)
+    return Run(workdir, proc)

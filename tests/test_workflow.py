@@ -1,18 +1,14 @@
 """The Snakemake workflow end to end, on the default config, in a temporary copy of the project.
 
-The default is run once per module (about 20 s on 2 cores) and its results are shared by the
-tests that read them. The tests that change something (a prompt's text, the dataset) work on
-copies of their own, so that they never disturb the shared run.
+The default is run once per test session (the ``default_run`` fixture of conftest.py) and its
+results are shared by the tests that read them. The tests that change something (a prompt's
+text, the dataset) work on copies of their own, so that they never disturb the shared run.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
-import subprocess
-import sys
-from dataclasses import dataclass
 from itertools import product
 from pathlib import Path
 
@@ -20,13 +16,19 @@ import pandas as pd
 import pytest
 import yaml
 
-pytestmark = pytest.mark.workflow
+from .workflow_support import (
+    RUN_TIMEOUT,
+    Run,
+    copy_project,
+    explain,
+    job_stats,
+    output_of,
+    planned_jobs,
+    read_json,
+    snakemake,
+)
 
-ROOT = Path(__file__).resolve().parents[1]
-# What a run needs; never results/, logs/, .snakemake/, .venv/ or .git/. src/ too: common.smk
-# puts <Snakefile dir>/src on sys.path.
-PROJECT_ENTRIES = ["Snakefile", "workflow", "config", "resources", "envs", "profiles", "src"]
-IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
+pytestmark = pytest.mark.workflow
 
 FT = Path("results/fairtranslate")
 TABLES = ["by_gender", "by_stereotype", "by_ambiguity", "anova", "dataset"]
@@ -37,107 +39,13 @@ SYSTEMS = [*ORACLES, "copy-source"]
 METRICS = ["bleu", "chrf"]
 DATASET = Path("resources/fairtranslate/data/train-00000-of-00001.parquet")
 
-RUN_TIMEOUT = 300  # seconds; the default takes about 20 s on 2 cores
-QUICK_TIMEOUT = 120  # dry runs, --lint, --report
-
-
-# ----------------------------------------------------------------------------- helpers
-def snakemake_exe() -> str:
-    beside = Path(sys.executable).parent / "snakemake"
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("snakemake")
-    if found is None:
-        pytest.skip("no snakemake executable next to this Python nor on PATH")
-    return found
-
-
-def copy_project(dest: Path) -> Path:
-    dest.mkdir(parents=True, exist_ok=True)
-    for name in PROJECT_ENTRIES:
-        src = ROOT / name
-        if src.is_dir():
-            shutil.copytree(src, dest / name, ignore=IGNORED)
-        elif src.exists():
-            shutil.copy2(src, dest / name)
-    return dest
-
-
-def snakemake(workdir: Path, *args: str, timeout: int = QUICK_TIMEOUT
-              ) -> subprocess.CompletedProcess:
-    return subprocess.run([snakemake_exe(), *args], cwd=workdir, capture_output=True, text=True,
-                          timeout=timeout)
-
-
-def output_of(proc: subprocess.CompletedProcess) -> str:
-    return proc.stdout + proc.stderr
-
-
-def explain(proc: subprocess.CompletedProcess) -> str:
-    return (f"`{' '.join(map(str, proc.args))}` exited {proc.returncode}\n"
-            f"--- stdout (end) ---\n{proc.stdout[-3000:]}\n"
-            f"--- stderr (end) ---\n{proc.stderr[-6000:]}")
-
-
-def job_stats(text: str) -> dict[str, int]:
-    """The first "Job stats:" table of Snakemake's output, as {rule: count} (with "total")."""
-    lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.strip() == "Job stats:"), None)
-    assert start is not None, f"no 'Job stats:' table in the output:\n{text[-3000:]}"
-    stats = {}
-    for line in lines[start + 3:]:  # skip the header and the dashes
-        match = re.fullmatch(r"\s*(\S+)\s+(\d+)\s*", line)
-        if not match:
-            break
-        stats[match[1]] = int(match[2])
-    return stats
-
-
-def planned_jobs(text: str) -> list[tuple[str, dict[str, str]]]:
-    """(rule, wildcards) of each job a (dry) run lists."""
-    jobs: list[tuple[str, dict[str, str]]] = []
-    for line in text.splitlines():
-        rule = re.fullmatch(r"(?:local)?rule (\S+):", line.strip())
-        if rule:
-            jobs.append((rule[1], {}))
-            continue
-        wildcards = re.fullmatch(r"\s+wildcards: (.*)", line)
-        if wildcards and jobs:
-            jobs[-1][1].update(kv.split("=", 1) for kv in wildcards[1].split(", "))
-    return jobs
-
-
-@dataclass
-class Run:
-    workdir: Path
-    proc: subprocess.CompletedProcess
-
-    def require_success(self) -> None:
-        if self.proc.returncode != 0:
-            pytest.fail("the default workflow run failed:\n" + explain(self.proc))
-
-    def path(self, relative: str | Path) -> Path:
-        return self.workdir / relative
-
 
 def read_table(run: Run, name: str) -> pd.DataFrame:
     run.require_success()
     return pd.read_csv(run.path(FT / "tables" / f"{name}.csv"))
 
 
-def read_json(path: Path) -> dict:
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
 # ----------------------------------------------------------------------------- fixtures
-@pytest.fixture(scope="module")
-def default_run(tmp_path_factory) -> Run:
-    """The default config, run once in a fresh copy of the project; shared by the module."""
-    workdir = copy_project(tmp_path_factory.mktemp("default") / "project")
-    proc = snakemake(workdir, "--cores", "2", timeout=RUN_TIMEOUT)
-    return Run(workdir, proc)
-
-
 @pytest.fixture(scope="module")
 def bad_data_run(tmp_path_factory) -> Run:
     """A fresh copy whose dataset has the gender label 'Male' in row 7 (rows count from 1)."""
@@ -154,14 +62,16 @@ def bad_data_run(tmp_path_factory) -> Run:
 def test_default_run_succeeds_and_reports_its_jobs(default_run):
     default_run.require_success()
     text = output_of(default_run.proc)
-    # data, one input file per prompt, translate + score per system × prompt, tables,
-    # figures, all
-    expected = 1 + len(PROMPTS) + 2 * len(SYSTEMS) * len(PROMPTS) + 3
     stats = job_stats(text)
-    assert stats.get("total") == expected, stats
-    assert stats.get("translate") == stats.get("score") == len(SYSTEMS) * len(PROMPTS), stats
-    assert stats.get("build_inputs") == len(PROMPTS), stats
-    assert f"{expected} of {expected} steps (100%) done" in text
+    assert f"{stats['total']} of {stats['total']} steps (100%) done" in text
+    # FairTranslate's share of the DAG: data, one input file per prompt, translate + score per
+    # system × prompt, tables, figures (other benchmarks add their own jobs)
+    jobs = planned_jobs(text)
+    ours = [rule for rule, wc in jobs if wc.get("benchmark") == "fairtranslate"]
+    assert ours.count("build_inputs") == len(PROMPTS)
+    assert ours.count("translate") == ours.count("score") == len(SYSTEMS) * len(PROMPTS)
+    for rule in ("fairtranslate_data", "fairtranslate_tables", "fairtranslate_figures"):
+        assert [r for r, _ in jobs].count(rule) == 1, rule
 
 
 def test_default_run_writes_every_target(default_run):

@@ -1,0 +1,104 @@
+"""Running Snakemake on a temporary copy of the project, for the workflow tests."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+# What a run needs; never results/, logs/, .snakemake/, .venv/ or .git/. src/ too: common.smk
+# puts <Snakefile dir>/src on sys.path.
+PROJECT_ENTRIES = ["Snakefile", "workflow", "config", "resources", "envs", "profiles", "src"]
+IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
+
+RUN_TIMEOUT = 600  # seconds; the default takes well under a minute on 2 cores
+QUICK_TIMEOUT = 120  # dry runs, --lint, --report
+
+
+def snakemake_exe() -> str:
+    beside = Path(sys.executable).parent / "snakemake"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("snakemake")
+    if found is None:
+        pytest.skip("no snakemake executable next to this Python nor on PATH")
+    return found
+
+
+def copy_project(dest: Path) -> Path:
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in PROJECT_ENTRIES:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name, ignore=IGNORED)
+        elif src.exists():
+            shutil.copy2(src, dest / name)
+    return dest
+
+
+def snakemake(workdir: Path, *args: str, timeout: int = QUICK_TIMEOUT
+              ) -> subprocess.CompletedProcess:
+    return subprocess.run([snakemake_exe(), *args], cwd=workdir, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def output_of(proc: subprocess.CompletedProcess) -> str:
+    return proc.stdout + proc.stderr
+
+
+def explain(proc: subprocess.CompletedProcess) -> str:
+    return (f"`{' '.join(map(str, proc.args))}` exited {proc.returncode}\n"
+            f"--- stdout (end) ---\n{proc.stdout[-3000:]}\n"
+            f"--- stderr (end) ---\n{proc.stderr[-6000:]}")
+
+
+def job_stats(text: str) -> dict[str, int]:
+    """The first "Job stats:" table of Snakemake's output, as {rule: count} (with "total")."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.strip() == "Job stats:"), None)
+    assert start is not None, f"no 'Job stats:' table in the output:\n{text[-3000:]}"
+    stats = {}
+    for line in lines[start + 3:]:  # skip the header and the dashes
+        match = re.fullmatch(r"\s*(\S+)\s+(\d+)\s*", line)
+        if not match:
+            break
+        stats[match[1]] = int(match[2])
+    return stats
+
+
+def planned_jobs(text: str) -> list[tuple[str, dict[str, str]]]:
+    """(rule, wildcards) of each job a (dry) run lists."""
+    jobs: list[tuple[str, dict[str, str]]] = []
+    for line in text.splitlines():
+        rule = re.fullmatch(r"(?:local)?rule (\S+):", line.strip())
+        if rule:
+            jobs.append((rule[1], {}))
+            continue
+        wildcards = re.fullmatch(r"\s+wildcards: (.*)", line)
+        if wildcards and jobs:
+            jobs[-1][1].update(kv.split("=", 1) for kv in wildcards[1].split(", "))
+    return jobs
+
+
+@dataclass
+class Run:
+    workdir: Path
+    proc: subprocess.CompletedProcess
+
+    def require_success(self) -> None:
+        if self.proc.returncode != 0:
+            pytest.fail("the default workflow run failed:\n" + explain(self.proc))
+
+    def path(self, relative: str | Path) -> Path:
+        return self.workdir / relative
+
+
+def read_json(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
