@@ -112,3 +112,168 @@ rule fairtranslate_figures:
         "../../envs/plot.yaml"
     script:
         "../scripts/fairtranslate_figures.py"
+
+
+# --- Inclusive-language analyses (§7, §8, appendices A, E, F): every system × prompt's
+# translations → normalised outputs, indicators, occupation forms, singular "they",
+# word counts; then their figures.
+FAIRTRANSLATE_TRANSLATIONS = (
+    expand(
+        "results/fairtranslate/translations/{system}/{prompt}.jsonl",
+        system=FAIRTRANSLATE["systems"],
+        prompt=FAIRTRANSLATE["prompts"],
+    )
+    if FAIRTRANSLATE
+    else []
+)
+FAIRTRANSLATE_INCLUSIVE_TABLES = [
+    "normalization",
+    "normalized_outputs",
+    "inclusive_indicators",
+    "occupation_forms",
+    "they_pronouns",
+    "word_counts",
+]
+FAIRTRANSLATE_INCLUSIVE_FIGURES = ["occupation_forms", "they_by_prompt", "they_by_ambiguity"]
+
+if FAIRTRANSLATE:
+    TARGETS.extend(
+        expand(
+            "results/fairtranslate/tables/{table}.{ext}",
+            table=FAIRTRANSLATE_INCLUSIVE_TABLES,
+            ext=["csv", "md"],
+        )
+        + expand(
+            "results/fairtranslate/figures/{figure}.{ext}",
+            figure=FAIRTRANSLATE_INCLUSIVE_FIGURES,
+            ext=["png", "pdf"],
+        )
+    )
+
+
+rule fairtranslate_inclusive_tables:
+    input:
+        data="results/fairtranslate/data.parquet",
+        translations=FAIRTRANSLATE_TRANSLATIONS,
+    output:
+        analysed="results/fairtranslate/inclusive/outputs.parquet",
+        normalization=report(
+            "results/fairtranslate/tables/normalization.csv",
+            caption="../report/fairtranslate_normalization.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
+        normalization_md=report(
+            "results/fairtranslate/tables/normalization.md",
+            caption="../report/fairtranslate_normalization.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
+        normalized_outputs=report(
+            "results/fairtranslate/tables/normalized_outputs.csv",
+            caption="../report/fairtranslate_normalized_outputs.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
+        normalized_outputs_md=report(
+            "results/fairtranslate/tables/normalized_outputs.md",
+            caption="../report/fairtranslate_normalized_outputs.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
+        inclusive_indicators=report(
+            "results/fairtranslate/tables/inclusive_indicators.csv",
+            caption="../report/fairtranslate_inclusive_indicators.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
+        inclusive_indicators_md=report(
+            "results/fairtranslate/tables/inclusive_indicators.md",
+            caption="../report/fairtranslate_inclusive_indicators.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
+        occupation_forms=report(
+            "results/fairtranslate/tables/occupation_forms.csv",
+            caption="../report/fairtranslate_occupation_forms_table.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
+        occupation_forms_md=report(
+            "results/fairtranslate/tables/occupation_forms.md",
+            caption="../report/fairtranslate_occupation_forms_table.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
+        they_pronouns=report(
+            "results/fairtranslate/tables/they_pronouns.csv",
+            caption="../report/fairtranslate_they_pronouns.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
+        they_pronouns_md=report(
+            "results/fairtranslate/tables/they_pronouns.md",
+            caption="../report/fairtranslate_they_pronouns.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
+        word_counts=report(
+            "results/fairtranslate/tables/word_counts.csv",
+            caption="../report/fairtranslate_word_counts.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
+        word_counts_md=report(
+            "results/fairtranslate/tables/word_counts.md",
+            caption="../report/fairtranslate_word_counts.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
+    params:
+        code=code_fingerprint("gendermt.benchmarks.fairtranslate.inclusive_tables"),
+        systems=FAIRTRANSLATE.get("systems"),
+        prompts=FAIRTRANSLATE.get("prompts"),
+    log:
+        "logs/fairtranslate/inclusive_tables.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/fairtranslate_inclusive_tables.py"
+
+
+rule fairtranslate_inclusive_figures:
+    input:
+        occupation_forms="results/fairtranslate/tables/occupation_forms.csv",
+        they_pronouns="results/fairtranslate/tables/they_pronouns.csv",
+    output:
+        occupation_forms_png=report(
+            "results/fairtranslate/figures/occupation_forms.png",
+            caption="../report/fairtranslate_occupation_forms.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
+        occupation_forms_pdf="results/fairtranslate/figures/occupation_forms.pdf",
+        they_by_prompt_png=report(
+            "results/fairtranslate/figures/they_by_prompt.png",
+            caption="../report/fairtranslate_they_by_prompt.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
+        they_by_prompt_pdf="results/fairtranslate/figures/they_by_prompt.pdf",
+        they_by_ambiguity_png=report(
+            "results/fairtranslate/figures/they_by_ambiguity.png",
+            caption="../report/fairtranslate_they_by_ambiguity.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
+        they_by_ambiguity_pdf="results/fairtranslate/figures/they_by_ambiguity.pdf",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.fairtranslate.inclusive_figures"),
+        systems=FAIRTRANSLATE.get("systems"),
+        prompts=FAIRTRANSLATE.get("prompts"),
+    log:
+        "logs/fairtranslate/inclusive_figures.log",
+    conda:
+        "../../envs/plot.yaml"
+    script:
+        "../scripts/fairtranslate_inclusive_figures.py"

@@ -1,0 +1,326 @@
+"""FairTranslate's inclusive-language analyses (§7, §8, appendices A, E, F) as tables.
+
+One stage reads every system × prompt's translations, normalises each hypothesis
+(:mod:`.normalize`) and classifies it (:mod:`.indicators`, :mod:`.occupations`,
+:mod:`.pronouns`). It writes the per-output results (raw output, hypothesis and normalised
+text side by side, with every class) and these tables, each as a tidy CSV and a Markdown
+file in the paper's layout:
+
+* ``normalization``: outputs the normaliser changed, and by which rules, per system ×
+  prompt; ``normalized_outputs`` lists each changed output beside its raw text;
+* ``inclusive_indicators`` (Table 4): outputs with at least one inclusive indicator among the
+  rows labelled inclusive, after and before normalisation, and among the other rows;
+* ``occupation_forms`` (§7, appendix E): the occupation form found per gold gender, with the
+  rows kept and dropped (and why);
+* ``they_pronouns`` (Fig. 7, Figs. 11–14): the rendering of singular "they" on the inclusive,
+  non-ambiguous rows whose English has "they", overall and per ambiguity;
+* ``word_counts`` (Table 5): mean words per example, English and French, by ambiguity.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+from tqdm import tqdm
+
+from gendermt.analysis.tables import ordered
+from gendermt.errors import GenderMTError
+from gendermt.io import read_jsonl, write_parquet, write_table, write_text
+
+from . import AMBIGUITIES, GENDERS
+from .indicators import indicators
+from .normalize import normalize_with_rules
+from .occupations import FORMS, NOT_FOUND, UNDECIDED, occupation_form
+from .pronouns import CLASSES, NO_PRONOUN, PRONOUN_CLASS, PRONOUNS, classify_they, has_they
+
+log = logging.getLogger(__name__)
+
+GOLD_FORM = {"male": "masculine", "female": "feminine", "inclusive": "inclusive"}
+THEY_AMBIGUITIES = ("unambiguous", "long unambiguous")
+# Appendix A, Table 5 (the full dataset): printed beside ours in the Markdown.
+PAPER_WORD_COUNTS = {"ambiguous": (15.775, 13.564), "unambiguous": (22.153, 19.102),
+                     "long unambiguous": (48.599, 40.104),
+                     "mean of the ambiguity means": (28.842, 24.257)}
+
+
+# --------------------------------------------------------------------------- per output
+def run_of(path: str | Path) -> tuple[str, str]:
+    """(system, prompt) of ``.../translations/{system}/{prompt}.jsonl``."""
+    path = Path(path)
+    return path.parent.name, path.name.split(".", 1)[0]
+
+
+def read_translations(files: Sequence[str | Path]) -> pd.DataFrame:
+    """Every translation file as one frame: system, prompt, item_id, raw, hypothesis."""
+    parts = []
+    for path in files:
+        system, prompt = run_of(path)
+        records = read_jsonl(path)
+        for i, rec in enumerate(records, start=1):
+            missing = [k for k in ("item_id", "raw", "hypothesis") if k not in rec]
+            if missing:
+                raise GenderMTError(f"{path}: line {i} has no {', '.join(missing)}")
+        parts.append(pd.DataFrame({
+            "system": system, "prompt": prompt,
+            "item_id": [r["item_id"] for r in records],
+            "raw": [r["raw"] for r in records],
+            "hypothesis": [r["hypothesis"] for r in records]}))
+    if not parts:
+        raise GenderMTError("no translation files to analyse")
+    return pd.concat(parts, ignore_index=True)
+
+
+def they_rows(data: pd.DataFrame) -> pd.Series:
+    """The paper's singular-"they" rows: inclusive, not ambiguous, "they" in the English.
+
+    Ambiguous rows are left out as in appendix F: their English is the same in all three
+    variants, so a "they" there is not the person's singular pronoun."""
+    return ((data["gender"] == "inclusive") & data["ambiguity"].isin(THEY_AMBIGUITIES)
+            & data["source"].map(has_they))
+
+
+def analyse(data: pd.DataFrame, outputs: pd.DataFrame) -> pd.DataFrame:
+    """One row per output with its normalised text and every class."""
+    meta = data[["item_id", "source", "gender", "ambiguity", "stereotype", "occupation"]]
+    frame = outputs.merge(meta, on="item_id", how="left", validate="many_to_one",
+                          indicator=True)
+    unknown = frame[frame["_merge"] == "left_only"]
+    if len(unknown):
+        first = unknown.iloc[0]
+        raise GenderMTError(f"translations of {first['system']}/{first['prompt']} have item "
+                            f"{first['item_id']!r}, which the data does not have "
+                            f"({len(unknown)} such outputs)")
+    frame = frame.drop(columns="_merge")
+    they_ids = set(data.loc[they_rows(data), "item_id"])
+    rows = []
+    for rec in tqdm(frame.itertuples(index=False), total=len(frame), desc="inclusive",
+                    unit="output", mininterval=5):
+        hyp = rec.hypothesis or ""
+        normalized, rules = normalize_with_rules(hyp)
+        occupation = occupation_form(normalized, list(rec.occupation))
+        is_they = rec.item_id in they_ids
+        they = classify_they(rec.source, normalized) if is_they else None
+        found = indicators(normalized)
+        found_raw = indicators(hyp)
+        rows.append({
+            "normalized": normalized, "normalization_rules": "; ".join(rules),
+            "indicators": "; ".join(found), "has_indicator": bool(found),
+            "indicators_raw": "; ".join(found_raw), "has_indicator_raw": bool(found_raw),
+            "occupation_form": occupation.form, "occupation_doublet": occupation.doublet,
+            "occupation_dropped": occupation.dropped, "they_row": is_they,
+            "they_class": they.cls if they else None,
+            "they_pronoun": they.pronoun if they else None,
+        })
+    out = pd.concat([frame.drop(columns=["occupation", "source"]).reset_index(drop=True),
+                     pd.DataFrame(rows)], axis=1)
+    return out
+
+
+# --------------------------------------------------------------------------- tables
+def normalization_summary(items: pd.DataFrame) -> pd.DataFrame:
+    rows = []
+    for (system, prompt), part in items.groupby(["system", "prompt"], observed=True,
+                                                sort=True):
+        changed = part[part["normalized"] != part["hypothesis"].fillna("")]
+        rules = changed["normalization_rules"].str.split("; ").explode().value_counts()
+        rows.append({"system": system, "prompt": prompt, "outputs": len(part),
+                     "changed": len(changed),
+                     "rules": "; ".join(f"{r} ({n})" for r, n in rules.items() if r)})
+    return pd.DataFrame(rows)
+
+
+def changed_outputs(items: pd.DataFrame) -> pd.DataFrame:
+    changed = items[items["normalized"] != items["hypothesis"].fillna("")]
+    return changed[["system", "prompt", "item_id", "gender", "raw", "hypothesis",
+                    "normalized", "normalization_rules"]].reset_index(drop=True)
+
+
+def indicator_table(items: pd.DataFrame) -> pd.DataFrame:
+    """Table 4: outputs with at least one inclusive indicator, per system × prompt."""
+    rows = []
+    for (system, prompt), part in items.groupby(["system", "prompt"], observed=True,
+                                                sort=True):
+        inclusive = part[part["gender"] == "inclusive"]
+        other = part[part["gender"] != "inclusive"]
+        hits = int(inclusive["has_indicator"].sum())
+        rows.append({
+            "system": system, "prompt": prompt, "inclusive_rows": len(inclusive),
+            "with_indicator": hits,
+            "share": hits / len(inclusive) if len(inclusive) else float("nan"),
+            "with_indicator_raw": int(inclusive["has_indicator_raw"].sum()),
+            "other_rows": len(other), "other_with_indicator": int(other["has_indicator"].sum()),
+        })
+    return pd.DataFrame(rows)
+
+
+def occupation_table(items: pd.DataFrame) -> pd.DataFrame:
+    """§7: form found per gold gender, with rows kept and dropped; shares of kept rows."""
+    rows = []
+    for (system, prompt, gender), part in items.groupby(["system", "prompt", "gender"],
+                                                        observed=True, sort=True):
+        kept = part[part["occupation_form"].notna()]
+        counts = kept["occupation_form"].value_counts()
+        row = {"system": system, "prompt": prompt, "gender": gender, "rows": len(part),
+               "kept": len(kept), "dropped": len(part) - len(kept),
+               "dropped_not_found": int((part["occupation_dropped"] == NOT_FOUND).sum()),
+               "dropped_undecided": int((part["occupation_dropped"] == UNDECIDED).sum()),
+               **{form: int(counts.get(form, 0)) for form in FORMS},
+               "doublets": int(kept["occupation_doublet"].sum())}
+        for form in FORMS:
+            row[f"share_{form}"] = row[form] / len(kept) if len(kept) else float("nan")
+        row["share_gold"] = row[f"share_{GOLD_FORM[gender]}"]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def they_table(items: pd.DataFrame) -> pd.DataFrame:
+    """Figs. 7, 11–14: rendering of singular "they", overall and per ambiguity (long)."""
+    they = items[items["they_row"]]
+    rows = []
+    groups = [("all", they), *[(a, they[they["ambiguity"] == a]) for a in THEY_AMBIGUITIES]]
+    pairs = items[["system", "prompt"]].drop_duplicates().itertuples(index=False)
+    for system, prompt in sorted(pairs):
+        for ambiguity, group in groups:
+            part = group[(group["system"] == system) & (group["prompt"] == prompt)]
+            counts = part["they_pronoun"].value_counts()
+            for pronoun in (*PRONOUNS, NO_PRONOUN):
+                n = int(counts.get(pronoun, 0))
+                rows.append({"system": system, "prompt": prompt, "ambiguity": ambiguity,
+                             "class": PRONOUN_CLASS.get(pronoun, "no-pronoun"),
+                             "pronoun": pronoun, "rows": n, "they_rows": len(part),
+                             "share": n / len(part) if len(part) else float("nan")})
+    return pd.DataFrame(rows, columns=["system", "prompt", "ambiguity", "class", "pronoun",
+                                       "rows", "they_rows", "share"])
+
+
+def word_count_table(data: pd.DataFrame) -> pd.DataFrame:
+    """Table 5: mean whitespace-separated words per example (English source, French
+    reference), by ambiguity; the paper's last row is the mean of the three means."""
+    words = data.assign(english_words=data["source"].str.split().str.len(),
+                        french_words=data["reference"].str.split().str.len())
+    table = ordered(words, {"ambiguity": AMBIGUITIES}).groupby(
+        "ambiguity", observed=True).agg(rows=("item_id", "count"),
+                                        french=("french_words", "mean"),
+                                        english=("english_words", "mean")).reset_index()
+    table["ambiguity"] = table["ambiguity"].astype(str)
+    extra = pd.DataFrame([
+        {"ambiguity": "mean of the ambiguity means", "rows": int(table["rows"].sum()),
+         "french": table["french"].mean(), "english": table["english"].mean()},
+        {"ambiguity": "all rows", "rows": len(words), "french": words["french_words"].mean(),
+         "english": words["english_words"].mean()}])
+    return pd.concat([table, extra], ignore_index=True)
+
+
+# --------------------------------------------------------------------------- Markdown
+def _md(frame: pd.DataFrame, floatfmt: str = ".1f", **kwargs) -> str:
+    return frame.to_markdown(index=False, floatfmt=floatfmt, **kwargs)
+
+
+def _pivot(frame: pd.DataFrame, index: str, columns: str, values: str) -> pd.DataFrame:
+    # rows and columns in the order of the tidy table (the config's order)
+    pivot = frame.pivot_table(index=index, columns=columns, values=values, aggfunc="first",
+                              observed=True, sort=False)
+    pivot.columns = [str(c) for c in pivot.columns]
+    return pivot.reset_index()
+
+
+def _indicator_md(table: pd.DataFrame) -> str:
+    shown = table.assign(
+        cell=table["with_indicator"].astype(str) + " / " + table["inclusive_rows"].astype(str),
+        raw=table["with_indicator_raw"].astype(str) + " / "
+        + table["inclusive_rows"].astype(str))
+    return ("# Inclusive indicators (Table 4)\n\nOutputs with at least one inclusive indicator "
+            "(iel, le.a, un.e, ce.tte, or an inclusive occupation ending) among the rows "
+            "labelled inclusive, after normalisation:\n\n"
+            + _md(_pivot(shown, "system", "prompt", "cell"), disable_numparse=True)
+            + "\n\nThe same without normalisation (raw spellings):\n\n"
+            + _md(_pivot(shown, "system", "prompt", "raw"), disable_numparse=True) + "\n")
+
+
+def _occupation_md(table: pd.DataFrame) -> str:
+    out = ["# Occupation forms (§7, appendix E)\n\nPercent of kept rows whose output uses "
+           "the masculine, feminine or inclusive form of the occupation, by gold gender; "
+           "rows are kept when the output contains one of the three forms.\n"]
+    for system, part in table.groupby("system", observed=True, sort=False):
+        shown = part.assign(**{f: 100 * part[f"share_{f}"] for f in FORMS})[
+            ["prompt", "gender", "rows", "kept", "dropped_not_found", "dropped_undecided",
+             *FORMS, "doublets"]]
+        out += [f"\n## {system}\n", _md(shown)]
+    return "\n".join(out) + "\n"
+
+
+def _they_md(table: pd.DataFrame) -> str:
+    classes = table.groupby(["system", "prompt", "ambiguity", "class"], observed=True,
+                            sort=False).agg(rows=("rows", "sum"), n=("they_rows", "first"))
+    classes = classes.reset_index()
+    classes["pct"] = 100 * classes["rows"] / classes["n"].where(classes["n"] > 0)
+    out = ["# Singular \"they\" (§8.2, Fig. 7, Figs. 11–14)\n\nPercent of the inclusive, "
+           "non-ambiguous rows with \"they\" in the English whose French uses a plural "
+           "(ils/elles/iels), a gendered singular (il/elle), the inclusive iel, or no "
+           "subject pronoun.\n"]
+    for ambiguity in ("all", *THEY_AMBIGUITIES):
+        part = classes[classes["ambiguity"] == ambiguity]
+        if part.empty:
+            continue
+        wide = part.pivot_table(index=["system", "prompt"], columns="class", values="pct",
+                                aggfunc="first", observed=True, sort=False)
+        wide = wide.reindex(columns=list(CLASSES)).reset_index()
+        wide.insert(2, "n", part.groupby(["system", "prompt"], sort=False)["n"].first()
+                    .to_numpy())
+        out += [f"\n## {ambiguity}\n", _md(wide)]
+    return "\n".join(out) + "\n"
+
+
+def _word_count_md(table: pd.DataFrame) -> str:
+    def paper(i: int):
+        return table["ambiguity"].map(
+            lambda a: f"{PAPER_WORD_COUNTS[a][i]:.3f}" if a in PAPER_WORD_COUNTS else "")
+
+    shown = table.assign(paper_french=paper(0), paper_english=paper(1))
+    return ("# Average words per example (Table 5)\n\nWhitespace-separated words of the "
+            "French reference and the English source; `paper_*` are the paper's values on the "
+            "full dataset (2,418 rows).\n\n" + _md(shown, floatfmt=".3f") + "\n")
+
+
+# --------------------------------------------------------------------------- the stage
+def build_inclusive_tables(data_path: str | Path, translation_files: Sequence[str | Path],
+                           analysed_path: str | Path, outputs: dict, systems: Sequence[str],
+                           prompts: Sequence[str]) -> None:
+    """Workflow stage: data + every translation file → per-output results and the tables;
+    ``outputs`` maps table name (and ``<name>_md``) → path."""
+    data = pd.read_parquet(data_path)
+    items = analyse(data, read_translations(translation_files))
+    items = ordered(items, {"system": systems, "prompt": prompts, "gender": GENDERS,
+                            "ambiguity": AMBIGUITIES})
+    items = items.sort_values(["system", "prompt"], kind="stable", ignore_index=True)
+    log.info("%d outputs analysed; %d singular-they outputs", len(items),
+             int(items["they_row"].sum()))
+    write_parquet(analysed_path, items.astype({c: str for c in ("system", "prompt", "gender",
+                                                              "ambiguity")}))
+
+    normalization = normalization_summary(items)
+    write_table(normalization, outputs["normalization"], outputs["normalization_md"])
+    write_table(changed_outputs(items), outputs["normalized_outputs"],
+                outputs["normalized_outputs_md"])
+
+    table4 = indicator_table(items)
+    write_table(table4, outputs["inclusive_indicators"])
+    write_text(outputs["inclusive_indicators_md"], _indicator_md(table4))
+
+    forms = occupation_table(items)
+    write_table(forms, outputs["occupation_forms"])
+    write_text(outputs["occupation_forms_md"], _occupation_md(forms))
+
+    they = ordered(they_table(items), {"system": systems, "prompt": prompts,
+                                       "ambiguity": ["all", *THEY_AMBIGUITIES]})
+    they = they.sort_values(["system", "prompt", "ambiguity"], kind="stable",
+                            ignore_index=True)
+    write_table(they, outputs["they_pronouns"])
+    write_text(outputs["they_pronouns_md"], _they_md(they))
+
+    words = word_count_table(data)
+    write_table(words, outputs["word_counts"])
+    write_text(outputs["word_counts_md"], _word_count_md(words))

@@ -1,0 +1,131 @@
+"""How a French translation renders English singular "they" (FairTranslate §8.2, appendix F).
+
+Classes (the paper's four): ``plural`` (ils, elles, iels: "they" read as plural),
+``singular-gendered`` (il, elle: singular, but gendered), ``inclusive`` (iel) and
+``no-pronoun`` (the sentence avoids a subject pronoun, a valid inclusive strategy).
+
+The rule, on the normalised French (:mod:`.normalize`, so "il ou elle" and "il/elle" are
+``iel`` and "ils/elles" is ``iels``) split into tokens (:mod:`.tokens`):
+
+1. Subject pronouns are the tokens il, elle, ils, elles, iel, iels, in any case, alone or
+   after an elided conjunction (qu'il, s'il, lorsqu'iel, puisqu'elles) or inverted after a
+   hyphen (a-t-il, pensent-elles). A pronoun after a preposition (avec elle, pour elles,
+   chez elle, à elle, d'elle) is a stressed object pronoun, not a subject, and is skipped.
+2. Impersonal *il* is skipped: il y a, il faut, il s'agit, il semble, il reste, il suffit,
+   il pleut, il est temps/tard/important/nécessaire/possible... de/que, and the like
+   (:data:`IMPERSONAL_AFTER`, :data:`IMPERSONAL_ADJECTIVES`).
+3. English he, she and subject *it* (followed by a verb or auxiliary) are rendered by
+   il/elle too: that many il/elle are set aside as theirs.
+4. The class is the first that applies: ``inclusive`` if any iel; ``singular-gendered`` if
+   any il/elle is left; ``plural`` if any ils/elles/iels; else ``no-pronoun``. A singular
+   pronoun wins over a plural one because a plural in the same output usually refers to
+   another group ("les clients ... ils") while the person got the singular.
+
+Known limits (no parser, no alignment): a plural pronoun that refers to another group, in an
+output that renders the person's "they" without a pronoun, counts as ``plural``; il/elle
+referring to a thing that the English names with a noun, not "it", counts as
+``singular-gendered``; an English "it" rendered by ce/cela sets aside one il/elle too many;
+object pronouns (le, la, les, lui, leur) are not looked at, as the paper looks at subjects.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .normalize import normalize
+from .tokens import tokens
+
+CLASSES = ("plural", "singular-gendered", "inclusive", "no-pronoun")
+PRONOUN_CLASS = {"ils": "plural", "elles": "plural", "iels": "plural",
+                 "il": "singular-gendered", "elle": "singular-gendered", "iel": "inclusive"}
+# Pronouns in the order they are reported within a class (the figures' stacking order).
+PRONOUNS = ("ils", "elles", "iels", "il", "elle", "iel")
+NO_PRONOUN = "none"
+
+PREPOSITIONS = frozenset({
+    "à", "de", "d'", "avec", "pour", "chez", "sans", "par", "sur", "sous", "vers", "contre",
+    "entre", "envers", "derrière", "devant", "après", "avant", "selon", "malgré", "près",
+    "auprès", "parmi", "sauf", "pendant", "dès", "depuis"})
+# Words after "il" that make it impersonal ("il y a", "il faut", "il s'agit"...).
+IMPERSONAL_AFTER = frozenset({
+    "y", "faut", "fallait", "faudra", "faudrait", "fallut", "pleut", "pleuvait",
+    "neige", "neigeait", "semble", "semblait", "paraît", "paraissait", "suffit", "suffisait",
+    "reste", "restait", "restera", "manque", "manquait", "existe", "existait", "importe",
+    "convient", "convenait", "vaut", "valait", "vaudrait", "advient", "arrive", "arrivait"})
+IMPERSONAL_REFLEXIVE = frozenset({"agit", "agissait", "agira", "peut", "pouvait", "passe",
+                                  "passait", "trouve", "trouvait", "avère", "avérait"})
+IMPERSONAL_ADJECTIVES = frozenset({
+    "temps", "tard", "tôt", "midi", "minuit", "important", "nécessaire", "possible",
+    "impossible", "difficile", "facile", "clair", "évident", "probable", "improbable", "rare",
+    "fréquent", "normal", "dommage", "essentiel", "utile", "inutile", "interdit", "urgent",
+    "préférable", "indispensable", "vrai", "juste", "question", "habituel", "courant",
+    # participles of impersonal verbs: il a fallu, il a plu, il a suffi, il a semblé
+    "fallu", "plu", "neigé", "suffi", "semblé"})
+_ETRE = frozenset({"est", "était", "sera", "serait", "fut", "a", "avait"})
+
+_THEY = re.compile(r"(?<![\w'])they(?:'(?:re|ve|ll|d))?(?![\w])", re.IGNORECASE)
+_HE_SHE = re.compile(r"(?<![\w'])(?:he|she)(?![\w])", re.IGNORECASE)
+_AUX = (r"is|was|has|had|will|would|could|can|should|must|might|may|did|does|do|seemed|"
+        r"seems|looked|looks|became|becomes|felt|feels|went|goes|got|gets|took|takes|made|"
+        r"makes|came|comes|worked|works|[a-z]+ed|[a-z]+s")
+_IT_SUBJECT = re.compile(rf"(?<![\w'])it(?:'s|\s+(?:{_AUX})\b)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class TheyRendering:
+    cls: str  # one of CLASSES
+    pronoun: str  # the pronoun that decided the class, or NO_PRONOUN
+    subjects: tuple[str, ...]  # every French subject pronoun counted, in order
+
+
+def has_they(english: str) -> bool:
+    """Whether the English has the pronoun "they" (they're, they've, they'll, they'd too)."""
+    return _THEY.search(english.translate(str.maketrans({"’": "'"}))) is not None
+
+
+def _impersonal(words: list[str], i: int) -> bool:
+    nxt = words[i + 1:i + 4] + ["", "", ""]
+    if nxt[0] in IMPERSONAL_AFTER or (nxt[0] == "s'" and nxt[1] in IMPERSONAL_REFLEXIVE):
+        return True
+    if nxt[0] in ("n'", "ne"):  # il n'y a pas, il ne faut pas
+        return nxt[1] in IMPERSONAL_AFTER
+    if nxt[0] in _ETRE:
+        rest = nxt[1] if nxt[1] not in ("très", "si", "plus", "peu", "bien", "déjà") else nxt[2]
+        return rest in IMPERSONAL_ADJECTIVES or rest.isdigit()
+    return False
+
+
+def subject_pronouns(french: str) -> list[str]:
+    """The third-person subject pronouns of a normalised French text, in order."""
+    words = tokens(french)
+    found = []
+    for i, word in enumerate(words):
+        if word not in PRONOUN_CLASS:
+            continue
+        before = words[i - 1] if i else ""
+        if before in PREPOSITIONS:
+            continue
+        if word == "il" and _impersonal(words, i):
+            continue
+        found.append(word)
+    return found
+
+
+def english_singular_others(english: str) -> int:
+    """English he, she and subject "it": pronouns that French renders as il/elle too."""
+    text = english.translate(str.maketrans({"’": "'"}))
+    return len(_HE_SHE.findall(text)) + len(_IT_SUBJECT.findall(text))
+
+
+def classify_they(english: str, french: str) -> TheyRendering:
+    """The class of the French rendering of the English "they" (see the module doc)."""
+    subjects = subject_pronouns(normalize(french))
+    singular = [p for p in subjects if p in ("il", "elle")]
+    spare = singular[english_singular_others(english):]
+    for cls, candidates in (("inclusive", [p for p in subjects if p == "iel"]),
+                            ("singular-gendered", spare),
+                            ("plural", [p for p in subjects if PRONOUN_CLASS[p] == "plural"])):
+        if candidates:
+            return TheyRendering(cls, candidates[0], tuple(subjects))
+    return TheyRendering("no-pronoun", NO_PRONOUN, tuple(subjects))

@@ -1,0 +1,12 @@
+from gendermt.benchmarks.fairtranslate.inclusive_tables import build_inclusive_tables
+from gendermt.io import logging_to
+
+with logging_to(snakemake.log[0]):
+    build_inclusive_tables(
+        snakemake.input.data,
+        snakemake.input.translations,
+        snakemake.output.analysed,
+        dict(snakemake.output.items()),
+        snakemake.params.systems,
+        snakemake.params.prompts,
+    )
