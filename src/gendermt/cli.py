@@ -16,6 +16,10 @@ from gendermt.errors import GenderMTError
 SCORE_COMMANDS = (
     "gendermt.benchmarks.fairtranslate.cli",
 )
+# Modules with a `register(commands)` that adds a top-level command (`gendermt <name> ...`).
+COMMANDS = (
+    "gendermt.benchmarks.fairtranslate.inclusive_cli",
+)
 
 
 def metrics_list(text: str) -> list[str]:
@@ -32,6 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     score_commands = score.add_subparsers(dest="benchmark", required=True)
     for module in SCORE_COMMANDS:
         importlib.import_module(module).register(score_commands, metrics_list)
+    for module in COMMANDS:
+        importlib.import_module(module).register(commands)
     return parser
 
 

@@ -11,9 +11,11 @@ The rule, on the normalised French (:mod:`.normalize`, so "il ou elle" and "il/e
    after an elided conjunction (qu'il, s'il, lorsqu'iel, puisqu'elles) or inverted after a
    hyphen (a-t-il, pensent-elles). A pronoun after a preposition (avec elle, pour elles,
    chez elle, à elle, d'elle) is a stressed object pronoun, not a subject, and is skipped.
-2. Impersonal *il* is skipped: il y a, il faut, il s'agit, il semble, il reste, il suffit,
-   il pleut, il est temps/tard/important/nécessaire/possible... de/que, and the like
-   (:data:`IMPERSONAL_AFTER`, :data:`IMPERSONAL_ADJECTIVES`).
+2. Impersonal *il* is skipped: il y a, il faut, il pleut, il s'agit, il se peut que, il
+   semble que, il suffit de, il reste du..., il vaut mieux, il fait beau, il est temps,
+   il est tard, il est important/nécessaire/possible..., il a fallu, faut-il, y a-t-il
+   (:data:`IMPERSONAL_ALWAYS`, :data:`IMPERSONAL_BEFORE`, :data:`IMPERSONAL_ADJECTIVES`);
+   "il semble fatigué", "il reste calme", "il arrive en retard" stay personal.
 3. English he, she and subject *it* (followed by a verb or auxiliary) are rendered by
    il/elle too: that many il/elle are set aside as theirs.
 4. The class is the first that applies: ``inclusive`` if any iel; ``singular-gendered`` if
@@ -47,14 +49,27 @@ PREPOSITIONS = frozenset({
     "à", "de", "d'", "avec", "pour", "chez", "sans", "par", "sur", "sous", "vers", "contre",
     "entre", "envers", "derrière", "devant", "après", "avant", "selon", "malgré", "près",
     "auprès", "parmi", "sauf", "pendant", "dès", "depuis"})
-# Words after "il" that make it impersonal ("il y a", "il faut", "il s'agit"...).
-IMPERSONAL_AFTER = frozenset({
-    "y", "faut", "fallait", "faudra", "faudrait", "fallut", "pleut", "pleuvait",
-    "neige", "neigeait", "semble", "semblait", "paraît", "paraissait", "suffit", "suffisait",
-    "reste", "restait", "restera", "manque", "manquait", "existe", "existait", "importe",
-    "convient", "convenait", "vaut", "valait", "vaudrait", "advient", "arrive", "arrivait"})
-IMPERSONAL_REFLEXIVE = frozenset({"agit", "agissait", "agira", "peut", "pouvait", "passe",
-                                  "passait", "trouve", "trouvait", "avère", "avérait"})
+# What follows an impersonal "il" (il y a, il faut, il s'agit, il semble que...). Verbs that
+# are also personal (il semble fatigué, il reste calme, il arrive en retard) count as
+# impersonal only before the word that makes them so.
+IMPERSONAL_ALWAYS = frozenset({"y", "faut", "fallait", "faudra", "faudrait", "fallut",
+                               "pleut", "pleuvait", "pleuvra", "neige", "neigeait"})
+IMPERSONAL_BEFORE = {
+    **dict.fromkeys(("semble", "semblait", "paraît", "paraissait", "arrive", "arrivait"),
+                    frozenset({"que", "qu'"})),
+    **dict.fromkeys(("suffit", "suffisait", "convient", "convenait", "importe", "importait"),
+                    frozenset({"que", "qu'", "de", "d'"})),
+    **dict.fromkeys(("reste", "restait", "restera", "manque", "manquait", "existe",
+                     "existait"),
+                    frozenset({"un", "une", "des", "du", "de", "d'", "encore", "plusieurs",
+                               "quelques", "peu", "beaucoup", "trop", "assez", "deux",
+                               "trois", "plus"})),
+    **dict.fromkeys(("vaut", "valait", "vaudrait", "vaudra"), frozenset({"mieux"})),
+    **dict.fromkeys(("fait", "faisait", "fera"),
+                    frozenset({"beau", "froid", "chaud", "nuit", "jour", "noir", "doux",
+                               "frais", "mauvais", "gris", "soleil"})),
+}
+IMPERSONAL_REFLEXIVE = frozenset({"agit", "agissait", "agira", "avère", "avérait"})
 IMPERSONAL_ADJECTIVES = frozenset({
     "temps", "tard", "tôt", "midi", "minuit", "important", "nécessaire", "possible",
     "impossible", "difficile", "facile", "clair", "évident", "probable", "improbable", "rare",
@@ -85,15 +100,35 @@ def has_they(english: str) -> bool:
 
 
 def _impersonal(words: list[str], i: int) -> bool:
+    """Whether the "il" at ``words[i]`` is impersonal."""
     nxt = words[i + 1:i + 4] + ["", "", ""]
-    if nxt[0] in IMPERSONAL_AFTER or (nxt[0] == "s'" and nxt[1] in IMPERSONAL_REFLEXIVE):
-        return True
     if nxt[0] in ("n'", "ne"):  # il n'y a pas, il ne faut pas
-        return nxt[1] in IMPERSONAL_AFTER
+        return _impersonal(words[:i + 1] + words[i + 2:], i)
+    if nxt[0] in IMPERSONAL_ALWAYS:
+        return True
+    if nxt[0] in IMPERSONAL_BEFORE:
+        return nxt[1] in IMPERSONAL_BEFORE[nxt[0]]
+    if nxt[0] == "s'":
+        return nxt[1] in IMPERSONAL_REFLEXIVE
+    if nxt[0] == "se":  # il se peut que
+        return nxt[1] in ("peut", "pouvait") and nxt[2] in ("que", "qu'")
     if nxt[0] in _ETRE:
         rest = nxt[1] if nxt[1] not in ("très", "si", "plus", "peu", "bien", "déjà") else nxt[2]
         return rest in IMPERSONAL_ADJECTIVES or rest.isdigit()
     return False
+
+
+def _impersonal_inverted(words: list[str], i: int) -> bool:
+    """Whether an inverted "il" is impersonal: faut-il, y a-t-il, a-t-il fallu."""
+    j = i - 1
+    while j >= 0 and words[j] in ("-", "t"):
+        j -= 1
+    if j == i - 1 or j < 0:
+        return False  # not inverted
+    verb = words[j]
+    nxt = words[i + 1] if i + 1 < len(words) else ""
+    return (verb in IMPERSONAL_ALWAYS or nxt in IMPERSONAL_ADJECTIVES
+            or (verb in ("a", "avait", "aura") and j > 0 and words[j - 1] == "y"))
 
 
 def subject_pronouns(french: str) -> list[str]:
@@ -106,7 +141,7 @@ def subject_pronouns(french: str) -> list[str]:
         before = words[i - 1] if i else ""
         if before in PREPOSITIONS:
             continue
-        if word == "il" and _impersonal(words, i):
+        if word == "il" and (_impersonal(words, i) or _impersonal_inverted(words, i)):
             continue
         found.append(word)
     return found

@@ -1,0 +1,67 @@
+"""``gendermt fairtranslate normalize|pronoun``: the inclusive-language classifiers, as filters.
+
+* ``normalize``: French lines on stdin → the same lines with inclusive spellings in their
+  canonical forms (:mod:`.normalize`) on stdout.
+* ``pronoun``: ``english<TAB>french`` lines on stdin → one class per line on stdout:
+  ``plural``, ``singular-gendered``, ``inclusive`` or ``no-pronoun`` (:mod:`.pronouns`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+
+from gendermt.errors import GenderMTError
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    ft = commands.add_parser("fairtranslate", help="FairTranslate's inclusive-language tools")
+    tools = ft.add_subparsers(dest="tool", required=True)
+    norm = tools.add_parser(
+        "normalize", help="canonical inclusive spellings (stdin → stdout)",
+        description="Read French lines on stdin and write them with every inclusive spelling "
+                    "(middle dots, slashes, hyphens, capital E, doublets such as 'il ou elle') "
+                    "in its canonical form (iel, un.e, le.a, ce.tte, infirmier.ère, ...).")
+    norm.set_defaults(func=run_normalize)
+    pron = tools.add_parser(
+        "pronoun", help="how singular 'they' was rendered (TSV stdin → classes)",
+        description="Read 'english<TAB>french' lines on stdin and write, per line, how the "
+                    "French renders the English singular 'they': plural (ils/elles/iels), "
+                    "singular-gendered (il/elle), inclusive (iel) or no-pronoun.")
+    pron.set_defaults(func=run_pronoun)
+
+
+def _stdin() -> io.TextIOBase:
+    if hasattr(sys.stdin, "buffer"):
+        return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", newline=None)
+    return sys.stdin  # already text (tests)
+
+
+def _lines(stream: io.TextIOBase) -> list[str]:
+    return stream.read().splitlines()
+
+
+def run_normalize(args: argparse.Namespace) -> int:
+    from .normalize import normalize
+
+    out = [normalize(line) for line in _lines(_stdin())]
+    sys.stdout.write("".join(line + "\n" for line in out))
+    return 0
+
+
+def run_pronoun(args: argparse.Namespace) -> int:
+    from .pronouns import classify_they, has_they
+
+    pairs = []
+    for number, line in enumerate(_lines(_stdin()), start=1):
+        if "\t" not in line:
+            raise GenderMTError(f"stdin line {number}: expected 'english<TAB>french', found "
+                                f"no tab in {line[:60]!r}")
+        english, french = line.split("\t", 1)
+        if not has_they(english):
+            print(f"gendermt: warning: stdin line {number}: the English has no 'they'; "
+                  "classified from the French alone", file=sys.stderr)
+        pairs.append((english, french))
+    sys.stdout.write("".join(classify_they(e, f).cls + "\n" for e, f in pairs))
+    return 0
