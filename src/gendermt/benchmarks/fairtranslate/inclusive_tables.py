@@ -108,7 +108,8 @@ def analyse(data: pd.DataFrame, outputs: pd.DataFrame) -> pd.DataFrame:
         rows.append({
             "normalized": normalized, "normalization_rules": "; ".join(rules),
             "indicators": "; ".join(found), "has_indicator": bool(found),
-            "indicators_raw": "; ".join(found_raw), "has_indicator_raw": bool(found_raw),
+            "indicators_unnormalized": "; ".join(found_raw),
+            "has_indicator_unnormalized": bool(found_raw),
             "occupation_form": occupation.form, "occupation_doublet": occupation.doublet,
             "occupation_dropped": occupation.dropped, "they_row": is_they,
             "they_class": they.cls if they else None,
@@ -150,7 +151,7 @@ def indicator_table(items: pd.DataFrame) -> pd.DataFrame:
             "system": system, "prompt": prompt, "inclusive_rows": len(inclusive),
             "with_indicator": hits,
             "share": hits / len(inclusive) if len(inclusive) else float("nan"),
-            "with_indicator_raw": int(inclusive["has_indicator_raw"].sum()),
+            "with_indicator_unnormalized": int(inclusive["has_indicator_unnormalized"].sum()),
             "other_rows": len(other), "other_with_indicator": int(other["has_indicator"].sum()),
         })
     return pd.DataFrame(rows)
@@ -230,7 +231,7 @@ def _pivot(frame: pd.DataFrame, index: str, columns: str, values: str) -> pd.Dat
 def _indicator_md(table: pd.DataFrame) -> str:
     shown = table.assign(
         cell=table["with_indicator"].astype(str) + " / " + table["inclusive_rows"].astype(str),
-        raw=table["with_indicator_raw"].astype(str) + " / "
+        raw=table["with_indicator_unnormalized"].astype(str) + " / "
         + table["inclusive_rows"].astype(str))
     return ("# Inclusive indicators (Table 4)\n\nOutputs with at least one inclusive indicator "
             "(iel, le.a, un.e, ce.tte, or an inclusive occupation ending) among the rows "

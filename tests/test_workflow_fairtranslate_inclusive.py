@@ -1,0 +1,139 @@
+"""FairTranslate's inclusive-language tables and figures in the session's default run.
+
+The default systems give real signal: the inclusive oracle writes the inclusive references
+(iel, le.a, un.e, dotted occupations), the male and female oracles the gendered ones, and
+copy-source English.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from .workflow_support import Run, explain, snakemake
+
+pytestmark = pytest.mark.workflow
+
+FT = Path("results/fairtranslate")
+TABLES = ["normalization", "normalized_outputs", "inclusive_indicators", "occupation_forms",
+          "they_pronouns", "word_counts"]
+FIGURES = ["occupation_forms", "they_by_prompt", "they_by_ambiguity"]
+PROMPTS = ["baseline", "moral", "linguistic", "moral_linguistic"]
+ORACLES = {"oracle-male": "masculine", "oracle-female": "feminine",
+           "oracle-inclusive": "inclusive"}
+SYSTEMS = [*ORACLES, "copy-source"]
+ORACLE_PRONOUN = {"oracle-male": "il", "oracle-female": "elle", "oracle-inclusive": "iel",
+                  "copy-source": "none"}
+
+
+def read_table(run: Run, name: str) -> pd.DataFrame:
+    run.require_success()
+    return pd.read_csv(run.path(FT / "tables" / f"{name}.csv"))
+
+
+def test_every_inclusive_table_and_figure_is_written(default_run):
+    default_run.require_success()
+    for table, ext in product(TABLES, ["csv", "md"]):
+        path = default_run.path(FT / "tables" / f"{table}.{ext}")
+        assert path.is_file() and path.stat().st_size > 0, path
+    for figure in FIGURES:
+        png = default_run.path(FT / "figures" / f"{figure}.png").read_bytes()
+        pdf = default_run.path(FT / "figures" / f"{figure}.pdf").read_bytes()
+        assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10_000, figure
+        assert pdf.startswith(b"%PDF") and len(pdf) > 1000, figure
+
+
+def test_table4_inclusive_oracle_has_an_indicator_on_every_inclusive_row(default_run):
+    table = read_table(default_run, "inclusive_indicators").set_index(["system", "prompt"])
+    assert set(table.index) == set(product(SYSTEMS, PROMPTS))
+    assert (table["inclusive_rows"] == 18).all()
+    for prompt in PROMPTS:
+        inclusive = table.loc[("oracle-inclusive", prompt)]
+        assert inclusive["with_indicator"] == 18
+        assert inclusive["share"] == pytest.approx(1.0)
+        # "L'infirmier.ière" has no indicator until normalised to "infirmier.ère"
+        assert inclusive["with_indicator_unnormalized"] == 17
+        assert inclusive["other_with_indicator"] == 36  # its outputs on gendered rows
+        for system in ("oracle-male", "oracle-female", "copy-source"):
+            row = table.loc[(system, prompt)]
+            assert row["with_indicator"] == 0, (system, prompt)
+            assert row["with_indicator_unnormalized"] == 0, (system, prompt)
+            assert row["other_with_indicator"] == 0, (system, prompt)
+
+
+def test_occupation_forms_follow_each_oracle(default_run):
+    table = read_table(default_run, "occupation_forms")
+    assert len(table) == len(SYSTEMS) * len(PROMPTS) * 3
+    assert (table["rows"] == 18).all()
+    assert (table["kept"] + table["dropped"] == table["rows"]).all()
+    for oracle, form in ORACLES.items():
+        part = table[table["system"] == oracle]
+        assert (part["kept"] == 18).all(), part
+        assert (part[form] == part["kept"]).all(), part
+        assert (part[f"share_{form}"] == 1.0).all(), part
+        others = [f for f in ORACLES.values() if f != form]
+        assert (part[others] == 0).all().all(), part
+        own = part[part["gender"] == {"masculine": "male", "feminine": "female",
+                                      "inclusive": "inclusive"}[form]]
+        assert (own["share_gold"] == 1.0).all()
+    copy = table[table["system"] == "copy-source"]
+    assert (copy["kept"] == 0).all() and (copy["dropped_not_found"] == 18).all()
+
+
+def test_singular_they_follows_each_oracle(default_run):
+    table = read_table(default_run, "they_pronouns")
+    assert set(table["ambiguity"]) == {"all", "unambiguous", "long unambiguous"}
+    overall = table[table["ambiguity"] == "all"]
+    assert (overall["they_rows"] == 12).all()  # the sample's 12 rows with singular "they"
+    split = table[table["ambiguity"] != "all"]
+    assert (split["they_rows"] == 6).all()
+    for (system, prompt, ambiguity), part in table.groupby(["system", "prompt", "ambiguity"]):
+        assert part["rows"].sum() == part["they_rows"].iloc[0], (system, prompt, ambiguity)
+        chosen = part[part["rows"] > 0]
+        assert list(chosen["pronoun"]) == [ORACLE_PRONOUN[system]], (system, prompt, ambiguity)
+    classes = overall[overall["rows"] > 0].set_index(["system", "prompt"])["class"]
+    assert (classes.xs("oracle-inclusive") == "inclusive").all()
+    assert (classes.xs("oracle-male") == "singular-gendered").all()
+    assert (classes.xs("copy-source") == "no-pronoun").all()
+
+
+def test_word_counts_come_from_the_data(default_run):
+    table = read_table(default_run, "word_counts").set_index("ambiguity")
+    data = pd.read_parquet(default_run.path(FT / "data.parquet"))
+    for ambiguity, part in data.groupby("ambiguity"):
+        assert table.loc[ambiguity, "rows"] == len(part)
+        assert table.loc[ambiguity, "english"] == pytest.approx(
+            part["source"].str.split().str.len().mean())
+        assert table.loc[ambiguity, "french"] == pytest.approx(
+            part["reference"].str.split().str.len().mean())
+    markdown = default_run.path(FT / "tables" / "word_counts.md").read_text(encoding="utf-8")
+    assert "48.599" in markdown  # the paper's values beside ours
+
+
+def test_normalised_text_is_reported_beside_the_raw_text(default_run):
+    summary = read_table(default_run, "normalization").set_index(["system", "prompt"])
+    changed = read_table(default_run, "normalized_outputs")
+    for system, prompt in product(SYSTEMS, PROMPTS):
+        expected = 6 if system == "oracle-inclusive" else 0  # the two "-ier.ière" examples
+        assert summary.loc[(system, prompt), "changed"] == expected, (system, prompt)
+    assert len(changed) == 6 * len(PROMPTS)
+    assert (changed["normalized"] != changed["hypothesis"]).all()
+    assert changed["raw"].str.contains("ier.ière").all()
+    assert changed["normalized"].str.contains("ier.ère").all()
+    outputs = pd.read_parquet(default_run.path(FT / "inclusive" / "outputs.parquet"))
+    assert len(outputs) == 54 * len(SYSTEMS) * len(PROMPTS)
+    assert {"raw", "hypothesis", "normalized", "occupation_form", "they_class"} <= set(
+        outputs.columns)
+
+
+def test_inclusive_tables_and_figures_are_in_the_report(default_run):
+    default_run.require_success()
+    proc = snakemake(default_run.workdir, "--report", "results/report-inclusive.html")
+    assert proc.returncode == 0, explain(proc)
+    html = default_run.path("results/report-inclusive.html").read_text(encoding="utf-8")
+    for name in [f"{t}.{e}" for t in TABLES for e in ("csv", "md")] + [
+            f"{f}.png" for f in FIGURES]:
+        assert name in html, name
