@@ -48,6 +48,14 @@ capital-E spellings are covered for every ending, not only a few; ``iels`` and n
 are added; ``Li`` (a frequent surname) is not rewritten. Known limits: a sentence stop
 without a following space (``parti.Elle``) looks like a dotted form; "le ou la" used as two
 object pronouns ("il le ou la voit") becomes ``le.a``, which is harmless for the analyses.
+
+Where it applies: the inclusive-language analyses (:mod:`.inclusive_tables`) normalise every
+hypothesis themselves and keep the text as written beside it. It is deliberately *not* a
+translation post-processing step (``gendermt.postprocess.STEPS``), unlike in the authors'
+pipeline: the references are not normalised (neither are they by the authors), so BLEU/COMET
+would compare canonical spellings with the references' own (``caissier.ère`` against
+``caissier.ière``); and translation jobs would depend on this module, so that every edit of
+the dictionary would rerun every translation, GPU jobs included.
 """
 
 from __future__ import annotations
