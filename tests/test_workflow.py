@@ -254,11 +254,12 @@ def test_changing_one_prompt_reruns_only_what_used_it(default_run, tmp_path):
     assert by_rule.pop("build_inputs") == {(None, p) for p in changed}
     assert by_rule.pop("translate") == set(product(SYSTEMS, changed))
     assert by_rule.pop("score") == set(product(SYSTEMS, changed))
-    assert by_rule == {"fairtranslate_tables": {(None, None)},
-                       "fairtranslate_figures": {(None, None)}, "all": {(None, None)}}
+    # what is left are the benchmark-wide aggregations (tables, figures; each benchmark or
+    # analysis may add its own), once each
+    assert {"fairtranslate_tables", "fairtranslate_figures", "all"} <= set(by_rule), by_rule
+    assert all(wcs == {(None, None)} for wcs in by_rule.values()), by_rule
     assert job_stats(text) == {"build_inputs": 2, "translate": 8, "score": 8,
-                               "fairtranslate_tables": 1, "fairtranslate_figures": 1,
-                               "all": 1, "total": 21}
+                               **dict.fromkeys(by_rule, 1), "total": 18 + len(by_rule)}
 
 
 # ----------------------------------------------------------------------------- 9. bad input
