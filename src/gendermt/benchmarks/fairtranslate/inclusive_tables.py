@@ -237,7 +237,7 @@ def _indicator_md(table: pd.DataFrame) -> str:
             "(iel, le.a, un.e, ce.tte, or an inclusive occupation ending) among the rows "
             "labelled inclusive, after normalisation:\n\n"
             + _md(_pivot(shown, "system", "prompt", "cell"), disable_numparse=True)
-            + "\n\nThe same without normalisation (raw spellings):\n\n"
+            + "\n\nThe same on the hypotheses as written (without normalisation):\n\n"
             + _md(_pivot(shown, "system", "prompt", "raw"), disable_numparse=True) + "\n")
 
 
