@@ -62,6 +62,12 @@ def test_table4_inclusive_oracle_has_an_indicator_on_every_inclusive_row(default
             assert row["with_indicator"] == 0, (system, prompt)
             assert row["with_indicator_unnormalized"] == 0, (system, prompt)
             assert row["other_with_indicator"] == 0, (system, prompt)
+    markdown = default_run.path(FT / "tables" / "inclusive_indicators.md").read_text(
+        encoding="utf-8")
+    header = next(line for line in markdown.splitlines() if line.startswith("| system"))
+    assert [c.strip() for c in header.strip("|").split("|")] == ["system", *PROMPTS]
+    assert "| oracle-inclusive | 18 / 18" in markdown
+    assert "Gemma2-2B" in markdown  # the paper's values beside ours
 
 
 def test_occupation_forms_follow_each_oracle(default_run):

@@ -45,6 +45,10 @@ PAPER_WORD_COUNTS = {"ambiguous": (15.775, 13.564), "unambiguous": (22.153, 19.1
                      "long unambiguous": (48.599, 40.104),
                      "mean of the ambiguity means": (28.842, 24.257)}
 
+# Table 4 (806 inclusive rows; prompts baseline, moral, linguistic, moral + linguistic).
+PAPER_TABLE4 = {"Gemma2-2B": (5, 9, 29, 49), "Mistral-7B": (0, 1, 1, 2),
+                "Llama3.1-8B": (1, 4, 10, 42), "Llama3.3-70B": (0, 19, 12, 86)}
+
 
 # --------------------------------------------------------------------------- per output
 def run_of(path: str | Path) -> tuple[str, str]:
@@ -238,7 +242,12 @@ def _indicator_md(table: pd.DataFrame) -> str:
             "labelled inclusive, after normalisation:\n\n"
             + _md(_pivot(shown, "system", "prompt", "cell"), disable_numparse=True)
             + "\n\nThe same on the hypotheses as written (without normalisation):\n\n"
-            + _md(_pivot(shown, "system", "prompt", "raw"), disable_numparse=True) + "\n")
+            + _md(_pivot(shown, "system", "prompt", "raw"), disable_numparse=True)
+            + "\n\nThe paper's Table 4, for comparison (out of 806 inclusive rows):\n\n"
+            + _md(pd.DataFrame([(m, *v) for m, v in PAPER_TABLE4.items()],
+                               columns=["model", "baseline", "moral", "linguistic",
+                                        "moral_linguistic"]))
+            + "\n")
 
 
 def _occupation_md(table: pd.DataFrame) -> str:
