@@ -148,9 +148,8 @@ def _agree_after_subject(tokens: list[str], positions: list[int], k: int) -> Non
     if j >= len(positions) or not _is_word(tokens[positions[j]]):
         return
     plural = _singular_to_plural_verb(tokens[positions[j]])
-    if plural is None:
-        return
-    tokens[positions[j]] = plural
+    if plural is not None:
+        tokens[positions[j]] = plural
     # A coordinated auxiliary shares the subject: "… and has never been heard of since."
     for m in range(j + 1, len(positions) - 1):
         word = tokens[positions[m]].lower()

@@ -22,6 +22,8 @@ import hashlib
 import logging
 import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
+from itertools import product
 from pathlib import Path
 
 import pandas as pd
@@ -162,18 +164,36 @@ def load_instances(path: str | Path, language: str | None = None) -> pd.DataFram
 
 def mixed_originals(female: str, male: str, variants: Sequence[str]) -> list[str]:
     """The variants of a 2-AGME instance that mix feminine and masculine AGMEs (f+m, m+f):
-    word by word each is the female's or the male's word, and it is neither of the two."""
+    where the female and male translations differ, each such variant takes the female's
+    words in some places and the male's in others."""
     f_words, m_words = female.split(), male.split()
-    if len(f_words) != len(m_words):
+    # Differing stretches; one of equal length differs word by word ("her her" / "him his").
+    segments: list[tuple[list[str], list[str]] | list[str]] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(a=f_words, b=m_words,
+                                               autojunk=False).get_opcodes():
+        if tag == "equal":
+            segments.append(f_words[i1:i2])
+        elif i2 - i1 == j2 - j1:
+            segments += [([a], [b]) for a, b in zip(f_words[i1:i2], m_words[j1:j2],
+                                                    strict=True)]
+        else:
+            segments.append((f_words[i1:i2], m_words[j1:j2]))
+    choices = [seg for seg in segments if isinstance(seg, tuple)]
+    if not choices or len(choices) > 12:  # 2**12 combinations at most
         return []
-    found = []
-    for variant in variants:
-        words = variant.split()
-        if len(words) != len(f_words) or variant in (female, male):
-            continue
-        if all(w in (a, b) for w, a, b in zip(words, f_words, m_words, strict=True)):
-            found.append(variant)
-    return found
+    mixes = set()
+    for pick in product((0, 1), repeat=len(choices)):
+        if len(set(pick)) < 2:
+            continue  # all-female or all-male
+        words, k = [], 0
+        for seg in segments:
+            if isinstance(seg, tuple):
+                words += seg[pick[k]]
+                k += 1
+            else:
+                words += seg
+        mixes.add(" ".join(words))
+    return [v for v in variants if " ".join(v.split()) in mixes]
 
 
 def answer_text(variants: dict[str, str] | None) -> str:
