@@ -24,8 +24,8 @@ _LABEL = {
         r"[*_]*\s*(?:\([^)]*\))?\s*[:：=\-–]+[*_]*\s*(?P<text>.*)$", re.I)
     for gender, words in GENDER_WORDS.items()
 }
-_NONE = re.compile(rf"^{_DECOR}(?:(?:final\s+)?answer\s*[:：]\s*)?[*_\"'`]*none[*_\"'`.]*\s*$",
-                   re.I)
+_NONE = re.compile(rf"^{_DECOR}(?:(?:final\s+)?answer[*_]*\s*[:：][*_]*\s*)?[*_\"'`]*none"
+                   r"[*_\"'`.]*\s*$", re.I)
 _QUOTES = "\"'“”‘’`"
 
 
