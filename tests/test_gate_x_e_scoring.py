@@ -41,7 +41,7 @@ def cell(long: pd.DataFrame, subtype: str, original: str, requested: str) -> pd.
 def test_oracle_answers_score_one_and_none_answers_score_negatives(sample):
     items, tuples = sample
     oracle = mark(rewrites_from_answers(tuples, dict(zip(items.item_id,
-                                                         items.answer_reference, strict=True))))
+                                                         items.oracle_output, strict=True))))
     assert oracle["match"].all()
     keep = mark(rewrites_from_answers(tuples, dict.fromkeys(items.item_id, "None")))
     long = accuracy_long(keep)
@@ -65,7 +65,7 @@ def test_negative_gender_needs_both_variants_and_relaxed_neutral(sample):
 
 def test_table2_layout(sample):
     items, tuples = sample
-    scored = mark(rewrites_from_answers(tuples, dict(zip(items.item_id, items.answer_reference,
+    scored = mark(rewrites_from_answers(tuples, dict(zip(items.item_id, items.oracle_output,
                                                          strict=True))))
     wide = table2(accuracy_long(scored))
     assert list(wide.columns[:2]) == ["language", "subtype"]
@@ -77,7 +77,7 @@ def test_table2_layout(sample):
 
 def test_unparseable_answer_is_wrong_not_an_error(sample):
     items, tuples = sample
-    raws = dict(zip(items.item_id, items.answer_reference, strict=True))
+    raws = dict(zip(items.item_id, items.oracle_output, strict=True))
     raws["tr-0003-f"] = "I am not sure what you mean."
     scored = mark(rewrites_from_answers(tuples, raws))
     assert not scored.loc[scored.item_id == "tr-0003-f", "match"].any()

@@ -127,6 +127,21 @@ def gate_x_e_template(wildcards):
     return TEMPLATES["gate-x-e"][wildcards.prompt]
 
 
+# --- GATE ---------------------------------------------------------------------------------
+def gate_files(root, languages):
+    """The published XX_2_variants.tsv files of the configured languages."""
+    from gendermt.benchmarks.gate.data import variant_files
+
+    try:
+        return [str(p) for p in variant_files(root, languages)]
+    except GenderMTError as exc:
+        raise WorkflowError(f"benchmarks.gate.data: {exc}")
+
+
+def gate_template(wildcards):
+    return TEMPLATES["gate"][wildcards.prompt]
+
+
 # Each benchmark's rule file adds the tables and figures it makes.
 TARGETS: list[str] = []
 

@@ -98,3 +98,44 @@ def load_json(path: str | Path) -> tuple[pd.DataFrame, list]:
                 raise DatasetError(path, f"item {number} of group {group!r} lacks {missing}")
             records.append({**item, "n_variants": int(group)})
     return pd.DataFrame.from_records(records), list(groups.get("0", []))
+
+
+def variant_files(root: str | Path, languages: list[str]) -> list[Path]:
+    """``<root>/<XX>/<XX>_2_variants.tsv`` for each language code (ES, FR, IT)."""
+    unknown = [lang for lang in languages if lang not in LANGUAGES]
+    if unknown:
+        raise GenderMTError(f"unknown GATE language(s) {unknown}; known: {', '.join(LANGUAGES)}")
+    return [Path(root) / lang / f"{lang}_2_variants.tsv" for lang in languages]
+
+
+def requests(frame: pd.DataFrame, language: str) -> pd.DataFrame:
+    """Rewriting requests of a 2-variant file: each row in both directions, the feminine
+    translation to be made masculine (``f2m``, scored as GateEval's ``--gender masculine``)
+    and back (``m2f``)."""
+    records = []
+    for row in frame.itertuples(index=False):
+        for key, original, requested, reference in (("f2m", row.f, "masculine", row.m),
+                                                    ("m2f", row.m, "feminine", row.f)):
+            records.append({
+                "item_id": f"{language}-{row.row:04d}-{key}", "language": language,
+                "row": row.row, "src_lang": "en", "tgt_lang": language, "source": row.source,
+                "original": original, "requested_gender": requested, "reference": reference,
+                "labels": row.labels, "data_split": getattr(row, "data_split", ""),
+                "oracle_output": reference, "unchanged_output": original})
+    return pd.DataFrame.from_records(records)
+
+
+def build(paths: list[str | Path], items_out: str | Path, provenance_out: str | Path) -> None:
+    """Workflow stage: 2-variant TSVs → ``data.parquet`` (requests) + ``data.json``."""
+    import hashlib
+
+    from gendermt.io import write_json, write_parquet
+
+    frames = [requests(load_variants(p), language_of(p)) for p in paths]
+    items = pd.concat(frames, ignore_index=True)
+    write_parquet(items_out, items)
+    write_json(provenance_out, {
+        "files": [{"path": str(p), "sha256": hashlib.sha256(Path(p).read_bytes()).hexdigest()}
+                  for p in paths],
+        "requests": int(len(items)), "quoting": "gateeval",
+    })

@@ -219,7 +219,7 @@ def extract(instances: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
                       "source": inst.source, "original": original,
                       "original_gender": gender, "category": inst.category,
                       "labels": inst.labels, "agmes": inst.agmes,
-                      "answer_reference": answer, "answer_none": NO_CHANGE})
+                      "oracle_output": answer, "unchanged_output": NO_CHANGE})
         return item_id
 
     def add_tuple(inst, item_id: str, gender: str, original: str, requested: str,
