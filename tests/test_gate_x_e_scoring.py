@@ -8,7 +8,7 @@ import json
 import pandas as pd
 import pytest
 
-from gendermt.benchmarks.gate_x_e.data import answer_text, extract, load_instances
+from gendermt.benchmarks.gate_x_e.data import extract, load_instances
 from gendermt.benchmarks.gate_x_e.scoring import (
     accuracy_long,
     mark,

@@ -19,6 +19,12 @@ from difflib import SequenceMatcher
 
 GENDERS = ("feminine", "masculine", "neutral")
 
+
+def _wordset(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+
 # Table 12 of the paper: pronoun category → surface form per gender.
 FORMS = {
     "subject": {"feminine": "she", "masculine": "he", "neutral": "they"},
@@ -34,7 +40,7 @@ TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?|\d+|\s+|.", re.S)
 
 # Words that cannot start the noun phrase a possessive *her*/*his* determines: after them
 # *her* is an object and *his* a pronoun ("saw her at", "one of his.").
-FUNCTION_WORDS = frozenset("""
+FUNCTION_WORDS = _wordset("""
 a an the this that these those some any no every each all both either neither my your our
 its their his her him them me us it i you we they he she one ones
 to at in on of off for from with without by about into onto over under up down out away
@@ -47,50 +53,50 @@ yesterday anymore either enough much more less most least well alone together in
 anyway else soon later home abroad please is was are were be been being am has have had
 do does did will would shall should can could may might must what who whom whose which how
 why
-""".split())
+""")
 
 # Base-form verbs that follow an object *her* ("let her go", "made her cry", "saw her leave").
-BASE_VERBS = frozenset("""
+BASE_VERBS = _wordset("""
 be go come leave stay know see hear feel think do make take give get tell say ask let eat
 cry laugh sing win lose drive sit stand wait talk speak read write try buy bring carry
 choose decide die live enter forget remember understand believe like hate want need marry
 meet watch become fail pass wear learn teach travel explain send join throw kill hurt clean
 relax happen grow paint escape
-""".split())
+""")
 
 # Auxiliaries and irregular verbs after a singular subject → their plural forms.
 VERB_PLURAL = {
     "is": "are", "was": "were", "has": "have", "does": "do", "isn't": "aren't",
     "wasn't": "weren't", "hasn't": "haven't", "doesn't": "don't", "goes": "go",
 }
-ADVERBS = frozenset("""
+ADVERBS = _wordset("""
 always never often sometimes usually also still just really only even already rarely
 seldom certainly probably definitely actually finally suddenly hardly barely nearly almost
 clearly simply truly apparently frequently generally occasionally constantly quickly slowly
 immediately recently soon once twice then not
-""".split())
-WH_WORDS = frozenset("what where when why how who whom which whose".split())
+""")
+WH_WORDS = _wordset("what where when why how who whom which whose")
 # "How long has she …", "Not only does she …": the auxiliary still comes first.
-QUESTION_LEADS = frozenset("long often much many only far old soon".split())
+QUESTION_LEADS = _wordset("long often much many only far old soon")
 CLAUSE_ENDS = frozenset(".!?;:")
-SUBJECTS = frozenset("i you we they he she it that who which".split())
+SUBJECTS = _wordset("i you we they he she it that who which")
 # Words ending in -s after he/she that are not third-person verbs.
-NOT_VERBS = frozenset("""
+NOT_VERBS = _wordset("""
 is was has does as its this thus his hers us yes less unless always perhaps sometimes
 nevertheless besides across towards afterwards news series species politics physics
 this plus bus gas yes famous
-""".split())
+""")
 # *'s* after he/she: "he's been" → "they've been" (has), otherwise "they're" (is).
-PREPOSITIONS = frozenset("""
+PREPOSITIONS = _wordset("""
 of for in from before after during on at by about into onto with without to under over
 through behind near like than around across toward towards upon within among between
 against since despite beside throughout
-""".split())
-LY_NOUNS = frozenset("family belly jelly lily ally rally bully holly folly assembly".split())
-HAS_FOLLOWERS = frozenset("""
+""")
+LY_NOUNS = _wordset("family belly jelly lily ally rally bully holly folly assembly")
+HAS_FOLLOWERS = _wordset("""
 been got gotten had done made seen taken given gone come become known told said found
 left lost won bought brought thought written eaten hung
-""".split())
+""")
 
 
 def tokenize(text: str) -> list[str]:
