@@ -13,3 +13,5 @@ SHORT = {"feminine": "f", "masculine": "m", "neutral": "n"}
 # Original-translation subsets of §4.2 (Table 2's top header).
 SUBSETS = ("feminine", "masculine", "mixed", "negative")
 CATEGORIES = ("Pronoun-Only", "Gendered-Noun", "Negative")
+# Table 2's row groups.
+SUBTYPES = ["Overall", "Pronoun-Only", "Gendered-Noun"]

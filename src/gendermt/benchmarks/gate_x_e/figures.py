@@ -9,7 +9,7 @@ import seaborn as sns
 
 from gendermt.plots import save
 
-from .scoring import SUBTYPES
+from . import SUBTYPES
 
 
 def accuracy_figure(accuracy: pd.DataFrame):

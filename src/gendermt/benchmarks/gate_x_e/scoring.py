@@ -18,6 +18,7 @@ from gendermt.errors import GenderMTError
 from gendermt.scoring.sacrebleu_metrics import corpus_score
 from gendermt.scoring.wer import corpus_wer
 
+from . import SUBTYPES
 from .parse import parse_answer
 
 ORIGINAL_HEADER = {"feminine": "Fem Orig", "masculine": "Masc Orig", "mixed": "Mixed Orig",
@@ -27,7 +28,6 @@ REQUESTED_HEADER = {"feminine": "F", "masculine": "M", "neutral": "Neut"}
 COLUMNS = [("Fem Orig", "M"), ("Fem Orig", "Neut"), ("Masc Orig", "F"), ("Masc Orig", "Neut"),
            ("Mixed Orig", "F"), ("Mixed Orig", "M"), ("Mixed Orig", "Neut"),
            ("Negative", "Gender"), ("Negative", "Neut"), ("Negative", "Neut (relaxed)")]
-SUBTYPES = ["Overall", "Pronoun-Only", "Gendered-Noun"]
 
 
 def rewrites_from_answers(tuples: pd.DataFrame, raws: Mapping[str, str]) -> pd.DataFrame:
