@@ -181,3 +181,12 @@ def test_real_row_counts_and_json():
     items, problems = load_json(REAL / "ES" / "ES_compact.json")
     assert (items["n_variants"].value_counts().to_dict() == {2: 1501, 4: 300, 8: 23})
     assert len(problems) == 45
+
+
+@needs_real
+def test_score_gate_refuses_files_with_more_variants(tmp_path, capsys):
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("x\n", encoding="utf-8")
+    assert main(["score", "gate", "--reference", str(REAL / "ES" / "ES_4_variants.tsv"),
+                 "--hyp", str(hyp), "--gender", "feminine"]) == 2
+    assert "2-variant" in capsys.readouterr().err
