@@ -15,6 +15,8 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/translate.smk"
 include: "workflow/rules/score.smk"
 include: "workflow/rules/fairtranslate.smk"
+include: "workflow/rules/gate_x_e.smk"
+include: "workflow/rules/gate.smk"
 
 
 rule all:

@@ -15,6 +15,8 @@ from gendermt.errors import GenderMTError
 # Modules with a `register(score_commands, metrics_type)` that adds `gendermt score <name>`.
 SCORE_COMMANDS = (
     "gendermt.benchmarks.fairtranslate.cli",
+    "gendermt.benchmarks.gate.cli",
+    "gendermt.benchmarks.gate_x_e.cli",
 )
 # Modules with a `register(commands)` that adds a top-level command (`gendermt <name> ...`).
 COMMANDS = (

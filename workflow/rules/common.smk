@@ -112,6 +112,36 @@ def score_files(benchmark):
     return files
 
 
+# --- GATE X-E ----------------------------------------------------------------------------
+def gate_x_e_files(root, languages):
+    """The published GATE_data_*.txt files of the configured languages."""
+    from gendermt.benchmarks.gate_x_e.data import data_files
+
+    try:
+        return [str(p) for p in data_files(root, languages)]
+    except GenderMTError as exc:
+        raise WorkflowError(f"benchmarks.gate-x-e.data: {exc}")
+
+
+def gate_x_e_template(wildcards):
+    return TEMPLATES["gate-x-e"][wildcards.prompt]
+
+
+# --- GATE ---------------------------------------------------------------------------------
+def gate_files(root, languages):
+    """The published XX_2_variants.tsv files of the configured languages."""
+    from gendermt.benchmarks.gate.data import variant_files
+
+    try:
+        return [str(p) for p in variant_files(root, languages)]
+    except GenderMTError as exc:
+        raise WorkflowError(f"benchmarks.gate.data: {exc}")
+
+
+def gate_template(wildcards):
+    return TEMPLATES["gate"][wildcards.prompt]
+
+
 # Each benchmark's rule file adds the tables and figures it makes.
 TARGETS: list[str] = []
 

@@ -10,8 +10,10 @@ from gendermt.errors import GenderMTError
 
 from .base import Backend, Request
 from .offline import CopySource, ReferenceOracle
+from .rule_rewriter import RuleRewriter
 
 BACKENDS: dict[str, type[Backend]] = {cls.name: cls for cls in (ReferenceOracle, CopySource)}
+BACKENDS[RuleRewriter.name] = RuleRewriter
 
 
 def system_gpus(settings: dict[str, Any]) -> int:

@@ -1,0 +1,55 @@
+"""``gendermt score gate``: GATE's precision / recall / F0.5 of one rewriter's outputs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from gendermt.errors import GenderMTError
+
+
+def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
+    gate = score_commands.add_parser(
+        "gate", help="exact-match precision/recall/F0.5 on GATE (en→es/fr/it)",
+        description="Score a rewriter's outputs (one line per row of a GATE *_2_variants.tsv, "
+                    "dev and test together, in file order; a blank line where it gave none) "
+                    "as GATE's GateEval.py does: overall and per category label.")
+    gate.add_argument("--reference", required=True, help="a GATE XX_2_variants.tsv")
+    gate.add_argument("--hyp", required=True, help="rewriter outputs, one per line")
+    gate.add_argument("--gender", required=True, choices=["masculine", "feminine"],
+                      help="the gender of the outputs: masculine for female→male rewrites "
+                           "(compared with column m), feminine for male→female (column f)")
+    gate.add_argument("--min-words", type=int, default=None,
+                      help="leave out rows whose source has fewer whitespace-separated words")
+    gate.add_argument("--max-words", type=int, default=None,
+                      help="leave out rows whose source has more whitespace-separated words")
+    gate.add_argument("--full-set-recall", action="store_true",
+                      help="keep rows left out by the length filters in recall's denominator")
+    gate.add_argument("--json", action="store_true", help="print JSON")
+    gate.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .data import load_variants
+    from .evaluate import evaluate
+
+    reference = load_variants(args.reference)
+    if reference["n_variants"].iat[0] != 2:
+        raise GenderMTError(f"{args.reference}: GATE's evaluation covers the 2-variant files "
+                            "(one AGME); this file has more variants")
+    try:
+        hyps = Path(args.hyp).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise GenderMTError(f"cannot read {args.hyp}: {exc}") from exc
+    result = evaluate(reference, hyps, args.gender, args.min_words, args.max_words,
+                      args.full_set_recall)
+    if args.json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        for name, row in result.items():
+            print(f"{'Overall' if name == 'overall' else name}\t{row['count']:4} (Matches: "
+                  f"{row['matches']}, Mismatches: {row['mismatches']})\t-- Precision: "
+                  f"{row['precision']:.2f}, Recall: {row['recall']:.2f}, "
+                  f"f0.5: {row['f05']:.2f}")
+    return 0

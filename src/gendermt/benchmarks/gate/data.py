@@ -1,0 +1,141 @@
+"""GATE's published files: the ``XX_{2,4,8}_variants.tsv`` tables and the JSON files.
+
+The TSVs are tab-separated with a header and no BOM; the FR files have no ``data_split``.
+GateEval.py reads them with Python's default ``csv`` quoting, which strips the quotes of
+three ES_2 fields that start with ``"`` (rows 364, 383, 1313); ``quoting="gateeval"`` (the
+default) reads them the same way, so that scores equal GateEval's, and ``quoting="none"``
+keeps every field as published. GateEval skips rows whose field count differs from the
+header's; so does this loader, with a warning naming them.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import logging
+import re
+from pathlib import Path
+
+import pandas as pd
+
+from gendermt.errors import DatasetError, GenderMTError
+
+from . import LANGUAGES
+
+log = logging.getLogger(__name__)
+
+VARIANT_COLUMNS = {
+    2: ["f", "m"],
+    4: ["ff", "fm", "mf", "mm"],
+    8: ["fff", "ffm", "fmf", "mff", "fmm", "mfm", "mmf", "mmm"],
+}
+
+
+def language_of(path: str | Path) -> str:
+    match = re.match(r"(ES|FR|IT)_", Path(path).name)
+    if not match:
+        raise GenderMTError(f"{path}: cannot tell the language; GATE files are named "
+                            "{ES,FR,IT}_{2,4,8}_variants.tsv or {ES,FR,IT}_compact.json")
+    return LANGUAGES[match[1]]
+
+
+def load_variants(path: str | Path, quoting: str = "gateeval") -> pd.DataFrame:
+    """One row per kept data row: the header's columns, plus ``row`` (1-based data row),
+    ``label_list`` (labels split on ``;``, duplicates removed) and ``n_variants``."""
+    path = Path(path)
+    if quoting not in ("gateeval", "none"):
+        raise GenderMTError(f"quoting must be 'gateeval' or 'none', not {quoting!r}")
+    try:
+        with path.open(encoding="utf-8", newline="") as fh:
+            options = {"quoting": csv.QUOTE_NONE} if quoting == "none" else {}
+            rows = list(csv.reader(fh, delimiter="\t", **options))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DatasetError(path, f"cannot read the file: {exc}") from exc
+    if not rows:
+        raise DatasetError(path, "the file is empty")
+    header = rows[0]
+    kind = next((n for n in (8, 4, 2) if all(c in header for c in VARIANT_COLUMNS[n])), None)
+    for column in ("labels", "source"):
+        if column not in header:
+            raise DatasetError(path, f"no column {column!r}; GATE variant files start with "
+                                     "labels, source", column=column)
+    if kind is None:
+        raise DatasetError(path, f"no variant columns (f/m, ff…mm or fff…mmm) in {header}")
+    records, skipped = [], []
+    for number, row in enumerate(rows[1:], start=1):
+        if len(row) != len(header):
+            skipped.append(number)
+            continue
+        record = dict(zip(header, row, strict=True))
+        record["row"] = number
+        records.append(record)
+    if skipped:
+        log.warning("%s: skipped %d row(s) whose field count differs from the header's "
+                    "(as GateEval.py does): %s", path, len(skipped), skipped[:10])
+    frame = pd.DataFrame.from_records(records, columns=[*header, "row"])
+    frame["label_list"] = [list(dict.fromkeys(s.strip().split(";"))) for s in frame["labels"]]
+    frame["n_variants"] = kind
+    return frame
+
+
+def load_json(path: str | Path) -> tuple[pd.DataFrame, list]:
+    """``XX_compact.json`` / ``XX_readable.json``: one row per item of groups 2, 4, 8
+    (``labels``, ``source``, ``kw_source``, ``kw_fem``, ``kw_masc``, ``variants``,
+    ``n_variants``), and group ``"0"`` (the problem rows, raw lists) as it is."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        groups = data["gendered-variants"]
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DatasetError(path, f"cannot read the JSON: {exc}") from exc
+    except (KeyError, TypeError) as exc:
+        raise DatasetError(path, "no 'gendered-variants' object at the top") from exc
+    records = []
+    for group in ("2", "4", "8"):
+        for number, item in enumerate(groups.get(group, []), start=1):
+            missing = [k for k in ("labels", "source", "variants") if k not in item]
+            if missing:
+                raise DatasetError(path, f"item {number} of group {group!r} lacks {missing}")
+            records.append({**item, "n_variants": int(group)})
+    return pd.DataFrame.from_records(records), list(groups.get("0", []))
+
+
+def variant_files(root: str | Path, languages: list[str]) -> list[Path]:
+    """``<root>/<XX>/<XX>_2_variants.tsv`` for each language code (ES, FR, IT)."""
+    unknown = [lang for lang in languages if lang not in LANGUAGES]
+    if unknown:
+        raise GenderMTError(f"unknown GATE language(s) {unknown}; known: {', '.join(LANGUAGES)}")
+    return [Path(root) / lang / f"{lang}_2_variants.tsv" for lang in languages]
+
+
+def requests(frame: pd.DataFrame, language: str) -> pd.DataFrame:
+    """Rewriting requests of a 2-variant file: each row in both directions, the feminine
+    translation to be made masculine (``f2m``, scored as GateEval's ``--gender masculine``)
+    and back (``m2f``)."""
+    records = []
+    for row in frame.itertuples(index=False):
+        for key, original, requested, reference in (("f2m", row.f, "masculine", row.m),
+                                                    ("m2f", row.m, "feminine", row.f)):
+            records.append({
+                "item_id": f"{language}-{row.row:04d}-{key}", "language": language,
+                "row": row.row, "src_lang": "en", "tgt_lang": language, "source": row.source,
+                "original": original, "requested_gender": requested, "reference": reference,
+                "labels": row.labels, "data_split": getattr(row, "data_split", ""),
+                "oracle_output": reference, "unchanged_output": original})
+    return pd.DataFrame.from_records(records)
+
+
+def build(paths: list[str | Path], items_out: str | Path, provenance_out: str | Path) -> None:
+    """Workflow stage: 2-variant TSVs → ``data.parquet`` (requests) + ``data.json``."""
+    import hashlib
+
+    from gendermt.io import write_json, write_parquet
+
+    frames = [requests(load_variants(p), language_of(p)) for p in paths]
+    items = pd.concat(frames, ignore_index=True)
+    write_parquet(items_out, items)
+    write_json(provenance_out, {
+        "files": [{"path": str(p), "sha256": hashlib.sha256(Path(p).read_bytes()).hexdigest()}
+                  for p in paths],
+        "requests": int(len(items)), "quoting": "gateeval",
+    })

@@ -1,0 +1,79 @@
+"""GATE's table: precision, recall and F0.5 (GateEval.py's definitions) of every system ×
+prompt, per language and direction, overall and per category label."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from gendermt.io import read_jsonl, write_table, write_text
+
+from .evaluate import evaluate
+
+
+def run_of(path: str | Path) -> tuple[str, str]:
+    path = Path(path)
+    return path.parent.name, path.stem
+
+
+def scores_of(data: pd.DataFrame, outputs: Mapping[str, str], min_words: int | None,
+              max_words: int | None, full_set_recall: bool) -> pd.DataFrame:
+    """One row per language × gender × category (``overall`` first)."""
+    rows = []
+    for (language, gender), part in data.groupby(["language", "requested_gender"],
+                                                 sort=False):
+        part = part.sort_values("row")
+        reference = pd.DataFrame({
+            "source": part["source"].to_numpy(), "labels": part["labels"].to_numpy(),
+            "label_list": [list(dict.fromkeys(s.strip().split(";"))) for s in part["labels"]],
+            "f": part["reference"].to_numpy(), "m": part["reference"].to_numpy()})
+        hyps = [outputs[i] for i in part["item_id"]]
+        result = evaluate(reference, hyps, gender, min_words, max_words, full_set_recall)
+        for category, stats in result.items():
+            rows.append({"language": language, "gender": gender, "category": category,
+                         **stats})
+    return pd.DataFrame(rows)
+
+
+def build_tables(data_path: str | Path, translation_files: Sequence[str | Path],
+                 outputs: Mapping[str, str], min_words: int | None = None,
+                 max_words: int | None = None, full_set_recall: bool = False) -> None:
+    """Workflow stage: every run's outputs → ``tables/prf.{csv,md}``."""
+    data = pd.read_parquet(data_path)
+    parts = []
+    for path in translation_files:
+        system, prompt = run_of(path)
+        hyps = {r["item_id"]: r["hypothesis"] for r in read_jsonl(path)}
+        parts.append(scores_of(data, hyps, min_words, max_words, full_set_recall)
+                     .assign(system=system, prompt=prompt))
+    table = pd.concat(parts, ignore_index=True)
+    front = ["system", "prompt"]
+    table = table[front + [c for c in table.columns if c not in front]]
+    write_table(table, outputs["prf"])
+    overall = table[table["category"] == "overall"].drop(columns="category")
+    write_text(outputs["prf_md"], "GATE: exact-match precision, recall and F0.5 (overall; "
+               "per category label in prf.csv)\n\n"
+               + overall.to_markdown(index=False, floatfmt=".3f") + "\n")
+
+
+def build_figure(prf_csv: str | Path, png: str | Path, pdf: str | Path) -> None:
+    """Workflow stage: ``tables/prf.csv`` → ``figures/f05.{png,pdf}`` (overall F0.5)."""
+    import seaborn as sns
+
+    from gendermt.plots import save
+
+    table = pd.read_csv(prf_csv)
+    overall = table[table["category"] == "overall"].copy()
+    overall["run"] = overall["system"] + " · " + overall["prompt"]
+    overall["direction"] = overall["gender"].map({"masculine": "f→m", "feminine": "m→f"})
+    sns.set_theme(style="whitegrid", context="paper")
+    grid = sns.catplot(data=overall, kind="bar", x="language", y="f05", hue="direction",
+                       col="run", height=2.6, aspect=1.1, errorbar=None)
+    grid.set_titles("{col_name}")
+    grid.set_axis_labels("target language", "F0.5 (exact match)")
+    for ax in grid.axes.flat:
+        ax.set_ylim(0, 1)
+    grid.figure.suptitle("GATE: F0.5 of gender rewrites", y=1.03)
+    save(grid.figure, png, pdf)

@@ -1,0 +1,26 @@
+"""Workflow stage: one system × prompt's raw answers → every tuple's rewrite and match."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pandas as pd
+
+from gendermt.io import read_jsonl, write_parquet
+
+from .scoring import mark, rewrites_from_answers
+
+log = logging.getLogger(__name__)
+
+
+def score_run(translations: str | Path, tuples_path: str | Path, output: str | Path) -> None:
+    """``translations/{system}/{prompt}.jsonl`` + ``tuples.parquet`` →
+    ``rewrites/{system}/{prompt}.parquet`` (tuples with ``rewrite``, ``answer``, ``match``,
+    ``relaxed_match``)."""
+    raws = {r["item_id"]: r["raw"] for r in read_jsonl(translations)}
+    scored = mark(rewrites_from_answers(pd.read_parquet(tuples_path), raws))
+    counts = scored.drop_duplicates("item_id")["answer"].value_counts().to_dict()
+    log.info("%s: answers %s; %d of %d tuples match", translations, counts,
+             int(scored["match"].sum()), len(scored))
+    write_parquet(output, scored)

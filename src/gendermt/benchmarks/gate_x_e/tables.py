@@ -1,0 +1,81 @@
+"""GATE X-E's tables: accuracy (Table 2, with the relaxed negative-neutral column of §5.3),
+rewriting quality of the pronoun-only tuples (Table 6) and tuple counts (Table 5).
+
+Each table is a tidy CSV (full precision, every system and prompt) and a Markdown file in
+the paper's layout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from gendermt.io import write_table, write_text
+
+from .scoring import accuracy_long, rewriting_quality, table2
+
+TABLE5_ROWS = [("Pronoun-Only", "feminine", "Pronoun-Only (f/m)"),
+               ("Gendered-Noun", "feminine", "Gendered-Noun (f/m)"),
+               ("Pronoun-Only", "mixed", "Pronoun-Only (mix)"),
+               ("Gendered-Noun", "mixed", "Gendered-Noun (mix)"),
+               ("Negative", "negative", "Negative")]
+
+
+def run_of(path: str | Path) -> tuple[str, str]:
+    path = Path(path)
+    return path.parent.name, path.stem
+
+
+def tuple_counts(items: pd.DataFrame, tuples: pd.DataFrame) -> pd.DataFrame:
+    """Table 5: requests per category and original gender (the paper's unit: f/m counts the
+    feminine originals, which equal the masculine ones) per language, and the tuples made
+    from them."""
+    languages = list(dict.fromkeys(items["language"]))
+    rows = []
+    for category, original, label in TABLE5_ROWS:
+        row = {"category": label}
+        for lang in languages:
+            sel = ((items["language"] == lang) & (items["category"] == category)
+                   & (items["original_gender"] == original))
+            row[lang] = int(sel.sum())
+        rows.append(row)
+    rows.append({"category": "Tuples (all)",
+                 **{lang: int((tuples["language"] == lang).sum()) for lang in languages}})
+    return pd.DataFrame(rows)
+
+
+def _markdown(frame: pd.DataFrame, title: str) -> str:
+    return f"{title}\n\n{frame.to_markdown(index=False, floatfmt='.2f', missingval='-')}\n"
+
+
+def build_tables(items_path: str | Path, tuples_path: str | Path,
+                 rewrite_files: Sequence[str | Path], outputs: Mapping[str, str],
+                 bleu_options: dict | None = None) -> None:
+    """Workflow stage: every run's rewrites → ``tables/{accuracy,rewriting,tuples}``."""
+    items = pd.read_parquet(items_path)
+    tuples = pd.read_parquet(tuples_path)
+    long_parts, wide_parts, quality_parts = [], [], []
+    for path in rewrite_files:
+        system, prompt = run_of(path)
+        scored = pd.read_parquet(path)
+        long = accuracy_long(scored)
+        long_parts.append(long.assign(system=system, prompt=prompt))
+        wide_parts.append(table2(long).assign(system=system, prompt=prompt))
+        quality_parts.append(rewriting_quality(scored, bleu_options)
+                             .assign(system=system, prompt=prompt))
+    front = ["system", "prompt"]
+    accuracy = pd.concat(long_parts, ignore_index=True)
+    accuracy = accuracy[front + [c for c in accuracy.columns if c not in front]]
+    write_table(accuracy, outputs["accuracy"])
+    wide = pd.concat(wide_parts, ignore_index=True)
+    wide = wide[front + [c for c in wide.columns if c not in front]]
+    write_text(outputs["accuracy_md"], _markdown(
+        wide, "Exact-match accuracy (GATE X-E Table 2; Negative → Neut (relaxed) is §5.3's "
+              "relaxed score)"))
+    quality = pd.concat(quality_parts, ignore_index=True)
+    quality = quality[front + [c for c in quality.columns if c not in front]]
+    write_table(quality, outputs["rewriting"], outputs["rewriting_md"])
+    write_table(tuple_counts(items, tuples), outputs["tuples"], outputs["tuples_md"],
+                floatfmt=".0f")

@@ -1,0 +1,141 @@
+"""GATE X-E scoring (Table 2, §5.3's relaxed score, Table 6) and `gendermt score gate-x-e`,
+on the shipped sample and on the real Turkish file."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from gendermt.benchmarks.gate_x_e.data import extract, load_instances
+from gendermt.benchmarks.gate_x_e.scoring import (
+    accuracy_long,
+    mark,
+    rewrites_from_answers,
+    rewriting_quality,
+    table2,
+)
+from gendermt.cli import main
+
+from .conftest import ROOT
+
+SAMPLE = ROOT / "resources" / "gate-x-e" / "data" / "turkish" / "meta_input" / \
+    "GATE_data_tur.txt"
+REAL = ROOT.parent / "shared" / "data" / "gate-x-e" / "turkish" / "meta_input" / \
+    "GATE_data_tur.txt"
+
+
+@pytest.fixture(scope="module")
+def sample():
+    return extract(load_instances(SAMPLE))
+
+
+def cell(long: pd.DataFrame, subtype: str, original: str, requested: str) -> pd.Series:
+    row = long[(long.subtype == subtype) & (long.original == original)
+               & (long.requested == requested)]
+    assert len(row) == 1
+    return row.iloc[0]
+
+
+def test_oracle_answers_score_one_and_none_answers_score_negatives(sample):
+    items, tuples = sample
+    oracle = mark(rewrites_from_answers(tuples, dict(zip(items.item_id,
+                                                         items.oracle_output, strict=True))))
+    assert oracle["match"].all()
+    keep = mark(rewrites_from_answers(tuples, dict.fromkeys(items.item_id, "None")))
+    long = accuracy_long(keep)
+    positive = long[long.original != "Negative"]
+    assert (positive["accuracy"] == 0).all()
+    assert (long[long.original == "Negative"]["accuracy"] == 1).all()
+    assert cell(long, "Overall", "Negative", "Gender")["n"] == 3  # instances, not tuples
+
+
+def test_negative_gender_needs_both_variants_and_relaxed_neutral(sample):
+    items, tuples = sample
+    raws = dict.fromkeys(items.item_id, "None")
+    # tr-0001: feminine kept, masculine changed; neutral = the all-neutral form
+    raws["tr-0001-neg"] = ("Neutral: My mother read their book.\nFeminine: My mother read her "
+                           "book.\nMasculine: My mother read his book.")
+    long = accuracy_long(mark(rewrites_from_answers(tuples, raws)))
+    assert cell(long, "Overall", "Negative", "Gender")["correct"] == 2
+    assert cell(long, "Overall", "Negative", "Neut")["correct"] == 2
+    assert cell(long, "Overall", "Negative", "Neut (relaxed)")["correct"] == 3
+
+
+def test_table2_layout(sample):
+    items, tuples = sample
+    scored = mark(rewrites_from_answers(tuples, dict(zip(items.item_id, items.oracle_output,
+                                                         strict=True))))
+    wide = table2(accuracy_long(scored))
+    assert list(wide.columns[:2]) == ["language", "subtype"]
+    assert list(wide["subtype"]) == ["Overall", "Pronoun-Only", "Gendered-Noun"]
+    assert "Mixed Orig → Neut" in wide.columns and "Negative → Neut (relaxed)" in wide.columns
+    quality = rewriting_quality(scored).iloc[0]
+    assert quality["neutral_accuracy"] == 100.0 and quality["neutral_wer"] == 0.0
+
+
+def test_unparseable_answer_is_wrong_not_an_error(sample):
+    items, tuples = sample
+    raws = dict(zip(items.item_id, items.oracle_output, strict=True))
+    raws["tr-0003-f"] = "I am not sure what you mean."
+    scored = mark(rewrites_from_answers(tuples, raws))
+    assert not scored.loc[scored.item_id == "tr-0003-f", "match"].any()
+    assert set(scored.loc[scored.item_id == "tr-0003-f", "answer"]) == {"incomplete"}
+
+
+def test_cli_scores_a_rewrites_table(tmp_path, capsys, sample):
+    tuples_csv = tmp_path / "tuples.csv"
+    assert main(["score", "gate-x-e", "--data", str(SAMPLE), "--write-tuples",
+                 str(tuples_csv)]) == 0
+    tuples = pd.read_csv(tuples_csv, keep_default_na=False)
+    assert len(tuples) == len(sample[1])
+    rewrites = tuples[["tuple_id"]].assign(rewrite=tuples["reference"])
+    rewrites.loc[rewrites.tuple_id == "tr-0003-f-m", "rewrite"] = "wrong"
+    path = tmp_path / "rewrites.jsonl"
+    rewrites.to_json(path, orient="records", lines=True, force_ascii=False)
+    assert main(["score", "gate-x-e", "--data", str(SAMPLE), "--rewrites", str(path),
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"language", "tuples", "correct", "accuracy", "n"}
+    assert out["language"] == "tr" and out["tuples"] == len(tuples)
+    assert out["correct"] == len(tuples) - 1
+    assert set(out["accuracy"]) == {"Overall", "Pronoun-Only", "Gendered-Noun"}
+    assert out["accuracy"]["Overall"]["Negative"] == {"Gender": 1.0, "Neut": 1.0,
+                                                      "Neut (relaxed)": 1.0}
+    assert out["n"]["Pronoun-Only"]["Fem Orig"]["M"] == 6
+    assert out["accuracy"]["Pronoun-Only"]["Fem Orig"]["M"] == pytest.approx(5 / 6)
+
+
+def test_cli_names_missing_and_unknown_tuples(tmp_path, capsys):
+    path = tmp_path / "rewrites.csv"
+    pd.DataFrame({"tuple_id": ["tr-0003-f-m"], "rewrite": ["He runs every morning."]}
+                 ).to_csv(path, index=False)
+    assert main(["score", "gate-x-e", "--data", str(SAMPLE), "--rewrites", str(path)]) == 2
+    assert "no rewrite for" in capsys.readouterr().err
+    pd.DataFrame({"tuple_id": ["nope"], "rewrite": ["x"]}).to_csv(path, index=False)
+    assert main(["score", "gate-x-e", "--data", str(SAMPLE), "--rewrites", str(path)]) == 2
+    assert "not in the data" in capsys.readouterr().err
+    pd.DataFrame({"id": ["x"]}).to_csv(path, index=False)
+    assert main(["score", "gate-x-e", "--data", str(SAMPLE), "--rewrites", str(path)]) == 2
+    assert "no column 'tuple_id'" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not REAL.exists(), reason="../shared/data/gate-x-e not here")
+def test_cli_on_the_real_turkish_file(tmp_path, capsys):
+    tuples_path = tmp_path / "tuples.parquet"
+    assert main(["score", "gate-x-e", "--data", str(REAL), "--write-tuples",
+                 str(tuples_path)]) == 0
+    tuples = pd.read_parquet(tuples_path)
+    # a rewriter that keeps the original: right on every negative, wrong on every positive
+    # tuple except where the data's variants coincide
+    path = tmp_path / "keep.parquet"
+    tuples[["tuple_id"]].assign(rewrite=tuples["original"]).to_parquet(path)
+    assert main(["score", "gate-x-e", "--data", str(REAL), "--rewrites", str(path),
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    expected = int((tuples["original"].str.strip() == tuples["reference"].str.strip()).sum())
+    assert out["correct"] == expected
+    assert out["accuracy"]["Overall"]["Negative"]["Gender"] == 1.0
+    assert out["n"]["Overall"]["Negative"]["Gender"] == 300
+    assert out["accuracy"]["Pronoun-Only"]["Fem Orig"]["M"] == 0.0

@@ -1,0 +1,103 @@
+# GATE (en→es/fr/it gender rewriting): 2-variant files → requests (each row f→m and m→f),
+# the generic `translate` rule runs every system (stored outputs, LLMs, oracles), then
+# GateEval's precision / recall / F0.5 per language, direction and category label.
+
+
+GATE = BENCHMARKS.get("gate", {})
+GATE_RAW = gate_files(GATE["data"]["root"], GATE["data"]["languages"]) if GATE else []
+GATE_TRANSLATIONS = (
+    expand(
+        "results/gate/translations/{system}/{prompt}.jsonl",
+        system=GATE["systems"],
+        prompt=GATE["prompts"],
+    )
+    if GATE
+    else []
+)
+
+if GATE:
+    TARGETS.extend(
+        ["results/gate/tables/prf.csv"]
+        + expand("results/gate/figures/f05.{ext}", ext=["png", "pdf"])
+    )
+
+
+ruleorder: gate_inputs > build_inputs
+
+
+rule gate_data:
+    input:
+        GATE_RAW,
+    output:
+        data="results/gate/data.parquet",
+        provenance="results/gate/data.json",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.gate.data"),
+    log:
+        "logs/gate/data.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/gate_data.py"
+
+
+rule gate_inputs:
+    input:
+        data="results/gate/data.parquet",
+    output:
+        "results/gate/inputs/{prompt}.jsonl",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.gate.inputs"),
+        template=gate_template,
+    log:
+        "logs/gate/inputs/{prompt}.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/gate_inputs.py"
+
+
+rule gate_tables:
+    input:
+        data="results/gate/data.parquet",
+        translations=GATE_TRANSLATIONS,
+    output:
+        prf=report(
+            "results/gate/tables/prf.csv",
+            caption="../report/gate_prf.rst",
+            category="GATE",
+            subcategory="Tables",
+        ),
+        prf_md="results/gate/tables/prf.md",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.gate.tables"),
+        min_words=GATE.get("min_words"),
+        max_words=GATE.get("max_words"),
+        full_set_recall=GATE.get("full_set_recall", False),
+    log:
+        "logs/gate/tables.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/gate_tables.py"
+
+
+rule gate_figures:
+    input:
+        prf="results/gate/tables/prf.csv",
+    output:
+        png=report(
+            "results/gate/figures/f05.png",
+            caption="../report/gate_f05.rst",
+            category="GATE",
+            subcategory="Figures",
+        ),
+        pdf="results/gate/figures/f05.pdf",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.gate.tables"),
+    log:
+        "logs/gate/figures.log",
+    conda:
+        "../../envs/plot.yaml"
+    script:
+        "../scripts/gate_figures.py"

@@ -1,0 +1,141 @@
+# GATE X-E (→en gender rewriting): the published files → requests and test tuples (§4.2),
+# then every system × prompt's answers → rewrites per tuple → the paper's tables and a figure.
+# Requests go through the generic `translate` rule; their inputs have a rule of their own
+# (a rewriter sees the original translation and the source sentence).
+
+
+GATE_X_E = BENCHMARKS.get("gate-x-e", {})
+GATE_X_E_RAW = (
+    gate_x_e_files(GATE_X_E["data"]["root"], GATE_X_E["data"]["languages"])
+    if GATE_X_E
+    else []
+)
+GATE_X_E_REWRITES = (
+    expand(
+        "results/gate-x-e/rewrites/{system}/{prompt}.parquet",
+        system=GATE_X_E["systems"],
+        prompt=GATE_X_E["prompts"],
+    )
+    if GATE_X_E
+    else []
+)
+
+if GATE_X_E:
+    TARGETS.extend(
+        expand(
+            "results/gate-x-e/tables/{table}.csv",
+            table=["accuracy", "rewriting", "tuples"],
+        )
+        + expand("results/gate-x-e/figures/accuracy.{ext}", ext=["png", "pdf"])
+    )
+
+
+ruleorder: gate_x_e_inputs > build_inputs
+
+
+rule gate_x_e_data:
+    input:
+        GATE_X_E_RAW,
+    output:
+        data="results/gate-x-e/data.parquet",
+        tuples="results/gate-x-e/tuples.parquet",
+        provenance="results/gate-x-e/data.json",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.gate_x_e.data"),
+    log:
+        "logs/gate-x-e/data.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/gate_x_e_data.py"
+
+
+rule gate_x_e_inputs:
+    input:
+        data="results/gate-x-e/data.parquet",
+    output:
+        "results/gate-x-e/inputs/{prompt}.jsonl",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.gate_x_e.inputs"),
+        template=gate_x_e_template,
+    log:
+        "logs/gate-x-e/inputs/{prompt}.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/gate_x_e_inputs.py"
+
+
+rule gate_x_e_rewrites:
+    input:
+        translations="results/gate-x-e/translations/{system}/{prompt}.jsonl",
+        tuples="results/gate-x-e/tuples.parquet",
+    output:
+        "results/gate-x-e/rewrites/{system}/{prompt}.parquet",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.gate_x_e.evaluate"),
+    log:
+        "logs/gate-x-e/rewrites/{system}/{prompt}.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/gate_x_e_rewrites.py"
+
+
+rule gate_x_e_tables:
+    input:
+        data="results/gate-x-e/data.parquet",
+        tuples="results/gate-x-e/tuples.parquet",
+        rewrites=GATE_X_E_REWRITES,
+    output:
+        accuracy=report(
+            "results/gate-x-e/tables/accuracy.csv",
+            caption="../report/gate_x_e_accuracy.rst",
+            category="GATE X-E",
+            subcategory="Tables",
+        ),
+        accuracy_md="results/gate-x-e/tables/accuracy.md",
+        rewriting=report(
+            "results/gate-x-e/tables/rewriting.csv",
+            caption="../report/gate_x_e_rewriting.rst",
+            category="GATE X-E",
+            subcategory="Tables",
+        ),
+        rewriting_md="results/gate-x-e/tables/rewriting.md",
+        tuples=report(
+            "results/gate-x-e/tables/tuples.csv",
+            caption="../report/gate_x_e_tuples.rst",
+            category="GATE X-E",
+            subcategory="Tables",
+        ),
+        tuples_md="results/gate-x-e/tables/tuples.md",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.gate_x_e.tables"),
+        bleu=config.get("scoring", {}).get("bleu", {}),
+    log:
+        "logs/gate-x-e/tables.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/gate_x_e_tables.py"
+
+
+rule gate_x_e_figures:
+    input:
+        accuracy="results/gate-x-e/tables/accuracy.csv",
+    output:
+        png=report(
+            "results/gate-x-e/figures/accuracy.png",
+            caption="../report/gate_x_e_accuracy_figure.rst",
+            category="GATE X-E",
+            subcategory="Figures",
+        ),
+        pdf="results/gate-x-e/figures/accuracy.pdf",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.gate_x_e.figures"),
+    log:
+        "logs/gate-x-e/figures.log",
+    conda:
+        "../../envs/plot.yaml"
+    script:
+        "../scripts/gate_x_e_figures.py"
