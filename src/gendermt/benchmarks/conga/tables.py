@@ -18,7 +18,7 @@ from gendermt.io import write_table, write_text
 from . import CATEGORIES
 from .evaluate import COUNT_COLUMNS, summarise
 from .metrics import totals
-from .tags import TagScheme, TaggedSentence, parse_tagged
+from .tags import TaggedSentence, TagScheme, parse_tagged
 
 CATEGORY_LABELS = {"match_m": "Match M", "match_f": "Match F", "bias_a_to_m": "Bias A→M",
                    "bias_a_to_f": "Bias A→F", "error_m_to_f": "Error M→F",
