@@ -18,6 +18,8 @@ include: "workflow/rules/fairtranslate.smk"
 include: "workflow/rules/gate_x_e.smk"
 include: "workflow/rules/gate.smk"
 
+include: "workflow/rules/conga.smk"
+
 
 rule all:
     input:

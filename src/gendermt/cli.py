@@ -17,6 +17,7 @@ SCORE_COMMANDS = (
     "gendermt.benchmarks.fairtranslate.cli",
     "gendermt.benchmarks.gate.cli",
     "gendermt.benchmarks.gate_x_e.cli",
+    "gendermt.benchmarks.conga.cli",
 )
 # Modules with a `register(commands)` that adds a top-level command (`gendermt <name> ...`).
 COMMANDS = (

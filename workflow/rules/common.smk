@@ -148,3 +148,19 @@ TARGETS: list[str] = []
 
 def all_targets():
     return TARGETS
+
+
+# --- ConGA: annotators' files of one system's outputs ({system}, {prompt} substituted) ----
+def conga_annotation_files(wildcards):
+    """The configured annotation files that exist for this system and prompt."""
+    specs = BENCHMARKS.get("conga", {}).get("annotations", {}).get("files", [])
+    found = []
+    for spec in specs:
+        path = spec["path"].format(system=wildcards.system, prompt=wildcards.prompt)
+        if os.path.exists(path):
+            found.append({"path": path, "format": spec.get("format", "inline")})
+    return found
+
+
+def conga_annotation_paths(wildcards):
+    return [spec["path"] for spec in conga_annotation_files(wildcards)]

@@ -1,0 +1,181 @@
+"""ConGA's tables: tag distribution (Table 3), categories (Table 5), metrics (Table 6),
+annotation coverage, and every system's per-sentence log in one CSV.
+
+Each table is a tidy CSV (one row per cell) and a Markdown file in the paper's layout.
+Sums run over the sentences each system has annotations for; the English column of Table 3
+counts the whole dataset. Unannotated outputs are counted in the coverage table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from gendermt.io import write_table, write_text
+
+from . import CATEGORIES
+from .evaluate import COUNT_COLUMNS, summarise
+from .metrics import totals
+from .tags import TaggedSentence, TagScheme, parse_tagged
+
+CATEGORY_LABELS = {"match_m": "Match M", "match_f": "Match F", "bias_a_to_m": "Bias A→M",
+                   "bias_a_to_f": "Bias A→F", "error_m_to_f": "Error M→F",
+                   "error_f_to_m": "Error F→M", "unmatched_source": "Unmatched EN IDs",
+                   "unmatched_target": "Unmatched IT IDs"}
+
+
+def run_label(system: str, prompt: str, prompts: Sequence[str]) -> str:
+    return system if len(prompts) == 1 else f"{system} · {prompt}"
+
+
+def read_logs(sentence_files: Sequence[str | Path]) -> pd.DataFrame:
+    parts = [pd.read_csv(p, dtype={"item_id": str, "system": str, "prompt": str},
+                         keep_default_na=False, na_values={c: [""] for c in COUNT_COLUMNS})
+             for p in sentence_files]
+    frame = pd.concat(parts, ignore_index=True)
+    for c in COUNT_COLUMNS:
+        frame[c] = frame[c].astype("Int64")
+    return frame
+
+
+def tag_distribution(data: pd.DataFrame, logs: pd.DataFrame, source_tags: dict,
+                     systems: Sequence[str], prompts: Sequence[str]) -> pd.DataFrame:
+    """Table 3: tags per gender in the English gold and in each system's annotated outputs."""
+    scheme = TagScheme.source(**(source_tags or {}))
+    en = {"m": 0, "f": 0, "a": 0}
+    for text in data["source_tagged"]:
+        counts = totals(parse_tagged(text, scheme), TaggedSentence(""))
+        for g in en:
+            en[g] += counts[f"source_tags_{g}"]
+    rows = [{"text": "EN", "system": "", "prompt": "", "gender": g.upper(), "tags": n,
+             "items": len(data)} for g, n in en.items()]
+    for system in systems:
+        for prompt in prompts:
+            part = logs[(logs["system"] == system) & (logs["prompt"] == prompt)
+                        & (logs["status"] == "annotated")]
+            for g in ("m", "f", "a"):
+                n = int(part[f"target_tags_{g}"].sum()) if g != "a" else 0
+                rows.append({"text": "IT", "system": system, "prompt": prompt,
+                             "gender": g.upper(), "tags": n, "items": len(part)})
+    return pd.DataFrame(rows)
+
+
+def categories(logs: pd.DataFrame, systems: Sequence[str], prompts: Sequence[str]
+               ) -> pd.DataFrame:
+    """Table 5: category counts per system, with total matches and mismatches."""
+    rows = []
+    for system in systems:
+        for prompt in prompts:
+            part = logs[(logs["system"] == system) & (logs["prompt"] == prompt)
+                        & (logs["status"] == "annotated")]
+            counts = {c: int(part[c].sum()) for c in CATEGORIES}
+            counts["total_matches"] = counts["match_m"] + counts["match_f"]
+            counts["total_mismatches"] = sum(counts[c] for c in (
+                "bias_a_to_m", "bias_a_to_f", "error_m_to_f", "error_f_to_m"))
+            rows += [{"system": system, "prompt": prompt, "category": c, "count": n}
+                     for c, n in counts.items()]
+    return pd.DataFrame(rows)
+
+
+def metrics(logs: pd.DataFrame, systems: Sequence[str], prompts: Sequence[str],
+            denominator: str) -> pd.DataFrame:
+    """Table 6: per gender, matches, the denominators, precision, recall and F1 (0–1)."""
+    rows = []
+    for system in systems:
+        for prompt in prompts:
+            part = logs[(logs["system"] == system) & (logs["prompt"] == prompt)]
+            s = summarise(part, denominator)
+            for g in ("m", "f"):
+                rows.append({
+                    "system": system, "prompt": prompt, "gender": g.upper(),
+                    "match": s[f"match_{g}"], "target_total": s[f"target_{denominator}_{g}"],
+                    "source_total": s[f"source_{denominator}_{g}"],
+                    "precision": s[f"precision_{g}"], "recall": s[f"recall_{g}"],
+                    "f1": s[f"f1_{g}"], "denominator": denominator,
+                    "items_scored": s["items_scored"],
+                    "items_unannotated": s["items_unannotated"]})
+    return pd.DataFrame(rows)
+
+
+def coverage(logs: pd.DataFrame) -> pd.DataFrame:
+    """Which source annotated how many outputs of each system (``unannotated`` included)."""
+    kind = logs["annotation_source"].fillna("").astype(str).map(
+        lambda s: s.split(":", 1)[0] if s else "unannotated")
+    return (logs.assign(source=kind).groupby(["system", "prompt", "source"], sort=False)
+            .size().rename("items").reset_index())
+
+
+# ---------------------------------------------------------------------- Markdown layouts
+def _pivot(frame: pd.DataFrame, index: str, value: str, prompts: Sequence[str],
+           order: Sequence[str]) -> pd.DataFrame:
+    frame = frame.assign(run=[run_label(s, p, prompts) for s, p in
+                              zip(frame["system"], frame["prompt"], strict=True)])
+    runs = list(dict.fromkeys(frame["run"]))
+    table = frame.pivot_table(index=index, columns="run", values=value, aggfunc="first",
+                              sort=False)
+    return table.reindex(index=list(order), columns=runs)
+
+
+def _tags_md(table: pd.DataFrame, prompts: Sequence[str]) -> str:
+    en = table[table["text"] == "EN"].set_index("gender")["tags"]
+    it = _pivot(table[table["text"] == "IT"], "gender", "tags", prompts, ["M", "F", "A"])
+    it.insert(0, "EN", en)
+    it.loc["Total Tags"] = it.sum()
+    it.index.name = "Gender Tags"
+    return ("# Tag distribution (Table 3 layout)\n\nTags per gender in the English gold and "
+            "in each system's annotated Italian outputs.\n\n"
+            + it.reset_index().to_markdown(index=False, floatfmt=".0f") + "\n")
+
+
+def _categories_md(table: pd.DataFrame, prompts: Sequence[str]) -> str:
+    order = ["match_m", "match_f", "total_matches", "bias_a_to_m", "bias_a_to_f",
+             "error_m_to_f", "error_f_to_m", "total_mismatches", "unmatched_source",
+             "unmatched_target"]
+    wide = _pivot(table, "category", "count", prompts, order)
+    wide.index = [CATEGORY_LABELS.get(c, c.replace("_", " ").title()) for c in wide.index]
+    wide.index.name = "Category"
+    return ("# Matches, mismatches and unmatched entities (Table 5 layout)\n\n"
+            + wide.reset_index().to_markdown(index=False, floatfmt=".0f") + "\n")
+
+
+def _metrics_md(table: pd.DataFrame, prompts: Sequence[str]) -> str:
+    shown = table.assign(
+        Model=[run_label(s, p, prompts) for s, p in zip(table["system"], table["prompt"],
+                                                          strict=True)],
+        **{c.title(): table[c].map(lambda v: "n/a" if pd.isna(v) else f"{100 * v:.1f}%")
+           for c in ("precision", "recall")},
+        F1=table["f1"].map(lambda v: "n/a" if pd.isna(v) else f"{100 * v:.1f}%"))
+    denominator = table["denominator"].iloc[0] if len(table) else "tags"
+    out = ["# Precision, recall and F1 by gender (Table 6 layout)\n",
+           f"Precision = matches / {denominator} of that gender in the Italian outputs; "
+           f"recall = matches / {denominator} of that gender in the English source (§7).\n"]
+    for g, name in (("M", "Male"), ("F", "Female")):
+        part = shown[shown["gender"] == g][["Model", "match", "target_total", "source_total",
+                                            "Precision", "Recall", "F1", "items_scored"]]
+        part = part.rename(columns={"match": "Match", "target_total": f"Total {denominator} (IT)",
+                                    "source_total": f"Total {denominator} (EN)",
+                                    "items_scored": "Sentences scored"})
+        out += [f"\n## {name}\n", part.to_markdown(index=False, disable_numparse=True)]
+    return "\n".join(out) + "\n"
+
+
+def build_tables(data_path: str | Path, sentence_files: Sequence[str | Path], outputs: dict,
+                 systems: Sequence[str], prompts: Sequence[str], source_tags: dict | None,
+                 denominator: str = "tags") -> None:
+    """Workflow stage: every system's per-sentence log → the tables."""
+    data = pd.read_parquet(data_path, columns=["item_id", "source_tagged"])
+    logs = read_logs(sentence_files)
+    tags = tag_distribution(data, logs, source_tags or {}, systems, prompts)
+    write_table(tags, outputs["tags"])
+    write_text(outputs["tags_md"], _tags_md(tags, prompts))
+    cats = categories(logs, systems, prompts)
+    write_table(cats, outputs["categories"])
+    write_text(outputs["categories_md"], _categories_md(cats, prompts))
+    mets = metrics(logs, systems, prompts, denominator)
+    write_table(mets, outputs["metrics"])
+    write_text(outputs["metrics_md"], _metrics_md(mets, prompts))
+    cov = coverage(logs)
+    write_table(cov, outputs["coverage"], outputs["coverage_md"], floatfmt="d")
+    write_table(logs, outputs["sentences"])

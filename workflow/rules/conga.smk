@@ -1,0 +1,189 @@
+# ConGA on gENder-IT (en→it): the published table → data.parquet; every system's outputs →
+# Italian annotations (annotators' files, annotated dataset translations, or an LLM
+# annotator) → entity-level categories and the per-sentence log → Tables 3, 5, 6 and the
+# A→M vs A→F figure.
+from gendermt.benchmarks.conga.annotator import load_template as conga_load_template
+
+
+CONGA = BENCHMARKS.get("conga", {})
+CONGA_ANNOTATIONS = CONGA.get("annotations", {})
+CONGA_TAGS = CONGA.get("tags", {})
+CONGA_DATA = dict(CONGA.get("data", {}))
+CONGA_ALTERNATIVES = [
+    p for p in [CONGA_ANNOTATIONS.get("alternatives")] if p is not None
+]
+CONGA_ANNOTATOR = None
+CONGA_ANNOTATOR_GPUS = 0
+if CONGA_ANNOTATIONS.get("annotator"):
+    _spec = CONGA_ANNOTATIONS["annotator"]
+    if _spec["system"] not in SYSTEMS:
+        raise WorkflowError(
+            f"benchmarks.conga.annotations.annotator.system {_spec['system']!r} is not "
+            f"defined under `systems:`"
+        )
+    CONGA_ANNOTATOR = {
+        "system": _spec["system"],
+        "settings": SYSTEMS[_spec["system"]],
+        "template": conga_load_template(
+            _spec.get("templates", "resources/prompts/conga-annotate.yaml"),
+            _spec.get("prompt", "conga_rules"),
+        ),
+    }
+    CONGA_ANNOTATOR_GPUS = system_gpus(SYSTEMS[_spec["system"]])
+CONGA_SENTENCES = (
+    expand(
+        "results/conga/sentences/{system}/{prompt}.csv",
+        system=CONGA["systems"],
+        prompt=CONGA["prompts"],
+    )
+    if CONGA
+    else []
+)
+
+if CONGA:
+    TARGETS.extend(
+        expand(
+            "results/conga/tables/{table}.csv",
+            table=["tags", "categories", "metrics", "coverage", "sentences"],
+        )
+        + expand("results/conga/figures/ambiguous_resolution.{ext}", ext=["png", "pdf"])
+    )
+
+
+rule conga_data:
+    input:
+        CONGA_DATA.get("path", []),
+    output:
+        data="results/conga/data.parquet",
+        provenance="results/conga/data.json",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.conga.data"),
+        source=CONGA_DATA,
+        tags=CONGA_TAGS.get("source", {}),
+    log:
+        "logs/conga/data.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/conga_data.py"
+
+
+rule conga_annotate:
+    input:
+        translations="results/conga/translations/{system}/{prompt}.jsonl",
+        data="results/conga/data.parquet",
+        alternatives=CONGA_ALTERNATIVES,
+        files=conga_annotation_paths,
+    output:
+        annotations="results/conga/annotations/{system}/{prompt}.jsonl",
+        summary="results/conga/annotations/{system}/{prompt}.json",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.conga.annotations"),
+        files=conga_annotation_files,
+        annotator=CONGA_ANNOTATOR,
+        target_tags=CONGA_TAGS.get("target", {}),
+    resources:
+        gpu=CONGA_ANNOTATOR_GPUS,
+    log:
+        "logs/conga/annotate/{system}/{prompt}.log",
+    conda:
+        "../../envs/translate.yaml"
+    script:
+        "../scripts/conga_annotate.py"
+
+
+rule conga_score:
+    input:
+        annotations="results/conga/annotations/{system}/{prompt}.jsonl",
+        data="results/conga/data.parquet",
+    output:
+        entities="results/conga/entities/{system}/{prompt}.parquet",
+        sentences="results/conga/sentences/{system}/{prompt}.csv",
+        summary="results/conga/sentences/{system}/{prompt}.json",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.conga.evaluate"),
+        source_tags=CONGA_TAGS.get("source", {}),
+        target_tags=CONGA_TAGS.get("target", {}),
+        denominator=CONGA.get("denominator", "tags"),
+    log:
+        "logs/conga/score/{system}/{prompt}.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/conga_score.py"
+
+
+rule conga_tables:
+    input:
+        data="results/conga/data.parquet",
+        sentences=CONGA_SENTENCES,
+    output:
+        tags=report(
+            "results/conga/tables/tags.csv",
+            caption="../report/conga_tags.rst",
+            category="ConGA",
+            subcategory="Tables",
+        ),
+        tags_md="results/conga/tables/tags.md",
+        categories=report(
+            "results/conga/tables/categories.csv",
+            caption="../report/conga_categories.rst",
+            category="ConGA",
+            subcategory="Tables",
+        ),
+        categories_md="results/conga/tables/categories.md",
+        metrics=report(
+            "results/conga/tables/metrics.csv",
+            caption="../report/conga_metrics.rst",
+            category="ConGA",
+            subcategory="Tables",
+        ),
+        metrics_md="results/conga/tables/metrics.md",
+        coverage=report(
+            "results/conga/tables/coverage.csv",
+            caption="../report/conga_coverage.rst",
+            category="ConGA",
+            subcategory="Tables",
+        ),
+        coverage_md="results/conga/tables/coverage.md",
+        sentences=report(
+            "results/conga/tables/sentences.csv",
+            caption="../report/conga_sentences.rst",
+            category="ConGA",
+            subcategory="Tables",
+        ),
+    params:
+        code=code_fingerprint("gendermt.benchmarks.conga.tables"),
+        systems=CONGA.get("systems"),
+        prompts=CONGA.get("prompts"),
+        source_tags=CONGA_TAGS.get("source", {}),
+        denominator=CONGA.get("denominator", "tags"),
+    log:
+        "logs/conga/tables.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/conga_tables.py"
+
+
+rule conga_figures:
+    input:
+        sentences=CONGA_SENTENCES,
+    output:
+        png=report(
+            "results/conga/figures/ambiguous_resolution.png",
+            caption="../report/conga_ambiguous_resolution.rst",
+            category="ConGA",
+            subcategory="Figures",
+        ),
+        pdf="results/conga/figures/ambiguous_resolution.pdf",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.conga.figures"),
+        systems=CONGA.get("systems"),
+        prompts=CONGA.get("prompts"),
+    log:
+        "logs/conga/figures.log",
+    conda:
+        "../../envs/plot.yaml"
+    script:
+        "../scripts/conga_figures.py"

@@ -1,0 +1,13 @@
+from gendermt.benchmarks.conga.tables import build_tables
+from gendermt.io import logging_to
+
+with logging_to(snakemake.log[0]):
+    build_tables(
+        snakemake.input.data,
+        snakemake.input.sentences,
+        dict(snakemake.output.items()),
+        snakemake.params.systems,
+        snakemake.params.prompts,
+        snakemake.params.source_tags,
+        snakemake.params.denominator,
+    )
