@@ -8,10 +8,17 @@ import pandas as pd
 
 from gendermt.errors import GenderMTError
 
+from .apertium import Apertium
 from .base import Backend, Request
+from .hf import HFCausal, HFSeq2Seq
 from .offline import CopySource, ReferenceOracle
+from .openai_api import OpenAICompatible
+from .vllm_backend import VLLM
 
 BACKENDS: dict[str, type[Backend]] = {cls.name: cls for cls in (ReferenceOracle, CopySource)}
+# Model backends (issue 3): heavy imports (torch, vllm) happen only when a job builds one.
+BACKENDS.update({cls.name: cls for cls in (HFSeq2Seq, HFCausal, VLLM, OpenAICompatible,
+                                           Apertium)})
 
 
 def system_gpus(settings: dict[str, Any]) -> int:
