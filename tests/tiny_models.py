@@ -15,9 +15,9 @@ SPECIALS = ["<pad>", "<s>", "</s>", "<unk>", "<|end|>", "<|user|>", "<|system|>"
 
 
 def _corpus() -> list[str]:
-    words = ("the nurse doctor engineer said she he they will come tomorrow infirmière "
-             "médecin ingénieur a dit qu'elle viendra demain translate into French sentence "
-             "following").split()
+    words = ["the", "nurse", "doctor", "engineer", "said", "she", "he", "they", "will",
+             "come", "tomorrow", "infirmière", "médecin", "ingénieur", "a", "dit", "qu'elle",
+             "viendra", "demain", "translate", "into", "French", "sentence", "following"]
     return [" ".join(words[(i * 7 + j) % len(words)] for j in range(3 + i % 9))
             for i in range(300)]
 

@@ -12,6 +12,7 @@ change of post-processing alone needs no new translation.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import logging
@@ -66,6 +67,12 @@ def request_key(identity: dict[str, Any], request: Request) -> str:
     return request_digest(identity, request)[:16]
 
 
+def translation_cache_dir(config: dict[str, Any]) -> str | None:
+    """The request cache folder a workflow config asks for (None: no cache)."""
+    cache = config.get("cache") or {}
+    return cache.get("dir", "results/cache") if cache.get("enabled", True) else None
+
+
 def _length(request: Request) -> int:
     return len(request.source) + sum(len(str(m.get("content", ""))) for m in request.messages)
 
@@ -84,7 +91,9 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     extract = pipeline(postprocess)
     backend = build_backend(settings, pd.read_parquet(data))
     identity = backend.identity()
-    digests = {r.item_id: request_digest(identity, r) for r in requests}
+    digests = {r.item_id: request_digest(identity, r if backend.prompted else
+                                         dataclasses.replace(r, messages=[]))
+               for r in requests}
     keys = {item: digest[:16] for item, digest in digests.items()}
     partial = output.with_name(output.name + ".partial")
     previous = _read_partial(partial)

@@ -39,6 +39,7 @@ def package_versions() -> dict[str, str]:
 
 class Apertium(Backend):
     name: ClassVar[str] = "apertium"
+    prompted: ClassVar[bool] = False
     default_batch_size: ClassVar[int] = 256
     settings_keys: ClassVar[frozenset[str]] = frozenset({"modes"})
     required_keys: ClassVar[frozenset[str]] = frozenset({"modes"})

@@ -40,6 +40,10 @@ class Backend(ABC):
     #: Of those, the ones that change how a job runs but not what it outputs (concurrency,
     #: timeouts): left out of the identity, so that changing them reuses earlier outputs.
     runtime_keys: ClassVar[frozenset[str]] = frozenset()
+    #: Whether outputs depend on the prompt (the chat ``messages``); NMT systems read only
+    #: the plain source, so their outputs are keyed (and cached) without the prompt, and
+    #: every prompting strategy shares them.
+    prompted: ClassVar[bool] = True
     #: Whether outputs go to the request cache (not worth it for systems that are lookups).
     cacheable: ClassVar[bool] = True
 

@@ -45,7 +45,8 @@ def locate_model(model: str, revision: str | None) -> str:
     if isinstance(cached, str):
         return model
     if _offline():
-        where = os.environ.get("HF_HUB_CACHE") or os.environ.get("HF_HOME") or "~/.cache/huggingface"
+        where = (os.environ.get("HF_HUB_CACHE") or os.environ.get("HF_HOME")
+                 or "~/.cache/huggingface")
         rev = f" (revision {revision})" if revision else ""
         raise MissingResourceError(
             f"model {model!r}{rev} is not in the local Hugging Face cache ({where}) and the Hub "
@@ -61,6 +62,12 @@ def _load_error(model: str, revision: str | None, exc: Exception) -> MissingReso
         f"could not load model {model!r}{rev}: {exc}. With no network the weights must be in "
         f"the local Hugging Face cache (`hf download {model}` where the Hub is reachable, then "
         f"copy the cache) or in a local folder named by the system's `model:`.")
+
+
+def torch_cuda_count() -> int:
+    import torch
+
+    return torch.cuda.device_count()
 
 
 class HFBackend(Backend):
@@ -107,7 +114,14 @@ class HFBackend(Backend):
 
         device, dtype = self._device_and_dtype()
         self._tokenizer = self._from_pretrained(AutoTokenizer, **self._tokenizer_kwargs())
-        self._model = self._from_pretrained(self._model_class(), dtype=dtype).to(device).eval()
+        if device.type == "cuda" and torch_cuda_count() > 1:
+            # A model too large for one GPU (70B, 8x7B) is spread over the job's GPUs.
+            self._model = self._from_pretrained(self._model_class(), dtype=dtype,
+                                                device_map="auto").eval()
+            device = self._model.device  # inputs go where the first layers are
+        else:
+            self._model = self._from_pretrained(self._model_class(), dtype=dtype).to(device)
+            self._model.eval()
         self.device = device
         log.info("%s: loaded %s%s on %s (%s)", self.name, self.model_name,
                  f"@{self.revision}" if self.revision else "", device, dtype)
@@ -144,6 +158,7 @@ class HFSeq2Seq(HFBackend):
     """
 
     name: ClassVar[str] = "hf-seq2seq"
+    prompted: ClassVar[bool] = False
     settings_keys: ClassVar[frozenset[str]] = frozenset(
         {"model", "revision", "src_lang", "tgt_lang", "num_beams", "max_new_tokens", "dtype"})
 

@@ -13,7 +13,6 @@ import json
 import logging
 import os
 import random
-import socket
 import threading
 import time
 import urllib.error
@@ -107,7 +106,7 @@ class OpenAICompatible(Backend):
                                 float(after) if after and after.isdigit() else None) from exc
             raise GenderMTError(f"openai-compatible {self.model} at {self.url}: HTTP "
                                 f"{exc.code} for item {request.item_id}: {detail}") from exc
-        except (TimeoutError, socket.timeout) as exc:
+        except TimeoutError as exc:
             raise Retryable(f"no answer within {self.timeout:g} s") from exc
         except (urllib.error.URLError, ConnectionError) as exc:
             raise Retryable(f"connection failed: {getattr(exc, 'reason', exc)}") from exc
