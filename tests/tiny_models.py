@@ -37,12 +37,14 @@ def tokenizer(vocab_size: int = 300):
         unk_token="<unk>", model_input_names=["input_ids", "attention_mask"])
 
 
-def build_seq2seq(path: Path) -> Path:
+def build_seq2seq(path: Path, lang_codes: tuple[str, ...] = ()) -> Path:
+    """A Marian model; ``lang_codes`` become tokens, as NLLB's ``fra_Latn`` are."""
     import torch
     from transformers import GenerationConfig, MarianConfig, MarianMTModel
 
     torch.manual_seed(0)
     tok = tokenizer()
+    tok.add_tokens(list(lang_codes))
     config = MarianConfig(
         vocab_size=len(tok), d_model=32, encoder_layers=1, decoder_layers=1,
         encoder_attention_heads=2, decoder_attention_heads=2, encoder_ffn_dim=64,
