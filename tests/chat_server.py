@@ -8,6 +8,7 @@ the list of misbehaviours its successive requests get before an answer (``"429"`
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -79,10 +80,9 @@ class ChatServer:
         handler.send_header("Content-Type", "application/json")
         handler.send_header("Content-Length", str(len(payload)))
         handler.end_headers()
-        try:
+        # the client may have given up (timeout)
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             handler.wfile.write(payload)
-        except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout)
-            pass
 
     def __enter__(self) -> ChatServer:
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)

@@ -1,6 +1,7 @@
 """A translation job killed with SIGKILL mid-run and started again translates only what is
 missing; the finished file has every item once, in item order."""
 
+import contextlib
 import json
 import os
 import signal
@@ -27,10 +28,8 @@ def valid_lines(path):
     lines = path.read_text().splitlines() if path.exists() else []
     good = []
     for line in lines:
-        try:
+        with contextlib.suppress(json.JSONDecodeError, KeyError):
             good.append(json.loads(line)["item_id"])
-        except (json.JSONDecodeError, KeyError):
-            pass
     return good
 
 
