@@ -139,7 +139,7 @@ def _writer(directory, worker):
 
 
 def test_the_cache_takes_concurrent_jobs(tmp_path):
-    ctx = multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("fork")
     procs = [ctx.Process(target=_writer, args=(tmp_path, w)) for w in range(3)]
     for p in procs:
         p.start()

@@ -15,17 +15,21 @@ def project(tmp_path_factory):
     return copy_project(tmp_path_factory.mktemp("study") / "project")
 
 
+@pytest.fixture(scope="module")
+def dry_runs(project):
+    return {study: snakemake(project, "-n", "--configfile", "config/study/systems.yaml",
+                             f"config/study/{study}") for study in STUDIES}
+
+
 @pytest.mark.parametrize("study", STUDIES)
-def test_study_config_builds_its_dag_offline(project, study):
-    proc = snakemake(project, "-n", "--configfile", "config/study/systems.yaml",
-                     f"config/study/{study}")
+def test_study_config_builds_its_dag_offline(dry_runs, study):
+    proc = dry_runs[study]
     assert proc.returncode == 0, explain(proc)
     assert job_stats(proc.stdout + proc.stderr).get("translate", 0) > 0
 
 
-def test_fairtranslate_study_is_the_papers(project):
-    proc = snakemake(project, "-n", "--configfile", "config/study/systems.yaml",
-                     "config/study/fairtranslate.yaml")
+def test_fairtranslate_study_is_the_papers(dry_runs):
+    proc = dry_runs["fairtranslate.yaml"]
     stats = job_stats(proc.stdout + proc.stderr)
     # 4 LLMs × 4 prompts, each scored with sacrebleu and COMET
     assert (stats["translate"], stats["score"], stats["comet"]) == (16, 16, 16)
