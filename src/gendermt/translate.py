@@ -8,6 +8,10 @@ system changed does not reuse stale outputs. When every item is present the reco
 written to ``<output>`` in input order and the partial file is removed: the output exists
 only when it is complete. Hypotheses are extracted from the raw outputs at that point, so a
 change of post-processing alone needs no new translation.
+
+Before anything is sent, requests are looked up in the request cache (:mod:`gendermt.cache`);
+identical requests within the file are sent once; the rest go in batches sorted by length.
+Each batch's outputs go to the partial file first, then to the cache.
 """
 
 from __future__ import annotations
@@ -108,17 +112,19 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
                  len(requests))
     cache = RequestCache(cache_dir if backend.cacheable else None)
     hits = cache.get_many(digests[r.item_id] for r in todo)
-    # Identical requests within the file are sent once; the longest go first, so that a
-    # batch too large for memory fails at once, and batches hold similar lengths (less
-    # padding).
+    # Identical requests within the file are sent once (for systems whose output is a
+    # function of the request: lookups such as the oracles answer per item). The longest go
+    # first, so that a batch too large for memory fails at once, and batches hold similar
+    # lengths (less padding).
+    group = {r.item_id: digests[r.item_id] if backend.cacheable else r.item_id for r in todo}
     unique: dict[str, Request] = {}
     for req in todo:
-        if digests[req.item_id] not in hits:
-            unique.setdefault(digests[req.item_id], req)
+        if group[req.item_id] not in hits:
+            unique.setdefault(group[req.item_id], req)
     to_send = sorted(unique.values(), key=_length, reverse=True)
     items_of: dict[str, list[Request]] = {}
     for req in todo:
-        items_of.setdefault(digests[req.item_id], []).append(req)
+        items_of.setdefault(group[req.item_id], []).append(req)
 
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     t0 = time.perf_counter()
@@ -150,7 +156,7 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
                 raise RuntimeError(f"backend {backend.name} returned {len(raws)} outputs for "
                                    f"{len(batch)} requests")
             per_item = (time.perf_counter() - b0) / len(batch)
-            n = sum(record(digests[req.item_id], raw, per_item, False)
+            n = sum(record(group[req.item_id], raw, per_item, False)
                     for req, raw in zip(batch, raws, strict=True))
             fh.flush()
             os.fsync(fh.fileno())
