@@ -141,3 +141,4 @@ def test_translate_file_with_a_real_backend(tmp_path, causal_dir, sample_data):
     assert info["items_per_second"] > 0
     assert info["output_tokens"] > 0 and info["tokens_per_second"] > 0
     assert info["backend"]["model"] == str(causal_dir)
+    assert info["resolved"]["device"] in ("cpu", "cuda") and info["resolved"]["dtype"]

@@ -191,6 +191,7 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
         "requests_sent": len(to_send), "cached_items": n_cached,
         "output_tokens": tokens, "items_per_second": round(rate, 3),
         "tokens_per_second": round(token_rate, 3),
+        "resolved": backend.provenance(),
         "started": started, "gendermt": gendermt.__version__, "python": platform.python_version(),
     })
     partial.unlink(missing_ok=True)

@@ -71,6 +71,11 @@ class Backend(ABC):
         return {"backend": self.name, **{k: v for k, v in sorted(self.settings.items())
                                          if k not in skip}}
 
+    def provenance(self) -> dict[str, Any]:
+        """What this run resolved (model commit, device, dtype), recorded beside the
+        outputs; empty for backends with nothing to resolve."""
+        return {}
+
     def count_tokens(self, texts: list[str]) -> int:
         """Output tokens, for the throughput line: the model's tokenizer where the backend
         has one, else whitespace-separated words."""

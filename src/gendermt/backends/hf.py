@@ -123,11 +123,17 @@ class HFBackend(Backend):
             self._model = self._from_pretrained(self._model_class(), dtype=dtype).to(device)
             self._model.eval()
         self.device = device
+        self._resolved = {"commit": getattr(self._model.config, "_commit_hash", None),
+                          "device": str(device), "dtype": str(dtype).replace("torch.", "")}
         log.info("%s: loaded %s%s on %s (%s)", self.name, self.model_name,
                  f"@{self.revision}" if self.revision else "", device, dtype)
 
     def _tokenizer_kwargs(self) -> dict[str, Any]:
         return {}
+
+    def provenance(self) -> dict[str, Any]:
+        # The commit the weights came from (None for a local folder); only once loaded.
+        return dict(getattr(self, "_resolved", {}))
 
     def _model_class(self) -> Any:
         raise NotImplementedError
