@@ -110,6 +110,25 @@ def test_causal_batches_with_left_padding_and_stops_at_end_of_turn(causal_dir):
     assert rendered.endswith("<|assistant|>")
 
 
+def test_generation_stops_at_the_end_of_the_turn(tmp_path):
+    model = tiny_models.build_causal(tmp_path / "ends", ends_turn_at_once=True)
+    backend = build_backend({"backend": "hf-causal", "model": str(model),
+                             "max_new_tokens": 20}, None)
+    end = backend.tokenizer.convert_tokens_to_ids("<|end|>")
+    assert end == 0 and end != backend.tokenizer.eos_token_id
+    generated = []
+    generate = backend.model.generate
+
+    def spy(**kwargs):
+        out = generate(**kwargs)
+        generated.append(out.shape[1] - kwargs["input_ids"].shape[1])
+        return out
+
+    backend.model.generate = spy
+    assert backend.translate(REQUESTS) == [""] * len(REQUESTS)
+    assert generated == [1]  # <|end|>, then nothing: not 20 tokens
+
+
 def test_causal_sampling_is_seeded(causal_dir):
     settings = {"backend": "hf-causal", "model": str(causal_dir), "max_new_tokens": 8,
                 "temperature": 1.5, "top_p": 0.95, "seed": 3}

@@ -22,7 +22,7 @@ def _corpus() -> list[str]:
             for i in range(300)]
 
 
-def tokenizer(vocab_size: int = 300):
+def tokenizer(vocab_size: int = 300, specials: list[str] = SPECIALS):
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
@@ -30,7 +30,7 @@ def tokenizer(vocab_size: int = 300):
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
     tok.train_from_iterator(_corpus(), trainers.BpeTrainer(
-        vocab_size=vocab_size, special_tokens=SPECIALS,
+        vocab_size=vocab_size, special_tokens=specials,
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
     return PreTrainedTokenizerFast(
         tokenizer_object=tok, pad_token="<pad>", bos_token="<s>", eos_token="</s>",
@@ -59,12 +59,15 @@ def build_seq2seq(path: Path, lang_codes: tuple[str, ...] = ()) -> Path:
     return path
 
 
-def build_causal(path: Path) -> Path:
+def build_causal(path: Path, ends_turn_at_once: bool = False) -> Path:
+    """A Llama; with ``ends_turn_at_once``, one whose every next token is ``<|end|>`` (its
+    final norm is zeroed, so all logits tie and greedy search takes token 0, <|end|>)."""
     import torch
     from transformers import GenerationConfig, LlamaConfig, LlamaForCausalLM
 
     torch.manual_seed(0)
-    tok = tokenizer()
+    tok = tokenizer(specials=["<|end|>", *[t for t in SPECIALS if t != "<|end|>"]]
+                    if ends_turn_at_once else SPECIALS)
     tok.chat_template = CHAT_TEMPLATE
     config = LlamaConfig(
         vocab_size=len(tok), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
@@ -72,6 +75,9 @@ def build_causal(path: Path) -> Path:
         pad_token_id=tok.pad_token_id, bos_token_id=tok.bos_token_id,
         eos_token_id=tok.eos_token_id)
     model = LlamaForCausalLM(config)
+    if ends_turn_at_once:
+        with torch.no_grad():
+            model.model.norm.weight.zero_()
     model.generation_config = GenerationConfig(
         pad_token_id=tok.pad_token_id, bos_token_id=tok.bos_token_id,
         eos_token_id=tok.eos_token_id)
