@@ -8,10 +8,15 @@ system changed does not reuse stale outputs. When every item is present the reco
 written to ``<output>`` in input order and the partial file is removed: the output exists
 only when it is complete. Hypotheses are extracted from the raw outputs at that point, so a
 change of post-processing alone needs no new translation.
+
+Before anything is sent, requests are looked up in the request cache (:mod:`gendermt.cache`);
+identical requests within the file are sent once; the rest go in batches sorted by length.
+Each batch's outputs go to the partial file first, then to the cache.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import logging
@@ -28,6 +33,7 @@ from tqdm import tqdm
 
 import gendermt
 from gendermt.backends import Request, build_backend
+from gendermt.cache import RequestCache
 from gendermt.io import read_jsonl, write_json, write_jsonl
 from gendermt.postprocess import pipeline
 
@@ -52,16 +58,36 @@ def _read_partial(path: Path) -> dict[str, dict]:
     return done
 
 
-def request_key(identity: dict[str, Any], request: Request) -> str:
-    """What determines a raw output: the backend's identity and the request itself."""
+def request_digest(identity: dict[str, Any], request: Request) -> str:
+    """What determines a raw output: the backend's identity (backend, model, revision,
+    decoding settings) and the rendered request. The request cache's key."""
     payload = json.dumps([identity, request.source, request.messages, request.src_lang,
                           request.tgt_lang], sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def request_key(identity: dict[str, Any], request: Request) -> str:
+    """The short form of :func:`request_digest` that partial records carry."""
+    return request_digest(identity, request)[:16]
+
+
+def translation_cache_dir(config: dict[str, Any]) -> str | None:
+    """The request cache folder a workflow config asks for (None: no cache)."""
+    cache = config.get("cache") or {}
+    return cache.get("dir", "results/cache") if cache.get("enabled", True) else None
+
+
+def _length(request: Request) -> int:
+    return len(request.source) + sum(len(str(m.get("content", ""))) for m in request.messages)
 
 
 def translate_file(inputs: str | Path, data: str | Path, system: str, settings: dict[str, Any],
-                   output: str | Path, meta: str | Path, postprocess: Sequence[str] = ()) -> None:
-    """Workflow stage: ``inputs/{prompt}.jsonl`` → ``translations/{system}/{prompt}.jsonl``."""
+                   output: str | Path, meta: str | Path, postprocess: Sequence[str] = (),
+                   cache_dir: str | Path | None = None) -> None:
+    """Workflow stage: ``inputs/{prompt}.jsonl`` → ``translations/{system}/{prompt}.jsonl``.
+
+    With ``cache_dir``, outputs are looked up in and added to the request cache there.
+    """
     output = Path(output)
     records = read_jsonl(inputs)
     requests = [Request(r["item_id"], r["source"], r["messages"], r.get("src_lang", ""),
@@ -69,7 +95,10 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     extract = pipeline(postprocess)
     backend = build_backend(settings, pd.read_parquet(data))
     identity = backend.identity()
-    keys = {r.item_id: request_key(identity, r) for r in requests}
+    digests = {r.item_id: request_digest(identity, r if backend.prompted else
+                                         dataclasses.replace(r, messages=[]))
+               for r in requests}
+    keys = {item: digest[:16] for item, digest in digests.items()}
     partial = output.with_name(output.name + ".partial")
     previous = _read_partial(partial)
     done = {k: v for k, v in previous.items() if v.get("key") == keys.get(k)}
@@ -81,32 +110,70 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     if done:
         log.info("resuming %s: %d of %d items already translated", partial, len(done),
                  len(requests))
+    cache = RequestCache(cache_dir if backend.cacheable else None)
+    hits = cache.get_many(digests[r.item_id] for r in todo)
+    # Identical requests within the file are sent once (for systems whose output is a
+    # function of the request: lookups such as the oracles answer per item). The longest go
+    # first, so that a batch too large for memory fails at once, and batches hold similar
+    # lengths (less padding).
+    group = {r.item_id: digests[r.item_id] if backend.cacheable else r.item_id for r in todo}
+    unique: dict[str, Request] = {}
+    for req in todo:
+        if group[req.item_id] not in hits:
+            unique.setdefault(group[req.item_id], req)
+    to_send = sorted(unique.values(), key=_length, reverse=True)
+    items_of: dict[str, list[Request]] = {}
+    for req in todo:
+        items_of.setdefault(group[req.item_id], []).append(req)
 
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     t0 = time.perf_counter()
+    tokens = 0
     partial.parent.mkdir(parents=True, exist_ok=True)
     with partial.open("a", encoding="utf-8") as fh, \
-            tqdm(total=len(requests), initial=len(done), desc=f"{system}", unit="item") as bar:
-        for start in range(0, len(todo), backend.batch_size):
-            batch = todo[start:start + backend.batch_size]
+            tqdm(total=len(requests), initial=len(done), desc=f"{system}", unit="item",
+                 mininterval=1.0) as bar:
+
+        def record(digest: str, raw: str, seconds: float, cached: bool) -> int:
+            for req in items_of[digest]:
+                rec = {"item_id": req.item_id, "key": keys[req.item_id], "raw": raw,
+                       "seconds": round(seconds, 6), **({"cached": True} if cached else {})}
+                done[req.item_id] = rec
+                fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            return len(items_of[digest])
+
+        n_cached = sum(record(d, raw, 0.0, True) for d, raw in hits.items())
+        if n_cached:
+            log.info("%d items found in the request cache %s", n_cached, cache.path)
+            fh.flush()
+            os.fsync(fh.fileno())
+            bar.update(n_cached)
+        for start in range(0, len(to_send), backend.batch_size):
+            batch = to_send[start:start + backend.batch_size]
             b0 = time.perf_counter()
             raws = backend.translate(batch)
             if len(raws) != len(batch):
                 raise RuntimeError(f"backend {backend.name} returned {len(raws)} outputs for "
                                    f"{len(batch)} requests")
             per_item = (time.perf_counter() - b0) / len(batch)
-            for req, raw in zip(batch, raws, strict=True):
-                rec = {"item_id": req.item_id, "key": keys[req.item_id], "raw": raw,
-                       "seconds": round(per_item, 6)}
-                done[req.item_id] = rec
-                fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            n = sum(record(group[req.item_id], raw, per_item, False)
+                    for req, raw in zip(batch, raws, strict=True))
             fh.flush()
             os.fsync(fh.fileno())
-            bar.update(len(batch))
+            # After the partial file: a kill between the two only costs a cache entry.
+            cache.put_many({digests[req.item_id]: raw for req, raw in zip(batch, raws,
+                                                                         strict=True)},
+                           backend.name)
+            tokens += backend.count_tokens(raws)
+            bar.update(n)
     seconds = time.perf_counter() - t0
+    rate = len(to_send) / max(seconds, 1e-9)
+    token_rate = tokens / max(seconds, 1e-9)
     if todo:
-        log.info("%s: %d items in %.2f s (%.1f items/s)", system, len(todo), seconds,
-                 len(todo) / max(seconds, 1e-9))
+        log.info("throughput %s: %d requests sent in %.2f s: %.2f items/s, %.1f tokens/s "
+                 "(%d output tokens); %d items from the cache, %d resumed", system,
+                 len(to_send), seconds, rate, token_rate, tokens, n_cached,
+                 len(requests) - len(todo))
 
     missing = keys.keys() - done.keys()
     if missing:  # the loop covers every request, so this is a bug, not bad input
@@ -121,6 +188,10 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
         "template_sha256": records[0].get("template_sha256") if records else None,
         "items": len(requests), "translated_this_run": len(todo),
         "resumed_items": len(requests) - len(todo), "seconds_this_run": round(seconds, 3),
+        "requests_sent": len(to_send), "cached_items": n_cached,
+        "output_tokens": tokens, "items_per_second": round(rate, 3),
+        "tokens_per_second": round(token_rate, 3),
+        "resolved": backend.provenance(),
         "started": started, "gendermt": gendermt.__version__, "python": platform.python_version(),
     })
     partial.unlink(missing_ok=True)

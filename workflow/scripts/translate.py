@@ -1,5 +1,5 @@
 from gendermt.io import logging_to
-from gendermt.translate import translate_file
+from gendermt.translate import translate_file, translation_cache_dir
 
 with logging_to(snakemake.log[0]):
     translate_file(
@@ -10,4 +10,5 @@ with logging_to(snakemake.log[0]):
         snakemake.output.translations,
         snakemake.output.meta,
         snakemake.params.postprocess,
+        cache_dir=translation_cache_dir(snakemake.config),
     )

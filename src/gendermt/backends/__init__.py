@@ -8,12 +8,19 @@ import pandas as pd
 
 from gendermt.errors import GenderMTError
 
+from .apertium import Apertium
 from .base import Backend, Request
+from .hf import HFCausal, HFSeq2Seq
 from .offline import CopySource, ReferenceOracle
+from .openai_api import OpenAICompatible
 from .rule_rewriter import RuleRewriter
+from .vllm_backend import VLLM
 
-BACKENDS: dict[str, type[Backend]] = {cls.name: cls for cls in (ReferenceOracle, CopySource)}
-BACKENDS[RuleRewriter.name] = RuleRewriter
+BACKENDS: dict[str, type[Backend]] = {cls.name: cls for cls in (ReferenceOracle, CopySource,
+                                                                 RuleRewriter)}
+# Model backends: heavy imports (torch, vllm) happen only when a job builds one.
+BACKENDS.update({cls.name: cls for cls in (HFSeq2Seq, HFCausal, VLLM, OpenAICompatible,
+                                           Apertium)})
 
 
 def system_gpus(settings: dict[str, Any]) -> int:

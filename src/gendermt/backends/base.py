@@ -37,6 +37,15 @@ class Backend(ABC):
     settings_keys: ClassVar[frozenset[str]] = frozenset()
     #: Of those, the ones a system must set.
     required_keys: ClassVar[frozenset[str]] = frozenset()
+    #: Of those, the ones that change how a job runs but not what it outputs (concurrency,
+    #: timeouts): left out of the identity, so that changing them reuses earlier outputs.
+    runtime_keys: ClassVar[frozenset[str]] = frozenset()
+    #: Whether outputs depend on the prompt (the chat ``messages``); NMT systems read only
+    #: the plain source, so their outputs are keyed (and cached) without the prompt, and
+    #: every prompting strategy shares them.
+    prompted: ClassVar[bool] = True
+    #: Whether outputs go to the request cache (not worth it for systems that are lookups).
+    cacheable: ClassVar[bool] = True
 
     @classmethod
     def check_settings(cls, settings: dict[str, Any]) -> None:
@@ -58,8 +67,19 @@ class Backend(ABC):
 
     def identity(self) -> dict[str, Any]:
         """What determines this backend's outputs (recorded beside them; a cache key later)."""
+        skip = {"batch_size", "gpus"} | self.runtime_keys
         return {"backend": self.name, **{k: v for k, v in sorted(self.settings.items())
-                                         if k not in ("batch_size", "gpus")}}
+                                         if k not in skip}}
+
+    def provenance(self) -> dict[str, Any]:
+        """What this run resolved (model commit, device, dtype), recorded beside the
+        outputs; empty for backends with nothing to resolve."""
+        return {}
+
+    def count_tokens(self, texts: list[str]) -> int:
+        """Output tokens, for the throughput line: the model's tokenizer where the backend
+        has one, else whitespace-separated words."""
+        return sum(len(t.split()) for t in texts)
 
     @abstractmethod
     def translate(self, batch: list[Request]) -> list[str]:

@@ -22,6 +22,7 @@ class ReferenceOracle(Backend):
     """
 
     name: ClassVar[str] = "reference-oracle"
+    cacheable: ClassVar[bool] = False
     settings_keys: ClassVar[frozenset[str]] = frozenset({"reference"})
     required_keys: ClassVar[frozenset[str]] = frozenset({"reference"})
 
@@ -47,6 +48,7 @@ class CopySource(Backend):
     """Returns the source unchanged: the floor every real system should clear."""
 
     name: ClassVar[str] = "copy-source"
+    cacheable: ClassVar[bool] = False
 
     def translate(self, batch: list[Request]) -> list[str]:
         return [r.source for r in batch]

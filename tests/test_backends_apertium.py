@@ -1,0 +1,81 @@
+"""Apertium, the rule-based backend (needs the Debian packages; CI installs them)."""
+
+import json
+import shutil
+
+import pandas as pd
+import pytest
+
+from gendermt.backends import Request, build_backend, check_system, system_gpus
+from gendermt.backends.apertium import installed_modes
+from gendermt.errors import GenderMTError, MissingResourceError
+
+from .workflow_support import copy_project, explain, job_stats, snakemake
+
+NEEDED = {"eng-spa", "es-fr", "spa-ita"}
+needs_apertium = pytest.mark.skipif(
+    not installed_modes() >= NEEDED,
+    reason="Apertium with eng-spa, es-fr and spa-ita is not installed (apt-get install "
+           "apertium apertium-eng-spa apertium-spa-ita apertium-fr-es); CI installs it")
+
+
+def test_settings_are_checked():
+    assert system_gpus({"backend": "apertium", "modes": ["eng-spa"]}) == 0  # CPU only
+    with pytest.raises(GenderMTError, match="modes must be a non-empty list"):
+        check_system({"backend": "apertium", "modes": "eng-spa"})
+    with pytest.raises(GenderMTError, match=r"needs \['modes'\]"):
+        check_system({"backend": "apertium"})
+
+
+def test_missing_apertium_is_a_clear_error(monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    with pytest.raises(MissingResourceError, match="apt-get install .*apertium-eng-spa"):
+        build_backend({"backend": "apertium", "modes": ["eng-spa"]}, pd.DataFrame())
+
+
+@needs_apertium
+def test_pivots_and_defaults_to_the_masculine():
+    sources = ["The nurse is here.", "The doctor said that she\nwill come tomorrow.",
+               "I am tired."]
+    batch = [Request(f"i{n}", s) for n, s in enumerate(sources)]
+    en_fr = build_backend({"backend": "apertium", "modes": ["eng-spa", "es-fr"]}, None)
+    fr = en_fr.translate(batch)
+    assert len(fr) == 3 and fr[0] == "L'infirmier est ici."
+    assert "*" not in " ".join(fr)  # unknown words are not marked
+    en_it = build_backend({"backend": "apertium", "modes": ["eng-spa", "spa-ita"]}, None)
+    assert en_it.translate(batch[:1]) == ["L'infermiere è qui."]
+    assert en_fr.identity()["packages"]["apertium-fr-es"]  # versions are part of the key
+    with pytest.raises(MissingResourceError, match=r"no mode\(s\) \['eng-deu'\]"):
+        build_backend({"backend": "apertium", "modes": ["eng-deu"]}, None)
+
+
+PROMPTS = ["baseline", "moral"]  # two of the four: enough to show that they share outputs
+
+
+@needs_apertium
+@pytest.mark.workflow
+def test_the_apertium_config_runs_the_fairtranslate_benchmark(tmp_path):
+    """Apertium's jobs of config/apertium.yaml, up to the scores (the tables and figures
+    are the benchmark's own, tested on the default run; the whole DAG is checked by a dry
+    run in test_study_configs.py)."""
+    workdir = copy_project(tmp_path / "project")
+    results = workdir / "results" / "fairtranslate"
+    out = results / "translations" / "apertium-en-fr"
+    for prompt in PROMPTS:  # one after the other, so that the second finds the first's outputs
+        proc = snakemake(workdir, f"results/fairtranslate/scores/apertium-en-fr/{prompt}.parquet",
+                         "--cores", "2", "--configfile", "config/apertium.yaml", timeout=600)
+        assert proc.returncode == 0, explain(proc)
+        assert job_stats(proc.stdout + proc.stderr)["translate"] == 1
+    metas = {p: json.loads((out / f"{p}.meta.json").read_text()) for p in PROMPTS}
+    # Apertium reads the source only: the prompts share one translation through the cache
+    assert metas["baseline"]["requests_sent"] > 0 and metas["baseline"]["cached_items"] == 0
+    assert metas["moral"]["requests_sent"] == 0
+    assert metas["moral"]["cached_items"] == metas["moral"]["items"]
+    hyps = [json.loads(line)["hypothesis"] for line in (out / "baseline.jsonl").open()]
+    assert sum("infirmier" in h for h in hyps) > 0 and not any("infirmière" in h for h in hyps)
+    log = (workdir / "logs" / "fairtranslate" / "translate" / "apertium-en-fr"
+           / "baseline.log").read_text()
+    assert "items/s" in log and "tokens/s" in log
+    for prompt in PROMPTS:
+        scores = pd.read_parquet(results / "scores" / "apertium-en-fr" / f"{prompt}.parquet")
+        assert scores["item_id"].nunique() == metas[prompt]["items"]  # one row per metric

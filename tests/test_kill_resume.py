@@ -1,0 +1,84 @@
+"""A translation job killed with SIGKILL mid-run and started again translates only what is
+missing; the finished file has every item once, in item order."""
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from gendermt.io import read_jsonl, write_jsonl
+from gendermt.translate import translate_file
+
+from .chat_server import ChatServer
+from .conftest import ROOT
+
+JOB = """
+import json, sys
+from gendermt.translate import translate_file
+args = json.loads(sys.argv[1])
+translate_file(args["inputs"], args["data"], "api", args["settings"], args["out"], args["meta"],
+               [], cache_dir=args["cache"])
+"""
+
+
+def valid_lines(path):
+    lines = path.read_text().splitlines() if path.exists() else []
+    good = []
+    for line in lines:
+        with contextlib.suppress(json.JSONDecodeError, KeyError):
+            good.append(json.loads(line)["item_id"])
+    return good
+
+
+def start_and_kill(args, partial, at_least):
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    proc = subprocess.Popen([sys.executable, "-c", JOB, json.dumps(args)], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while len(valid_lines(partial)) < at_least:
+        assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
+        assert time.monotonic() < deadline, "the job made no progress"
+        time.sleep(0.02)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(10)
+    proc.stderr.close()
+    assert proc.returncode == -signal.SIGKILL
+
+
+def test_sigkill_and_resume(tmp_path, sample_data):
+    rows = sample_data.drop_duplicates("source").head(30)
+    ids = list(rows["item_id"])
+    data = tmp_path / "data.parquet"
+    rows.to_parquet(data)
+    inputs = tmp_path / "inputs.jsonl"
+    write_jsonl(inputs, ({"item_id": r.item_id, "prompt": "baseline", "source": r.source,
+                          "messages": [{"role": "user", "content": r.source}]}
+                         for r in rows.itertuples()))
+    out, meta = tmp_path / "t" / "baseline.jsonl", tmp_path / "t" / "baseline.meta.json"
+    partial = out.with_name(out.name + ".partial")
+    with ChatServer(delay=0.03) as server:
+        settings = {"backend": "openai-compatible", "base_url": server.url, "model": "m",
+                    "batch_size": 2, "concurrency": 1, "timeout": 10}
+        args = {"inputs": str(inputs), "data": str(data), "settings": settings,
+                "out": str(out), "meta": str(meta), "cache": str(tmp_path / "cache")}
+        start_and_kill(args, partial, at_least=6)
+        start_and_kill(args, partial, at_least=len(valid_lines(partial)) + 6)
+        assert not out.exists() and not meta.exists()  # nothing that looks finished
+        kept = set(valid_lines(partial))
+        sent_before = len(server.requests)
+        assert 12 <= len(kept) < len(ids)
+        translate_file(inputs, data, "api", settings, out, meta, [],
+                       cache_dir=tmp_path / "cache")
+        # only the missing items were asked for
+        resent = [m["messages"][-1]["content"] for m in server.requests[sent_before:]]
+        source = dict(zip(rows["item_id"], rows["source"], strict=True))
+        assert sorted(resent) == sorted(source[i] for i in ids if i not in kept)
+    records = read_jsonl(out)
+    assert [r["item_id"] for r in records] == ids
+    assert all(r["raw"] == f"FR: {source[r['item_id']]}" for r in records)
+    info = json.loads(meta.read_text())
+    assert info["resumed_items"] == len(kept) and info["translated_this_run"] == 30 - len(kept)
+    assert not partial.exists()

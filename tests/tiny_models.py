@@ -1,0 +1,86 @@
+"""Tiny random-weight Hugging Face models, built on the fly (no download): a Marian
+seq2seq model and a Llama causal LM with a chat template, sharing a byte-level BPE tokenizer
+trained on a few hundred sentences. They translate nonsense, but through the real code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+CHAT_TEMPLATE = (
+    "{{ bos_token }}{% for m in messages %}<|{{ m['role'] }}|>{{ m['content'] }}<|end|>"
+    "{% endfor %}{% if add_generation_prompt %}<|assistant|>{% endif %}"
+)
+SPECIALS = ["<pad>", "<s>", "</s>", "<unk>", "<|end|>", "<|user|>", "<|system|>",
+            "<|assistant|>"]
+
+
+def _corpus() -> list[str]:
+    words = ["the", "nurse", "doctor", "engineer", "said", "she", "he", "they", "will",
+             "come", "tomorrow", "infirmière", "médecin", "ingénieur", "a", "dit", "qu'elle",
+             "viendra", "demain", "translate", "into", "French", "sentence", "following"]
+    return [" ".join(words[(i * 7 + j) % len(words)] for j in range(3 + i % 9))
+            for i in range(300)]
+
+
+def tokenizer(vocab_size: int = 300, specials: list[str] = SPECIALS):
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    tok = Tokenizer(models.BPE(unk_token="<unk>"))
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    tok.train_from_iterator(_corpus(), trainers.BpeTrainer(
+        vocab_size=vocab_size, special_tokens=specials,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    return PreTrainedTokenizerFast(
+        tokenizer_object=tok, pad_token="<pad>", bos_token="<s>", eos_token="</s>",
+        unk_token="<unk>", model_input_names=["input_ids", "attention_mask"])
+
+
+def build_seq2seq(path: Path, lang_codes: tuple[str, ...] = ()) -> Path:
+    """A Marian model; ``lang_codes`` become tokens, as NLLB's ``fra_Latn`` are."""
+    import torch
+    from transformers import GenerationConfig, MarianConfig, MarianMTModel
+
+    torch.manual_seed(0)
+    tok = tokenizer()
+    tok.add_tokens(list(lang_codes))
+    config = MarianConfig(
+        vocab_size=len(tok), d_model=32, encoder_layers=1, decoder_layers=1,
+        encoder_attention_heads=2, decoder_attention_heads=2, encoder_ffn_dim=64,
+        decoder_ffn_dim=64, max_position_embeddings=128, pad_token_id=tok.pad_token_id,
+        eos_token_id=tok.eos_token_id, decoder_start_token_id=tok.pad_token_id)
+    model = MarianMTModel(config)
+    model.generation_config = GenerationConfig(
+        pad_token_id=tok.pad_token_id, eos_token_id=tok.eos_token_id,
+        decoder_start_token_id=tok.pad_token_id)
+    model.save_pretrained(path)
+    tok.save_pretrained(path)
+    return path
+
+
+def build_causal(path: Path, ends_turn_at_once: bool = False) -> Path:
+    """A Llama; with ``ends_turn_at_once``, one whose every next token is ``<|end|>`` (its
+    final norm is zeroed, so all logits tie and greedy search takes token 0, <|end|>)."""
+    import torch
+    from transformers import GenerationConfig, LlamaConfig, LlamaForCausalLM
+
+    torch.manual_seed(0)
+    tok = tokenizer(specials=["<|end|>", *[t for t in SPECIALS if t != "<|end|>"]]
+                    if ends_turn_at_once else SPECIALS)
+    tok.chat_template = CHAT_TEMPLATE
+    config = LlamaConfig(
+        vocab_size=len(tok), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+        num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=512,
+        pad_token_id=tok.pad_token_id, bos_token_id=tok.bos_token_id,
+        eos_token_id=tok.eos_token_id)
+    model = LlamaForCausalLM(config)
+    if ends_turn_at_once:
+        with torch.no_grad():
+            model.model.norm.weight.zero_()
+    model.generation_config = GenerationConfig(
+        pad_token_id=tok.pad_token_id, bos_token_id=tok.bos_token_id,
+        eos_token_id=tok.eos_token_id)
+    model.save_pretrained(path)
+    tok.save_pretrained(path)
+    return path
