@@ -118,3 +118,12 @@ TARGETS: list[str] = []
 
 def all_targets():
     return TARGETS
+
+
+# --- Neo-GATE: a run (prompt format × shots × paradigm) is one value of {prompt} ---------
+def neogate_run(wildcards):
+    return NEOGATE_RUNS[wildcards.prompt]
+
+
+def neogate_template(wildcards):
+    return NEOGATE_TEMPLATES[NEOGATE_RUNS[wildcards.prompt]["format"]]

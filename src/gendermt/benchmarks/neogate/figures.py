@@ -25,9 +25,10 @@ def heatmap(runs: pd.DataFrame, metric: str, systems: Sequence[str],
     few = runs[runs["shots"] > 0]
     formats = [f for f in formats if f in set(few["format"])]
     shots = sorted(few["shots"].unique())
-    fig, axes = plt.subplots(len(paradigms), len(systems), squeeze=False,
-                             figsize=(1.0 + 0.9 * max(len(shots), 1) * len(systems),
-                                      0.8 + 0.7 * max(len(formats), 1) * len(paradigms)))
+    fig, axes = plt.subplots(len(paradigms), len(systems), squeeze=False, layout="constrained",
+                             figsize=(1.5 + (0.8 + 0.6 * max(len(shots), 1)) * len(systems),
+                                      1.0 + (0.5 + 0.35 * max(len(formats), 1))
+                                      * len(paradigms)))
     vmax = max(100.0, float(few[metric].max()) if not few.empty else 100.0)
     image = None
     for r, paradigm in enumerate(paradigms):
@@ -43,14 +44,18 @@ def heatmap(runs: pd.DataFrame, metric: str, systems: Sequence[str],
                     ax.text(j, i, f"{value:.1f}", ha="center", va="center", fontsize=7,
                             color="white" if value > 0.6 * vmax else "black")
             ax.set_xticks(range(len(shots)), [str(s) for s in shots])
-            ax.set_yticks(range(len(formats)), [f.capitalize() for f in formats])
+            ax.set_yticks(range(len(formats)),
+                          [f.capitalize() for f in formats] if c == 0 else [])
+            if part.empty:  # a paradigm's own system is not run on the other paradigms
+                ax.text(0.5, 0.5, "not run", transform=ax.transAxes, ha="center",
+                        va="center", fontsize=7, color="grey")
             ax.set_title(f"{system} · {paradigm}", fontsize=8)
             if r == len(paradigms) - 1:
                 ax.set_xlabel("shots")
     if few.empty:
         fig.text(0.5, 0.5, "no few-shot run in this configuration", ha="center")
     elif image is not None:
-        fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8)
+        fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.8, label="%")
     fig.suptitle(f"Neo-GATE en→it, few-shot: {TITLES[metric]}")
     return fig
 
