@@ -146,3 +146,17 @@ def test_heatmaps_are_written(default_run):
         data = default_run.path(NG / f"figures/{metric}.{ext}").read_bytes()
         assert data.startswith(b"\x89PNG" if ext == "png" else b"%PDF"), metric
         assert len(data) > 1000
+
+
+def test_a_mapping_form_that_breaks_the_annotations_stops_the_run_at_start(tmp_path):
+    from .workflow_support import copy_project, explain, snakemake
+
+    workdir = copy_project(tmp_path / "project")
+    mapping_path = workdir / "resources/neogate/asterisk.json"
+    mapping = json.loads(mapping_path.read_text(encoding="utf-8"))
+    mapping["<DARTS>"] = "l *"
+    mapping_path.write_text(json.dumps(mapping, ensure_ascii=False), encoding="utf-8")
+    proc = snakemake(workdir, "-n", "--cores", "2")
+    assert proc.returncode != 0, explain(proc)
+    text = output_of(proc)
+    assert "asterisk.json: the form of <DARTS> ('l *') holds ' '" in text, explain(proc)

@@ -38,6 +38,12 @@ if NEOGATE:
     _unknown = [s for s in NEOGATE_SYSTEMS if s not in SYSTEMS]
     if _unknown:
         raise WorkflowError(f"benchmarks.neogate names undefined systems {_unknown}")
+    _unknown = [p for p in NEOGATE_PARADIGM_SYSTEMS if p not in NEOGATE_PARADIGMS]
+    if _unknown:
+        raise WorkflowError(
+            f"benchmarks.neogate.paradigm_systems names paradigms {_unknown} that "
+            f"benchmarks.neogate.paradigms does not define ({', '.join(NEOGATE_PARADIGMS)})"
+        )
     TARGETS.extend(
         expand(
             "results/neogate/tables/{table}.csv",
