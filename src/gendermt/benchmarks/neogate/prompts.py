@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -163,6 +163,3 @@ def build_inputs(data_path: str | Path, dev_path: str | Path, template: Mapping[
          "messages": render(template, row.source, run, demos)}
         for row in data.itertuples(index=False)))
 
-
-def demonstration_ids(dev: pd.DataFrame, shots: Sequence[int]) -> dict[int, list[int]]:
-    return {k: select_demonstrations(dev, k) for k in shots}
