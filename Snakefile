@@ -20,6 +20,8 @@ include: "workflow/rules/gate.smk"
 
 include: "workflow/rules/conga.smk"
 
+include: "workflow/rules/neogate.smk"
+
 
 rule all:
     input:

@@ -18,6 +18,7 @@ SCORE_COMMANDS = (
     "gendermt.benchmarks.gate.cli",
     "gendermt.benchmarks.gate_x_e.cli",
     "gendermt.benchmarks.conga.cli",
+    "gendermt.benchmarks.neogate.cli",
 )
 # Modules with a `register(commands)` that adds a top-level command (`gendermt <name> ...`).
 COMMANDS = (

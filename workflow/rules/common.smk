@@ -164,3 +164,12 @@ def conga_annotation_files(wildcards):
 
 def conga_annotation_paths(wildcards):
     return [spec["path"] for spec in conga_annotation_files(wildcards)]
+
+
+# --- Neo-GATE: a run (prompt format × shots × paradigm) is one value of {prompt} ---------
+def neogate_run(wildcards):
+    return NEOGATE_RUNS[wildcards.prompt]
+
+
+def neogate_template(wildcards):
+    return NEOGATE_TEMPLATES[NEOGATE_RUNS[wildcards.prompt]["format"]]

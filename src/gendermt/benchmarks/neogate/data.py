@@ -1,0 +1,181 @@
+"""Read Neo-GATE's published TSV files and adapt them to neomorpheme paradigms.
+
+Format (``datasets.md`` §2.3; HF ``FBK-MT/Neo-GATE``, ``Neo-GATE.tsv`` and ``Neo-GATE-dev.tsv``):
+tab-separated, a header row ``# GATE-ID SOURCE REF-M REF-F REF-TAGGED ANNOTATION`` (before
+the dataset's "Header fix" commit the second column was ``ID``; both are read), one entry per
+line. Fields are read literally (no CSV quoting: a ``"`` is text). The first release's single
+file with a ``SPLIT`` column is read too: the rows of the requested split are kept.
+
+The study's data table has one row per entry: ``item_id`` (``neogate-<#>``), ``number`` (#),
+``gate_id``, ``source``, ``ref_male``, ``ref_female``, ``ref_tagged``, ``annotation_tagged``,
+and per paradigm ``ref_<paradigm>`` (the adapted tagged reference) and
+``annotation_<paradigm>``; plus the annotation counts of the paper's Table 3.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+
+import pandas as pd
+
+from gendermt.errors import DatasetError, MissingResourceError
+from gendermt.io import write_json, write_parquet
+
+from . import COLUMNS, HUB_ID
+from .evaluation import AnnotationError, parse_annotations
+from .paradigm import TAG, adapt, check_covers, load_mapping, neomorpheme_chars
+
+log = logging.getLogger(__name__)
+
+OLD_ID_COLUMN = "ID"  # the name of GATE-ID before the dataset's "Header fix" commit
+
+
+def read_tsv(path: str | Path, split: str = "test") -> pd.DataFrame:
+    """Read one published file, checking its header, field counts, ids and annotations.
+
+    Rows are numbered from 1, not counting the header, in every error message.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise MissingResourceError(
+            f"Neo-GATE file {path} does not exist. Download Neo-GATE.tsv and Neo-GATE-dev.tsv "
+            f"from the Hugging Face dataset {HUB_ID} and point benchmarks.neogate.data.test / "
+            ".dev at them (or use resources/neogate/, the project's sample).")
+    try:
+        with path.open(encoding="utf-8", newline="") as fh:
+            lines = list(csv.reader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
+    except UnicodeDecodeError as exc:
+        raise DatasetError(path, f"not UTF-8 text: {exc}") from None
+    if not lines:
+        raise DatasetError(path, "the file is empty (no header row)")
+    header = [h.strip() for h in lines[0]]
+    header = ["GATE-ID" if h == OLD_ID_COLUMN else h for h in header]
+    missing = [c for c in COLUMNS if c not in header]
+    if missing:
+        raise DatasetError(path, "missing from the header (found: "
+                                 f"{', '.join(header)}; expected tab-separated "
+                                 f"{', '.join(COLUMNS)})", column=missing[0])
+    rows = []
+    for number, fields in enumerate(lines[1:], start=1):
+        if not fields or fields == [""]:
+            continue  # a blank line (e.g. a second trailing newline)
+        if len(fields) != len(header):
+            raise DatasetError(path, f"{len(fields)} tab-separated fields, the header has "
+                                     f"{len(header)}", row=number)
+        rows.append((number, dict(zip(header, fields, strict=True))))
+    if "SPLIT" in header:
+        rows = [(n, r) for n, r in rows if r["SPLIT"].strip() == split]
+    if not rows:
+        raise DatasetError(path, f"no {split} rows")
+    seen: dict[str, int] = {}
+    for number, row in rows:
+        for column in COLUMNS:
+            if not row[column].strip():
+                raise DatasetError(path, "empty field", row=number, column=column)
+        ident = row["#"].strip()
+        if not ident.isdigit():
+            raise DatasetError(path, f"the id {ident!r} is not a number", row=number,
+                               column="#")
+        if ident in seen:
+            raise DatasetError(path, f"duplicated id {ident} (first in row {seen[ident]})",
+                               row=number, column="#")
+        seen[ident] = number
+        try:
+            parse_annotations(row["ANNOTATION"])
+        except AnnotationError as exc:
+            raise DatasetError(path, str(exc), row=number, column="ANNOTATION") from None
+    frame = pd.DataFrame([r for _, r in rows])[list(COLUMNS)]
+    frame.insert(0, "row", [n for n, _ in rows])
+    return frame
+
+
+def annotation_stats(annotations: pd.Series) -> dict[str, int]:
+    """Table 3's counts: annotated words (tags), content / function, singular / plural.
+
+    An entry is plural when the tag of its neomorphemic form ends in ``P`` (``<ENDP>``,
+    ``<DARTP>``…), singular otherwise (``S`` tags and ``<IART>``, the singular indefinite
+    article).
+    """
+    stats = {"entries": len(annotations), "tags": 0, "content": 0, "function": 0,
+             "singular": 0, "plural": 0}
+    for text in annotations:
+        for ann in parse_annotations(text):
+            stats["tags"] += 1
+            stats["function" if ann.is_function_word else "content"] += 1
+            tags = TAG.findall(ann.correct)
+            stats["plural" if tags and tags[-1].endswith("P>") else "singular"] += 1
+    return stats
+
+
+def to_data_table(frame: pd.DataFrame, path: str | Path,
+                  mappings: Mapping[str, Mapping[str, str]]) -> pd.DataFrame:
+    """The study's table: one row per entry, with every paradigm's adaptation."""
+    data = pd.DataFrame({
+        "item_id": "neogate-" + frame["#"].str.strip(),
+        "number": frame["#"].str.strip().astype(int),
+        "gate_id": frame["GATE-ID"].str.strip(),
+        "row": frame["row"],
+        "src_lang": "en",
+        "tgt_lang": "it",
+        "source": frame["SOURCE"],
+        "ref_male": frame["REF-M"],
+        "ref_female": frame["REF-F"],
+        "ref_tagged": frame["REF-TAGGED"],
+        "annotation_tagged": frame["ANNOTATION"],
+    })
+    for name, mapping in mappings.items():
+        check_covers(mapping, ((r, c, t) for c, col in (("REF-TAGGED", "ref_tagged"),
+                                                         ("ANNOTATION", "annotation_tagged"))
+                               for r, t in zip(data["row"], data[col], strict=True)),
+                     path, name)
+        data[f"ref_{name}"] = [adapt(t, mapping, capitalise_initial=True)
+                               for t in data["ref_tagged"]]
+        data[f"annotation_{name}"] = [adapt(t, mapping) for t in data["annotation_tagged"]]
+        for row, text in zip(data["row"], data[f"annotation_{name}"], strict=True):
+            try:
+                parse_annotations(text)
+            except AnnotationError as exc:  # check_mapping rules this out; kept as a guard
+                raise DatasetError(path, f"after adaptation to {name}: {exc}", row=int(row),
+                                   column="ANNOTATION") from None
+    return data
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def load(path: str | Path, mappings: Mapping[str, Mapping[str, str]], split: str = "test"
+         ) -> pd.DataFrame:
+    return to_data_table(read_tsv(path, split), path, mappings)
+
+
+def build(test: str | Path, dev: str | Path, paradigms: Mapping[str, Mapping[str, str]],
+          data_out: str | Path, dev_out: str | Path, provenance_out: str | Path) -> None:
+    """Workflow stage: published test + dev files and the paradigms' mappings →
+    ``data.parquet``, ``dev.parquet`` and ``data.json`` (checksums, counts, paradigms)."""
+    mappings = {name: load_mapping(spec["mapping"]) for name, spec in paradigms.items()}
+    data = load(test, mappings, "test")
+    dev_data = load(dev, mappings, "dev")
+    overlap = set(data["item_id"]) & set(dev_data["item_id"])
+    if overlap:
+        raise DatasetError(dev, f"ids also in the test file {test}: {sorted(overlap)[:5]}")
+    log.info("Neo-GATE: %d test and %d dev entries, paradigms %s", len(data), len(dev_data),
+             ", ".join(mappings))
+    write_parquet(data_out, data)
+    write_parquet(dev_out, dev_data)
+    write_json(provenance_out, {
+        "test": {"path": str(test), "sha256": _sha256(Path(test)),
+                 **annotation_stats(data["annotation_tagged"])},
+        "dev": {"path": str(dev), "sha256": _sha256(Path(dev)),
+                **annotation_stats(dev_data["annotation_tagged"])},
+        "paradigms": {name: {"mapping": str(paradigms[name]["mapping"]),
+                             "sha256": _sha256(Path(paradigms[name]["mapping"])),
+                             "neomorphemes": paradigms[name].get("neomorphemes")
+                             or neomorpheme_chars(mapping),
+                             "forms": mapping}
+                      for name, mapping in mappings.items()},
+    })

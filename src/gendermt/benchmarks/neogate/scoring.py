@@ -1,0 +1,80 @@
+"""Workflow stage: one system's answers to one run → Neo-GATE scores, per item and overall."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from gendermt.errors import GenderMTError
+from gendermt.io import atomic_path, read_jsonl, write_json, write_parquet
+
+from .evaluation import LineResult, evaluate
+from .extract import STATUSES, extract
+
+log = logging.getLogger(__name__)
+
+# The official script's --export_tsv columns, after our item id, Neo-GATE id and extraction.
+TSV_COLUMNS = ["item_id", "#", "EXTRACTION", "ANNOTATIONS", "MATCHED", "CORRECT", "MASCULINE",
+               "FEMININE", "MIS-GENERATIONS"]
+
+
+def per_item_frame(data: pd.DataFrame, extracted: list[tuple[str, str]],
+                   lines: list[LineResult]) -> pd.DataFrame:
+    frame = pd.DataFrame({
+        "item_id": data["item_id"], "number": data["number"],
+        "extraction": [status for _, status in extracted],
+        "hypothesis": [text for text, _ in extracted],
+        "n_annotations": [line.n_annotations for line in lines],
+    })
+    for key in ("matched", "correct", "masculine", "feminine", "misgenerations"):
+        frame[key] = [len(getattr(line, key)) for line in lines]
+        frame[f"{key}_words"] = [" ".join(getattr(line, key)) for line in lines]
+    return frame
+
+
+def inspection_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """The per-item TSV: the official export's columns (words joined by spaces)."""
+    return pd.DataFrame({
+        "item_id": frame["item_id"], "#": frame["number"], "EXTRACTION": frame["extraction"],
+        "ANNOTATIONS": frame["n_annotations"], "MATCHED": frame["matched_words"],
+        "CORRECT": frame["correct_words"], "MASCULINE": frame["masculine_words"],
+        "FEMININE": frame["feminine_words"], "MIS-GENERATIONS": frame["misgenerations_words"],
+    })[TSV_COLUMNS]
+
+
+def score_run(translations: str | Path, data_path: str | Path, run: Mapping[str, Any],
+              template: Mapping[str, Any], options: Mapping[str, Any], system: str,
+              scores_out: str | Path, summary_out: str | Path, tsv_out: str | Path) -> None:
+    """Extract each answer's translation, evaluate it, write per-item and corpus scores."""
+    paradigm = run["paradigm"]
+    data = pd.read_parquet(data_path, columns=["item_id", "number", f"annotation_{paradigm}"])
+    records = {r["item_id"]: r for r in read_jsonl(translations)}
+    missing = [i for i in data["item_id"] if i not in records]
+    if missing:
+        raise GenderMTError(f"{translations}: no output for {len(missing)} items "
+                            f"(first: {missing[0]})")
+    extracted = [extract(records[i]["raw"], template.get("extract_after"),
+                         bool(options.get("accept_plain", True))) for i in data["item_id"]]
+    lines, scores = evaluate(
+        [text for text, _ in extracted], list(data[f"annotation_{paradigm}"]),
+        list(run["neomorphemes"]), keep_slash=bool(options.get("keep_slash", False)),
+        wrap_negative_anchor=bool(options.get("wrap_negative_anchor", True)))
+    frame = per_item_frame(data, extracted, lines)
+    extraction = {s: int((frame["extraction"] == s).sum()) for s in STATUSES}
+    if extraction["unextractable"]:
+        log.warning("%s %s: %d of %d outputs unextractable (scored as empty)", system,
+                    run["name"], extraction["unextractable"], len(frame))
+    write_parquet(scores_out, frame)
+    with atomic_path(tsv_out) as tmp:
+        inspection_table(frame).to_csv(tmp, sep="\t", index=False)
+    write_json(summary_out, {
+        "system": system, "prompt": run["name"], "format": run["format"],
+        "shots": run["shots"], "paradigm": paradigm, "neomorphemes": run["neomorphemes"],
+        "template_version": template["version"], "template_sha256": template["sha256"],
+        "options": dict(options), "items": len(frame), "extraction": extraction,
+        "scores": scores,
+    })

@@ -1,0 +1,210 @@
+# Neo-GATE (en→it, neomorphemes): the published TSVs adapted to each paradigm →
+# data.parquet; one inputs file per run (format × shots × paradigm, named by {prompt});
+# the generic translate rule; Neo-GATE's own metric per system × run; Table 6 and Figs 1-3.
+from gendermt.benchmarks.neogate.prompts import resolve_templates, study_runs
+
+
+NEOGATE = BENCHMARKS.get("neogate", {})
+try:
+    NEOGATE_TEMPLATES = resolve_templates(NEOGATE["templates"]) if NEOGATE else {}
+    NEOGATE_RUNS = study_runs(NEOGATE, NEOGATE_TEMPLATES) if NEOGATE else {}
+except GenderMTError as _exc:
+    raise WorkflowError(f"benchmarks.neogate: {_exc}")
+NEOGATE_PARADIGMS = list(NEOGATE.get("paradigms", {}))
+# Systems run on every run; paradigm systems (e.g. the oracle of one paradigm's adapted
+# reference) only on the runs of their paradigm.
+NEOGATE_PARADIGM_SYSTEMS = NEOGATE.get("paradigm_systems", {})
+NEOGATE_SYSTEMS = list(
+    dict.fromkeys(
+        NEOGATE.get("systems", [])
+        + [s for p in NEOGATE_PARADIGMS for s in NEOGATE_PARADIGM_SYSTEMS.get(p, [])]
+    )
+)
+NEOGATE_SUMMARIES = [
+    f"results/neogate/scores/{system}/{name}.json"
+    for name, run in NEOGATE_RUNS.items()
+    for system in NEOGATE.get("systems", [])
+    + NEOGATE_PARADIGM_SYSTEMS.get(run["paradigm"], [])
+]
+NEOGATE_RAW = (
+    [NEOGATE["data"]["test"], NEOGATE["data"]["dev"]]
+    + [spec["mapping"] for spec in NEOGATE["paradigms"].values()]
+    if NEOGATE
+    else []
+)
+NEOGATE_METRICS = ["coverage", "accuracy", "cwa", "misgeneration"]
+
+if NEOGATE:
+    _unknown = [s for s in NEOGATE_SYSTEMS if s not in SYSTEMS]
+    if _unknown:
+        raise WorkflowError(f"benchmarks.neogate names undefined systems {_unknown}")
+    _unknown = [p for p in NEOGATE_PARADIGM_SYSTEMS if p not in NEOGATE_PARADIGMS]
+    if _unknown:
+        raise WorkflowError(
+            f"benchmarks.neogate.paradigm_systems names paradigms {_unknown} that "
+            f"benchmarks.neogate.paradigms does not define ({', '.join(NEOGATE_PARADIGMS)})"
+        )
+    TARGETS.extend(
+        expand(
+            "results/neogate/tables/{table}.csv",
+            table=["zeroshot", "fewshot", "extraction", "dataset"],
+        )
+        + expand(
+            "results/neogate/figures/{metric}.{ext}",
+            metric=NEOGATE_METRICS,
+            ext=["png", "pdf"],
+        )
+    )
+
+
+ruleorder: neogate_inputs > build_inputs
+ruleorder: neogate_score > score
+
+
+rule neogate_data:
+    input:
+        NEOGATE_RAW,
+    output:
+        data="results/neogate/data.parquet",
+        dev="results/neogate/dev.parquet",
+        provenance="results/neogate/data.json",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.neogate.data"),
+        source=NEOGATE.get("data"),
+        paradigms=NEOGATE.get("paradigms"),
+    log:
+        "logs/neogate/data.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/neogate_data.py"
+
+
+rule neogate_inputs:
+    input:
+        data="results/neogate/data.parquet",
+        dev="results/neogate/dev.parquet",
+    output:
+        "results/neogate/inputs/{prompt}.jsonl",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.neogate.prompts"),
+        template=neogate_template,
+        run=neogate_run,
+    log:
+        "logs/neogate/inputs/{prompt}.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/neogate_inputs.py"
+
+
+rule neogate_score:
+    input:
+        translations="results/neogate/translations/{system}/{prompt}.jsonl",
+        data="results/neogate/data.parquet",
+    output:
+        scores="results/neogate/scores/{system}/{prompt}.parquet",
+        summary="results/neogate/scores/{system}/{prompt}.json",
+        inspection="results/neogate/scores/{system}/{prompt}.tsv",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.neogate.scoring"),
+        run=neogate_run,
+        template=neogate_template,
+        options=NEOGATE.get("evaluation", {}),
+    log:
+        "logs/neogate/score/{system}/{prompt}.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/neogate_score.py"
+
+
+rule neogate_tables:
+    input:
+        summaries=NEOGATE_SUMMARIES,
+        provenance="results/neogate/data.json",
+    output:
+        zeroshot=report(
+            "results/neogate/tables/zeroshot.csv",
+            caption="../report/neogate_zeroshot.rst",
+            category="Neo-GATE",
+            subcategory="Tables",
+        ),
+        zeroshot_md="results/neogate/tables/zeroshot.md",
+        fewshot=report(
+            "results/neogate/tables/fewshot.csv",
+            caption="../report/neogate_fewshot.rst",
+            category="Neo-GATE",
+            subcategory="Tables",
+        ),
+        fewshot_md="results/neogate/tables/fewshot.md",
+        extraction=report(
+            "results/neogate/tables/extraction.csv",
+            caption="../report/neogate_extraction.rst",
+            category="Neo-GATE",
+            subcategory="Tables",
+        ),
+        extraction_md="results/neogate/tables/extraction.md",
+        dataset=report(
+            "results/neogate/tables/dataset.csv",
+            caption="../report/neogate_dataset.rst",
+            category="Neo-GATE",
+            subcategory="Tables",
+        ),
+        dataset_md="results/neogate/tables/dataset.md",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.neogate.tables"),
+        systems=NEOGATE_SYSTEMS,
+        paradigms=NEOGATE_PARADIGMS,
+        formats=NEOGATE.get("prompts"),
+    log:
+        "logs/neogate/tables.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/neogate_tables.py"
+
+
+rule neogate_figures:
+    input:
+        summaries=NEOGATE_SUMMARIES,
+    output:
+        coverage_png=report(
+            "results/neogate/figures/coverage.png",
+            caption="../report/neogate_heatmap.rst",
+            category="Neo-GATE",
+            subcategory="Figures",
+        ),
+        coverage_pdf="results/neogate/figures/coverage.pdf",
+        accuracy_png=report(
+            "results/neogate/figures/accuracy.png",
+            caption="../report/neogate_heatmap.rst",
+            category="Neo-GATE",
+            subcategory="Figures",
+        ),
+        accuracy_pdf="results/neogate/figures/accuracy.pdf",
+        cwa_png=report(
+            "results/neogate/figures/cwa.png",
+            caption="../report/neogate_heatmap.rst",
+            category="Neo-GATE",
+            subcategory="Figures",
+        ),
+        cwa_pdf="results/neogate/figures/cwa.pdf",
+        misgeneration_png=report(
+            "results/neogate/figures/misgeneration.png",
+            caption="../report/neogate_heatmap.rst",
+            category="Neo-GATE",
+            subcategory="Figures",
+        ),
+        misgeneration_pdf="results/neogate/figures/misgeneration.pdf",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.neogate.figures"),
+        systems=NEOGATE_SYSTEMS,
+        paradigms=NEOGATE_PARADIGMS,
+        formats=NEOGATE.get("prompts"),
+    log:
+        "logs/neogate/figures.log",
+    conda:
+        "../../envs/plot.yaml"
+    script:
+        "../scripts/neogate_figures.py"
