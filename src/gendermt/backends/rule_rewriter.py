@@ -34,6 +34,9 @@ class RuleRewriter(Backend):
     default_batch_size: ClassVar[int] = 256
     #: ``language``: the language of the text it rewrites; only English is implemented.
     settings_keys: ClassVar[frozenset[str]] = frozenset({"language"})
+    # Reads only the source and answers instantly: no prompt in its key, nothing to cache.
+    prompted: ClassVar[bool] = False
+    cacheable: ClassVar[bool] = False
 
     @classmethod
     def check_settings(cls, settings: dict[str, Any]) -> None:
