@@ -1,18 +1,61 @@
-"""Every study config builds its whole DAG offline (a dry run), combined with the systems
-of the five papers, and so does config/apertium.yaml."""
+"""Every study config, combined with the systems of the five papers, validates against the
+config schema and builds its whole DAG offline (a dry run); so does config/apertium.yaml over
+the default. Study configs stand alone: naming config files on the command line replaces the
+embedded default (see the Snakefile)."""
+
+import shutil
 
 import pytest
+import yaml
 
 from .conftest import ROOT
-from .workflow_support import copy_project, explain, job_stats, snakemake
+from .workflow_support import copy_project, explain, job_stats, planned_jobs, snakemake
 
 STUDIES = sorted(p.name for p in (ROOT / "config" / "study").glob("*.yaml")
                  if p.name != "systems.yaml")
+# Data the user provides for a study (not shipped, not downloadable here): the dry runs get
+# the project's samples, which are in the same published formats, at those paths.
+USER_DATA = {
+    "data/gENder-IT/gENder-IT.tsv": "resources/conga/gENder-IT-sample.tsv",
+    "data/neogate/Neo-GATE.tsv": "resources/neogate/Neo-GATE.tsv",
+    "data/neogate/Neo-GATE-dev.tsv": "resources/neogate/Neo-GATE-dev.tsv",
+}
+
+
+def merged(*files):
+    """Config files merged as Snakemake merges them (nested mappings updated key by key)."""
+    def update(base, new):
+        for key, value in new.items():
+            if isinstance(value, dict) and isinstance(base.get(key), dict):
+                update(base[key], value)
+            else:
+                base[key] = value
+        return base
+    config = {}
+    for path in files:
+        update(config, yaml.safe_load((ROOT / path).read_text(encoding="utf-8")))
+    return config
+
+
+@pytest.mark.parametrize("files", [
+    ["config/config.yaml"], ["config/config.yaml", "config/apertium.yaml"],
+    *[["config/study/systems.yaml", f"config/study/{study}"] for study in STUDIES],
+], ids=lambda files: "+".join(f.split("/")[-1] for f in files))
+def test_configs_validate_against_the_schema(files):
+    from snakemake.utils import validate
+
+    validate(merged(*files), str(ROOT / "workflow" / "schemas" / "config.schema.yaml"))
 
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
-    return copy_project(tmp_path_factory.mktemp("study") / "project")
+    project = copy_project(tmp_path_factory.mktemp("study") / "project")
+    for dest, sample in USER_DATA.items():
+        (project / dest).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / sample, project / dest)
+    # Study configs whose data is public point at ../shared/data, as from the project root.
+    (project.parent / "shared").symlink_to(ROOT.parent / "shared")
+    return project
 
 
 @pytest.fixture(scope="module")
@@ -36,9 +79,12 @@ def test_fairtranslate_study_is_the_papers(dry_runs):
 
 
 def test_apertium_config_builds_its_dag(project):
-    proc = snakemake(project, "-n", "--configfile", "config/apertium.yaml")
+    proc = snakemake(project, "-n", "--configfile", "config/config.yaml", "config/apertium.yaml")
     assert proc.returncode == 0, explain(proc)
-    assert job_stats(proc.stdout + proc.stderr)["translate"] == 20
+    jobs = planned_jobs(proc.stdout + proc.stderr)
+    fairtranslate = [wc["system"] for rule, wc in jobs
+                     if rule == "translate" and wc.get("benchmark") == "fairtranslate"]
+    assert len(fairtranslate) == 20 and fairtranslate.count("apertium-en-fr") == 4
 
 
 def test_every_system_of_the_papers_is_valid():
