@@ -60,14 +60,16 @@ def request_key(identity: dict[str, Any], request: Request) -> str:
 
 
 def translate_file(inputs: str | Path, data: str | Path, system: str, settings: dict[str, Any],
-                   output: str | Path, meta: str | Path, postprocess: Sequence[str] = ()) -> None:
+                   output: str | Path, meta: str | Path, postprocess: Sequence[str] = (),
+                   benchmark: str = "") -> None:
     """Workflow stage: ``inputs/{prompt}.jsonl`` → ``translations/{system}/{prompt}.jsonl``."""
     output = Path(output)
     records = read_jsonl(inputs)
     requests = [Request(r["item_id"], r["source"], r["messages"], r.get("src_lang", ""),
                         r.get("tgt_lang", "")) for r in records]
     extract = pipeline(postprocess)
-    backend = build_backend(settings, pd.read_parquet(data))
+    context = {"benchmark": benchmark, "prompt": records[0]["prompt"] if records else ""}
+    backend = build_backend(settings, pd.read_parquet(data), context)
     identity = backend.identity()
     keys = {r.item_id: request_key(identity, r) for r in requests}
     partial = output.with_name(output.name + ".partial")

@@ -10,4 +10,5 @@ with logging_to(snakemake.log[0]):
         snakemake.output.translations,
         snakemake.output.meta,
         snakemake.params.postprocess,
+        benchmark=snakemake.wildcards.benchmark,
     )

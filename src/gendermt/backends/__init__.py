@@ -10,8 +10,10 @@ from gendermt.errors import GenderMTError
 
 from .base import Backend, Request
 from .offline import CopySource, ReferenceOracle
+from .stored import Stored
 
 BACKENDS: dict[str, type[Backend]] = {cls.name: cls for cls in (ReferenceOracle, CopySource)}
+BACKENDS[Stored.name] = Stored
 
 
 def system_gpus(settings: dict[str, Any]) -> int:
@@ -34,10 +36,13 @@ def check_system(settings: dict[str, Any]) -> None:
     backend_class(settings).check_settings(settings)
 
 
-def build_backend(settings: dict[str, Any], data: pd.DataFrame) -> Backend:
+def build_backend(settings: dict[str, Any], data: pd.DataFrame,
+                  context: dict[str, str] | None = None) -> Backend:
+    """The backend of one job; ``context`` (``benchmark``, ``prompt``) fills in settings that
+    depend on the job, such as a ``stored`` system's file."""
     cls = backend_class(settings)
     cls.check_settings(settings)
-    return cls(settings, data)
+    return cls(cls.resolve_settings(settings, context or {}), data)
 
 
 __all__ = ["BACKENDS", "Backend", "Request", "build_backend", "check_system", "system_gpus"]
