@@ -15,6 +15,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/translate.smk"
 include: "workflow/rules/score.smk"
 include: "workflow/rules/fairtranslate.smk"
+include: "workflow/rules/winomt.smk"
 
 
 rule all:

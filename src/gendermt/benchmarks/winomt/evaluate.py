@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.io import read_jsonl, write_json, write_parquet
+from gendermt.io import read_jsonl, write_json, write_parquet, write_table
 
 from . import LANGUAGES
 from .align import align, linked_targets, source_tokens, tokenize
@@ -51,7 +51,8 @@ def predict(data: pd.DataFrame, hypotheses: list[str], lang: str,
 
 
 def score_file(translations: str, data_path: str, lang: str, alignment: dict[str, Any],
-               table_out: str, summary_out: str, system: str = "") -> None:
+               table_out: str, summary_out: str, system: str = "",
+               sentences_csv: str | None = None) -> None:
     """Workflow stage (see the module docstring)."""
     if lang not in LANGUAGES:
         raise ValueError(f"WinoMT prompts are named by target language ({', '.join(LANGUAGES)}); "
@@ -66,6 +67,9 @@ def score_file(translations: str, data_path: str, lang: str, alignment: dict[str
     log.info("%s %s: acc %.1f, ΔG %.1f, ΔS %s in %.1f s", system, lang, metrics["acc"],
              metrics["delta_g"], f"{metrics['delta_s']:.1f}" if "delta_s" in metrics else "-",
              seconds)
-    write_parquet(table_out, table.assign(system=system, lang=lang))
+    table = table.assign(system=system, lang=lang)
+    write_parquet(table_out, table)
+    if sentences_csv:
+        write_table(table, sentences_csv)
     write_json(summary_out, {"system": system, "lang": lang, **metrics, **facts,
                              "seconds": seconds})
