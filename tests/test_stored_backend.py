@@ -48,8 +48,8 @@ def test_lines_must_cover_every_item(tmp_path, text, message):
 
 def test_path_placeholders_come_from_the_job(tmp_path):
     (tmp_path / "winomt-fr.txt").write_text("x\ny\nz\n", encoding="utf-8")
-    backend = build_backend({"backend": "stored", "path": str(tmp_path / "{benchmark}-{prompt}.txt")},
-                            DATA, {"benchmark": "winomt", "prompt": "fr"})
+    settings = {"backend": "stored", "path": str(tmp_path / "{benchmark}-{prompt}.txt")}
+    backend = build_backend(settings, DATA, {"benchmark": "winomt", "prompt": "fr"})
     assert outputs(backend) == ["x", "y", "z"]
     assert backend.identity()["path"] == str(tmp_path / "winomt-fr.txt")
 

