@@ -27,6 +27,8 @@ include: "workflow/rules/conga.smk"
 
 include: "workflow/rules/neogate.smk"
 
+include: "workflow/rules/winomt.smk"
+
 
 rule all:
     input:

@@ -19,6 +19,7 @@ SCORE_COMMANDS = (
     "gendermt.benchmarks.gate_x_e.cli",
     "gendermt.benchmarks.conga.cli",
     "gendermt.benchmarks.neogate.cli",
+    "gendermt.benchmarks.winomt.cli",
 )
 # Modules with a `register(commands)` that adds a top-level command (`gendermt <name> ...`).
 COMMANDS = (

@@ -83,17 +83,20 @@ def _length(request: Request) -> int:
 
 def translate_file(inputs: str | Path, data: str | Path, system: str, settings: dict[str, Any],
                    output: str | Path, meta: str | Path, postprocess: Sequence[str] = (),
-                   cache_dir: str | Path | None = None) -> None:
+                   cache_dir: str | Path | None = None, benchmark: str = "") -> None:
     """Workflow stage: ``inputs/{prompt}.jsonl`` → ``translations/{system}/{prompt}.jsonl``.
 
-    With ``cache_dir``, outputs are looked up in and added to the request cache there.
+    With ``cache_dir``, outputs are looked up in and added to the request cache there;
+    ``benchmark`` (and the inputs' prompt) fill placeholders in settings such as a stored
+    file's path.
     """
     output = Path(output)
     records = read_jsonl(inputs)
     requests = [Request(r["item_id"], r["source"], r["messages"], r.get("src_lang", ""),
                         r.get("tgt_lang", "")) for r in records]
     extract = pipeline(postprocess)
-    backend = build_backend(settings, pd.read_parquet(data))
+    context = {"benchmark": benchmark, "prompt": records[0]["prompt"] if records else ""}
+    backend = build_backend(settings, pd.read_parquet(data), context)
     identity = backend.identity()
     digests = {r.item_id: request_digest(identity, r if backend.prompted else
                                          dataclasses.replace(r, messages=[]))

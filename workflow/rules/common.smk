@@ -63,6 +63,17 @@ def system_settings(wildcards):
     return SYSTEMS[wildcards.system]
 
 
+def stored_outputs_of(wildcards):
+    """A `stored` system's file for this job (an input: replacing it reruns the job)."""
+    settings = SYSTEMS[wildcards.system]
+    if settings.get("backend") != "stored":
+        return []
+    from gendermt.backends.stored import resolve_path
+
+    return [resolve_path(settings["path"], {"benchmark": wildcards.benchmark,
+                                            "prompt": wildcards.prompt})]
+
+
 def translation_gpus(wildcards):
     return system_gpus(SYSTEMS[wildcards.system])
 

@@ -22,6 +22,7 @@ rule translate:
     input:
         inputs="results/{benchmark}/inputs/{prompt}.jsonl",
         data="results/{benchmark}/data.parquet",
+        stored=stored_outputs_of,
     output:
         translations="results/{benchmark}/translations/{system}/{prompt}.jsonl",
         meta="results/{benchmark}/translations/{system}/{prompt}.meta.json",

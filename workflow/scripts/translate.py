@@ -11,4 +11,5 @@ with logging_to(snakemake.log[0]):
         snakemake.output.meta,
         snakemake.params.postprocess,
         cache_dir=translation_cache_dir(snakemake.config),
+        benchmark=snakemake.wildcards.benchmark,
     )

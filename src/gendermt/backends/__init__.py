@@ -14,10 +14,11 @@ from .hf import HFCausal, HFSeq2Seq
 from .offline import CopySource, ReferenceOracle
 from .openai_api import OpenAICompatible
 from .rule_rewriter import RuleRewriter
+from .stored import Stored
 from .vllm_backend import VLLM
 
 BACKENDS: dict[str, type[Backend]] = {cls.name: cls for cls in (ReferenceOracle, CopySource,
-                                                                 RuleRewriter)}
+                                                                 RuleRewriter, Stored)}
 # Model backends: heavy imports (torch, vllm) happen only when a job builds one.
 BACKENDS.update({cls.name: cls for cls in (HFSeq2Seq, HFCausal, VLLM, OpenAICompatible,
                                            Apertium)})
@@ -43,10 +44,13 @@ def check_system(settings: dict[str, Any]) -> None:
     backend_class(settings).check_settings(settings)
 
 
-def build_backend(settings: dict[str, Any], data: pd.DataFrame) -> Backend:
+def build_backend(settings: dict[str, Any], data: pd.DataFrame,
+                  context: dict[str, str] | None = None) -> Backend:
+    """The backend of one job; ``context`` (``benchmark``, ``prompt``) fills in settings that
+    depend on the job, such as a ``stored`` system's file."""
     cls = backend_class(settings)
     cls.check_settings(settings)
-    return cls(settings, data)
+    return cls(cls.resolve_settings(settings, context or {}), data)
 
 
 __all__ = ["BACKENDS", "Backend", "Request", "build_backend", "check_system", "system_gpus"]

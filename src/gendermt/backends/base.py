@@ -60,6 +60,13 @@ class Backend(ABC):
         if missing:
             raise GenderMTError(f"backend {cls.name!r} needs {missing}")
 
+    @classmethod
+    def resolve_settings(cls, settings: dict[str, Any], context: dict[str, str]
+                         ) -> dict[str, Any]:
+        """The settings of one job, given its ``context`` (``benchmark``, ``prompt``); most
+        backends use them as they are (the ``stored`` backend fills in its ``path``)."""
+        return dict(settings)
+
     def __init__(self, settings: dict[str, Any], data: pd.DataFrame) -> None:
         self.settings = dict(settings)
         self.data = data

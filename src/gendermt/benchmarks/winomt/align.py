@@ -1,0 +1,106 @@
+"""Which target words translate the WinoMT entity: tokenisation and eflomal word alignment.
+
+eflomal (Östling & Tiedemann 2016) is a statistical aligner (Bayesian IBM models with MCMC
+sampling): it learns from the sentence pairs it is given, with no downloaded weights, so each
+call aligns a whole file of pairs at once (thousands of pairs align well; a few dozen poorly).
+Its sampler is not seeded, so two runs can differ on a few links.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gendermt.errors import MissingResourceError
+
+log = logging.getLogger(__name__)
+
+# English: words keep inner apostrophes and hyphens (driver's, co-worker), punctuation apart.
+SOURCE_TOKEN = re.compile(r"\w+(?:[-'’]\w+)*|[^\w\s]")
+# Romance/German targets: elided articles and prepositions (l', un', dell', qu') are tokens
+# of their own, because they carry (or hide) the gender the entity gets.
+# (quelqu'un, aujourd'hui are one word.)
+TARGET_TOKEN = re.compile(
+    r"(?i:quelqu['’]une?|aujourd['’]hui)|\w+['’](?=\w)|\w+(?:-\w+)*|[^\w\s]")
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    start: int
+    end: int
+
+
+def tokenize(text: str, pattern: re.Pattern = TARGET_TOKEN) -> list[Token]:
+    return [Token(m.group(), m.start(), m.end()) for m in pattern.finditer(text)]
+
+
+def source_tokens(sentence: str, entity_index: int, entity: str) -> tuple[list[Token], int]:
+    """The English sentence's tokens and the position of the entity's head word among them.
+
+    ``entity_index`` counts whitespace tokens (WinoMT's convention); a multi-word entity
+    (``construction worker``) is indexed at its first word, and its head is its last word.
+    """
+    words = sentence.split()
+    head = min(entity_index + len(entity.split()) - 1, len(words) - 1)
+    tokens: list[Token] = []
+    position = None
+    offset = 0
+    for i, word in enumerate(words):
+        start = sentence.index(word, offset)
+        offset = start + len(word)
+        pieces = [Token(m.group(), start + m.start(), start + m.end())
+                  for m in SOURCE_TOKEN.finditer(word)]
+        if i == head:
+            words_only = [k for k, p in enumerate(pieces) if re.search(r"\w", p.text)]
+            position = len(tokens) + (words_only[0] if words_only else 0)
+        tokens.extend(pieces)
+    assert position is not None
+    return tokens, position
+
+
+def align(source: list[list[str]], target: list[list[str]], settings: dict[str, Any] | None = None
+          ) -> tuple[list[set[tuple[int, int]]], list[set[tuple[int, int]]]]:
+    """Forward and reverse eflomal links (source index, target index) of each sentence pair."""
+    try:
+        import eflomal
+    except ImportError as exc:
+        raise MissingResourceError(
+            "WinoMT needs the eflomal aligner: pip install 'gendermt[winomt]' (or eflomal)"
+        ) from exc
+    if len(source) != len(target):
+        raise ValueError("source and target have different numbers of sentences")
+    settings = dict(settings or {})
+    aligner = eflomal.Aligner(**settings)
+
+    def as_file(sentences: list[list[str]]) -> io.StringIO:
+        # eflomal reads whitespace-tokenised lines; an empty line would shift nothing but
+        # gives it no words, so a placeholder keeps pairs in step
+        return io.StringIO("".join(" ".join(t.lower() for t in s) + "\n" if s else "∅\n"
+                                   for s in sentences))
+
+    with tempfile.TemporaryDirectory() as tmp:
+        fwd, rev = Path(tmp) / "fwd", Path(tmp) / "rev"
+        aligner.align(as_file(source), as_file(target), links_filename_fwd=str(fwd),
+                      links_filename_rev=str(rev))
+        return _read_links(fwd, len(source)), _read_links(rev, len(source))
+
+
+def _read_links(path: Path, n: int) -> list[set[tuple[int, int]]]:
+    lines = path.read_text(encoding="utf-8").split("\n")[:n]
+    lines += [""] * (n - len(lines))
+    return [{tuple(map(int, link.split("-"))) for link in line.split()} for line in lines]
+
+
+def linked_targets(fwd: set[tuple[int, int]], rev: set[tuple[int, int]], index: int
+                   ) -> list[int]:
+    """Target positions aligned to source position ``index``: links both directions agree
+    on, else the forward ones, else the reverse ones (sorted)."""
+    f = {j for i, j in fwd if i == index}
+    r = {j for i, j in rev if i == index}
+    return sorted((f & r) or f or r)

