@@ -22,11 +22,8 @@ include: "workflow/rules/score.smk"
 include: "workflow/rules/fairtranslate.smk"
 include: "workflow/rules/gate_x_e.smk"
 include: "workflow/rules/gate.smk"
-
 include: "workflow/rules/conga.smk"
-
 include: "workflow/rules/neogate.smk"
-
 include: "workflow/rules/winomt.smk"
 
 
