@@ -18,6 +18,7 @@ from gendermt.backends import check_system, system_gpus
 from gendermt.errors import GenderMTError
 from gendermt.prompts import load_templates
 from gendermt.provenance import code_fingerprint
+from gendermt.scoring.metrics import NEURAL_METRICS
 
 
 validate(config, schema="../schemas/config.schema.yaml")
@@ -72,7 +73,11 @@ def postprocess_of(wildcards):
 
 
 def sacrebleu_metrics_of(wildcards):
-    return [m for m in BENCHMARKS[wildcards.benchmark].get("metrics", []) if m != "comet"]
+    return [
+        m
+        for m in BENCHMARKS[wildcards.benchmark].get("metrics", [])
+        if m not in NEURAL_METRICS
+    ]
 
 
 def metric_options(wildcards):
@@ -82,6 +87,16 @@ def metric_options(wildcards):
 
 def corpus_groups_of(wildcards):
     return BENCHMARKS[wildcards.benchmark].get("corpus_groups", [])
+
+
+def bleu_tokenizers():
+    """scoring.tokenize: BLEU's tokenizer per target language (and `default`)."""
+    return config.get("scoring", {}).get("tokenize", {})
+
+
+def statistics_settings():
+    """statistics: bootstrap resamples, seed and confidence level of the tables."""
+    return config.get("statistics", {})
 
 
 def comet_settings():

@@ -13,6 +13,7 @@ rule score:
         metrics=sacrebleu_metrics_of,
         options=metric_options,
         group_by=corpus_groups_of,
+        tokenize=bleu_tokenizers(),
     log:
         "logs/{benchmark}/score/{system}/{prompt}.log",
     conda:
