@@ -118,13 +118,20 @@ def score_files(benchmark):
         prompt=spec["prompts"],
     )
     if "comet" in spec.get("metrics", []):
-        files += expand(
-            "results/{benchmark}/scores/{system}/{prompt}.comet.parquet",
-            benchmark=benchmark,
-            system=spec["systems"],
-            prompt=spec["prompts"],
-        )
+        # one file for all runs: COMET scores each distinct triple once (scoring/comet.py)
+        files.append(f"results/{benchmark}/scores/comet.parquet")
     return files
+
+
+def benchmark_translations(wildcards):
+    """Every translation file of a benchmark (the COMET job scores them all at once)."""
+    spec = BENCHMARKS[wildcards.benchmark]
+    return expand(
+        "results/{benchmark}/translations/{system}/{prompt}.jsonl",
+        benchmark=wildcards.benchmark,
+        system=spec["systems"],
+        prompt=spec["prompts"],
+    )
 
 
 # Each benchmark's rule file adds the tables and figures it makes.

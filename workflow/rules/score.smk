@@ -22,22 +22,24 @@ rule score:
         "../scripts/score.py"
 
 
+# COMET: one GPU job per benchmark over every system × prompt, so that the model loads once
+# and each distinct (source, hypothesis, reference) triple is scored once (see scoring/comet.py).
 rule comet:
     input:
-        translations="results/{benchmark}/translations/{system}/{prompt}.jsonl",
+        translations=benchmark_translations,
         data="results/{benchmark}/data.parquet",
     output:
-        scores="results/{benchmark}/scores/{system}/{prompt}.comet.parquet",
-        summary="results/{benchmark}/scores/{system}/{prompt}.comet.json",
+        scores="results/{benchmark}/scores/comet.parquet",
+        summary="results/{benchmark}/scores/comet.json",
     params:
         code=code_fingerprint("gendermt.scoring.comet"),
         settings=comet_settings(),
     resources:
         gpu=comet_gpus,
     log:
-        "logs/{benchmark}/comet/{system}/{prompt}.log",
+        "logs/{benchmark}/comet.log",
     benchmark:
-        "results/benchmarks/{benchmark}/comet/{system}/{prompt}.tsv"
+        "results/benchmarks/{benchmark}/comet.tsv"
     conda:
         "../../envs/comet.yaml"
     script:
