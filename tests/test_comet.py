@@ -123,3 +123,38 @@ def test_tiny_checkpoint_through_unbabel_comet(tmp_path):
     assert summary["calls_saved"] == 24 - 15
     assert set(summary["runs"]) == {"copy/baseline", "copy/moral", "oracle/baseline",
                                     "oracle/moral"}
+
+
+@needs_comet_env
+def test_bertscore_through_the_command_line_on_a_tiny_model(tmp_path):
+    """BERTScore behind `gendermt score mt`, offline, on a 2-layer random BERT saved locally:
+    an identical pair scores 100, the per-segment file agrees with the JSON, and the scores
+    equal bert_score.score called directly."""
+    model = tmp_path / "tiny-bert"
+    proc = in_comet_env(str(ROOT / "tests" / "comet_support" / "tiny_bertscore.py"), str(model),
+                        home=tmp_path / "hf")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    hyp, ref, seg = tmp_path / "hyp.txt", tmp_path / "ref.txt", tmp_path / "seg.jsonl"
+    hyp.write_text("the nurse finished her shift .\nl' ingénieur a vérifié le pont .\n",
+                   encoding="utf-8")
+    ref.write_text("the nurse finished her shift .\nl' ingénieur a fini le pont .\n",
+                   encoding="utf-8")
+    proc = in_comet_env("-m", "gendermt", "score", "mt", "--hyp", str(hyp), "--ref", str(ref),
+                        "--metrics", "bertscore", "--bertscore-model", str(model),
+                        "--bertscore-layers", "1", "--gpus", "0", "--json", "--segments",
+                        str(seg), home=tmp_path / "hf")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    result = json.loads(proc.stdout)["bertscore"]
+    assert result["signature"].startswith("bertscore:") and "_L1_no-idf" in result["signature"]
+    rows = [json.loads(line) for line in seg.read_text(encoding="utf-8").splitlines()]
+    assert rows[0]["bertscore"] == pytest.approx(100, abs=1e-4)
+    assert 0 < rows[1]["bertscore"] < 100
+    assert result["score"] == pytest.approx((rows[0]["bertscore"] + rows[1]["bertscore"]) / 2)
+    direct = ("import json, bert_score\n"
+              f"_, _, f = bert_score.score({hyp.read_text().splitlines()!r}, "
+              f"{ref.read_text().splitlines()!r}, model_type={str(model)!r}, num_layers=1, "
+              "device='cpu')\n"
+              "print(json.dumps([100 * v for v in f.tolist()]))\n")
+    proc = in_comet_env("-c", direct, home=tmp_path / "hf")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert [r["bertscore"] for r in rows] == pytest.approx(json.loads(proc.stdout), abs=1e-6)

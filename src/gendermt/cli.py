@@ -15,6 +15,7 @@ from gendermt.errors import GenderMTError
 # Modules with a `register(score_commands, metrics_type)` that adds `gendermt score <name>`.
 SCORE_COMMANDS = (
     "gendermt.benchmarks.fairtranslate.cli",
+    "gendermt.scoring.cli",
 )
 
 
