@@ -14,6 +14,7 @@ import logging
 import math
 import warnings
 from collections.abc import Sequence
+from itertools import combinations
 
 import numpy as np
 import pandas as pd
@@ -106,9 +107,13 @@ def tukey_hsd(frame: pd.DataFrame, value: str = "score", group: str = "gender",
         warnings.simplefilter("ignore", RuntimeWarning)
         result = pairwise_tukeyhsd(data[value].astype(float), data[group].astype(str),
                                    alpha=alpha)
-    rows = result.summary().data[1:]
-    return pd.DataFrame(rows, columns=columns).astype(
-        {"meandiff": float, "p_adj": float, "lower": float, "upper": float, "reject": bool})
+    # the unrounded values (summary() rounds to 4 decimals); pairs in statsmodels' order
+    pairs = list(combinations(result.groupsunique, 2))
+    return pd.DataFrame({
+        "group1": [str(a) for a, _ in pairs], "group2": [str(b) for _, b in pairs],
+        "meandiff": result.meandiffs.astype(float), "p_adj": result.pvalues.astype(float),
+        "lower": result.confint[:, 0].astype(float), "upper": result.confint[:, 1].astype(float),
+        "reject": result.reject.astype(bool)}, columns=columns)
 
 
 def bootstrap_mean_ci(values: Sequence[float] | np.ndarray, resamples: int = 1000,
