@@ -158,3 +158,25 @@ def test_bertscore_through_the_command_line_on_a_tiny_model(tmp_path):
     proc = in_comet_env("-c", direct, home=tmp_path / "hf")
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert [r["bertscore"] for r in rows] == pytest.approx(json.loads(proc.stdout), abs=1e-6)
+
+    # the workflow stage: two runs sharing one hypothesis file's content, scored once per pair
+    data = pd.DataFrame({"item_id": ["a", "b"], "source": ["s1", "s2"],
+                         "reference": ref.read_text().splitlines()})
+    data.to_parquet(tmp_path / "data.parquet", index=False)
+    for prompt in ("p", "q"):
+        write_jsonl(tmp_path / "tr" / "sys" / f"{prompt}.jsonl",
+                    ({"item_id": i, "hypothesis": h}
+                     for i, h in zip("ab", hyp.read_text().splitlines(), strict=True)))
+    stage = ("from gendermt.scoring.bertscore import bertscore_benchmark\n"
+             f"bertscore_benchmark([{str(tmp_path / 'tr/sys/p.jsonl')!r}, "
+             f"{str(tmp_path / 'tr/sys/q.jsonl')!r}], {str(tmp_path / 'data.parquet')!r}, "
+             f"{str(tmp_path / 'bs.parquet')!r}, {str(tmp_path / 'bs.json')!r}, "
+             f"{{'model': {str(model)!r}, 'num_layers': 1, 'gpus': 0}})\n")
+    proc = in_comet_env("-c", stage, home=tmp_path / "hf")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    summary = json.loads((tmp_path / "bs.json").read_text())
+    assert (summary["items"], summary["distinct_pairs"]) == (4, 2)
+    stored = pd.read_parquet(tmp_path / "bs.parquet")
+    assert list(stored["prompt"]) == ["p", "p", "q", "q"]
+    assert stored["score"].tolist() == pytest.approx([r["bertscore"] for r in rows] * 2,
+                                                     abs=1e-6)

@@ -155,24 +155,34 @@ def test_paper_tables_2_6_7_and_the_formats(default_run):
 
 
 def test_comet_is_one_gpu_job_per_benchmark_over_every_run(tmp_path):
-    """With comet among the metrics (and TER, the authors' BLEU), a dry run plans one COMET
-    job for the benchmark, reading every system × prompt's translations."""
+    """With comet and bertscore among the metrics (and TER, the authors' BLEU), a dry run
+    plans one COMET and one BERTScore job for the benchmark, each reading every system ×
+    prompt's translations; bertscore without its settings stops the run with a message."""
     from .workflow_support import copy_project, explain, job_stats, output_of, snakemake
 
     workdir = copy_project(tmp_path / "project")
     config_file = workdir / "config" / "config.yaml"
     config = yaml.safe_load(config_file.read_text(encoding="utf-8"))
     config["benchmarks"]["fairtranslate"]["metrics"] = ["bleu_nltk_m4", "bleu", "chrf", "ter",
-                                                        "comet"]
+                                                        "comet", "bertscore"]
+    config_file.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    proc = snakemake(workdir, "-n", "--cores", "2")
+    assert proc.returncode != 0
+    assert "scoring.bertscore" in output_of(proc) and "num_layers" in output_of(proc)
+    config["scoring"]["bertscore"] = {"model": "some/bert", "num_layers": 9}
     config_file.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
     proc = snakemake(workdir, "-n", "--cores", "2", "--resources", "gpu=1")
     assert proc.returncode == 0, explain(proc)
     text = output_of(proc)
     stats = job_stats(text)
-    assert stats["comet"] == 1 and stats["score"] == len(SYSTEMS) * len(PROMPTS)
+    assert stats["comet"] == stats["bertscore"] == 1
+    assert stats["score"] == len(SYSTEMS) * len(PROMPTS)
     block = text[text.index("rule comet:"):].split("\n\n", 1)[0]
     assert "results/fairtranslate/scores/comet.parquet" in block
     for system in SYSTEMS:
         for prompt in PROMPTS:
             assert f"results/fairtranslate/translations/{system}/{prompt}.jsonl" in block
     assert "gpu=1" in block.replace(" ", "")
+    block = text[text.index("rule bertscore:"):].split("\n\n", 1)[0]
+    assert "results/fairtranslate/scores/bertscore.parquet" in block
+    assert "results/fairtranslate/translations/copy-source/moral.jsonl" in block

@@ -107,6 +107,22 @@ def comet_gpus(wildcards):
     return int(comet_settings().get("gpus", 1))
 
 
+def bertscore_settings():
+    settings = config.get("scoring", {}).get("bertscore")
+    if settings is None and any(
+        "bertscore" in spec.get("metrics", []) for spec in BENCHMARKS.values()
+    ):
+        raise WorkflowError(
+            "a benchmark lists the metric bertscore, but scoring.bertscore (model, and "
+            "num_layers for a model bert-score does not know) is not configured"
+        )
+    return settings or {}
+
+
+def bertscore_gpus(wildcards):
+    return int(bertscore_settings().get("gpus", 1))
+
+
 # --- targets --------------------------------------------------------------------------
 def score_files(benchmark):
     """Every score file of a benchmark: sacrebleu metrics, and COMET when it is asked for."""
@@ -120,6 +136,8 @@ def score_files(benchmark):
     if "comet" in spec.get("metrics", []):
         # one file for all runs: COMET scores each distinct triple once (scoring/comet.py)
         files.append(f"results/{benchmark}/scores/comet.parquet")
+    if "bertscore" in spec.get("metrics", []):
+        files.append(f"results/{benchmark}/scores/bertscore.parquet")
     return files
 
 

@@ -44,3 +44,26 @@ rule comet:
         "../../envs/comet.yaml"
     script:
         "../scripts/comet.py"
+
+
+# BERTScore: like COMET, one job per benchmark (the model loads once; distinct pairs once).
+rule bertscore:
+    input:
+        translations=benchmark_translations,
+        data="results/{benchmark}/data.parquet",
+    output:
+        scores="results/{benchmark}/scores/bertscore.parquet",
+        summary="results/{benchmark}/scores/bertscore.json",
+    params:
+        code=code_fingerprint("gendermt.scoring.bertscore"),
+        settings=bertscore_settings(),
+    resources:
+        gpu=bertscore_gpus,
+    log:
+        "logs/{benchmark}/bertscore.log",
+    benchmark:
+        "results/benchmarks/{benchmark}/bertscore.tsv"
+    conda:
+        "../../envs/comet.yaml"
+    script:
+        "../scripts/bertscore.py"

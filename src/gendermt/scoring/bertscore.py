@@ -7,11 +7,15 @@ local cache, or a local folder; a model bert-score does not know needs ``num_lay
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from gendermt.errors import GenderMTError, MissingResourceError
+
+log = logging.getLogger(__name__)
 
 
 def bertscore(hyps: Sequence[str], refs: Sequence[str], model: str, *,
@@ -47,3 +51,34 @@ def bertscore(hyps: Sequence[str], refs: Sequence[str], model: str, *,
         batch_size=batch_size, idf=idf, rescale_with_baseline=rescale_with_baseline,
         device="cuda" if gpus > 0 else "cpu", return_hash=True)
     return [100.0 * float(v) for v in f1.tolist()], f"bertscore:{hash_code}|F1|scale:x100"
+
+
+def bertscore_benchmark(translation_files: Sequence[str | Path], data: str | Path,
+                        output: str | Path, summary_path: str | Path,
+                        settings: dict[str, Any]) -> None:
+    """Workflow stage: every translation file of a benchmark → ``scores/bertscore.parquet``
+    (``system, prompt, item_id, metric, score, signature``) and ``scores/bertscore.json``.
+    One job per benchmark, as for COMET: the model loads once, each distinct (hypothesis,
+    reference) pair is scored once."""
+    import pandas as pd
+
+    from gendermt.io import write_json, write_parquet
+
+    from .comet import collect_triples
+
+    items = pd.read_parquet(data, columns=["item_id", "source", "reference"])
+    frame = collect_triples(translation_files, items)
+    pairs = frame[["hypothesis", "reference"]].drop_duplicates(ignore_index=True)
+    log.info("BERTScore: %d items, %d distinct pairs", len(frame), len(pairs))
+    scores, signature = bertscore(
+        list(pairs["hypothesis"]), list(pairs["reference"]), settings["model"],
+        num_layers=settings.get("num_layers"), lang=settings.get("lang"),
+        batch_size=int(settings.get("batch_size", 64)), idf=bool(settings.get("idf", False)),
+        rescale_with_baseline=bool(settings.get("rescale_with_baseline", False)),
+        gpus=int(settings.get("gpus", 1)))
+    scored = frame.merge(pairs.assign(score=scores), on=["hypothesis", "reference"],
+                         how="left", validate="many_to_one")
+    write_parquet(output, scored[["system", "prompt", "item_id"]].assign(
+        metric="bertscore", score=scored["score"], signature=signature))
+    write_json(summary_path, {"metric": "bertscore", "signature": signature,
+                              "items": len(frame), "distinct_pairs": len(pairs)})
