@@ -127,56 +127,32 @@ def test_tiny_checkpoint_through_unbabel_comet(tmp_path):
 
 @needs_comet_env
 def test_bertscore_through_the_command_line_on_a_tiny_model(tmp_path):
-    """BERTScore behind `gendermt score mt`, offline, on a 2-layer random BERT saved locally:
-    an identical pair scores 100, the per-segment file agrees with the JSON, and the scores
-    equal bert_score.score called directly."""
-    model = tmp_path / "tiny-bert"
-    proc = in_comet_env(str(ROOT / "tests" / "comet_support" / "tiny_bertscore.py"), str(model),
-                        home=tmp_path / "hf")
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    """BERTScore offline on a 2-layer random BERT saved locally: behind `gendermt score mt`
+    (an identical pair scores 100, the per-segment file agrees with the JSON), equal to
+    bert_score.score called directly, and the workflow stage scores each distinct pair once."""
     hyp, ref, seg = tmp_path / "hyp.txt", tmp_path / "ref.txt", tmp_path / "seg.jsonl"
     hyp.write_text("the nurse finished her shift .\nl' ingénieur a vérifié le pont .\n",
                    encoding="utf-8")
     ref.write_text("the nurse finished her shift .\nl' ingénieur a fini le pont .\n",
                    encoding="utf-8")
+    proc = in_comet_env(str(ROOT / "tests" / "comet_support" / "tiny_bertscore.py"),
+                        str(tmp_path), str(hyp), str(ref), home=tmp_path / "hf")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    report = json.loads(proc.stdout.strip().splitlines()[-1])
     proc = in_comet_env("-m", "gendermt", "score", "mt", "--hyp", str(hyp), "--ref", str(ref),
-                        "--metrics", "bertscore", "--bertscore-model", str(model),
+                        "--metrics", "bertscore", "--bertscore-model", report["model"],
                         "--bertscore-layers", "1", "--gpus", "0", "--json", "--segments",
                         str(seg), home=tmp_path / "hf")
     assert proc.returncode == 0, proc.stderr[-3000:]
     result = json.loads(proc.stdout)["bertscore"]
     assert result["signature"].startswith("bertscore:") and "_L1_no-idf" in result["signature"]
-    rows = [json.loads(line) for line in seg.read_text(encoding="utf-8").splitlines()]
-    assert rows[0]["bertscore"] == pytest.approx(100, abs=1e-4)
-    assert 0 < rows[1]["bertscore"] < 100
-    assert result["score"] == pytest.approx((rows[0]["bertscore"] + rows[1]["bertscore"]) / 2)
-    direct = ("import json, bert_score\n"
-              f"_, _, f = bert_score.score({hyp.read_text().splitlines()!r}, "
-              f"{ref.read_text().splitlines()!r}, model_type={str(model)!r}, num_layers=1, "
-              "device='cpu')\n"
-              "print(json.dumps([100 * v for v in f.tolist()]))\n")
-    proc = in_comet_env("-c", direct, home=tmp_path / "hf")
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert [r["bertscore"] for r in rows] == pytest.approx(json.loads(proc.stdout), abs=1e-6)
-
-    # the workflow stage: two runs sharing one hypothesis file's content, scored once per pair
-    data = pd.DataFrame({"item_id": ["a", "b"], "source": ["s1", "s2"],
-                         "reference": ref.read_text().splitlines()})
-    data.to_parquet(tmp_path / "data.parquet", index=False)
-    for prompt in ("p", "q"):
-        write_jsonl(tmp_path / "tr" / "sys" / f"{prompt}.jsonl",
-                    ({"item_id": i, "hypothesis": h}
-                     for i, h in zip("ab", hyp.read_text().splitlines(), strict=True)))
-    stage = ("from gendermt.scoring.bertscore import bertscore_benchmark\n"
-             f"bertscore_benchmark([{str(tmp_path / 'tr/sys/p.jsonl')!r}, "
-             f"{str(tmp_path / 'tr/sys/q.jsonl')!r}], {str(tmp_path / 'data.parquet')!r}, "
-             f"{str(tmp_path / 'bs.parquet')!r}, {str(tmp_path / 'bs.json')!r}, "
-             f"{{'model': {str(model)!r}, 'num_layers': 1, 'gpus': 0}})\n")
-    proc = in_comet_env("-c", stage, home=tmp_path / "hf")
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    summary = json.loads((tmp_path / "bs.json").read_text())
-    assert (summary["items"], summary["distinct_pairs"]) == (4, 2)
-    stored = pd.read_parquet(tmp_path / "bs.parquet")
-    assert list(stored["prompt"]) == ["p", "p", "q", "q"]
-    assert stored["score"].tolist() == pytest.approx([r["bertscore"] for r in rows] * 2,
-                                                     abs=1e-6)
+    rows = [json.loads(line)["bertscore"] for line in seg.read_text(encoding="utf-8").splitlines()]
+    assert rows[0] == pytest.approx(100, abs=1e-4)
+    assert 0 < rows[1] < 100
+    assert result["score"] == pytest.approx(sum(rows) / 2)
+    assert rows == pytest.approx(report["direct"], abs=1e-6)
+    assert (report["summary"]["items"], report["summary"]["distinct_pairs"]) == (4, 2)
+    stage = pd.DataFrame(report["stage"])
+    assert list(stage["prompt"]) == ["p", "p", "q", "q"]
+    assert (stage["metric"] == "bertscore").all()
+    assert stage["score"].tolist() == pytest.approx(rows * 2, abs=1e-6)
