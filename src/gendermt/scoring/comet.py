@@ -84,13 +84,14 @@ def load_model(model: str, cache_dir: str | None = None):
                 f"({cache_dir or 'HF_HOME'}) and HF_HUB_OFFLINE is set, so it cannot be "
                 f"downloaded. {_how_to_provide(model, cache_dir)}") from cached_exc
         try:
-            folder = comet.download_model(model, saving_directory=cache_dir)
+            # what comet.download_model does, without its catch-all that reports any failure
+            # as "model not supported"
+            folder = snapshot_download(model, cache_dir=cache_dir)
         except Exception as exc:
             raise MissingResourceError(
                 f"COMET model {model!r} is not in the local cache ({cache_dir or 'HF_HOME'}) "
-                f"and could not be downloaded ({type(exc).__name__}: {exc}; the Hub is "
-                f"probably unreachable). {_how_to_provide(model, cache_dir)}") from exc
-        return _load(comet, Path(folder) / "checkpoints" / "model.ckpt", model), comet.__version__
+                f"and could not be downloaded ({type(exc).__name__}: {exc}). "
+                f"{_how_to_provide(model, cache_dir)}") from exc
     return _load(comet, Path(folder) / "checkpoints" / "model.ckpt", model), comet.__version__
 
 
