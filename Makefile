@@ -6,7 +6,7 @@ VENV   ?= .venv
 CORES  ?= 2
 BIN    := $(VENV)/bin
 
-.PHONY: run report test lint clean
+.PHONY: run report test lint clean comet-env
 
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "gendermt needs Python >= 3.10, found " + sys.version.split()[0])'
@@ -14,6 +14,20 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $@
+
+# COMET and BERTScore in an environment of their own: unbabel-comet pins numpy<2 and
+# transformers<5. torch is pinned so that pip takes the local CPU wheel, not a CUDA build.
+# The package itself is not installed there: tests put src/ on PYTHONPATH.
+COMET_VENV ?= .venv-comet
+$(COMET_VENV)/.installed: pyproject.toml envs/comet.yaml
+	$(PYTHON) -m venv $(COMET_VENV)
+	$(COMET_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(COMET_VENV)/bin/python -m pip install --quiet torch==2.13.0 unbabel-comet==2.2.7 \
+		bert-score==0.3.13 sacrebleu==2.6.0 'setuptools<81' numpy==1.26.4 pandas==2.2.3 \
+		pyarrow==17.0.0 pyyaml tqdm
+	@touch $@
+
+comet-env: $(COMET_VENV)/.installed
 
 run: $(VENV)/.installed
 	$(BIN)/snakemake --cores $(CORES)

@@ -20,6 +20,7 @@ SCORE_COMMANDS = (
     "gendermt.benchmarks.conga.cli",
     "gendermt.benchmarks.neogate.cli",
     "gendermt.benchmarks.winomt.cli",
+    "gendermt.scoring.cli",
 )
 # Modules with a `register(commands)` that adds a top-level command (`gendermt <name> ...`).
 COMMANDS = (

@@ -18,6 +18,7 @@ from gendermt.backends import check_system, system_gpus
 from gendermt.errors import GenderMTError
 from gendermt.prompts import load_templates
 from gendermt.provenance import code_fingerprint
+from gendermt.scoring.metrics import NEURAL_METRICS
 
 
 validate(config, schema="../schemas/config.schema.yaml")
@@ -83,7 +84,11 @@ def postprocess_of(wildcards):
 
 
 def sacrebleu_metrics_of(wildcards):
-    return [m for m in BENCHMARKS[wildcards.benchmark].get("metrics", []) if m != "comet"]
+    return [
+        m
+        for m in BENCHMARKS[wildcards.benchmark].get("metrics", [])
+        if m not in NEURAL_METRICS
+    ]
 
 
 def metric_options(wildcards):
@@ -95,12 +100,38 @@ def corpus_groups_of(wildcards):
     return BENCHMARKS[wildcards.benchmark].get("corpus_groups", [])
 
 
+def bleu_tokenizers():
+    """scoring.tokenize: BLEU's tokenizer per target language (and `default`)."""
+    return config.get("scoring", {}).get("tokenize", {})
+
+
+def statistics_settings():
+    """statistics: bootstrap resamples, seed and confidence level of the tables."""
+    return config.get("statistics", {})
+
+
 def comet_settings():
     return config.get("scoring", {}).get("comet", {})
 
 
 def comet_gpus(wildcards):
     return int(comet_settings().get("gpus", 1))
+
+
+def bertscore_settings():
+    settings = config.get("scoring", {}).get("bertscore")
+    if settings is None and any(
+        "bertscore" in spec.get("metrics", []) for spec in BENCHMARKS.values()
+    ):
+        raise WorkflowError(
+            "a benchmark lists the metric bertscore, but scoring.bertscore (model, and "
+            "num_layers for a model bert-score does not know) is not configured"
+        )
+    return settings or {}
+
+
+def bertscore_gpus(wildcards):
+    return int(bertscore_settings().get("gpus", 1))
 
 
 # --- targets --------------------------------------------------------------------------
@@ -114,13 +145,22 @@ def score_files(benchmark):
         prompt=spec["prompts"],
     )
     if "comet" in spec.get("metrics", []):
-        files += expand(
-            "results/{benchmark}/scores/{system}/{prompt}.comet.parquet",
-            benchmark=benchmark,
-            system=spec["systems"],
-            prompt=spec["prompts"],
-        )
+        # one file for all runs: COMET scores each distinct triple once (scoring/comet.py)
+        files.append(f"results/{benchmark}/scores/comet.parquet")
+    if "bertscore" in spec.get("metrics", []):
+        files.append(f"results/{benchmark}/scores/bertscore.parquet")
     return files
+
+
+def benchmark_translations(wildcards):
+    """Every translation file of a benchmark (the COMET job scores them all at once)."""
+    spec = BENCHMARKS[wildcards.benchmark]
+    return expand(
+        "results/{benchmark}/translations/{system}/{prompt}.jsonl",
+        benchmark=wildcards.benchmark,
+        system=spec["systems"],
+        prompt=spec["prompts"],
+    )
 
 
 # --- GATE X-E ----------------------------------------------------------------------------

@@ -8,12 +8,22 @@ FAIRTRANSLATE_RAW = [
     path for path in [FAIRTRANSLATE.get("data", {}).get("path")] if path is not None
 ]
 FAIRTRANSLATE_SCORES = score_files("fairtranslate") if FAIRTRANSLATE else []
+FAIRTRANSLATE_PAPER_TABLES = ["1", "2", "3", "6", "7", "8", "9"]
 
 if FAIRTRANSLATE:
     TARGETS.extend(
         expand(
             "results/fairtranslate/tables/{table}.csv",
             table=["by_gender", "by_stereotype", "by_ambiguity", "anova", "dataset"],
+        )
+        + expand(
+            "results/fairtranslate/tables/{table}.csv",
+            table=["gender_tests", "gender_means_ci"],
+        )
+        + expand(
+            "results/fairtranslate/tables/paper_table{n}.{ext}",
+            n=FAIRTRANSLATE_PAPER_TABLES,
+            ext=["csv", "md", "tex"],
         )
         + expand("results/fairtranslate/figures/score_by_gender.{ext}", ext=["png", "pdf"])
     )
@@ -76,11 +86,74 @@ rule fairtranslate_tables:
             subcategory="Tables",
         ),
         dataset_md="results/fairtranslate/tables/dataset.md",
+        gender_tests=report(
+            "results/fairtranslate/tables/gender_tests.csv",
+            caption="../report/fairtranslate_gender_tests.rst",
+            category="FairTranslate",
+            subcategory="Tables",
+        ),
+        gender_tests_md="results/fairtranslate/tables/gender_tests.md",
+        gender_means_ci=report(
+            "results/fairtranslate/tables/gender_means_ci.csv",
+            caption="../report/fairtranslate_gender_means_ci.rst",
+            category="FairTranslate",
+            subcategory="Tables",
+        ),
+        gender_means_ci_md="results/fairtranslate/tables/gender_means_ci.md",
+        paper_table1=report(
+            "results/fairtranslate/tables/paper_table1.csv",
+            caption="../report/fairtranslate_paper_tables.rst",
+            category="FairTranslate",
+            subcategory="Paper tables",
+        ),
+        paper_table2=report(
+            "results/fairtranslate/tables/paper_table2.csv",
+            caption="../report/fairtranslate_paper_tables.rst",
+            category="FairTranslate",
+            subcategory="Paper tables",
+        ),
+        paper_table3=report(
+            "results/fairtranslate/tables/paper_table3.csv",
+            caption="../report/fairtranslate_paper_tables.rst",
+            category="FairTranslate",
+            subcategory="Paper tables",
+        ),
+        paper_table6=report(
+            "results/fairtranslate/tables/paper_table6.csv",
+            caption="../report/fairtranslate_paper_tables.rst",
+            category="FairTranslate",
+            subcategory="Paper tables",
+        ),
+        paper_table7=report(
+            "results/fairtranslate/tables/paper_table7.csv",
+            caption="../report/fairtranslate_paper_tables.rst",
+            category="FairTranslate",
+            subcategory="Paper tables",
+        ),
+        paper_table8=report(
+            "results/fairtranslate/tables/paper_table8.csv",
+            caption="../report/fairtranslate_paper_tables.rst",
+            category="FairTranslate",
+            subcategory="Paper tables",
+        ),
+        paper_table9=report(
+            "results/fairtranslate/tables/paper_table9.csv",
+            caption="../report/fairtranslate_paper_tables.rst",
+            category="FairTranslate",
+            subcategory="Paper tables",
+        ),
+        # Markdown and LaTeX of each paper table, written beside its CSV
+        paper_md_tex=expand(
+            "results/fairtranslate/tables/paper_table{n}.{ext}",
+            n=FAIRTRANSLATE_PAPER_TABLES,
+            ext=["md", "tex"],
+        ),
     params:
         code=code_fingerprint("gendermt.benchmarks.fairtranslate.tables"),
         systems=FAIRTRANSLATE.get("systems"),
         prompts=FAIRTRANSLATE.get("prompts"),
         metrics=FAIRTRANSLATE.get("metrics"),
+        bootstrap=statistics_settings().get("bootstrap", {}),
     log:
         "logs/fairtranslate/tables.log",
     conda:

@@ -13,6 +13,7 @@ rule score:
         metrics=sacrebleu_metrics_of,
         options=metric_options,
         group_by=corpus_groups_of,
+        tokenize=bleu_tokenizers(),
     log:
         "logs/{benchmark}/score/{system}/{prompt}.log",
     conda:
@@ -21,23 +22,48 @@ rule score:
         "../scripts/score.py"
 
 
+# COMET: one GPU job per benchmark over every system × prompt, so that the model loads once
+# and each distinct (source, hypothesis, reference) triple is scored once (see scoring/comet.py).
 rule comet:
     input:
-        translations="results/{benchmark}/translations/{system}/{prompt}.jsonl",
+        translations=benchmark_translations,
         data="results/{benchmark}/data.parquet",
     output:
-        scores="results/{benchmark}/scores/{system}/{prompt}.comet.parquet",
-        summary="results/{benchmark}/scores/{system}/{prompt}.comet.json",
+        scores="results/{benchmark}/scores/comet.parquet",
+        summary="results/{benchmark}/scores/comet.json",
     params:
         code=code_fingerprint("gendermt.scoring.comet"),
         settings=comet_settings(),
     resources:
         gpu=comet_gpus,
     log:
-        "logs/{benchmark}/comet/{system}/{prompt}.log",
+        "logs/{benchmark}/comet.log",
     benchmark:
-        "results/benchmarks/{benchmark}/comet/{system}/{prompt}.tsv"
+        "results/benchmarks/{benchmark}/comet.tsv"
     conda:
         "../../envs/comet.yaml"
     script:
         "../scripts/comet.py"
+
+
+# BERTScore: like COMET, one job per benchmark (the model loads once; distinct pairs once).
+rule bertscore:
+    input:
+        translations=benchmark_translations,
+        data="results/{benchmark}/data.parquet",
+    output:
+        scores="results/{benchmark}/scores/bertscore.parquet",
+        summary="results/{benchmark}/scores/bertscore.json",
+    params:
+        code=code_fingerprint("gendermt.scoring.bertscore"),
+        settings=bertscore_settings(),
+    resources:
+        gpu=bertscore_gpus,
+    log:
+        "logs/{benchmark}/bertscore.log",
+    benchmark:
+        "results/benchmarks/{benchmark}/bertscore.tsv"
+    conda:
+        "../../envs/comet.yaml"
+    script:
+        "../scripts/bertscore.py"

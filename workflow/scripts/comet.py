@@ -1,8 +1,8 @@
 from gendermt.io import logging_to
-from gendermt.scoring.comet import comet_file
+from gendermt.scoring.comet import comet_benchmark
 
 with logging_to(snakemake.log[0]):
-    comet_file(
+    comet_benchmark(
         snakemake.input.translations,
         snakemake.input.data,
         snakemake.output.scores,

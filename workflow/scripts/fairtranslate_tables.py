@@ -9,4 +9,5 @@ with logging_to(snakemake.log[0]):
         snakemake.params.systems,
         snakemake.params.prompts,
         snakemake.params.metrics,
+        snakemake.params.bootstrap,
     )

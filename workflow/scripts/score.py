@@ -10,4 +10,5 @@ with logging_to(snakemake.log[0]):
         snakemake.params.metrics,
         snakemake.params.options,
         snakemake.params.group_by,
+        snakemake.params.tokenize,
     )

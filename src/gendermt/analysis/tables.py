@@ -9,19 +9,25 @@ import pandas as pd
 
 
 def run_of(score_file: str | Path) -> tuple[str, str]:
-    """(system, prompt) of ``.../scores/{system}/{prompt}[.comet].parquet``."""
+    """(system, prompt) of ``.../scores/{system}/{prompt}.parquet``."""
     path = Path(score_file)
     return path.parent.name, path.name.split(".", 1)[0]
 
 
 def collect_scores(score_files: Sequence[str | Path], data: pd.DataFrame,
                    metadata: Sequence[str]) -> pd.DataFrame:
-    """Long frame ``system, prompt, metric, item_id, score`` joined with item metadata."""
+    """Long frame ``system, prompt, metric, item_id, score`` joined with item metadata.
+
+    A score file of one run (``scores/{system}/{prompt}.parquet``) takes its system and prompt
+    from its path; a file of many runs (``scores/comet.parquet``) has them as columns.
+    """
     parts = []
     for path in score_files:
-        system, prompt = run_of(path)
-        part = pd.read_parquet(path, columns=["item_id", "metric", "score"])
-        parts.append(part.assign(system=system, prompt=prompt))
+        part = pd.read_parquet(path)
+        if not {"system", "prompt"} <= set(part.columns):
+            system, prompt = run_of(path)
+            part = part.assign(system=system, prompt=prompt)
+        parts.append(part[["item_id", "metric", "score", "system", "prompt"]])
     scores = pd.concat(parts, ignore_index=True)
     return scores.merge(data[["item_id", *metadata]], on="item_id", how="left",
                         validate="many_to_one")

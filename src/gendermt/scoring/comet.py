@@ -1,72 +1,174 @@
-"""COMET (unbabel-comet) scores, in a job of its own that asks for a GPU.
+"""COMET (unbabel-comet) scores: one GPU job per benchmark, each distinct triple scored once.
 
-COMET is an optional extra with its own environment (``envs/comet.yaml``): it pins numpy<2
-and transformers<5, which the rest of the study does not. Scores are stored ×100 so that they
-sit on the same scale as the paper's tables; the signature says so.
+Why one job per benchmark over all its translation files, rather than one per system × prompt
+with a shared cache: the same (source, hypothesis, reference) triple recurs across prompts and
+systems (a system that ignores the prompt, oracles, identical outputs), loading
+wmt22-comet-da (2.3 GB) costs tens of seconds per job, and a cache shared between concurrent
+jobs would be written by several jobs at once, outside Snakemake's view of inputs and outputs.
+One job loads the model once, scores the distinct triples in large batches and writes every
+run's scores; the cost is that adding a system rescores the benchmark.
+
+COMET is an optional extra with its own environment (``envs/comet.yaml``; ``make comet-env``
+for a venv): it pins numpy<2 and transformers<5, which the rest of the study does not. Scores
+are stored ×100, on the paper's percent scale; the signature says so.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from gendermt.errors import MissingResourceError
+from gendermt.errors import GenderMTError, MissingResourceError
 from gendermt.io import read_jsonl, write_json, write_parquet
 
 log = logging.getLogger(__name__)
 
+TRIPLE = ["source", "hypothesis", "reference"]
+
+
+def _offline() -> bool:
+    return os.environ.get("HF_HUB_OFFLINE", "0").lower() not in ("0", "", "false", "no")
+
+
+def checkpoint_path(model: str) -> Path | None:
+    """The ``model.ckpt`` of a local checkpoint (its file, or the folder holding
+    ``checkpoints/model.ckpt``), or None when ``model`` is not a local path."""
+    path = Path(model).expanduser()
+    if not path.exists():
+        return None
+    if path.is_dir():
+        path = path / "checkpoints" / "model.ckpt"
+    if not path.is_file():
+        raise MissingResourceError(f"COMET checkpoint folder {model} has no checkpoints/model.ckpt")
+    return path
+
+
+def _how_to_provide(model: str, cache_dir: str | None) -> str:
+    return (f"Download it where the Hub is reachable (`hf download {model}`, or "
+            f"`comet-score --model {model}` once) and copy the Hugging Face cache here "
+            f"({cache_dir or 'HF_HOME'}), or set scoring.comet.model to a local checkpoint "
+            "(a folder with hparams.yaml and checkpoints/model.ckpt, or the .ckpt file).")
+
 
 def load_model(model: str, cache_dir: str | None = None):
-    """A COMET model from a local checkpoint path or a Hub id (through the local cache)."""
+    """A COMET model from a local checkpoint path or a Hub id (the local cache first).
+
+    Fails at once, with our own message, when the model is neither a local checkpoint nor in
+    the cache and the Hub is not reachable: COMET's own last line there ("model not supported")
+    hides the real cause.
+    """
     try:
         import comet
     except ImportError as exc:
         raise MissingResourceError(
             "COMET is not installed in this environment. It conflicts with the default stack, "
             "so it lives in its own: run Snakemake with --software-deployment-method conda "
-            "(envs/comet.yaml), or create a separate venv with pip install 'gendermt[comet]'."
-        ) from exc
-    if Path(model).exists():
-        path = Path(model)
-        if path.is_dir():
-            path = path / "checkpoints" / "model.ckpt"
-        return comet.load_from_checkpoint(str(path)), comet.__version__
+            "(envs/comet.yaml), or create a separate venv (make comet-env, or pip install "
+            "'gendermt[comet]' torch==2.13.0 in a fresh venv).") from exc
+    local = checkpoint_path(model)
+    if local is not None:
+        return _load(comet, local, model), comet.__version__
+    from huggingface_hub import snapshot_download
+
+    try:  # the local cache: instant, no network
+        folder = snapshot_download(model, cache_dir=cache_dir, local_files_only=True)
+    except Exception as cached_exc:
+        if _offline():
+            raise MissingResourceError(
+                f"COMET model {model!r} is not in the local Hugging Face cache "
+                f"({cache_dir or 'HF_HOME'}) and HF_HUB_OFFLINE is set, so it cannot be "
+                f"downloaded. {_how_to_provide(model, cache_dir)}") from cached_exc
+        try:
+            # what comet.download_model does, without its catch-all that reports any failure
+            # as "model not supported"
+            folder = snapshot_download(model, cache_dir=cache_dir)
+        except Exception as exc:
+            raise MissingResourceError(
+                f"COMET model {model!r} is not in the local cache ({cache_dir or 'HF_HOME'}) "
+                f"and could not be downloaded ({type(exc).__name__}: {exc}). "
+                f"{_how_to_provide(model, cache_dir)}") from exc
+    return _load(comet, Path(folder) / "checkpoints" / "model.ckpt", model), comet.__version__
+
+
+def _load(comet, ckpt: Path, model: str):
+    """``comet.load_from_checkpoint``; its encoder's tokenizer and config (``pretrained_model``
+    in hparams.yaml, e.g. xlm-roberta-large) come from the cache, or the Hub when online."""
     try:
-        path = comet.download_model(model, saving_directory=cache_dir)
-    except Exception as exc:
-        # COMET's own last line here ("model not supported") hides the real cause.
-        offline = os.environ.get("HF_HUB_OFFLINE", "0") not in ("0", "")
+        return comet.load_from_checkpoint(str(ckpt), local_files_only=_offline())
+    except OSError as exc:
         raise MissingResourceError(
-            f"COMET model {model!r} is not in the local cache ({cache_dir or 'HF_HOME'}) and "
-            f"could not be downloaded{' (HF_HUB_OFFLINE is set)' if offline else ''}: "
-            f"{type(exc).__name__}: {exc}. Download it where the Hub is reachable "
-            f"(`hf download {model}`) and copy the cache here, or set scoring.comet.model to "
-            "a local checkpoint (…/checkpoints/model.ckpt).") from exc
-    return comet.load_from_checkpoint(path), comet.__version__
+            f"COMET checkpoint {ckpt} loaded, but its encoder's tokenizer and configuration "
+            "(`pretrained_model` in its hparams.yaml) are not in the local Hugging Face cache"
+            f"{' and HF_HUB_OFFLINE is set' if _offline() else ''}: {exc}. "
+            f"{_how_to_provide(model, None)}") from exc
 
 
-def comet_file(translations: str | Path, data: str | Path, output: str | Path,
-               summary_path: str | Path, settings: dict[str, Any]) -> None:
-    """Workflow stage: a translation file → ``scores/{system}/{prompt}.comet.parquet``."""
-    hyps = pd.DataFrame(read_jsonl(translations))[["item_id", "hypothesis"]]
-    frame = pd.read_parquet(data, columns=["item_id", "source", "reference"]).merge(
-        hyps, on="item_id", validate="one_to_one")
+def run_of(translations: str | Path) -> tuple[str, str]:
+    """(system, prompt) of ``.../translations/{system}/{prompt}.jsonl``."""
+    path = Path(translations)
+    return path.parent.name, path.name.split(".", 1)[0]
+
+
+def collect_triples(translation_files: Sequence[str | Path], data: pd.DataFrame
+                    ) -> pd.DataFrame:
+    """Every run's items: ``system, prompt, item_id, source, hypothesis, reference``."""
+    parts = []
+    for path in translation_files:
+        system, prompt = run_of(path)
+        hyps = pd.DataFrame(read_jsonl(path))
+        if hyps.empty or "hypothesis" not in hyps.columns:
+            raise GenderMTError(f"{path}: no hypotheses")
+        part = data[["item_id", "source", "reference"]].merge(
+            hyps[["item_id", "hypothesis"]], on="item_id", how="left", validate="one_to_one")
+        missing = int(part["hypothesis"].isna().sum())
+        if missing:
+            raise GenderMTError(f"{path}: {missing} of {len(part)} items have no hypothesis")
+        parts.append(part.assign(system=system, prompt=prompt))
+    columns = ["system", "prompt", "item_id", *TRIPLE]
+    return pd.concat(parts, ignore_index=True)[columns] if parts else pd.DataFrame(
+        columns=columns)
+
+
+def distinct_triples(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame[TRIPLE].drop_duplicates(ignore_index=True)
+
+
+def score_triples(model, triples: pd.DataFrame, batch_size: int, gpus: int) -> list[float]:
+    """COMET scores (×100) of ``triples``, in their order, with the model's ``predict``."""
+    if triples.empty:
+        return []
+    samples = [{"src": s, "mt": h, "ref": r} for s, h, r in triples[TRIPLE].itertuples(
+        index=False)]
+    out = model.predict(samples, batch_size=batch_size, gpus=gpus, progress_bar=True)
+    return [100.0 * float(s) for s in out.scores]
+
+
+def comet_benchmark(translation_files: Sequence[str | Path], data: str | Path,
+                    output: str | Path, summary_path: str | Path,
+                    settings: dict[str, Any]) -> None:
+    """Workflow stage: every translation file of a benchmark → ``scores/comet.parquet``
+    (``system, prompt, item_id, metric, score, signature``) and ``scores/comet.json``."""
+    # The model first: without it, stop before reading anything.
     model, version = load_model(settings["model"], settings.get("cache_dir"))
-    # Identical (src, mt, ref) triples get identical scores: score each once.
-    triples = frame[["source", "hypothesis", "reference"]].drop_duplicates()
-    log.info("COMET: %d items, %d distinct triples", len(frame), len(triples))
-    out = model.predict([{"src": s, "mt": h, "ref": r} for s, h, r in triples.itertuples(
-        index=False)], batch_size=int(settings.get("batch_size", 16)),
-        gpus=int(settings.get("gpus", 1)), progress_bar=True)
-    triples = triples.assign(score=[100.0 * s for s in out.scores])
-    scored = frame.merge(triples, on=["source", "hypothesis", "reference"], how="left")
+    items = pd.read_parquet(data, columns=["item_id", "source", "reference"])
+    frame = collect_triples(translation_files, items)
+    triples = distinct_triples(frame)
+    log.info("COMET: %d runs, %d items, %d distinct triples (%d calls saved)",
+             len(translation_files), len(frame), len(triples), len(frame) - len(triples))
+    scores = score_triples(model, triples, int(settings.get("batch_size", 16)),
+                           int(settings.get("gpus", 1)))
+    scored = frame.merge(triples.assign(score=scores), on=TRIPLE, how="left",
+                         validate="many_to_one")
     signature = f"comet:{settings['model']}|unbabel-comet:{version}|scale:x100"
-    write_parquet(output, pd.DataFrame({"item_id": scored["item_id"], "metric": "comet",
-                                        "score": scored["score"], "signature": signature}))
-    write_json(summary_path, {"translations": str(translations), "metrics": {"comet": {
-        "signature": signature, "corpus": {"all": float(scored["score"].mean())},
-        "n": {"all": len(scored)}, "distinct_triples": len(triples)}}})
+    write_parquet(output, scored[["system", "prompt", "item_id"]].assign(
+        metric="comet", score=scored["score"], signature=signature))
+    runs = {f"{s}/{p}": {"corpus": {"all": float(part["score"].mean())}, "n": {"all": len(part)}}
+            for (s, p), part in scored.groupby(["system", "prompt"], sort=False)}
+    write_json(summary_path, {"metric": "comet", "signature": signature, "runs": runs,
+                              "items": len(frame), "distinct_triples": len(triples),
+                              "calls_saved": len(frame) - len(triples)})

@@ -1,8 +1,15 @@
-"""BLEU and chrF through sacrebleu, with the signature that says how each score was made.
+"""BLEU, chrF and TER through sacrebleu, with the signature that says how each score was made.
 
 Sentence-level scores use sacrebleu's sentence settings (BLEU with effective order, as
 ``sacrebleu --sentence-level`` does); corpus-level scores are sacrebleu's corpus statistics.
-Scores are on sacrebleu's 0–100 scale.
+Scores are on sacrebleu's 0–100 scale (TER: edits per 100 reference words, lower is better).
+
+BLEU's tokenizer depends on the target language (:func:`bleu_tokenizer`): ``13a``, sacrebleu's
+and WMT's default, for the languages of this study (French, Italian, Greek, English, Spanish,
+German...), and sacrebleu's dedicated tokenizers where whitespace does not separate words
+(``zh``, ``ja-mecab``, ``ko-mecab``). The workflow's table is ``scoring.tokenize`` in the config;
+an explicit ``scoring.bleu.tokenize`` overrides it for every language. chrF works on
+characters and TER on its own tercom tokenisation, so neither takes a tokenizer.
 """
 
 from __future__ import annotations
@@ -11,11 +18,35 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sacrebleu.metrics import BLEU, CHRF
+from sacrebleu.metrics import BLEU, CHRF, TER
 
 from gendermt.errors import GenderMTError
 
-METRICS = ("bleu", "chrf")
+METRICS = ("bleu", "chrf", "ter")
+DEFAULT_TOKENIZER = "13a"
+# Target languages that need a tokenizer other than 13a (sacrebleu's own recommendations).
+TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+
+
+def bleu_tokenizer(tgt_lang: str | None, table: dict[str, str] | None = None) -> str:
+    """BLEU's tokenizer for a target language: ``table[lang]``, else ``table["default"]``.
+
+    ``table`` is the config's ``scoring.tokenize`` (language code → sacrebleu tokenizer, plus
+    ``default``); without it, :data:`TOKENIZERS` and 13a. Codes are matched on their primary
+    subtag (``fr-FR`` → ``fr``): give ISO 639-1 codes, as data tables do.
+    """
+    table = {**TOKENIZERS, "default": DEFAULT_TOKENIZER, **(table or {})}
+    lang = (tgt_lang or "").split("-")[0].split("_")[0].lower()
+    return table.get(lang, table["default"])
+
+
+def with_tokenizer(metric: str, options: dict[str, Any] | None, tgt_lang: str | None,
+                   table: dict[str, str] | None = None) -> dict[str, Any]:
+    """``options`` with BLEU's tokenizer for ``tgt_lang`` unless they name one already."""
+    options = dict(options or {})
+    if metric == "bleu" and "tokenize" not in options:
+        options["tokenize"] = bleu_tokenizer(tgt_lang, table)
+    return options
 
 
 def _make(metric: str, options: dict[str, Any], sentence: bool):
@@ -26,6 +57,8 @@ def _make(metric: str, options: dict[str, Any], sentence: bool):
         return BLEU(**options)
     if metric == "chrf":
         return CHRF(**options)
+    if metric == "ter":
+        return TER(**options)
     raise GenderMTError(f"unknown metric {metric!r}; sacrebleu metrics here: {', '.join(METRICS)}")
 
 

@@ -8,27 +8,45 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow.parquet as pq
 from tqdm import tqdm
 
 from gendermt.errors import GenderMTError
 from gendermt.io import read_jsonl, write_json, write_parquet
 
-from .sacrebleu_metrics import corpus_score, sentence_scores
+from .metrics import corpus_score, sentence_scores
+from .sacrebleu_metrics import with_tokenizer
 
 log = logging.getLogger(__name__)
 
 
+def target_language(frame: pd.DataFrame) -> str | None:
+    """The one target language of ``frame`` (its ``tgt_lang`` column), or None without one."""
+    if "tgt_lang" not in frame.columns:
+        return None
+    langs = sorted(frame["tgt_lang"].dropna().astype(str).unique())
+    if len(langs) > 1:
+        # one corpus score needs one tokenizer: score each target language on its own
+        raise GenderMTError(f"the items have several target languages ({', '.join(langs)}); "
+                            "score each language separately")
+    return langs[0] if langs else None
+
+
 def score_frame(frame: pd.DataFrame, metrics: Sequence[str], options: dict[str, dict] | None,
-                group_by: Sequence[str] = ()) -> tuple[pd.DataFrame, dict[str, Any]]:
+                group_by: Sequence[str] = (), tokenize: dict[str, str] | None = None
+                ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Score ``frame`` (columns ``item_id, hypothesis, reference`` and the ``group_by`` ones).
 
+    BLEU's tokenizer comes from ``options["bleu"]["tokenize"]`` if set, else from the
+    ``tokenize`` table for the frame's ``tgt_lang`` (see ``sacrebleu_metrics.bleu_tokenizer``).
     Returns per-item scores in long form (``item_id, metric, score, signature``) and a summary
     ``{metric: {"signature", "corpus": {"all": s, <group>: s, ...}, "n": {...}}}``.
     """
     options = options or {}
+    tgt_lang = target_language(frame)
     rows, summary = [], {}
     for metric in tqdm(metrics, desc="metrics", unit="metric"):
-        opts = options.get(metric) or {}
+        opts = with_tokenizer(metric, options.get(metric), tgt_lang, tokenize)
         scores, sent_sig = sentence_scores(metric, frame["hypothesis"], frame["reference"], opts)
         rows.append(pd.DataFrame({"item_id": frame["item_id"], "metric": metric,
                                   "score": scores, "signature": sent_sig}))
@@ -47,15 +65,18 @@ def score_frame(frame: pd.DataFrame, metrics: Sequence[str], options: dict[str, 
 
 def score_file(translations: str | Path, data: str | Path, output: str | Path,
                summary_path: str | Path, metrics: Sequence[str],
-               options: dict[str, dict] | None = None, group_by: Sequence[str] = ()) -> None:
+               options: dict[str, dict] | None = None, group_by: Sequence[str] = (),
+               tokenize: dict[str, str] | None = None) -> None:
     """Workflow stage: a translation file → ``scores/{system}/{prompt}.parquet`` (+ ``.json``)."""
     hyps = pd.DataFrame(read_jsonl(translations))[["item_id", "hypothesis"]]
-    refs = pd.read_parquet(data, columns=["item_id", "reference", *group_by])
+    names = pq.read_schema(data).names
+    refs = pd.read_parquet(data, columns=["item_id", "reference", *group_by,
+                                          *(["tgt_lang"] if "tgt_lang" in names else [])])
     frame = refs.merge(hyps, on="item_id", how="left", validate="one_to_one")
     missing = int(frame["hypothesis"].isna().sum())
     if missing:
         raise GenderMTError(f"{translations}: {missing} of {len(frame)} items have no hypothesis")
-    scores, summary = score_frame(frame, metrics, options, group_by)
+    scores, summary = score_frame(frame, metrics, options, group_by, tokenize)
     log.info("%s: %s", translations, {m: round(s["corpus"]["all"], 2) for m, s in summary.items()})
     write_parquet(output, scores)
     write_json(summary_path, {"translations": str(translations), "metrics": summary})

@@ -1,9 +1,16 @@
-"""FairTranslate's score tables in the paper's layouts (Tables 1, 2, 3/8/9 and 6).
+"""FairTranslate's score tables: tidy tables, statistics, and the paper's layouts.
 
-Every table is written twice: a tidy CSV (full precision, one row per cell, every prompt and
-system) for further work, and a Markdown file in the paper's layout for reading. Scores are
-means of sentence-level scores on sacrebleu's 0–100 scale, as the paper's tables are means of
-per-sentence scores in percent.
+The tidy tables (by_gender, by_stereotype, by_ambiguity, anova, dataset) are written twice: a
+CSV (full precision, one row per cell, every prompt and system) for further work, and a
+Markdown file for reading. Scores are means of sentence-level scores on a 0–100 scale, as the
+paper's tables are means of per-sentence scores in percent.
+
+Statistics (gender_tests): per metric × system × prompt, the paper's one-way ANOVA across
+genders, the paired repeated-measures ANOVA over examples (every example appears in the three
+gender variants), and Tukey HSD between the genders, with eta squared / partial eta squared and
+Holm-adjusted p-values; each row names the test that produced its p-value. gender_means_ci:
+the gender means with seeded bootstrap 95% confidence intervals. The paper's Tables 1, 2, 3, 6,
+7, 8, 9 in its layouts (CSV, Markdown, LaTeX) come from :mod:`.paper_tables`.
 """
 
 from __future__ import annotations
@@ -13,13 +20,16 @@ from pathlib import Path
 
 import pandas as pd
 
+from gendermt.analysis import stats
 from gendermt.analysis.anova import TEST_NAME, one_way_anova
 from gendermt.analysis.tables import collect_scores, flat_pivot, ordered
 from gendermt.io import write_table, write_text
 
 from . import AMBIGUITIES, GENDERS, STEREOTYPES
+from .paper_tables import TABLES, write_paper_tables
 
-METADATA = ["gender", "stereotype", "ambiguity"]
+METADATA = ["example_id", "gender", "stereotype", "ambiguity"]
+BOOTSTRAP = {"resamples": 1000, "seed": 0, "level": 0.95}
 
 
 def _means(scores: pd.DataFrame, by: list[str]) -> pd.DataFrame:
@@ -42,6 +52,7 @@ def by_category(scores: pd.DataFrame, category: str) -> pd.DataFrame:
 
 
 def anova(scores: pd.DataFrame) -> pd.DataFrame:
+    """The paper's Table 6: one-way ANOVA across genders; ``p_holm`` over all its rows."""
     rows = []
     for (metric, system, prompt), part in scores.groupby(["metric", "system", "prompt"],
                                                          observed=True, sort=True):
@@ -49,6 +60,65 @@ def anova(scores: pd.DataFrame) -> pd.DataFrame:
         rows.append({"metric": metric, "system": system, "prompt": prompt, "test": TEST_NAME,
                      **{f"n_{g}": int(counts.get(g, 0)) for g in GENDERS},
                      **one_way_anova(part, "score", "gender")})
+    table = pd.DataFrame(rows)
+    return table.assign(p_holm=stats.holm(table["p_value"])) if len(table) else table
+
+
+def gender_tests(scores: pd.DataFrame) -> pd.DataFrame:
+    """One-way ANOVA, repeated-measures ANOVA and Tukey HSD per metric × system × prompt.
+
+    ``p_holm``: Holm's correction within each family, a family being all rows of one test
+    (one-way ANOVAs; RM-ANOVAs; Tukey comparisons, whose p-values are already adjusted for
+    the three pairs of one cell) across every metric, system and prompt.
+    """
+    rows = []
+    for (metric, system, prompt), part in scores.groupby(["metric", "system", "prompt"],
+                                                         observed=True, sort=True):
+        key = {"metric": metric, "system": system, "prompt": prompt}
+        one = one_way_anova(part, "score", "gender")
+        rows.append({**key, "test": TEST_NAME, "comparison": " vs ".join(GENDERS),
+                     "statistic": "F", "value": one["F"], "df1": one["df_between"],
+                     "df2": one["df_within"], "p_value": one["p_value"],
+                     "eta_squared": one["eta_squared"], "n": int(part["score"].notna().sum()),
+                     "note": one["note"]})
+        rm = stats.repeated_measures_anova(part, "score", "gender", "example_id", GENDERS)
+        rows.append({**key, "test": stats.RM_TEST, "comparison": " vs ".join(GENDERS),
+                     "statistic": "F", "value": rm["F"], "df1": rm["df_between"],
+                     "df2": rm["df_within"], "p_value": rm["p_value"],
+                     "eta_squared": rm["eta_squared"],
+                     "partial_eta_squared": rm["partial_eta_squared"], "n": rm["n_subjects"],
+                     "n_dropped": rm["n_dropped"], "note": rm["note"]})
+        for pair in stats.tukey_hsd(part, "score", "gender").itertuples():
+            rows.append({**key, "test": stats.TUKEY_TEST,
+                         "comparison": f"{pair.group2} − {pair.group1}",
+                         "statistic": "mean difference", "value": pair.meandiff,
+                         "ci_low": pair.lower, "ci_high": pair.upper, "p_value": pair.p_adj,
+                         "n": int(part["gender"].isin([pair.group1, pair.group2]).sum()),
+                         "note": ""})
+    columns = ["metric", "system", "prompt", "test", "comparison", "statistic", "value",
+               "ci_low", "ci_high", "df1", "df2", "p_value", "p_holm", "eta_squared",
+               "partial_eta_squared", "n", "n_dropped", "note"]
+    table = pd.DataFrame(rows).reindex(columns=columns).astype(
+        {"df1": "Int64", "df2": "Int64", "n_dropped": "Int64"})
+    for _, index in table.groupby("test").groups.items():
+        table.loc[index, "p_holm"] = stats.holm(table.loc[index, "p_value"])
+    return table
+
+
+def gender_means_ci(scores: pd.DataFrame, bootstrap: dict | None = None) -> pd.DataFrame:
+    """Gender means with percentile bootstrap confidence intervals (seeded per cell)."""
+    settings = {**BOOTSTRAP, **(bootstrap or {})}
+    rows = []
+    for cell, (key, part) in enumerate(scores.groupby(["metric", "system", "prompt", "gender"],
+                                                      observed=True, sort=True)):
+        values = part["score"].to_numpy(dtype=float)
+        # one seed per cell, derived from the configured one: cells are independent draws
+        low, high = stats.bootstrap_mean_ci(values, settings["resamples"],
+                                            settings["seed"] + cell, settings["level"])
+        rows.append({**dict(zip(["metric", "system", "prompt", "gender"], key, strict=True)),
+                     "n": len(values), "mean": float(values.mean()), "ci_low": low,
+                     "ci_high": high, "level": settings["level"],
+                     "resamples": settings["resamples"], "seed": settings["seed"] + cell})
     return pd.DataFrame(rows)
 
 
@@ -93,9 +163,22 @@ def _anova_md(table: pd.DataFrame) -> str:
             + "\n")
 
 
+def _gender_tests_md(table: pd.DataFrame) -> str:
+    shown = table.assign(p=table["p_value"].map(lambda p: f"{p:.2e}"),
+                         p_holm=table["p_holm"].map(lambda p: f"{p:.2e}"))
+    columns = ["metric", "system", "prompt", "test", "comparison", "value", "p", "p_holm",
+               "eta_squared", "partial_eta_squared", "n"]
+    return ("# Gender differences: tests, effect sizes, Holm-adjusted p-values\n\n"
+            "Each row names the test that produced its p-value. p_holm: Holm's correction "
+            "across all rows of the same test.\n\n"
+            + shown[columns].to_markdown(index=False, floatfmt=".3f") + "\n")
+
+
 def build_tables(data_path: str | Path, score_files: Sequence[str | Path], outputs: dict,
-                 systems: Sequence[str], prompts: Sequence[str], metrics: Sequence[str]) -> None:
-    """Workflow stage: every score file → the tables; ``outputs`` maps table name → path."""
+                 systems: Sequence[str], prompts: Sequence[str], metrics: Sequence[str],
+                 bootstrap: dict | None = None) -> None:
+    """Workflow stage: every score file → the tables; ``outputs`` maps table name → path
+    (for ``paper_table{n}``, the CSV: its .md and .tex are written beside it)."""
     data = pd.read_parquet(data_path)
     scores = ordered(collect_scores(score_files, data, METADATA), {
         "system": systems, "prompt": prompts, "metric": metrics, "gender": GENDERS,
@@ -116,3 +199,16 @@ def build_tables(data_path: str | Path, score_files: Sequence[str | Path], outpu
                                                               "metric": metrics})))
     summary = dataset_summary(data)
     write_table(summary, outputs["dataset"], outputs["dataset_md"], floatfmt="d")
+
+    if "gender_tests" in outputs:
+        table = gender_tests(scores)
+        write_table(table, outputs["gender_tests"])
+        write_text(outputs["gender_tests_md"], _gender_tests_md(table))
+    if "gender_means_ci" in outputs:
+        write_table(gender_means_ci(scores, bootstrap), outputs["gender_means_ci"],
+                    outputs["gender_means_ci_md"], floatfmt=".2f")
+    paper = {f"paper_table{n}": {ext: Path(outputs[f"paper_table{n}"]).with_suffix(f".{ext}")
+                                 for ext in ("csv", "md", "tex")}
+             for n in TABLES if f"paper_table{n}" in outputs}
+    if paper:
+        write_paper_tables(scores, tests, paper, systems, prompts, metrics)

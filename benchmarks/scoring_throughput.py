@@ -1,0 +1,137 @@
+"""Scoring throughput (segments/s) on 10,000 segments, and the COMET calls de-duplication saves.
+
+Usage: python benchmarks/scoring_throughput.py [--segments 10000] [--config config/config.yaml]
+                                                [--results DIR]
+
+1. Throughput: real French sentence pairs (GATE's feminine vs masculine variants, from
+   ../shared/data; the shipped FairTranslate sample where that is absent), cycled to N segments,
+   scored at corpus and sentence level by each CPU metric, as the workflow's score job does.
+2. De-duplication: for each FairTranslate config given, the (source, hypothesis, reference)
+   triples of every system × prompt, and how many of them COMET scores (distinct triples) out
+   of how many items. Hypotheses come from the translation files under --results when they
+   exist; otherwise from running the offline backends (reference oracles, copy of the source)
+   directly; a config whose systems need models and has no translations is reported as such.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from gendermt.backends import build_backend  # noqa: E402
+from gendermt.backends.base import Request  # noqa: E402
+from gendermt.benchmarks.fairtranslate.data import load  # noqa: E402
+from gendermt.io import read_jsonl  # noqa: E402
+from gendermt.postprocess import pipeline  # noqa: E402
+from gendermt.scoring import metrics  # noqa: E402
+from gendermt.scoring.comet import distinct_triples  # noqa: E402
+
+OFFLINE = {"reference-oracle", "copy-source"}
+
+
+def segments(n: int) -> tuple[list[str], list[str], str]:
+    gate = ROOT.parent / "shared" / "data" / "gate" / "FR" / "FR_2_variants.tsv"
+    if gate.is_file():
+        frame = pd.read_csv(gate, sep="\t", quoting=3, dtype=str, keep_default_na=False)
+        hyps, refs, origin = list(frame["f"]), list(frame["m"]), str(gate)
+    else:
+        data, _ = load(ROOT / "resources/fairtranslate/data/train-00000-of-00001.parquet")
+        hyps, refs, origin = list(data["ref_male"]), list(data["reference"]), "shipped sample"
+    reps = -(-n // len(hyps))
+    return (hyps * reps)[:n], (refs * reps)[:n], origin
+
+
+def throughput(n: int) -> None:
+    hyps, refs, origin = segments(n)
+    words = sum(len(h.split()) for h in hyps) / len(hyps)
+    print(f"## Throughput: {n} segments of real French ({origin}; {words:.1f} words/segment)\n")
+    # CPU time beside wall time: on a shared machine the wall time counts other people's work
+    print("| metric | corpus wall (s) | corpus segments/s (CPU) | sentence wall (s) "
+          "| sentence segments/s (CPU) |")
+    print("|---|---:|---:|---:|---:|")
+    for metric in metrics.CPU_METRICS:
+        options = {"tokenize": "13a"} if metric == "bleu" else None
+        t0, c0 = time.perf_counter(), time.process_time()
+        metrics.corpus_score(metric, hyps, refs, options)
+        t1, c1 = time.perf_counter(), time.process_time()
+        metrics.sentence_scores(metric, hyps, refs, options)
+        t2, c2 = time.perf_counter(), time.process_time()
+        print(f"| {metric} | {t1 - t0:.2f} | {n / (c1 - c0):,.0f} | {t2 - t1:.2f} "
+              f"| {n / (c2 - c1):,.0f} |")
+    print()
+
+
+def hypotheses(config: dict, data: pd.DataFrame, results: Path, system: str,
+               prompt: str) -> list[str] | None:
+    path = results / "fairtranslate" / "translations" / system / f"{prompt}.jsonl"
+    if path.is_file():
+        found = {r["item_id"]: r["hypothesis"] for r in read_jsonl(path)}
+        return [found.get(i) for i in data["item_id"]]
+    settings = config["systems"][system]
+    if settings["backend"] not in OFFLINE:
+        return None
+    backend = build_backend(settings, data)
+    extract = pipeline(config["benchmarks"]["fairtranslate"].get("postprocess", []))
+    requests = [Request(r.item_id, r.source, [], r.src_lang, r.tgt_lang)
+                for r in data.itertuples()]
+    return [extract(raw) for raw in backend.translate(requests)]
+
+
+def dedup(config_path: Path, results: Path) -> None:
+    config = yaml.safe_load(config_path.read_text(encoding="utf-8"))
+    spec = config["benchmarks"].get("fairtranslate")
+    print(f"## COMET de-duplication: {config_path.relative_to(ROOT)}\n")
+    if spec is None:
+        print("no FairTranslate benchmark in this config\n")
+        return
+    source = spec["data"].get("path")
+    data, _ = load(ROOT / source if source and not Path(source).is_absolute() else source)
+    parts, missing = [], []
+    for system in spec["systems"]:
+        for prompt in spec["prompts"]:
+            hyps = hypotheses(config, data, results, system, prompt)
+            if hyps is None:
+                missing.append(f"{system}/{prompt}")
+                continue
+            parts.append(data[["source", "reference"]].assign(hypothesis=hyps))
+    if missing:
+        print(f"{len(missing)} runs have no translations under {results} and need a model "
+              f"(e.g. {missing[0]}): run the workflow up to `translate` first.\n")
+        if not parts:
+            return
+    frame = pd.concat(parts, ignore_index=True)
+    triples = len(distinct_triples(frame))
+    runs = len(parts)
+    print(f"- runs (system × prompt): {runs}; items per run: {len(data)}")
+    print(f"- COMET calls without de-duplication: {len(frame)}")
+    print(f"- distinct (source, hypothesis, reference) triples scored: {triples}")
+    print(f"- calls saved: {len(frame) - triples} ({100 * (1 - triples / len(frame)):.1f}%); "
+          f"model loads: 1 instead of {runs}\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--segments", type=int, default=10_000)
+    parser.add_argument("--config", action="append", type=Path,
+                        help="FairTranslate configs (default: config/config.yaml and "
+                             "config/study/fairtranslate.yaml where it exists)")
+    parser.add_argument("--results", type=Path, default=ROOT / "results")
+    args = parser.parse_args()
+    throughput(args.segments)
+    configs = args.config or [p for p in (ROOT / "config/config.yaml",
+                                          ROOT / "config/study/fairtranslate.yaml")
+                              if p.is_file()]
+    for config in configs:
+        dedup(config.resolve(), args.results)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,147 @@
+"""``gendermt score mt``: any system's outputs against references, without the workflow.
+
+Prints one object per metric, keyed by its lower-case name: ``{"score", "signature"}`` (with
+``--json``), and writes per-segment scores with ``--segments FILE`` (TSV, or JSON lines when the
+name ends in ``.jsonl``). COMET and BERTScore need their own environment (``make comet-env``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+
+from gendermt.errors import GenderMTError, MissingResourceError
+
+from .metrics import CPU_METRICS, NEURAL_METRICS
+
+
+def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
+    mt = score_commands.add_parser(
+        "mt", help="score any outputs against references (BLEU, chrF, TER, COMET...)",
+        description="Score system outputs against references, one segment per line in each "
+                    "file. Metrics: " + ", ".join([*CPU_METRICS, *NEURAL_METRICS]) + ".")
+    mt.add_argument("--src", help="source segments, one per line (COMET needs them)")
+    mt.add_argument("--hyp", required=True, help="system outputs, one per line")
+    mt.add_argument("--ref", required=True, help="references, one per line")
+    mt.add_argument("--metrics", type=metrics_type, default=["bleu", "chrf", "ter"],
+                    help="comma-separated (default: bleu,chrf,ter)")
+    mt.add_argument("--tgt-lang", help="target language (ISO 639-1): picks BLEU's tokenizer "
+                                       "(13a unless zh/ja/ko)")
+    mt.add_argument("--tokenize", help="BLEU's sacrebleu tokenizer, overriding --tgt-lang")
+    mt.add_argument("--segments", help="also write per-segment scores to this file "
+                                       "(.tsv, or .jsonl)")
+    mt.add_argument("--comet-model", default="Unbabel/wmt22-comet-da",
+                    help="COMET model: Hub id (from the local cache) or checkpoint path")
+    mt.add_argument("--bertscore-model", help="BERTScore model: Hub id or local folder")
+    mt.add_argument("--bertscore-layers", type=int, help="BERTScore: the layer to use")
+    mt.add_argument("--batch-size", type=int, default=16, help="neural metrics' batch size")
+    mt.add_argument("--gpus", type=int, help="neural metrics' GPUs (default: 1 if CUDA is "
+                                             "available, else 0)")
+    mt.add_argument("--json", action="store_true", help="print JSON")
+    mt.set_defaults(func=run)
+
+
+def read_lines(path: str | None, what: str) -> list[str] | None:
+    if path is None:
+        return None
+    file = Path(path)
+    if not file.is_file():
+        raise MissingResourceError(f"{what} file {path} does not exist")
+    return file.read_text(encoding="utf-8").splitlines()
+
+
+def _gpus(requested: int | None) -> int:
+    if requested is not None:
+        return requested
+    try:
+        import torch
+    except ImportError:
+        return 0
+    return 1 if torch.cuda.is_available() else 0
+
+
+def score_segments(metrics: list[str], hyps: list[str], refs: list[str],
+                   srcs: list[str] | None, args: argparse.Namespace
+                   ) -> tuple[dict[str, dict], dict[str, list[float]]]:
+    """``({metric: {"score", "signature"}}, {metric: per-segment scores})``."""
+    from .metrics import corpus_score, sentence_scores
+    from .sacrebleu_metrics import with_tokenizer
+
+    result, segments = {}, {}
+    for metric in metrics:
+        if metric in CPU_METRICS:
+            options = with_tokenizer(metric, {"tokenize": args.tokenize} if args.tokenize
+                                     else None, args.tgt_lang)
+            corpus = corpus_score(metric, hyps, refs, options)
+            segments[metric], _ = sentence_scores(metric, hyps, refs, options)
+            result[metric] = {"score": corpus.score, "signature": corpus.signature}
+        elif metric == "comet":
+            if srcs is None:
+                raise GenderMTError("COMET needs the sources: give --src FILE")
+            import pandas as pd
+
+            from . import comet
+
+            model, version = comet.load_model(args.comet_model)
+            frame = pd.DataFrame({"source": srcs, "hypothesis": hyps, "reference": refs})
+            triples = comet.distinct_triples(frame)  # each distinct triple once
+            triples = triples.assign(score=comet.score_triples(model, triples, args.batch_size,
+                                                               _gpus(args.gpus)))
+            scores = frame.merge(triples, on=comet.TRIPLE, how="left")["score"].tolist()
+            segments[metric] = scores
+            result[metric] = {"score": math.fsum(scores) / len(scores),
+                              "signature": f"comet:{args.comet_model}|unbabel-comet:{version}|"
+                                           "scale:x100|corpus:mean"}
+        elif metric == "bertscore":
+            from .bertscore import bertscore
+
+            if args.bertscore_model is None:
+                raise GenderMTError("BERTScore needs --bertscore-model (a Hub id in the local "
+                                    "cache or a local model folder)")
+            scores, signature = bertscore(hyps, refs, args.bertscore_model,
+                                          num_layers=args.bertscore_layers,
+                                          lang=args.tgt_lang, batch_size=args.batch_size,
+                                          gpus=_gpus(args.gpus))
+            segments[metric] = scores
+            result[metric] = {"score": math.fsum(scores) / len(scores),
+                              "signature": signature + "|corpus:mean"}
+        else:
+            raise GenderMTError(f"unknown metric {metric!r}; metrics: "
+                                + ", ".join([*CPU_METRICS, *NEURAL_METRICS]))
+    return result, segments
+
+
+def write_segments(path: str, segments: dict[str, list[float]]) -> None:
+    from gendermt.io import write_jsonl, write_text
+
+    metrics = list(segments)
+    n = len(next(iter(segments.values()))) if segments else 0
+    rows = [{"segment": i + 1, **{m: segments[m][i] for m in metrics}} for i in range(n)]
+    if path.endswith(".jsonl"):
+        write_jsonl(path, rows)
+    else:
+        lines = ["\t".join(["segment", *metrics])]
+        lines += ["\t".join(str(r[c]) for c in ["segment", *metrics]) for r in rows]
+        write_text(path, "\n".join(lines) + "\n")
+
+
+def run(args: argparse.Namespace) -> int:
+    hyps, refs = read_lines(args.hyp, "--hyp"), read_lines(args.ref, "--ref")
+    srcs = read_lines(args.src, "--src")
+    for name, lines in (("--ref", refs), ("--src", srcs)):
+        if lines is not None and len(lines) != len(hyps):
+            raise GenderMTError(f"{args.hyp} (--hyp) has {len(hyps)} lines but "
+                                f"{getattr(args, name[2:])} ({name}) has {len(lines)}")
+    if not hyps:
+        raise GenderMTError(f"{args.hyp} (--hyp) has no lines")
+    result, segments = score_segments(args.metrics, hyps, refs, srcs, args)
+    if args.segments:
+        write_segments(args.segments, segments)
+    if args.json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        for metric, info in result.items():
+            print(f"{metric}\t{info['score']:.2f}\t{info['signature']}")
+    return 0

@@ -1,0 +1,11 @@
+from gendermt.io import logging_to
+from gendermt.scoring.bertscore import bertscore_benchmark
+
+with logging_to(snakemake.log[0]):
+    bertscore_benchmark(
+        snakemake.input.translations,
+        snakemake.input.data,
+        snakemake.output.scores,
+        snakemake.output.summary,
+        snakemake.params.settings,
+    )
