@@ -52,7 +52,8 @@ def winomt_run(tmp_path_factory):
             "templates": "resources/prompts/winomt.yaml", "prompts": ["fr"],
             "systems": ["google", "copy-source"]}},
         "systems": {"google": {"backend": "stored", "format": "winomt",
-                               "path": str(data / "google" / "en-{prompt}.txt")}},
+                               "path": str(data / "google" / "en-{prompt}.txt")},
+                    "copy-source": {"backend": "copy-source"}},
     }
     (workdir / "config" / "winomt-test.yaml").write_text(yaml.safe_dump(config))
     proc = snakemake(workdir, "--configfile", "config/winomt-test.yaml", "--cores", "2",
