@@ -83,6 +83,8 @@ rule fairtranslate_tables:
         metrics=FAIRTRANSLATE.get("metrics"),
     log:
         "logs/fairtranslate/tables.log",
+    benchmark:
+        "results/benchmarks/fairtranslate/tables.tsv"
     conda:
         "../../envs/core.yaml"
     script:

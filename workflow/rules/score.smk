@@ -15,6 +15,8 @@ rule score:
         group_by=corpus_groups_of,
     log:
         "logs/{benchmark}/score/{system}/{prompt}.log",
+    benchmark:
+        "results/benchmarks/{benchmark}/score/{system}/{prompt}.tsv"
     conda:
         "../../envs/core.yaml"
     script:
@@ -26,8 +28,8 @@ rule comet:
         translations="results/{benchmark}/translations/{system}/{prompt}.jsonl",
         data="results/{benchmark}/data.parquet",
     output:
-        scores="results/{benchmark}/scores/{system}/{prompt}.comet.parquet",
-        summary="results/{benchmark}/scores/{system}/{prompt}.comet.json",
+        scores=protected("results/{benchmark}/scores/{system}/{prompt}.comet.parquet"),
+        summary=protected("results/{benchmark}/scores/{system}/{prompt}.comet.json"),
     params:
         code=code_fingerprint("gendermt.scoring.comet"),
         settings=comet_settings(),

@@ -23,8 +23,10 @@ rule translate:
         inputs="results/{benchmark}/inputs/{prompt}.jsonl",
         data="results/{benchmark}/data.parquet",
     output:
-        translations="results/{benchmark}/translations/{system}/{prompt}.jsonl",
-        meta="results/{benchmark}/translations/{system}/{prompt}.meta.json",
+        # protected: hours of GPU time; a change that would redo them stops the run instead
+        # (README, "Protected outputs")
+        translations=protected("results/{benchmark}/translations/{system}/{prompt}.jsonl"),
+        meta=protected("results/{benchmark}/translations/{system}/{prompt}.meta.json"),
     params:
         code=code_fingerprint("gendermt.translate"),
         settings=system_settings,
