@@ -117,13 +117,14 @@ ITEMS = 3000  # at batch_size 1, one fsync per item: long enough to be killed mi
 
 
 def big_project(workdir: Path) -> Path:
-    """One system × one prompt over ITEMS synthetic items: data.parquet is written directly
-    (the published-format loader is slow at this size) and is newer than its input, so that
-    Snakemake takes it as up to date."""
+    """One system (on a GPU) × one prompt over ITEMS synthetic items: data.parquet is written
+    directly (the published-format loader is slow at this size) and is newer than its input, so
+    that Snakemake takes it as up to date."""
     config_path = workdir / "config/config.yaml"
     config = yaml.safe_load(config_path.read_text(encoding="utf-8"))
     config["benchmarks"]["fairtranslate"].update(systems=["copy-source"], prompts=["baseline"])
-    config["systems"] = {"copy-source": {"backend": "copy-source", "batch_size": 1}}
+    # gpus: 1 (any backend may ask): the job must get the test node's (fake) GPU
+    config["systems"] = {"copy-source": {"backend": "copy-source", "batch_size": 1, "gpus": 1}}
     config_path.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
     proc = snakemake(workdir, "--cores", "1", str(FT / "data.parquet"))
     assert proc.returncode == 0, explain(proc)
@@ -157,6 +158,9 @@ def test_a_job_cancelled_mid_run_is_retried_and_resumes_without_loss_or_duplicat
             if 100 <= lines < ITEMS // 2:
                 jobs = running_jobs()
                 assert len(jobs) == 1, jobs  # only the translation job runs now
+                shown = subprocess.run(["scontrol", "show", "job", "-o", jobs[0]],
+                                       capture_output=True, text=True, timeout=30).stdout
+                assert "TresPerJob=gres:gpu:1" in shown.split(), shown
                 subprocess.run(["scancel", jobs[0]], check=True, timeout=30)
                 cancelled = (jobs[0], lines)
                 break

@@ -35,6 +35,8 @@ rule comet:
         settings=comet_settings(),
     resources:
         gpu=comet_gpus,
+        gpu_model=comet_gpu_model,
+        slurm_partition=comet_partition,
     log:
         "logs/{benchmark}/comet/{system}/{prompt}.log",
     benchmark:

@@ -33,6 +33,8 @@ rule translate:
         postprocess=postprocess_of,
     resources:
         gpu=translation_gpus,
+        gpu_model=translation_gpu_model,
+        slurm_partition=translation_partition,
     log:
         "logs/{benchmark}/translate/{system}/{prompt}.log",
     benchmark:
