@@ -233,6 +233,10 @@ def test_changing_one_prompt_reruns_only_what_used_it(default_run, tmp_path):
     shutil.copytree(default_run.workdir, workdir, copy_function=shutil.copy2, symlinks=True)
     before = snakemake(workdir, "-n", "--cores", "2")
     assert "Nothing to be done" in output_of(before), explain(before)
+    # translations are protected(): Snakemake refuses to plan their rerun until the user
+    # unlocks them on purpose (README, "Protected outputs"), as here (root is never refused)
+    for path in (workdir / FT / "translations").rglob("*"):
+        path.chmod(path.stat().st_mode | 0o200)
 
     prompts_file = workdir / "resources/prompts/fairtranslate.yaml"
     spec = yaml.safe_load(prompts_file.read_text(encoding="utf-8"))

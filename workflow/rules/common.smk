@@ -134,6 +134,38 @@ def bertscore_gpus(wildcards):
     return int(bertscore_settings().get("gpus", 1))
 
 
+# --- placement on a SLURM cluster (profiles/slurm) -----------------------------------------
+# The user's own settings, from the environment of the launching Snakemake (README, "On a SLURM
+# cluster"); "" means the cluster's default. Only jobs that use GPUs go to the GPU partition and
+# name a GPU model (the plugin would otherwise ask for `--gpus=<model>:0`). Placement never
+# changes a result, so it is a resource, not a param.
+def slurm_partition(gpus):
+    env = os.environ
+    if gpus > 0:
+        return env.get("GENDERMT_SLURM_GPU_PARTITION") or env.get("GENDERMT_SLURM_PARTITION", "")
+    return env.get("GENDERMT_SLURM_PARTITION", "")
+
+
+def slurm_gpu_model(gpus):
+    return os.environ.get("GENDERMT_SLURM_GPU_MODEL", "") if gpus > 0 else ""
+
+
+def translation_partition(wildcards):
+    return slurm_partition(translation_gpus(wildcards))
+
+
+def translation_gpu_model(wildcards):
+    return slurm_gpu_model(translation_gpus(wildcards))
+
+
+def comet_partition(wildcards):
+    return slurm_partition(comet_gpus(wildcards))
+
+
+def comet_gpu_model(wildcards):
+    return slurm_gpu_model(comet_gpus(wildcards))
+
+
 # --- targets --------------------------------------------------------------------------
 def score_files(benchmark):
     """Every score file of a benchmark: sacrebleu metrics, and COMET when it is asked for."""

@@ -156,6 +156,8 @@ rule fairtranslate_tables:
         bootstrap=statistics_settings().get("bootstrap", {}),
     log:
         "logs/fairtranslate/tables.log",
+    benchmark:
+        "results/benchmarks/fairtranslate/tables.tsv"
     conda:
         "../../envs/core.yaml"
     script:

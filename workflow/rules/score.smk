@@ -16,6 +16,8 @@ rule score:
         tokenize=bleu_tokenizers(),
     log:
         "logs/{benchmark}/score/{system}/{prompt}.log",
+    benchmark:
+        "results/benchmarks/{benchmark}/score/{system}/{prompt}.tsv"
     conda:
         "../../envs/core.yaml"
     script:
@@ -29,13 +31,15 @@ rule comet:
         translations=benchmark_translations,
         data="results/{benchmark}/data.parquet",
     output:
-        scores="results/{benchmark}/scores/comet.parquet",
-        summary="results/{benchmark}/scores/comet.json",
+        scores=protected("results/{benchmark}/scores/comet.parquet"),
+        summary=protected("results/{benchmark}/scores/comet.json"),
     params:
         code=code_fingerprint("gendermt.scoring.comet"),
         settings=comet_settings(),
     resources:
         gpu=comet_gpus,
+        gpu_model=comet_gpu_model,
+        slurm_partition=comet_partition,
     log:
         "logs/{benchmark}/comet.log",
     benchmark:

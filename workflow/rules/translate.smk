@@ -24,14 +24,18 @@ rule translate:
         data="results/{benchmark}/data.parquet",
         stored=stored_outputs_of,
     output:
-        translations="results/{benchmark}/translations/{system}/{prompt}.jsonl",
-        meta="results/{benchmark}/translations/{system}/{prompt}.meta.json",
+        # protected: hours of GPU time; a change that would redo them stops the run instead
+        # (README, "Protected outputs")
+        translations=protected("results/{benchmark}/translations/{system}/{prompt}.jsonl"),
+        meta=protected("results/{benchmark}/translations/{system}/{prompt}.meta.json"),
     params:
         code=code_fingerprint("gendermt.translate"),
         settings=system_settings,
         postprocess=postprocess_of,
     resources:
         gpu=translation_gpus,
+        gpu_model=translation_gpu_model,
+        slurm_partition=translation_partition,
     log:
         "logs/{benchmark}/translate/{system}/{prompt}.log",
     benchmark:

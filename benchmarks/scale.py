@@ -1,0 +1,179 @@
+"""How the workflow scales: DAG size and build time of the full study, the default run from
+scratch and as a no-op rerun, and peak memory of the heaviest analysis at GAMBIT size.
+
+Usage: python benchmarks/scale.py [--cores 2] [--systems 24] [--skip-run]
+
+1. Full-study DAG: for each config/study/*.yaml, and for a synthetic full-size study (every
+   benchmark of the default config × --systems offline systems × every prompt its templates
+   define × every metric, COMET included), `snakemake -n` from scratch: jobs and seconds.
+2. Default run: wall time from scratch and of the no-op rerun (benchmarks/default_run.py measures
+   the same with the report).
+3. Peak memory (max RSS of the process) of the heaviest existing analysis, the FairTranslate
+   tables (means, categories, one ANOVA per metric × system × prompt), on a synthetic input the
+   size of GAMBIT (10k texts × 6 systems × 2 target languages = 120k translations, 2 metrics).
+   GAMBIT itself is not implemented on this branch: this is a stand-in of that size.
+Everything runs in temporary copies; the project's results/ are untouched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+COPY = ["Snakefile", "workflow", "config", "resources", "envs", "profiles", "src"]
+sys.path.insert(0, str(ROOT / "src"))
+
+
+def copy_project(dest: Path) -> Path:
+    dest.mkdir(parents=True)
+    for name in COPY:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(src, dest / name)
+    return dest
+
+
+def snakemake(*args: str, cwd: Path) -> tuple[float, str]:
+    exe = Path(sys.executable).parent / "snakemake"
+    start = time.perf_counter()
+    out = subprocess.run([str(exe), *args], cwd=cwd, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if out.returncode != 0:
+        raise SystemExit(f"snakemake {' '.join(args)} failed:\n{out.stderr[-4000:]}")
+    return seconds, out.stdout + out.stderr
+
+
+def total_jobs(text: str) -> int:
+    match = re.search(r"^total\s+(\d+)", text, flags=re.M)
+    return int(match.group(1)) if match else 0
+
+
+def synthetic_study(n_systems: int) -> dict:
+    """Every benchmark of the default × n offline systems × all its prompts × all metrics."""
+    from gendermt.prompts import load_templates
+
+    default = yaml.safe_load((ROOT / "config/config.yaml").read_text(encoding="utf-8"))
+    refs = ["ref_male", "ref_female", "ref_inclusive"]
+    systems = {f"sys{i:03d}": ({"backend": "copy-source"} if i % 4 == 3 else
+                               {"backend": "reference-oracle", "reference": refs[i % 4]})
+               for i in range(n_systems)}
+    benchmarks = {}
+    for name, spec in default["benchmarks"].items():
+        prompts = list(load_templates(ROOT / spec["templates"]))
+        metrics = sorted({*spec.get("metrics", []), "comet"})
+        benchmarks[name] = {**spec, "systems": list(systems), "prompts": prompts,
+                            "metrics": metrics}
+    return {"benchmarks": benchmarks, "systems": systems}
+
+
+def measure_dags(work: Path, n_systems: int) -> None:
+    studies = sorted((ROOT / "config/study").glob("*.yaml"))
+    synthetic = work / "synthetic-study.yaml"
+    synthetic.write_text(yaml.safe_dump(synthetic_study(n_systems), sort_keys=False),
+                         encoding="utf-8")
+    for config in [*studies, synthetic]:
+        label = config.name if config != synthetic else f"synthetic ({n_systems} systems)"
+        seconds, out = snakemake("-n", "--cores", "2", "--configfile", str(config), cwd=work)
+        print(f"full-study DAG, {label}: {total_jobs(out)} jobs, snakemake -n {seconds:.1f} s")
+    if not studies:
+        print("  (no config/study/*.yaml on this branch: the synthetic study stands in)")
+
+
+def measure_default(work: Path, cores: str) -> None:
+    run_s, out = snakemake("--cores", cores, cwd=work)
+    jobs = total_jobs(out)
+    noop_s, out = snakemake("--cores", cores, cwd=work)
+    assert "Nothing to be done" in out, out[-2000:]
+    print(f"default run from scratch: {jobs} jobs, {run_s:.1f} s on {cores} cores")
+    print(f"no-op rerun:              {noop_s:.1f} s")
+
+
+GAMBIT_TEXTS, GAMBIT_SYSTEMS, GAMBIT_LANGS = 10_000, 6, ["fr", "de"]
+
+CHILD = """
+import resource, sys, time
+from gendermt.benchmarks.fairtranslate.tables import build_tables
+data, out, systems = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
+scores = sys.argv[4:]
+outputs = {k: f"{out}/{k}.{ext}" for k in ["by_gender", "by_stereotype", "by_ambiguity",
+           "anova", "dataset"] for ext in ["csv"]}
+outputs.update({f"{k}_md": f"{out}/{k}.md" for k in ["by_gender", "by_stereotype",
+                "by_ambiguity", "anova", "dataset"]})
+t = time.perf_counter()
+build_tables(data, scores, outputs, systems, ["baseline"], ["bleu", "chrf"])
+print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def measure_analysis_memory(work: Path) -> None:
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    rows = []
+    genders, ambiguity = ["female", "male", "inclusive"], ["ambiguous", "unambiguous"]
+    stereotype = ["female-stereotyped", "male-stereotyped", "neutral"]
+    for lang in GAMBIT_LANGS:
+        for i in range(GAMBIT_TEXTS):
+            rows.append({"item_id": f"{lang}-{i:05d}", "example_id": f"{lang}-{i // 3:05d}",
+                         "row": len(rows), "src_lang": "en", "tgt_lang": lang,
+                         "source": f"The engineer number {i} finished the report.",
+                         "reference": f"reference {i}", "gender": genders[i % 3],
+                         "ambiguity": ambiguity[(i // 3) % 2],
+                         "stereotype": stereotype[(i // 6) % 3],
+                         "occupation": ["x", "y", "z"], "ref_female": "f", "ref_male": "m",
+                         "ref_inclusive": "i"})
+    data = pd.DataFrame(rows)
+    bench = work / "gambit-size"
+    (bench / "tables").mkdir(parents=True)
+    data.to_parquet(bench / "data.parquet", index=False)
+    systems = [f"sys{i}" for i in range(GAMBIT_SYSTEMS)]
+    files = []
+    for system in systems:
+        frame = pd.concat([pd.DataFrame({"item_id": data["item_id"], "metric": metric,
+                                         "score": rng.uniform(0, 100, len(data)),
+                                         "signature": f"{metric}|synthetic"})
+                           for metric in ["bleu", "chrf"]], ignore_index=True)
+        path = bench / "scores" / system / "baseline.parquet"
+        path.parent.mkdir(parents=True)
+        frame.to_parquet(path, index=False)
+        files.append(str(path))
+    proc = subprocess.run([sys.executable, "-c", CHILD, str(bench / "data.parquet"),
+                           str(bench / "tables"), ",".join(systems), *files],
+                          capture_output=True, text=True, env={"PYTHONPATH": str(ROOT / "src")})
+    if proc.returncode != 0:
+        raise SystemExit(f"the tables failed on the synthetic input:\n{proc.stderr[-4000:]}")
+    seconds, rss_kb = proc.stdout.split()[-2:]
+    print(f"FairTranslate tables on a GAMBIT-sized synthetic input ({GAMBIT_TEXTS} texts × "
+          f"{GAMBIT_SYSTEMS} systems × {len(GAMBIT_LANGS)} languages = "
+          f"{len(data) * GAMBIT_SYSTEMS} translations, 2 metrics): peak RSS "
+          f"{int(rss_kb) / 1024:.0f} MB, {float(seconds):.1f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cores", default="2")
+    parser.add_argument("--systems", type=int, default=24)
+    parser.add_argument("--skip-run", action="store_true", help="no default run (DAGs, memory)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = copy_project(Path(tmp) / "project")
+        measure_dags(work, args.systems)
+        if not args.skip_run:
+            measure_default(work, args.cores)
+        measure_analysis_memory(Path(tmp))
+
+
+if __name__ == "__main__":
+    main()
