@@ -49,10 +49,12 @@ def load_templates(path: str | Path) -> dict[str, dict[str, Any]]:
     return resolved
 
 
-def render(template: dict[str, Any], source: str, src_lang: str, tgt_lang: str) -> list[dict]:
-    """The chat messages a template gives for one source text."""
+def render(template: dict[str, Any], source: str, src_lang: str, tgt_lang: str,
+           **fields: str) -> list[dict]:
+    """The chat messages a template gives for one source text; ``fields`` fill the
+    benchmark's own placeholders (e.g. ``{translation}``, ``{gender}`` for rewriting)."""
     values = {"source": source, "src_lang_name": LANGUAGE_NAMES.get(src_lang, src_lang),
-              "tgt_lang_name": LANGUAGE_NAMES.get(tgt_lang, tgt_lang)}
+              "tgt_lang_name": LANGUAGE_NAMES.get(tgt_lang, tgt_lang), **fields}
     messages = []
     if template.get("system"):
         messages.append({"role": "system", "content": template["system"].format(**values)})

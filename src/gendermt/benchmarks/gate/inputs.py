@@ -14,20 +14,15 @@ from typing import Any
 
 import pandas as pd
 
+from gendermt import prompts
 from gendermt.io import write_jsonl
-from gendermt.prompts import LANGUAGE_NAMES
 
 
 def render(template: dict[str, Any], source: str, translation: str, gender: str,
            tgt_lang: str) -> list[dict]:
-    values = {"source": source, "translation": translation, "gender": gender,
-              "src_lang_name": "English", "tgt_lang_name": LANGUAGE_NAMES.get(tgt_lang,
-                                                                              tgt_lang)}
-    messages = []
-    if template.get("system"):
-        messages.append({"role": "system", "content": template["system"].format(**values)})
-    messages.append({"role": "user", "content": template["user"].format(**values)})
-    return messages
+    """GATE's rewriting prompt: English source, its translation, the requested gender."""
+    return prompts.render(template, source, "en", tgt_lang, translation=translation,
+                          gender=gender)
 
 
 def build_inputs(data_path: str | Path, template: dict[str, Any], output: str | Path) -> None:

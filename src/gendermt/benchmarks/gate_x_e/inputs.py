@@ -17,20 +17,14 @@ from typing import Any
 
 import pandas as pd
 
+from gendermt import prompts
 from gendermt.io import write_jsonl
-from gendermt.prompts import LANGUAGE_NAMES
 
 
 def render(template: dict[str, Any], source: str, translation: str, src_lang: str
            ) -> list[dict]:
-    values = {"source": source, "translation": translation,
-              "src_lang_name": LANGUAGE_NAMES.get(src_lang, src_lang),
-              "tgt_lang_name": "English"}
-    messages = []
-    if template.get("system"):
-        messages.append({"role": "system", "content": template["system"].format(**values)})
-    messages.append({"role": "user", "content": template["user"].format(**values)})
-    return messages
+    """GATE X-E's rewriting prompt: the source sentence and its English translation."""
+    return prompts.render(template, source, src_lang, "en", translation=translation)
 
 
 def build_inputs(data_path: str | Path, template: dict[str, Any], output: str | Path) -> None:
