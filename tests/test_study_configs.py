@@ -54,7 +54,8 @@ def project(tmp_path_factory):
         (project / dest).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / sample, project / dest)
     # Study configs whose data is public point at ../shared/data, as from the project root.
-    (project.parent / "shared").symlink_to(ROOT.parent / "shared")
+    if (ROOT.parent / "shared").is_dir():
+        (project.parent / "shared").symlink_to(ROOT.parent / "shared")
     return project
 
 
@@ -64,8 +65,14 @@ def dry_runs(project):
                              f"config/study/{study}") for study in STUDIES}
 
 
+SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
 @pytest.mark.parametrize("study", STUDIES)
 def test_study_config_builds_its_dag_offline(dry_runs, study):
+    text = (ROOT / "config" / "study" / study).read_text(encoding="utf-8")
+    if "../shared/data" in text and not SHARED_DATA.is_dir():
+        pytest.skip(f"{study} reads the public data in ../shared/data, which is not here")
     proc = dry_runs[study]
     assert proc.returncode == 0, explain(proc)
     assert job_stats(proc.stdout + proc.stderr).get("translate", 0) > 0
