@@ -54,7 +54,6 @@ rule scorecard:
         pdf="results/scorecard/scorecard.pdf",
     params:
         code=code_fingerprint("gendermt.scorecard.stage"),
-        results="results",
         benchmarks=SCORECARD_BENCHMARKS,
         systems=list(config["systems"]),
         bootstrap=statistics_settings().get("bootstrap", {}),
