@@ -101,3 +101,28 @@ def test_cli_errors_name_the_problem(tmp_path, results, capsys):
     (results / "gate" / "tables" / "prf.csv").write_text("system,prompt\nx,y\n")
     assert main(["scorecard", "--results", str(results), "--benchmarks", "gate"]) == 2
     assert "no column(s) category" in capsys.readouterr().err
+
+
+def test_winomt_per_language_and_comet_gaps_without_item_scores(tmp_path):
+    res = tmp_path / "results"
+    _write(res / "winomt" / "tables" / "summary.csv", pd.DataFrame({
+        "system": ["google", "google", "bing"], "lang": ["fr", "es", "fr"],
+        "acc": [63.6, 53.1, 55.2], "delta_g": [6.4, 23.4, 16.1], "delta_s": [26.7, 21.3, 10.4]}))
+    _write(res / "fairtranslate" / "tables" / "by_gender.csv", pd.DataFrame({
+        "metric": ["comet"] * 3 + ["bleu"] * 3, "system": ["google"] * 6,
+        "prompt": ["baseline"] * 6, "gender": ["male", "female", "inclusive"] * 2,
+        "mean": [80.0, 75.0, 60.0, 30.0, 20.0, 10.0]}))
+    card = build(res)
+    assert card.benchmarks == ["fairtranslate", "grape", "winomt"]
+    wide = card.wide().set_index("system")
+    assert wide.loc["google", "WinoMT · ΔS (es)"] == 21.3
+    assert np.isnan(wide.loc["bing", "WinoMT · accuracy (es)"])   # bing did not run es
+    assert wide.loc["google", "FairTranslate · COMET male−inclusive"] == 20.0
+    assert wide.loc["google", "FairTranslate · BLEU male−female"] == 10.0
+    # no per-item scores in this folder: the gaps have no CI, and the notes say why
+    assert np.isnan(wide.loc["google", "FairTranslate · BLEU male−female · CI low"])
+    assert any("no per-item scores" in n for n in card.notes)
+    records = {r["system"]: r for r in to_records(card)}
+    assert records["bing"]["fairtranslate"] is None
+    assert records["bing"]["winomt"]["acc_fr"] == 55.2
+    assert records["bing"]["winomt"]["acc_es"] is None
