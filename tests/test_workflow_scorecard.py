@@ -147,3 +147,26 @@ def test_report_leads_with_the_scorecard(run):
     # the menu sorts categories with localeCompare: "All benchmarks" comes first
     assert sorted(cats, key=str.casefold)[0] == "All benchmarks"
     assert "Start with the <strong>scorecard</strong>" in html
+
+
+def test_gap_ci_is_the_paired_bootstrap_of_the_item_scores(run, card):
+    """Recompute one CI independently: per-item BLEU of the baseline run, male and inclusive
+    rows joined on example_id, resampled with the configured seed."""
+    data = pd.read_parquet(run.path("results/fairtranslate/data.parquet"))
+    scores = pd.read_parquet(run.path("results/fairtranslate/scores/oracle-female/baseline"
+                                      ".parquet"))
+    scores = scores[scores["metric"] == "bleu"].merge(data[["item_id", "example_id", "gender"]],
+                                                      on="item_id")
+    male = scores[scores["gender"] == "male"].set_index("example_id")["score"]
+    incl = scores[scores["gender"] == "inclusive"].set_index("example_id")["score"]
+    diffs = (male - incl).dropna().to_numpy()
+    settings = CONFIG["statistics"]["bootstrap"]
+    rng = np.random.default_rng(settings["seed"])
+    means = diffs[rng.integers(0, len(diffs), size=(settings["resamples"], len(diffs)))].mean(1)
+    alpha = (1 - settings["level"]) / 2
+    col = "FairTranslate · BLEU male−inclusive"
+    assert card.loc["oracle-female", f"{col} · CI low"] == pytest.approx(
+        np.quantile(means, alpha))
+    assert card.loc["oracle-female", f"{col} · CI high"] == pytest.approx(
+        np.quantile(means, 1 - alpha))
+    assert card.loc["oracle-female", col] == pytest.approx(diffs.mean())
