@@ -25,6 +25,7 @@ SCORE_COMMANDS = (
 # Modules with a `register(commands)` that adds a top-level command (`gendermt <name> ...`).
 COMMANDS = (
     "gendermt.benchmarks.fairtranslate.inclusive_cli",
+    "gendermt.scorecard.cli",
 )
 
 

@@ -1,0 +1,21 @@
+"""Workflow stage: the benchmarks' tables → the scorecard's files and its heatmap."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from .build import build
+from .heatmap import draw
+from .write import write_scorecard
+
+
+def make_scorecard(results: str | Path, benchmarks: Sequence[str], systems: Sequence[str],
+                   outputs: dict, bootstrap: dict | None = None,
+                   fairtranslate_scores: Sequence[str | Path] | None = None) -> None:
+    """``outputs``: csv, legend, md, tex, json, png, pdf paths."""
+    card = build(results, [b for b in benchmarks if b != "grape"], systems, bootstrap,
+                 fairtranslate_scores)
+    write_scorecard(card, outputs["csv"], outputs["legend"], outputs["md"], outputs["tex"],
+                    outputs["json"])
+    draw(card, outputs["png"], outputs["pdf"])

@@ -1,0 +1,65 @@
+# The scorecard: every configured benchmark's headline figures per system, side by side,
+# read from the benchmarks' own tables. Its category sorts first in the HTML report
+# ("All benchmarks" before the benchmarks' names) and the report's front page links to it.
+from gendermt.scorecard.figures import TABLES as SCORECARD_TABLES
+
+SCORECARD_BENCHMARKS = [name for name in BENCHMARKS if name in SCORECARD_TABLES]
+# FairTranslate's per-item scores (and data, for example_id) give its gaps' bootstrap CIs.
+SCORECARD_ITEMS = (
+    ["results/fairtranslate/data.parquet"] if "fairtranslate" in SCORECARD_BENCHMARKS else []
+)
+SCORECARD_SCORES = FAIRTRANSLATE_SCORES if "fairtranslate" in SCORECARD_BENCHMARKS else []
+
+if SCORECARD_BENCHMARKS:
+    TARGETS.extend(
+        expand(
+            "results/scorecard/scorecard.{ext}",
+            ext=["csv", "md", "tex", "json", "png", "pdf"],
+        )
+        + ["results/scorecard/legend.csv"]
+    )
+
+
+rule scorecard:
+    input:
+        tables=[
+            f"results/{table}"
+            for name in SCORECARD_BENCHMARKS
+            for table in SCORECARD_TABLES[name]
+        ],
+        data=SCORECARD_ITEMS,
+        scores=SCORECARD_SCORES,
+    output:
+        csv=report(
+            "results/scorecard/scorecard.csv",
+            caption="../report/scorecard.rst",
+            category="All benchmarks",
+            subcategory="Scorecard",
+        ),
+        png=report(
+            "results/scorecard/scorecard.png",
+            caption="../report/scorecard_figure.rst",
+            category="All benchmarks",
+            subcategory="Scorecard",
+        ),
+        legend=report(
+            "results/scorecard/legend.csv",
+            caption="../report/scorecard_legend.rst",
+            category="All benchmarks",
+            subcategory="Scorecard",
+        ),
+        md="results/scorecard/scorecard.md",
+        tex="results/scorecard/scorecard.tex",
+        json="results/scorecard/scorecard.json",
+        pdf="results/scorecard/scorecard.pdf",
+    params:
+        code=code_fingerprint("gendermt.scorecard.stage"),
+        benchmarks=SCORECARD_BENCHMARKS,
+        systems=list(config["systems"]),
+        bootstrap=statistics_settings().get("bootstrap", {}),
+    log:
+        "logs/scorecard/scorecard.log",
+    conda:
+        "../../envs/plot.yaml"
+    script:
+        "../scripts/scorecard.py"
