@@ -7,23 +7,10 @@ Copies the workflow to a temporary folder, so the project's own results/ are unt
 from __future__ import annotations
 
 import argparse
-import re
-import shutil
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-COPY = ["Snakefile", "workflow", "config", "resources", "envs", "profiles", "src"]
-
-
-def snakemake(*args: str, cwd: Path) -> tuple[float, str]:
-    exe = Path(sys.executable).parent / "snakemake"
-    start = time.perf_counter()
-    out = subprocess.run([str(exe), *args], cwd=cwd, capture_output=True, text=True, check=True)
-    return time.perf_counter() - start, out.stdout + out.stderr
+from scale import copy_project, snakemake, total_jobs  # benchmarks/scale.py, beside this file
 
 
 def main() -> None:
@@ -31,15 +18,9 @@ def main() -> None:
     parser.add_argument("--cores", default="2")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        for name in COPY:
-            src = ROOT / name
-            if src.is_dir():
-                shutil.copytree(src, work / name, ignore=shutil.ignore_patterns("__pycache__"))
-            else:
-                shutil.copy2(src, work / name)
+        work = copy_project(Path(tmp) / "project")
         dag_s, out = snakemake("-n", "--cores", args.cores, cwd=work)
-        jobs = int(re.search(r"^total\s+(\d+)", out, flags=re.M).group(1))
+        jobs = total_jobs(out)
         run_s, _ = snakemake("--cores", args.cores, cwd=work)
         noop_s, out = snakemake("--cores", args.cores, cwd=work)
         assert "Nothing to be done" in out
