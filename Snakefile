@@ -25,6 +25,7 @@ include: "workflow/rules/gate.smk"
 include: "workflow/rules/conga.smk"
 include: "workflow/rules/neogate.smk"
 include: "workflow/rules/winomt.smk"
+include: "workflow/rules/gambit.smk"
 include: "workflow/rules/scorecard.smk"
 
 

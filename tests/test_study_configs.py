@@ -19,6 +19,16 @@ USER_DATA = {
     "data/gENder-IT/gENder-IT.tsv": "resources/conga/gENder-IT-sample.tsv",
     "data/neogate/Neo-GATE.tsv": "resources/neogate/Neo-GATE.tsv",
     "data/neogate/Neo-GATE-dev.tsv": "resources/neogate/Neo-GATE-dev.tsv",
+    "data/gambit/gambit.jsonl": "resources/gambit/sample/gambit-sample.jsonl",
+    "data/gambit/validation-fr.csv": "resources/gambit/validation/fr.csv",
+    "data/gambit/validation-el.csv": "resources/gambit/validation/el.csv",
+    "data/gambit/labour-fr.csv": "resources/gambit/references/labour-example-fr.csv",
+    "data/gambit/labour-el.csv": "resources/gambit/references/labour-example-el.csv",
+    "data/gambit/stereotypes-shinar.csv": "resources/gambit/references/stereotype-example.csv",
+    "data/gambit/outputs/google-translate/fr.tsv":
+        "resources/gambit/translations/masculine-default/fr.tsv",
+    "data/gambit/outputs/google-translate/el.tsv":
+        "resources/gambit/translations/masculine-default/el.tsv",
 }
 
 

@@ -62,12 +62,17 @@ def render(template: dict[str, Any], source: str, src_lang: str, tgt_lang: str,
     return messages
 
 
-def build_inputs(data_path: str | Path, template: dict[str, Any], output: str | Path) -> None:
+def build_inputs(data_path: str | Path, template: dict[str, Any], output: str | Path,
+                 tgt_lang: str | None = None) -> None:
     """Workflow stage: ``data.parquet`` + one template → ``inputs/{prompt}.jsonl``.
 
     Each record carries the plain source (for NMT systems) and the chat messages (for LLMs).
+    ``tgt_lang`` overrides the data's target language (benchmarks whose prompts are named by
+    the target language, such as GAMBIT's ``fr`` and ``el``).
     """
     data = pd.read_parquet(data_path, columns=["item_id", "source", "src_lang", "tgt_lang"])
+    if tgt_lang is not None:
+        data["tgt_lang"] = tgt_lang
     write_jsonl(output, (
         {"item_id": row.item_id, "prompt": template["name"],
          "template_version": template["version"], "template_sha256": template["sha256"],

@@ -256,3 +256,108 @@ def neogate_run(wildcards):
 
 def neogate_template(wildcards):
     return NEOGATE_TEMPLATES[NEOGATE_RUNS[wildcards.prompt]["format"]]
+
+
+# --- GAMBIT: runs are model × target language; detectors turn outputs into assignments -----
+def gambit_runs(spec):
+    """Every (model, system, lang) GAMBIT runs: `systems` run on every target language under
+    their own name; `language_systems` maps a model label to its system per language (NMT
+    systems are one per language pair). Unknown systems or languages stop the workflow."""
+    langs = spec["prompts"]
+    runs = [{"model": s, "system": s, "lang": lang} for s in spec["systems"] for lang in langs]
+    for model, per_lang in spec.get("language_systems", {}).items():
+        for lang, system in per_lang.items():
+            if lang not in langs:
+                raise WorkflowError(
+                    f"benchmarks.gambit.language_systems.{model} names the language {lang!r}, "
+                    f"which is not among the prompts (target languages) {langs}"
+                )
+            if system not in SYSTEMS:
+                raise WorkflowError(
+                    f"benchmarks.gambit.language_systems.{model}.{lang} names {system!r}, "
+                    f"which is not defined under `systems:`"
+                )
+            runs.append({"model": model, "system": system, "lang": lang})
+    detectors = spec["detectors"]
+    if spec.get("detector", next(iter(detectors))) not in detectors:
+        raise WorkflowError(
+            f"benchmarks.gambit.detector is {spec['detector']!r}, which is not among the "
+            f"detectors {list(detectors)}"
+        )
+    for name, detector in detectors.items():
+        if "system" in detector and detector["system"] not in SYSTEMS:
+            raise WorkflowError(
+                f"benchmarks.gambit.detectors.{name}.system names {detector['system']!r}, "
+                f"which is not defined under `systems:`"
+            )
+        missing = [l for l in langs if "lexicons" in detector and l not in detector["lexicons"]]
+        if missing:
+            raise WorkflowError(
+                f"benchmarks.gambit.detectors.{name} has no lexicon for {missing}: add one "
+                f"per target language under `lexicons:`"
+            )
+    unknown = [l for l in spec.get("validation", {}) if l not in langs]
+    if unknown:
+        raise WorkflowError(
+            f"benchmarks.gambit.validation names {unknown}, which are not among the target "
+            f"languages {langs}"
+        )
+    return runs
+
+
+def gambit_detector(wildcards):
+    """A detector's config block, with its name (a param: changing it reruns detection)."""
+    detectors = BENCHMARKS["gambit"]["detectors"]
+    return {"name": wildcards.detector, **detectors[wildcards.detector]}
+
+
+def gambit_judge_system(wildcards):
+    """The chat system an LLM-judge detector runs on (its settings are a param too)."""
+    detector = BENCHMARKS["gambit"]["detectors"][wildcards.detector]
+    return {detector["system"]: SYSTEMS[detector["system"]]} if "system" in detector else {}
+
+
+def gambit_detector_files(wildcards):
+    """Files a detector reads: the language's lexicon, or the judge's prompt templates."""
+    detector = BENCHMARKS["gambit"]["detectors"][wildcards.detector]
+    files = [detector["templates"]] if "templates" in detector else []
+    lexicon = detector.get("lexicons", {}).get(wildcards.prompt)
+    return files + ([lexicon] if lexicon else [])
+
+
+def gambit_detector_gpus(wildcards):
+    detector = BENCHMARKS["gambit"]["detectors"][wildcards.detector]
+    return system_gpus(SYSTEMS[detector["system"]]) if "system" in detector else 0
+
+
+def gambit_detector_partition(wildcards):
+    return slurm_partition(gambit_detector_gpus(wildcards))
+
+
+def gambit_detector_gpu_model(wildcards):
+    return slurm_gpu_model(gambit_detector_gpus(wildcards))
+
+
+def gambit_validation_file(wildcards):
+    return BENCHMARKS["gambit"]["validation"][wildcards.prompt]
+
+
+def gambit_labour_files():
+    """The labour-statistics file of each target language that has one."""
+    spec = BENCHMARKS.get("gambit", {})
+    labour = spec.get("references", {}).get("labour", {})
+    return {lang: path for lang, path in labour.items() if lang in spec.get("prompts", [])}
+
+
+def gambit_assignments(runs, detector):
+    """A detector's assignment files of every run, in the order of `runs`."""
+    return [f"results/gambit/assignments/{detector}/{r['system']}/{r['lang']}.csv" for r in runs]
+
+
+def gambit_template(wildcards):
+    return TEMPLATES["gambit"][wildcards.prompt]
+
+
+def gambit_figure_caption(figure):
+    """The intra-model heatmaps of every language share one caption."""
+    return "intra_model" if figure.startswith("intra_model_") else figure

@@ -1,0 +1,249 @@
+# GAMBIT with GRAPE (Mastromichalakis et al. 2025): English texts with gender-ambiguous
+# occupations → translations into each target language (the prompts are named by it: fr,
+# el) → the gender each translation assigns to the occupation (a detector: the offline
+# lexicon, or the LLM judge of §3 on any chat system) → GRAPE against parity, labour
+# statistics and stereotype ratings (Tables 2, 3, 8, 9, 10, Figures 2–3). A validation rule
+# measures each detector's accuracy on labelled texts (Table 1).
+
+
+GAMBIT = BENCHMARKS.get("gambit", {})
+GAMBIT_RUNS = gambit_runs(GAMBIT) if GAMBIT else []
+GAMBIT_DETECTORS = list(GAMBIT.get("detectors", {}))
+# The detector whose assignments the GRAPE tables use; the others are cross-checks.
+GAMBIT_DETECTOR = GAMBIT.get("detector", GAMBIT_DETECTORS[0] if GAMBIT_DETECTORS else "")
+GAMBIT_LABOUR = gambit_labour_files()
+GAMBIT_STEREOTYPE = GAMBIT.get("references", {}).get("stereotype")
+GAMBIT_VALIDATION = list(GAMBIT.get("validation", {})) if GAMBIT else []
+GAMBIT_TABLES = [
+    "grape",
+    "grape_groups",
+    "extremes",
+    "stereotype_groups",
+    "correlations",
+    "cross_lingual",
+]
+GAMBIT_FIGURES = ["grape_overview"] + [f"intra_model_{lang}" for lang in GAMBIT.get("prompts", [])]
+GAMBIT_ASSIGNMENTS = gambit_assignments(GAMBIT_RUNS, GAMBIT_DETECTOR) if GAMBIT else []
+GAMBIT_ALL_ASSIGNMENTS = {d: gambit_assignments(GAMBIT_RUNS, d) for d in GAMBIT_DETECTORS}
+
+if GAMBIT:
+    TARGETS.extend(
+        expand("results/gambit/tables/{table}.csv", table=GAMBIT_TABLES)
+        + expand("results/gambit/figures/{figure}.{ext}", figure=GAMBIT_FIGURES, ext=["png", "pdf"])
+        + (["results/gambit/tables/validation.csv"] if GAMBIT_VALIDATION else [])
+        + (["results/gambit/tables/detector_agreement.csv"] if len(GAMBIT_DETECTORS) > 1 else [])
+    )
+
+
+ruleorder: gambit_inputs > build_inputs
+
+
+rule gambit_data:
+    input:
+        GAMBIT.get("data", {}).get("path", []),
+    output:
+        data="results/gambit/data.parquet",
+        provenance="results/gambit/data.json",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.gambit.data"),
+        source=GAMBIT.get("data"),
+    log:
+        "logs/gambit/data.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/gambit_data.py"
+
+
+rule gambit_isco:
+    input:
+        GAMBIT.get("isco", []),
+    output:
+        "results/gambit/isco.parquet",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.gambit.isco"),
+    log:
+        "logs/gambit/isco.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/gambit_isco.py"
+
+
+rule gambit_inputs:
+    input:
+        data="results/gambit/data.parquet",
+    output:
+        "results/gambit/inputs/{prompt}.jsonl",
+    params:
+        code=code_fingerprint("gendermt.prompts"),
+        template=gambit_template,
+    log:
+        "logs/gambit/inputs/{prompt}.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/gambit_inputs.py"
+
+
+rule gambit_detect:
+    input:
+        translations="results/gambit/translations/{system}/{prompt}.jsonl",
+        data="results/gambit/data.parquet",
+        isco="results/gambit/isco.parquet",
+        detector=gambit_detector_files,
+    output:
+        csv="results/gambit/assignments/{detector}/{system}/{prompt}.csv",
+        summary="results/gambit/assignments/{detector}/{system}/{prompt}.json",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.gambit.detect"),
+        detector=gambit_detector,
+        judge=gambit_judge_system,
+    resources:
+        gpu=gambit_detector_gpus,
+        gpu_model=gambit_detector_gpu_model,
+        slurm_partition=gambit_detector_partition,
+    log:
+        "logs/gambit/detect/{detector}/{system}/{prompt}.log",
+    benchmark:
+        "results/benchmarks/gambit/detect/{detector}/{system}/{prompt}.tsv"
+    conda:
+        "../../envs/gambit.yaml"
+    script:
+        "../scripts/gambit_detect.py"
+
+
+rule gambit_validate:
+    input:
+        validation=gambit_validation_file,
+        isco="results/gambit/isco.parquet",
+        detector=gambit_detector_files,
+    output:
+        csv="results/gambit/validation/{detector}/{prompt}.csv",
+        summary="results/gambit/validation/{detector}/{prompt}.json",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.gambit.validation"),
+        detector=gambit_detector,
+        judge=gambit_judge_system,
+    resources:
+        gpu=gambit_detector_gpus,
+        gpu_model=gambit_detector_gpu_model,
+        slurm_partition=gambit_detector_partition,
+    log:
+        "logs/gambit/validate/{detector}/{prompt}.log",
+    conda:
+        "../../envs/gambit.yaml"
+    script:
+        "../scripts/gambit_validate.py"
+
+
+rule gambit_validation_table:
+    input:
+        expand(
+            "results/gambit/validation/{detector}/{lang}.json",
+            detector=GAMBIT_DETECTORS,
+            lang=GAMBIT_VALIDATION,
+        ),
+    output:
+        csv=report(
+            "results/gambit/tables/validation.csv",
+            caption="../report/gambit_validation.rst",
+            category="GAMBIT",
+            subcategory="Tables",
+        ),
+        md="results/gambit/tables/validation.md",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.gambit.validation"),
+    log:
+        "logs/gambit/validation_table.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/gambit_validation_table.py"
+
+
+rule gambit_tables:
+    input:
+        assignments=GAMBIT_ASSIGNMENTS,
+        isco="results/gambit/isco.parquet",
+        labour=list(GAMBIT_LABOUR.values()),
+        stereotype=GAMBIT_STEREOTYPE or [],
+    output:
+        **{
+            table: report(
+                f"results/gambit/tables/{table}.csv",
+                caption=f"../report/gambit_{table}.rst",
+                category="GAMBIT",
+                subcategory="Tables",
+            )
+            for table in GAMBIT_TABLES
+        },
+        **{f"{table}_md": f"results/gambit/tables/{table}.md" for table in GAMBIT_TABLES},
+    params:
+        code=code_fingerprint("gendermt.benchmarks.gambit.tables"),
+        runs=[
+            {**run, "assignments": path} for run, path in zip(GAMBIT_RUNS, GAMBIT_ASSIGNMENTS)
+        ],
+        labour=GAMBIT_LABOUR,
+        stereotype=GAMBIT_STEREOTYPE,
+        settings=GAMBIT.get("analysis", {}),
+    log:
+        "logs/gambit/tables.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/gambit_tables.py"
+
+
+rule gambit_figures:
+    input:
+        assignments=GAMBIT_ASSIGNMENTS,
+        isco="results/gambit/isco.parquet",
+        stereotype=GAMBIT_STEREOTYPE or [],
+    output:
+        **{
+            f"{figure}_png": report(
+                f"results/gambit/figures/{figure}.png",
+                caption=f"../report/gambit_{gambit_figure_caption(figure)}.rst",
+                category="GAMBIT",
+                subcategory="Figures",
+            )
+            for figure in GAMBIT_FIGURES
+        },
+        **{f"{figure}_pdf": f"results/gambit/figures/{figure}.pdf" for figure in GAMBIT_FIGURES},
+    params:
+        code=code_fingerprint("gendermt.benchmarks.gambit.figures"),
+        runs=[
+            {**run, "assignments": path} for run, path in zip(GAMBIT_RUNS, GAMBIT_ASSIGNMENTS)
+        ],
+        stereotype=GAMBIT_STEREOTYPE,
+        settings=GAMBIT.get("analysis", {}),
+    log:
+        "logs/gambit/figures.log",
+    conda:
+        "../../envs/plot.yaml"
+    script:
+        "../scripts/gambit_figures.py"
+
+
+rule gambit_agreement:
+    input:
+        **GAMBIT_ALL_ASSIGNMENTS,
+    output:
+        csv=report(
+            "results/gambit/tables/detector_agreement.csv",
+            caption="../report/gambit_detector_agreement.rst",
+            category="GAMBIT",
+            subcategory="Tables",
+        ),
+        md="results/gambit/tables/detector_agreement.md",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.gambit.agreement"),
+        runs=GAMBIT_RUNS,
+        detectors=GAMBIT_DETECTORS,
+    log:
+        "logs/gambit/agreement.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/gambit_agreement.py"
