@@ -67,12 +67,22 @@ def results(tmp_path):
     _write(res / "neogate" / "tables" / "zeroshot.csv", pd.DataFrame({
         "system": ["sys-b"], "paradigm": ["schwa"], "prompt": ["zeroshot-schwa"],
         "cwa": [42.5], "misgeneration": [3.0]}))
+    _write(res / "gambit" / "tables" / "grape.csv", pd.DataFrame({
+        "model": ["sys-b"] * 4, "system": ["sys-b"] * 4, "lang": ["fr", "fr", "fr", "el"],
+        "level": [4, 4, 3, 4], "reference": ["parity", "real", "parity", "parity"],
+        "grape_m": [0.9, 0.5, 0.8, None], "grape_f": [-0.9, -0.6, -0.8, None],
+        "note": ["", "", "", "no gendered assignment"]}))
     return res
 
 
 def test_build_blank_where_not_run(results):
     card = build(results)
     assert card.benchmarks == ["neogate", "grape", "gate"]
+    # GRAPE: parity at level 4 per language; undefined (no gendered assignment) stays NaN
+    grape = card.wide().set_index("system")
+    assert grape.loc["sys-b", "GAMBIT/GRAPE · GRAPE_m^parity (fr)"] == pytest.approx(0.9)
+    assert np.isnan(grape.loc["sys-b", "GAMBIT/GRAPE · GRAPE_m^parity (el)"])
+    assert np.isnan(grape.loc["sys-a", "GAMBIT/GRAPE · GRAPE_m^parity (fr)"])
     wide = card.wide().set_index("system")
     assert wide.loc["sys-a", "GATE · rewriting accuracy"] == pytest.approx(70.0)  # 7 / 10
     assert wide.loc["sys-b", "GATE · rewriting accuracy"] == 0
@@ -113,7 +123,7 @@ def test_winomt_per_language_and_comet_gaps_without_item_scores(tmp_path):
         "prompt": ["baseline"] * 6, "gender": ["male", "female", "inclusive"] * 2,
         "mean": [80.0, 75.0, 60.0, 30.0, 20.0, 10.0]}))
     card = build(res)
-    assert card.benchmarks == ["fairtranslate", "grape", "winomt"]
+    assert card.benchmarks == ["fairtranslate", "winomt"]
     wide = card.wide().set_index("system")
     assert wide.loc["google", "WinoMT · ΔS (es)"] == 21.3
     assert np.isnan(wide.loc["bing", "WinoMT · accuracy (es)"])   # bing did not run es

@@ -1,9 +1,15 @@
 # The scorecard: every configured benchmark's headline figures per system, side by side,
 # read from the benchmarks' own tables. Its category sorts first in the HTML report
 # ("All benchmarks" before the benchmarks' names) and the report's front page links to it.
+from gendermt.scorecard.figures import CONFIG_KEYS as SCORECARD_KEYS
 from gendermt.scorecard.figures import TABLES as SCORECARD_TABLES
 
-SCORECARD_BENCHMARKS = [name for name in BENCHMARKS if name in SCORECARD_TABLES]
+# Scorecard keys of the configured benchmarks (GAMBIT's column is "grape", for its metric).
+SCORECARD_BENCHMARKS = [
+    SCORECARD_KEYS.get(name, name)
+    for name in BENCHMARKS
+    if SCORECARD_KEYS.get(name, name) in SCORECARD_TABLES
+]
 # FairTranslate's per-item scores (and data, for example_id) give its gaps' bootstrap CIs.
 SCORECARD_ITEMS = (
     ["results/fairtranslate/data.parquet"] if "fairtranslate" in SCORECARD_BENCHMARKS else []

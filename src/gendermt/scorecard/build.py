@@ -71,8 +71,6 @@ def build(results: str | Path, benchmarks: Sequence[str] | None = None,
     if unknown:
         raise GenderMTError(f"no scorecard figures for benchmark(s) {', '.join(unknown)}; "
                             f"known: {', '.join(BENCHMARKS)}")
-    if "grape" not in wanted:
-        wanted.append("grape")
     wanted = [b for b in BENCHMARKS if b in wanted]  # the scorecard's column order
     parts = {b: (F.fairtranslate(results, bootstrap, fairtranslate_scores) if b == "fairtranslate"
                  else F.READERS[b](results)) for b in wanted}

@@ -1,5 +1,5 @@
 """``gendermt scorecard --results DIR [--json]``: the scorecard from a results folder, without
-Snakemake (the benchmarks whose tables are there; GRAPE's column always blank)."""
+Snakemake (the benchmarks whose tables are there)."""
 
 from __future__ import annotations
 

@@ -30,11 +30,12 @@ TABLES = {"fairtranslate": ["fairtranslate/tables/by_gender.csv"],
           "conga": ["conga/tables/categories.csv", "conga/tables/metrics.csv"],
           "gate-x-e": ["gate-x-e/tables/accuracy.csv"],
           "gate": ["gate/tables/prf.csv"],
-          "winomt": ["winomt/tables/summary.csv"]}
+          "winomt": ["winomt/tables/summary.csv"],
+          "grape": ["gambit/tables/grape.csv"]}
+# Benchmarks whose key in the workflow's config differs from their scorecard key.
+CONFIG_KEYS = {"gambit": "grape"}
 # The run a benchmark with several prompts is summarised by, in order of preference.
 BASELINE_PROMPTS = ("baseline", "zeroshot")
-GRAPE_NOTE = ("GAMBIT/GRAPE is not implemented in gendermt yet (issue 8): its column is "
-              "blank for every system, never estimated.")
 
 
 @dataclass(frozen=True)
@@ -258,9 +259,20 @@ def winomt(results: Path) -> Part:
 
 
 def grape(results: Path) -> Part:
-    fig = Figure("grape", "grape_m_parity", "GRAPE_m^parity", "—", "—", "", "",
-                 "not implemented (issue 8)")
-    return Part([fig], [], {}, [GRAPE_NOTE])
+    """GRAPE_m against parity over all of GAMBIT at ISCO 4-digit level, per target language
+    (the paper's Table 2, left half): 0 = parity, 1 = masculine forms twice as often."""
+    source = "gambit/tables/grape.csv"
+    table = read_csv(results / source, ["system", "lang", "level", "reference", "grape_m"])
+    table = table[(table["reference"] == "parity") & (table["level"].astype(str) == "4")]
+    part = Part(systems=list(dict.fromkeys(table["system"].astype(str))))
+    for lang, rows in table.groupby("lang", sort=False):
+        fig = Figure("grape", f"grape_m_parity_{lang}", f"GRAPE_m^parity ({lang})",
+                     "relative excess of masculine forms over parity", "closer to 0",
+                     str(lang), source, f"column grape_m, reference parity, level 4, lang {lang}")
+        part.figures.append(fig)
+        for row in rows.itertuples():
+            part.cells[(str(row.system), fig.key)] = Cell(_num(row.grape_m))
+    return part
 
 
 READERS: dict[str, Callable[[Path], Part]] = {
@@ -269,6 +281,5 @@ READERS: dict[str, Callable[[Path], Part]] = {
 
 
 def available(results: Path) -> list[str]:
-    """Benchmarks whose tables are in the results folder (GRAPE always: a blank column)."""
-    return [b for b in BENCHMARKS
-            if b == "grape" or all((results / t).is_file() for t in TABLES[b])]
+    """Benchmarks whose tables are in the results folder."""
+    return [b for b in BENCHMARKS if all((results / t).is_file() for t in TABLES[b])]

@@ -34,8 +34,6 @@ def goodness(values: np.ndarray, better: str) -> np.ndarray:
 
 
 def _scale_label(fig: Figure, values: np.ndarray) -> str:
-    if fig.benchmark == "grape":
-        return f"{fig.column}\nnot implemented (issue 8)"
     ok = values[~np.isnan(values)]
     scale = (f"{ok.min():.3g} … {ok.max():.3g}" if len(ok) else "no values")
     return f"{fig.column}\n[{scale}] {fig.better}"
@@ -70,7 +68,7 @@ def draw(card: Scorecard, png: str | Path, pdf: str | Path) -> None:
                   rotation=60, ha="right", fontsize=7)
     ax.set_yticks(range(len(systems)), systems, fontsize=8)
     ax.set_title("Scorecard: each column scaled to its own range [min … max], "
-                 "green = better end\n(grey: not run, or – undefined; GRAPE not implemented)",
+                 "green = better end\n(grey: not run, or – undefined)",
                  fontsize=9)
     bar = fig.colorbar(image, ax=ax, fraction=0.03, pad=0.02)
     bar.set_ticks([0, 1], labels=["worst in column", "best in column"])

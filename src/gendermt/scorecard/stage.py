@@ -14,7 +14,7 @@ def make_scorecard(results: str | Path, benchmarks: Sequence[str], systems: Sequ
                    outputs: dict, bootstrap: dict | None = None,
                    fairtranslate_scores: Sequence[str | Path] | None = None) -> None:
     """``outputs``: csv, legend, md, tex, json, png, pdf paths."""
-    card = build(results, [b for b in benchmarks if b != "grape"], systems, bootstrap,
+    card = build(results, list(benchmarks), systems, bootstrap,
                  fairtranslate_scores)
     write_scorecard(card, outputs["csv"], outputs["legend"], outputs["md"], outputs["tex"],
                     outputs["json"])

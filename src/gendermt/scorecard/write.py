@@ -33,9 +33,6 @@ def header_note(card: Scorecard) -> list[str]:
              f"{UNDEFINED}: it ran, but the figure is undefined there (e.g. no annotated "
              "output). Gaps show [low, high] bootstrap confidence intervals."]
     for fig in card.figures:
-        if fig.benchmark == "grape":
-            lines.append(f"{fig.column}: {fig.how}.")
-            continue
         run = f"; run: {fig.run}" if fig.run else ""
         source = f"; from {fig.source}" if fig.source else ""
         lines.append(f"{fig.column}: {fig.unit}; better: {fig.better}{run}{source} "
