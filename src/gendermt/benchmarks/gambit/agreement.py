@@ -34,7 +34,7 @@ def cohen_kappa(a: Sequence[str], b: Sequence[str]) -> float:
     n = len(a)
     if n == 0:
         return math.nan
-    observed = sum(x == y for x, y in zip(a, b)) / n
+    observed = sum(x == y for x, y in zip(a, b, strict=True)) / n
     expected = sum((list(a).count(lab) / n) * (list(b).count(lab) / n) for lab in LABELS)
     return math.nan if expected >= 1 else (observed - expected) / (1 - expected)
 
@@ -51,7 +51,7 @@ def compare(a: pd.Series, b: pd.Series) -> dict:
         row["note"] = "no (text, occupation) pair found by both detectors"
         return row
     la, lb = a.loc[both].tolist(), b.loc[both].tolist()
-    row["label_agreement"] = round(100 * sum(x == y for x, y in zip(la, lb)) / len(both), 2)
+    row["label_agreement"] = round(100 * sum(x == y for x, y in zip(la, lb, strict=True)) / len(both), 2)
     kappa = cohen_kappa(la, lb)
     if math.isnan(kappa):
         row["note"] = "kappa undefined: both detectors used a single, identical label"
