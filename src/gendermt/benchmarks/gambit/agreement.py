@@ -51,7 +51,8 @@ def compare(a: pd.Series, b: pd.Series) -> dict:
         row["note"] = "no (text, occupation) pair found by both detectors"
         return row
     la, lb = a.loc[both].tolist(), b.loc[both].tolist()
-    row["label_agreement"] = round(100 * sum(x == y for x, y in zip(la, lb, strict=True)) / len(both), 2)
+    same = sum(x == y for x, y in zip(la, lb, strict=True))
+    row["label_agreement"] = round(100 * same / len(both), 2)
     kappa = cohen_kappa(la, lb)
     if math.isnan(kappa):
         row["note"] = "kappa undefined: both detectors used a single, identical label"
