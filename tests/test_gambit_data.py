@@ -378,3 +378,31 @@ def test_text_type_spellings(value, expected):
 ])
 def test_isco_codes(value, expected):
     assert isco_code_of(value) == expected
+
+
+# --------------------------------------------------------------------------- validation sets
+@pytest.mark.parametrize("lang", LANGS)
+def test_validation_sets(lang):
+    from gendermt.benchmarks.gambit.isco import load_isco
+
+    isco = load_isco(RES / "isco08-excerpt.csv").set_index("code")
+    table = pd.read_csv(RES / "validation" / f"{lang}.csv", dtype=str, keep_default_na=False)
+    assert list(table.columns) == ["text_id", "text", "isco", "title", "description", "gender"]
+    assert len(table) == 48 and table["text_id"].is_unique
+    assert table["text_id"].str.fullmatch(lang + r"-val-\d{3}").all()
+    assert set(table["gender"]) == {"Masculine", "Feminine", "Not Clear"}
+    assert table["gender"].value_counts().to_dict() == {"Feminine": 23, "Masculine": 21,
+                                                       "Not Clear": 4}
+    for row in table.itertuples():
+        assert row.title == isco.loc[row.isco, "title"]
+        assert row.description == isco.loc[row.isco, "definition"]
+    per_code = table.iloc[:40].groupby("isco")["gender"].apply(set)
+    assert len(per_code) == 20 and per_code.eq({"Masculine", "Feminine"}).all()
+    forms = FR_FORMS if lang == "fr" else {c: v.replace("|", " ").split() for c, v in
+                                           EL_NOUNS.items()}
+    for row in table.iloc[:40].itertuples():
+        if lang == "fr":
+            noun = forms[row.isco][0 if row.gender == "Masculine" else 1]
+            assert noun in row.text, row
+        else:
+            assert any(f in row.text for f in forms[row.isco]), row
