@@ -406,3 +406,14 @@ def test_validation_sets(lang):
             assert noun in row.text, row
         else:
             assert any(f in row.text for f in forms[row.isco]), row
+
+
+def test_stored_backend_reads_the_shipped_translations(sample):
+    from gendermt.backends import Request, build_backend
+
+    settings = {"backend": "stored", "format": "table", "column": "hypothesis",
+                "path": str(RES / "translations" / "stereotyped" / "{prompt}.tsv")}
+    backend = build_backend(settings, sample, {"benchmark": "gambit", "prompt": "el"})
+    first = sample.iloc[0]
+    [output] = backend.translate([Request(item_id=first["item_id"], source=first["source"])])
+    assert output.startswith("Η νοσηλεύτρια έφτασε νωρίς")
