@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from tqdm import tqdm
 
 from gendermt.errors import DatasetError, GenderMTError, MissingResourceError
 
@@ -392,7 +393,8 @@ def detect(texts: Mapping[str, str], candidates: Mapping[str, list[str]], lang: 
     every = bool(detector.get("all_occupations", False))
     rows: list[dict[str, Any]] = []
     dropped: Counter = Counter()
-    for text_id, text in texts.items():
+    for text_id, text in tqdm(texts.items(), total=len(texts), desc=f"lexicon ({lang})",
+                              unit="text", mininterval=1.0):
         found, n_other = detect_text(lexicon, text, None if every else candidates.get(text_id,
                                                                                       []))
         dropped["not_candidate"] += n_other
