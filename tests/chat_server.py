@@ -4,6 +4,8 @@ Each request's answer is ``"FR: " + <last user message>``. ``plan`` maps a user 
 the list of misbehaviours its successive requests get before an answer (``"429"``,
 ``"500"``, ``"slow"``: no answer before the client's timeout, ``"malformed"``: not JSON,
 ``"empty"``: JSON without choices); ``always`` makes every request get one of them.
+``responder``, if given, returns the answer's content for a request body instead (scripted
+answers, e.g. an LLM judge's JSON).
 """
 
 from __future__ import annotations
@@ -12,14 +14,17 @@ import contextlib
 import json
 import threading
 import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class ChatServer:
     def __init__(self, plan: dict[str, list[str]] | None = None, always: str | None = None,
-                 delay: float = 0.0, slow_seconds: float = 2.0) -> None:
+                 delay: float = 0.0, slow_seconds: float = 2.0,
+                 responder: Callable[[dict], str] | None = None) -> None:
         self.plan = {k: list(v) for k, v in (plan or {}).items()}
         self.always, self.delay, self.slow_seconds = always, delay, slow_seconds
+        self.responder = responder
         self.requests: list[dict] = []       # every request body received
         self.answered: list[str] = []        # user messages answered with a translation
         self.auth: set[str | None] = set()
@@ -71,11 +76,12 @@ class ChatServer:
             time.sleep(self.delay)
             with self.lock:
                 self.answered.append(user)
+            content = self.responder(body) if self.responder else f"FR: {user}"
             payload = json.dumps({
                 "object": "chat.completion", "model": body["model"],
                 "choices": [{"index": 0, "finish_reason": "stop",
-                             "message": {"role": "assistant", "content": f"FR: {user}"}}],
-                "usage": {"completion_tokens": len(user.split()) + 1}}).encode()
+                             "message": {"role": "assistant", "content": content}}],
+                "usage": {"completion_tokens": len(content.split())}}).encode()
             handler.send_response(200)
         handler.send_header("Content-Type", "application/json")
         handler.send_header("Content-Length", str(len(payload)))
