@@ -1,0 +1,153 @@
+"""GAMBIT's figures, drawn from the tables (``tables.write_frames``'s CSVs).
+
+- ``intra_model_{lang}``: Figures 2-3 of the paper, the model × model Pearson correlation of
+  per-occupation p_f within one language (annotated heatmap; n/a where undefined).
+- ``grape_overview``: what a reader looks at first: (a) overall GRAPE_m per model and language
+  against parity (bars) and the real reference (diamonds), (b) the distribution of p_f over
+  4-digit occupations per model and language (the extreme/balanced bands of Table 8 shaded),
+  (c) GRAPE_m^parity by stereotype group (Table 3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import seaborn as sns
+
+from gendermt.plots import save
+from gendermt.prompts import LANGUAGE_NAMES
+
+from .analyses import intra_model_matrix
+
+
+def _read(tables: Path, name: str) -> pd.DataFrame:
+    return pd.read_csv(tables / f"{name}.csv", dtype={"code": str, "lang": str, "model": str,
+                                                       "model_a": str, "model_b": str},
+                       keep_default_na=True)
+
+
+def intra_model_heatmap(pairs: pd.DataFrame, lang: str):
+    """Figure 2 (fr) / 3 (el): the annotated model × model r matrix of one language."""
+    matrix = intra_model_matrix(pairs, lang)
+    n = len(matrix)
+    fig, ax = plt.subplots(figsize=(1.6 + 0.9 * max(n, 1), 1.2 + 0.8 * max(n, 1)),
+                           layout="constrained")
+    if n == 0:
+        ax.text(0.5, 0.5, "no run", ha="center", va="center")
+        ax.set_axis_off()
+        return fig
+    values = matrix.to_numpy(dtype=float)
+    sns.heatmap(matrix.astype(float), ax=ax, vmin=-1, vmax=1, center=0, cmap="RdBu_r",
+                annot=True, fmt=".2f", square=True, linewidths=0.5,
+                cbar_kws={"label": "Pearson r", "shrink": 0.8})
+    for (i, j), value in np.ndenumerate(values):
+        if np.isnan(value):  # seaborn leaves undefined cells blank: say so
+            ax.text(j + 0.5, i + 0.5, "n/a", ha="center", va="center", fontsize=8,
+                    color="grey")
+    ax.set_xlabel("")
+    ax.set_ylabel("")
+    ax.set_title(f"Intra-model correlation of per-occupation p_f, "
+                 f"{LANGUAGE_NAMES.get(lang, lang)}", fontsize=9)
+    return fig
+
+
+def overview(overall: pd.DataFrame, groups: pd.DataFrame, stereotype: pd.DataFrame):
+    """The three-panel overview (see the module docstring)."""
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.2), layout="constrained")
+    level = 4 if (overall["level"] == 4).any() else overall["level"].min()
+    models = list(dict.fromkeys(overall["model"]))
+    langs = list(dict.fromkeys(overall["lang"]))
+    names = [LANGUAGE_NAMES.get(lang, lang) for lang in langs]
+    palette = dict(zip(langs, sns.color_palette("Set2", len(langs)), strict=True))
+    width = 0.8 / max(len(langs), 1)
+
+    ax = axes[0]
+    part = overall[overall["level"] == level]
+    for k, lang in enumerate(langs):
+        x = np.arange(len(models)) - 0.4 + width * (k + 0.5)
+        for ref, kind in (("parity", "bar"), ("real", "point")):
+            rows = part[(part["lang"] == lang) & (part["reference"] == ref)].set_index("model")
+            y = rows["grape_m"].reindex(models).to_numpy(dtype=float)
+            if kind == "bar":
+                ax.bar(x, np.nan_to_num(y), width, color=palette[lang],
+                       label=f"{names[k]}, parity")
+            else:
+                ax.scatter(x, y, marker="D", color="black", s=18, zorder=3,
+                           label="real reference" if k == 0 else None)
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.set_xticks(range(len(models)), models, rotation=30, ha="right")
+    ax.set_ylabel("GRAPE_m (overall)")
+    ax.set_title(f"(a) GRAPE_m, ISCO level {level}", fontsize=9)
+    ax.legend(fontsize=7)
+
+    ax = axes[1]
+    shares = groups[(groups["level"] == 4) & (groups["reference"] == "parity")
+                    ].dropna(subset=["p_feminine"])
+    ax.axhspan(0, 0.2, color="tab:blue", alpha=0.08)
+    ax.axhspan(0.8, 1, color="tab:red", alpha=0.08)
+    ax.axhspan(0.3, 0.7, color="grey", alpha=0.08)
+    if shares.empty:
+        ax.text(0.5, 0.5, "no gendered assignment", ha="center", transform=ax.transAxes)
+    else:
+        sns.stripplot(data=shares, x="model", y="p_feminine", hue="lang", order=models,
+                      hue_order=langs, palette=palette, dodge=True, size=3, alpha=0.6, ax=ax,
+                      jitter=0.25)
+        ax.legend(fontsize=7, title=None)
+    ax.axhline(0.5, color="black", linestyle=":", linewidth=0.8)
+    ax.set_ylim(-0.03, 1.03)
+    ax.set_xticks(range(len(models)), models, rotation=30, ha="right")
+    ax.set_xlabel("")
+    ax.set_ylabel("p_f per 4-digit occupation")
+    ax.set_title("(b) per-occupation share of feminine forms\n"
+                 "(bands: extreme < 0.2, > 0.8; balanced 0.3–0.7)", fontsize=9)
+
+    ax = axes[2]
+    names_g = list(dict.fromkeys(stereotype["group"])) if not stereotype.empty else []
+    colors = dict(zip(models, sns.color_palette("tab10", len(models)), strict=True))
+    markers = dict(zip(langs, "osD^v<>", strict=False))
+    drawn = False
+    for model in models:
+        for lang in langs:
+            rows = stereotype[(stereotype["model"] == model) & (stereotype["lang"] == lang)]
+            y = rows.set_index("group")["grape_m"].reindex(names_g).to_numpy(dtype=float)
+            if np.isnan(y).all():
+                continue
+            drawn = True
+            ax.plot(range(len(names_g)), y, marker=markers[lang], color=colors[model],
+                    label=f"{model}, {LANGUAGE_NAMES.get(lang, lang)}", linewidth=1)
+    if drawn:
+        ax.legend(fontsize=6, ncol=2)
+    else:
+        ax.text(0.5, 0.5, "no stereotype ratings or no rated occupation", ha="center",
+                transform=ax.transAxes)
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.set_xticks(range(len(names_g)), names_g)
+    ax.set_ylabel("GRAPE_m^parity")
+    ax.set_title("(c) by stereotype group (Table 3)", fontsize=9)
+    fig.suptitle("GAMBIT: gender assigned to ambiguous occupations (GRAPE)")
+    return fig
+
+
+def write_figures(tables: str | Path, outdir: str | Path,
+                  langs: Sequence[str] | None = None) -> dict[str, Path]:
+    """Workflow stage: the tables directory → ``intra_model_{lang}.{png,pdf}`` per language
+    (``langs``, default: those of the runs) and ``grape_overview.{png,pdf}``."""
+    tables, outdir = Path(tables), Path(outdir)
+    pairs = _read(tables, "intra_model_pairs")
+    overall = _read(tables, "grape")
+    langs = list(langs) if langs is not None else list(dict.fromkeys(overall["lang"]))
+    out: dict[str, Path] = {}
+    for lang in langs:
+        fig = intra_model_heatmap(pairs, lang)
+        png, pdf = outdir / f"intra_model_{lang}.png", outdir / f"intra_model_{lang}.pdf"
+        save(fig, png, pdf)
+        out |= {f"intra_model_{lang}_png": png, f"intra_model_{lang}_pdf": pdf}
+    fig = overview(overall, _read(tables, "grape_groups"), _read(tables, "stereotype_groups"))
+    png, pdf = outdir / "grape_overview.png", outdir / "grape_overview.pdf"
+    save(fig, png, pdf)
+    out |= {"grape_overview_png": png, "grape_overview_pdf": pdf}
+    return out
