@@ -42,7 +42,7 @@ def test_extremes_counts_and_bounds():
     assert row["n_balanced"] == 3                     # 0.3, 0.5, 0.7 (closed bounds)
     assert row["n_one_gender"] == 2
     assert row["n_no_gendered"] == 1
-    assert "1 occupations with no gendered assignment" in row["note"]
+    assert "1 occupation(s) with no gendered assignment" in row["note"]
 
 
 def test_extremes_min_assignments_and_empty_run():
@@ -126,14 +126,14 @@ def test_correlations_against_scipy():
     assert row["p_value"] == pytest.approx(expected.pvalue)
     ci = expected.confidence_interval()
     assert (row["ci_low"], row["ci_high"]) == (pytest.approx(ci.low), pytest.approx(ci.high))
-    assert "1 groups without a gendered assignment left out" in row["note"]
+    assert "1 group(s) without a gendered assignment left out" in row["note"]
     # real: the same kept groups, less the last one (no labour share)
     real_groups = used[:-1]
     expected = stats.pearsonr([grape_f(g) for g in real_groups],
                               [shares[groups.index(g)] for g in real_groups])
     row = table.loc["real"]
     assert row["n"] == 8 and row["r"] == pytest.approx(expected.statistic)
-    assert "1 groups without a reference left out" in row["note"]
+    assert "1 group(s) without a reference left out" in row["note"]
 
 
 def test_correlation_guards():
@@ -240,7 +240,7 @@ def test_write_frames_and_figures(tmp_path):
     undefined = grape[grape["grape_m"].isna()]
     assert not undefined.empty and (undefined["note"].fillna("") != "").all()
     md = (tmp_path / "tables" / "grape_paper.md").read_text(encoding="utf-8")
-    assert "ref=parity · French · m" in md and "n/a" in md
+    assert "ref=parity, French · m" in md and "n/a" in md
     figures = write_figures(tmp_path / "tables", tmp_path / "figures")
     assert {p.name for p in figures.values()} == {
         "intra_model_fr.png", "intra_model_fr.pdf", "intra_model_el.png",

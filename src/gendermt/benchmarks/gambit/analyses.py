@@ -158,9 +158,9 @@ def extremes_table(runs: Sequence[Run], extreme: Sequence[float] = (0.2, 0.8),
         elif p.empty:
             notes.append("no occupation with a gendered assignment")
         if no_gendered:
-            notes.append(f"{no_gendered} occupations with no gendered assignment not counted")
+            notes.append(f"{no_gendered} occupation(s) with no gendered assignment not counted")
         if below:
-            notes.append(f"{below} occupations with fewer than {min_assignments} gendered "
+            notes.append(f"{below} occupation(s) with fewer than {min_assignments} gendered "
                          "assignments not counted")
         rows.append({**run.key(), "n_occupations": int(len(p)),
                      "n_extreme": int(((p < low) | (p > high)).sum()),
@@ -273,7 +273,7 @@ def correlation_table(runs: Sequence[Run], stereotype3: pd.DataFrame | None,
         groups = score(run.assignments, 3)["groups"]
         values = {c: e["grape_f"] for c, e in groups.items() if e["grape_f"] is not None}
         undefined = len(groups) - len(values)
-        base_note = (f"{undefined} groups without a gendered assignment left out"
+        base_note = (f"{undefined} group(s) without a gendered assignment left out"
                      if undefined else "")
         if kept is None:
             rows.append({**run.key(), "target": "stereotype", "method": "pearson",
@@ -297,7 +297,7 @@ def correlation_table(runs: Sequence[Run], stereotype3: pd.DataFrame | None,
         missing = len(codes) - len(pairs)
         rows.append({**run.key(), "target": "real", "method": "pearson", **result,
                      "note": _join(result["note"], base_note,
-                                   f"{missing} groups without a reference left out"
+                                   f"{missing} group(s) without a reference left out"
                                    if missing else "",
                                    "all groups (no stereotype ratings to restrict to)"
                                    if kept is None else "")})

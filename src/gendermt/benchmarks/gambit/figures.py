@@ -75,12 +75,15 @@ def overview(overall: pd.DataFrame, groups: pd.DataFrame, stereotype: pd.DataFra
             if kind == "bar":
                 ax.bar(x, np.nan_to_num(y), width, color=palette[lang],
                        label=f"{names[k]}, parity")
+                for xi in x[np.isnan(y)]:  # undefined (see grape.csv's note), not zero
+                    ax.text(xi, 0, "n/a", ha="center", va="bottom", fontsize=7, color="grey")
             else:
                 ax.scatter(x, y, marker="D", color="black", s=18, zorder=3,
                            label="real reference" if k == 0 else None)
     ax.axhline(0, color="black", linewidth=0.6)
     ax.set_xticks(range(len(models)), models, rotation=30, ha="right")
     ax.set_ylabel("GRAPE_m (overall)")
+    ax.margins(y=0.1)
     ax.set_title(f"(a) GRAPE_m, ISCO level {level}", fontsize=9)
     ax.legend(fontsize=7)
 
@@ -93,9 +96,10 @@ def overview(overall: pd.DataFrame, groups: pd.DataFrame, stereotype: pd.DataFra
     if shares.empty:
         ax.text(0.5, 0.5, "no gendered assignment", ha="center", transform=ax.transAxes)
     else:
-        sns.stripplot(data=shares, x="model", y="p_feminine", hue="lang", order=models,
-                      hue_order=langs, palette=palette, dodge=True, size=3, alpha=0.6, ax=ax,
-                      jitter=0.25)
+        shares = shares.assign(language=shares["lang"].map(lambda c: LANGUAGE_NAMES.get(c, c)))
+        sns.stripplot(data=shares, x="model", y="p_feminine", hue="language", order=models,
+                      hue_order=names, palette=dict(zip(names, palette.values(), strict=True)),
+                      dodge=True, size=3, alpha=0.6, ax=ax, jitter=0.25)
         ax.legend(fontsize=7, title=None)
     ax.axhline(0.5, color="black", linestyle=":", linewidth=0.8)
     ax.set_ylim(-0.03, 1.03)

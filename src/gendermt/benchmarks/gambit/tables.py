@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from gendermt.analysis.layout import write_layout
+from gendermt.analysis.layout import p_value, write_layout
 from gendermt.io import write_text
 from gendermt.prompts import LANGUAGE_NAMES
 
@@ -66,7 +66,9 @@ def write_long(frame: pd.DataFrame, outdir: Path, name: str, note: str = "") -> 
     write_text(csv, frame.to_csv(index=False))
     shown = frame.copy()
     for column in shown.columns:
-        if column != "note":
+        if column == "p_value":
+            shown[column] = shown[column].map(lambda v: p_value(v) or NA)
+        elif column != "note":
             shown[column] = shown[column].map(_fmt)
     body = shown.to_markdown(index=False, disable_numparse=True) if not shown.empty \
         else "(no rows)"
@@ -112,7 +114,7 @@ def paper_layouts(tables: Mapping[str, pd.DataFrame], outdir: Path) -> dict[str,
                         value_vars=["grape_m", "grape_f"], var_name="g", value_name="v")
     long["g"] = long["g"].str[-1]
     wide = _wide(long, ["level", "model"], keys, "v", ["reference", "lang", "g"],
-                 rename=lambda k: (f"ref={k[0]} · {_lang(k[1])}", k[2]))
+                 rename=lambda k: (f"ref={k[0]}, {_lang(k[1])}", k[2]))
     wide = wide.rename(columns={"level": "ISCO level", "model": "MT"})
     out |= _layout(wide, 2, outdir, "grape_paper", "GRAPE on the whole dataset (Table 2)",
                    "Not Clear left out of p; real = labour reference weighted by gendered "
