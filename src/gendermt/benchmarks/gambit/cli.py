@@ -22,7 +22,12 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
         description="GRAPE_m and GRAPE_f (Definition 1 of the paper) of detected gender "
                     "assignments, overall and per ISCO-08 group, against parity or a labour "
                     "file's share of women. Not Clear assignments are counted but left out of "
-                    "p_m and p_f. Values that cannot be computed are null, with a note.")
+                    "p_m and p_f. Values that cannot be computed are null, with a note.",
+        epilog="JSON: {\"overall\": ENTRY, \"groups\": {CODE: ENTRY}}; ENTRY keys: "
+               + ", ".join(ENTRY_KEYS) + ". reference is parity or real, reference_f the "
+               "reference share of women, reference_code the labour code matched (real, "
+               "groups only). The overall real reference is the groups' shares weighted by "
+               "their gendered assignments; groups without one are left out of it.")
     p.add_argument("--assignments", required=True,
                    help="CSV, one row per text × occupation: text_id, isco (4 digits), label "
                         "(Masculine | Feminine | Not Clear)")
