@@ -1,4 +1,4 @@
-"""GAMBIT's figures, drawn from the tables (``tables.write_frames``'s CSVs).
+"""GAMBIT's figures, from the runs' assignments through the analyses of ``analyses.py``.
 
 - ``intra_model_{lang}``: Figures 2-3 of the paper, the model × model Pearson correlation of
   per-occupation p_f within one language (annotated heatmap; n/a where undefined).
@@ -10,7 +10,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -21,13 +22,17 @@ import seaborn as sns
 from gendermt.plots import save
 from gendermt.prompts import LANGUAGE_NAMES
 
-from .analyses import intra_model_matrix
+from .analyses import (
+    DEFAULT_SETTINGS,
+    Run,
+    grape_tables,
+    intra_model_matrix,
+    intra_model_pairs,
+    stereotype_table,
+)
+from .tables import load_runs
 
-
-def _read(tables: Path, name: str) -> pd.DataFrame:
-    return pd.read_csv(tables / f"{name}.csv", dtype={"code": str, "lang": str, "model": str,
-                                                       "model_a": str, "model_b": str},
-                       keep_default_na=True)
+log = logging.getLogger(__name__)
 
 
 def intra_model_heatmap(pairs: pd.DataFrame, lang: str):
@@ -66,6 +71,7 @@ def overview(overall: pd.DataFrame, groups: pd.DataFrame, stereotype: pd.DataFra
     width = 0.8 / max(len(langs), 1)
 
     ax = axes[0]
+    has_real = False
     part = overall[overall["level"] == level]
     for k, lang in enumerate(langs):
         x = np.arange(len(models)) - 0.4 + width * (k + 0.5)
@@ -78,8 +84,10 @@ def overview(overall: pd.DataFrame, groups: pd.DataFrame, stereotype: pd.DataFra
                 for xi in x[np.isnan(y)]:  # undefined (see grape.csv's note), not zero
                     ax.text(xi, 0, "n/a", ha="center", va="bottom", fontsize=7, color="grey")
             else:
-                ax.scatter(x, y, marker="D", color="black", s=18, zorder=3,
-                           label="real reference" if k == 0 else None)
+                if np.isfinite(y).any():
+                    ax.scatter(x, y, marker="D", color="black", s=18, zorder=3,
+                               label="real reference" if not has_real else None)
+                    has_real = True
     ax.axhline(0, color="black", linewidth=0.6)
     ax.set_xticks(range(len(models)), models, rotation=30, ha="right")
     ax.set_ylabel("GRAPE_m (overall)")
@@ -136,22 +144,50 @@ def overview(overall: pd.DataFrame, groups: pd.DataFrame, stereotype: pd.DataFra
     return fig
 
 
-def write_figures(tables: str | Path, outdir: str | Path,
-                  langs: Sequence[str] | None = None) -> dict[str, Path]:
-    """Workflow stage: the tables directory → ``intra_model_{lang}.{png,pdf}`` per language
-    (``langs``, default: those of the runs) and ``grape_overview.{png,pdf}``."""
-    tables, outdir = Path(tables), Path(outdir)
-    pairs = _read(tables, "intra_model_pairs")
-    overall = _read(tables, "grape")
-    langs = list(langs) if langs is not None else list(dict.fromkeys(overall["lang"]))
+def draw_figures(runs: Sequence[Run], stereotype4: pd.DataFrame | None,
+                 labour: Mapping[str, pd.DataFrame | None], settings: Mapping,
+                 outdir: str | Path, langs: Sequence[str] | None = None) -> dict[str, Path]:
+    """The figures from loaded frames (the same analyses as the tables): returns name → path.
+
+    ``stereotype4``: per 4-digit code ``code``, ``rating``, ``kept`` (or None); ``labour``:
+    language → labour frame (a language without one gets no real markers in the overview).
+    """
+    settings = {**DEFAULT_SETTINGS, **settings}
+    outdir = Path(outdir)
+    minimum = int(settings["min_assignments"])
+    langs = list(langs) if langs is not None else list(dict.fromkeys(r.lang for r in runs))
+    pairs = intra_model_pairs(runs, minimum)
     out: dict[str, Path] = {}
     for lang in langs:
         fig = intra_model_heatmap(pairs, lang)
         png, pdf = outdir / f"intra_model_{lang}.png", outdir / f"intra_model_{lang}.pdf"
         save(fig, png, pdf)
         out |= {f"intra_model_{lang}_png": png, f"intra_model_{lang}_pdf": pdf}
-    fig = overview(overall, _read(tables, "grape_groups"), _read(tables, "stereotype_groups"))
+    overall, groups = grape_tables(runs, labour, [4])
+    stereo = stereotype_table(runs, stereotype4, settings["stereotype_groups"])
+    fig = overview(overall, groups, stereo)
     png, pdf = outdir / "grape_overview.png", outdir / "grape_overview.pdf"
     save(fig, png, pdf)
     out |= {"grape_overview_png": png, "grape_overview_pdf": pdf}
+    log.info("GAMBIT figures: %d runs → %d files in %s", len(runs), len(out), outdir)
     return out
+
+
+def write_figures(runs: Sequence[Mapping], isco: str | Path | None,
+                  stereotype: str | Path | None, settings: Mapping, outdir: str | Path,
+                  labour: Mapping[str, str | Path] | None = None) -> dict[str, Path]:
+    """Workflow stage: every run's assignments → ``intra_model_{lang}.{png,pdf}`` per language
+    of the runs (Figures 2-3) and ``grape_overview.{png,pdf}`` in ``outdir``.
+
+    Arguments as ``tables.write_tables`` (``isco`` is accepted for the same call but not
+    drawn); ``labour`` (language → labour CSV) adds the real reference to the overview.
+    """
+    from .references import load_labour, load_stereotypes, stereotype_by_code
+
+    settings = {**DEFAULT_SETTINGS, **settings}
+    stereotype4 = None
+    if stereotype:
+        stereotype4 = stereotype_by_code(load_stereotypes(stereotype), 4,
+                                         max_variance=float(settings["stereotype_max_variance"]))
+    frames = {lang: load_labour(path) for lang, path in (labour or {}).items() if path}
+    return draw_figures(load_runs(runs), stereotype4, frames, settings, outdir)
