@@ -15,6 +15,7 @@ from gendermt.errors import GenderMTError
 # Modules with a `register(score_commands, metrics_type)` that adds `gendermt score <name>`.
 SCORE_COMMANDS = (
     "gendermt.benchmarks.fairtranslate.cli",
+    "gendermt.benchmarks.gambit.cli",
     "gendermt.benchmarks.gate.cli",
     "gendermt.benchmarks.gate_x_e.cli",
     "gendermt.benchmarks.conga.cli",

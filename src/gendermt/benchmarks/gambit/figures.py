@@ -1,0 +1,193 @@
+"""GAMBIT's figures, from the runs' assignments through the analyses of ``analyses.py``.
+
+- ``intra_model_{lang}``: Figures 2-3 of the paper, the model × model Pearson correlation of
+  per-occupation p_f within one language (annotated heatmap; n/a where undefined).
+- ``grape_overview``: what a reader looks at first: (a) overall GRAPE_m per model and language
+  against parity (bars) and the real reference (diamonds), (b) the distribution of p_f over
+  4-digit occupations per model and language (the extreme/balanced bands of Table 8 shaded),
+  (c) GRAPE_m^parity by stereotype group (Table 3).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import seaborn as sns
+
+from gendermt.plots import save
+from gendermt.prompts import LANGUAGE_NAMES
+
+from .analyses import (
+    DEFAULT_SETTINGS,
+    Run,
+    grape_tables,
+    intra_model_matrix,
+    intra_model_pairs,
+    stereotype_table,
+)
+from .tables import load_runs
+
+log = logging.getLogger(__name__)
+
+
+def intra_model_heatmap(pairs: pd.DataFrame, lang: str):
+    """Figure 2 (fr) / 3 (el): the annotated model × model r matrix of one language."""
+    matrix = intra_model_matrix(pairs, lang)
+    n = len(matrix)
+    fig, ax = plt.subplots(figsize=(1.6 + 0.9 * max(n, 1), 1.2 + 0.8 * max(n, 1)),
+                           layout="constrained")
+    if n == 0:
+        ax.text(0.5, 0.5, "no run", ha="center", va="center")
+        ax.set_axis_off()
+        return fig
+    values = matrix.to_numpy(dtype=float)
+    sns.heatmap(matrix.astype(float), ax=ax, vmin=-1, vmax=1, center=0, cmap="RdBu_r",
+                annot=True, fmt=".2f", square=True, linewidths=0.5,
+                cbar_kws={"label": "Pearson r", "shrink": 0.8})
+    for (i, j), value in np.ndenumerate(values):
+        if np.isnan(value):  # seaborn leaves undefined cells blank: say so
+            ax.text(j + 0.5, i + 0.5, "n/a", ha="center", va="center", fontsize=8,
+                    color="grey")
+    ax.set_xlabel("")
+    ax.set_ylabel("")
+    ax.set_title(f"Intra-model correlation of per-occupation p_f, "
+                 f"{LANGUAGE_NAMES.get(lang, lang)}", fontsize=9)
+    return fig
+
+
+def overview(overall: pd.DataFrame, groups: pd.DataFrame, stereotype: pd.DataFrame):
+    """The three-panel overview (see the module docstring)."""
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.2), layout="constrained")
+    level = 4 if (overall["level"] == 4).any() else overall["level"].min()
+    models = list(dict.fromkeys(overall["model"]))
+    langs = list(dict.fromkeys(overall["lang"]))
+    names = [LANGUAGE_NAMES.get(lang, lang) for lang in langs]
+    palette = dict(zip(langs, sns.color_palette("Set2", len(langs)), strict=True))
+    width = 0.8 / max(len(langs), 1)
+
+    ax = axes[0]
+    has_real = False
+    part = overall[overall["level"] == level]
+    for k, lang in enumerate(langs):
+        x = np.arange(len(models)) - 0.4 + width * (k + 0.5)
+        for ref, kind in (("parity", "bar"), ("real", "point")):
+            rows = part[(part["lang"] == lang) & (part["reference"] == ref)].set_index("model")
+            y = rows["grape_m"].reindex(models).to_numpy(dtype=float)
+            if kind == "bar":
+                ax.bar(x, np.nan_to_num(y), width, color=palette[lang],
+                       label=f"{names[k]}, parity")
+                for xi in x[np.isnan(y)]:  # undefined (see grape.csv's note), not zero
+                    ax.text(xi, 0, "n/a", ha="center", va="bottom", fontsize=7, color="grey")
+            else:
+                if np.isfinite(y).any():
+                    ax.scatter(x, y, marker="D", color="black", s=18, zorder=3,
+                               label="real reference" if not has_real else None)
+                    has_real = True
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.set_xticks(range(len(models)), models, rotation=30, ha="right")
+    ax.set_ylabel("GRAPE_m (overall)")
+    ax.margins(y=0.1)
+    ax.set_title(f"(a) GRAPE_m, ISCO level {level}", fontsize=9)
+    ax.legend(fontsize=7)
+
+    ax = axes[1]
+    shares = groups[(groups["level"] == 4) & (groups["reference"] == "parity")
+                    ].dropna(subset=["p_feminine"])
+    ax.axhspan(0, 0.2, color="tab:blue", alpha=0.08)
+    ax.axhspan(0.8, 1, color="tab:red", alpha=0.08)
+    ax.axhspan(0.3, 0.7, color="grey", alpha=0.08)
+    if shares.empty:
+        ax.text(0.5, 0.5, "no gendered assignment", ha="center", transform=ax.transAxes)
+    else:
+        shares = shares.assign(language=shares["lang"].map(lambda c: LANGUAGE_NAMES.get(c, c)))
+        sns.stripplot(data=shares, x="model", y="p_feminine", hue="language", order=models,
+                      hue_order=names, palette=dict(zip(names, palette.values(), strict=True)),
+                      dodge=True, size=3, alpha=0.6, ax=ax, jitter=0.25)
+        ax.legend(fontsize=7, title=None)
+    ax.axhline(0.5, color="black", linestyle=":", linewidth=0.8)
+    ax.set_ylim(-0.03, 1.03)
+    ax.set_xticks(range(len(models)), models, rotation=30, ha="right")
+    ax.set_xlabel("")
+    ax.set_ylabel("p_f per 4-digit occupation")
+    ax.set_title("(b) per-occupation share of feminine forms\n"
+                 "(bands: extreme < 0.2, > 0.8; balanced 0.3–0.7)", fontsize=9)
+
+    ax = axes[2]
+    names_g = list(dict.fromkeys(stereotype["group"])) if not stereotype.empty else []
+    colors = dict(zip(models, sns.color_palette("tab10", len(models)), strict=True))
+    markers = dict(zip(langs, "osD^v<>", strict=False))
+    drawn = False
+    for model in models:
+        for lang in langs:
+            rows = stereotype[(stereotype["model"] == model) & (stereotype["lang"] == lang)]
+            y = rows.set_index("group")["grape_m"].reindex(names_g).to_numpy(dtype=float)
+            if np.isnan(y).all():
+                continue
+            drawn = True
+            ax.plot(range(len(names_g)), y, marker=markers[lang], color=colors[model],
+                    label=f"{model}, {LANGUAGE_NAMES.get(lang, lang)}", linewidth=1)
+    if drawn:
+        ax.legend(fontsize=6, ncol=2)
+    else:
+        ax.text(0.5, 0.5, "no stereotype ratings or no rated occupation", ha="center",
+                transform=ax.transAxes)
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.set_xticks(range(len(names_g)), names_g)
+    ax.set_ylabel("GRAPE_m^parity")
+    ax.set_title("(c) by stereotype group (Table 3)", fontsize=9)
+    fig.suptitle("GAMBIT: gender assigned to ambiguous occupations (GRAPE)")
+    return fig
+
+
+def draw_figures(runs: Sequence[Run], stereotype4: pd.DataFrame | None,
+                 labour: Mapping[str, pd.DataFrame | None], settings: Mapping,
+                 outdir: str | Path, langs: Sequence[str] | None = None) -> dict[str, Path]:
+    """The figures from loaded frames (the same analyses as the tables): returns name → path.
+
+    ``stereotype4``: per 4-digit code ``code``, ``rating``, ``kept`` (or None); ``labour``:
+    language → labour frame (a language without one gets no real markers in the overview).
+    """
+    settings = {**DEFAULT_SETTINGS, **settings}
+    outdir = Path(outdir)
+    minimum = int(settings["min_assignments"])
+    langs = list(langs) if langs is not None else list(dict.fromkeys(r.lang for r in runs))
+    pairs = intra_model_pairs(runs, minimum)
+    out: dict[str, Path] = {}
+    for lang in langs:
+        fig = intra_model_heatmap(pairs, lang)
+        png, pdf = outdir / f"intra_model_{lang}.png", outdir / f"intra_model_{lang}.pdf"
+        save(fig, png, pdf)
+        out |= {f"intra_model_{lang}_png": png, f"intra_model_{lang}_pdf": pdf}
+    overall, groups = grape_tables(runs, labour, [4])
+    stereo = stereotype_table(runs, stereotype4, settings["stereotype_groups"])
+    fig = overview(overall, groups, stereo)
+    png, pdf = outdir / "grape_overview.png", outdir / "grape_overview.pdf"
+    save(fig, png, pdf)
+    out |= {"grape_overview_png": png, "grape_overview_pdf": pdf}
+    log.info("GAMBIT figures: %d runs → %d files in %s", len(runs), len(out), outdir)
+    return out
+
+
+def write_figures(runs: Sequence[Mapping], isco: str | Path | None,
+                  stereotype: str | Path | None, settings: Mapping, outdir: str | Path,
+                  labour: Mapping[str, str | Path] | None = None) -> dict[str, Path]:
+    """Workflow stage: every run's assignments → ``intra_model_{lang}.{png,pdf}`` per language
+    of the runs (Figures 2-3) and ``grape_overview.{png,pdf}`` in ``outdir``.
+
+    Arguments as ``tables.write_tables`` (``isco`` is accepted for the same call but not
+    drawn); ``labour`` (language → labour CSV) adds the real reference to the overview.
+    """
+    from .references import load_labour, load_stereotypes, stereotype_by_code
+
+    settings = {**DEFAULT_SETTINGS, **settings}
+    stereotype4 = None
+    if stereotype:
+        stereotype4 = stereotype_by_code(load_stereotypes(stereotype), 4,
+                                         max_variance=float(settings["stereotype_max_variance"]))
+    frames = {lang: load_labour(path) for lang, path in (labour or {}).items() if path}
+    return draw_figures(load_runs(runs), stereotype4, frames, settings, outdir)

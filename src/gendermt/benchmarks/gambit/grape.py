@@ -1,0 +1,218 @@
+"""GRAPE, the Gender RAtio ProbabilitiEs of Mastromichalakis et al. (2025), Definition 1.
+
+Within a set M of gender assignments (one per text × detected occupation) with counts n_m,
+n_f and n_nc (Not Clear): p_m = n_m / (n_m + n_f) and p_f = 1 − p_m — Not Clear is left out
+of p, as in the paper, and reported beside it. GRAPE_g = (p_g − pref_g) / pref_g.
+
+References: ``parity`` (pref_m = pref_f = 0.5) or ``real`` (pref_f = a labour file's share of
+women). Assignments are grouped by the first ``level`` digits of their 4-digit ISCO-08 code
+(level 4: the occupation, level 3: its minor group). A group's real reference is the labour
+file's ``female_share`` for the most specific code available among the group's code and its
+ancestors (4, 3, 2, 1 digits). An aggregate of groups (the overall value) takes as reference
+the mean of its groups' pref_f weighted by their gendered assignments (n_m + n_f), i.e. the
+share of women expected for that mix of occupations; groups without a reference are left out
+of the real aggregate (counts and all) and the note says how many.
+
+Guards: a value that cannot be computed is ``None`` (JSON null; an empty CSV cell, "n/a" in
+Markdown) and the entry's ``note`` says why: an empty group, no gendered assignment
+(n_m + n_f = 0), no reference for the code, a reference share of 0 or 1 for one gender
+(GRAPE of that gender divides by zero). Never NaN, never an exception.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import pandas as pd
+
+from gendermt.errors import DatasetError
+
+MASCULINE, FEMININE, NOT_CLEAR = "Masculine", "Feminine", "Not Clear"
+LABELS = (MASCULINE, FEMININE, NOT_CLEAR)
+REQUIRED_COLUMNS = ("text_id", "isco", "label")
+COUNT_KEYS = ("n_masculine", "n_feminine", "n_not_clear")
+# Keys of every GRAPE entry, in the order the JSON and the tables show them.
+ENTRY_KEYS = ("grape_m", "grape_f", "n_masculine", "n_feminine", "n_not_clear", "p_masculine",
+              "p_feminine", "reference", "reference_f", "reference_code", "note")
+PARITY = 0.5
+_CODE = re.compile(r"^\d{4}$")
+
+
+def load_assignments(path: str | Path) -> pd.DataFrame:
+    """Read detected assignments (CSV: ``text_id``, ``isco``, ``label``, other columns kept).
+
+    ``isco`` must be a 4-digit ISCO-08 code (kept as a string: "0110"), ``label`` one of
+    Masculine, Feminine, Not Clear exactly. Errors name the file, row (from 1, header
+    excluded) and column.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise DatasetError(path, "no such file")
+    try:
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except pd.errors.EmptyDataError:
+        raise DatasetError(path, "empty file: expected a header with text_id, isco, label"
+                           ) from None
+    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+        raise DatasetError(path, f"not a readable CSV file ({exc})") from None
+    for column in REQUIRED_COLUMNS:
+        if column not in frame.columns:
+            raise DatasetError(path, f"missing column (the header has: "
+                                     f"{', '.join(map(str, frame.columns))})", column=column)
+    frame["isco"] = frame["isco"].str.strip()
+    bad = ~frame["isco"].map(lambda c: bool(_CODE.match(c)))
+    if bad.any():
+        row = int(bad.to_numpy().argmax())
+        raise DatasetError(path, f"{frame['isco'].iloc[row]!r} is not a 4-digit ISCO-08 code",
+                           row=row + 1, column="isco")
+    bad = ~frame["label"].isin(LABELS)
+    if bad.any():
+        row = int(bad.to_numpy().argmax())
+        raise DatasetError(path, f"label {frame['label'].iloc[row]!r} is not one of "
+                                 f"{', '.join(LABELS)}", row=row + 1, column="label")
+    return frame
+
+
+def label_counts(labels: Iterable[str]) -> dict[str, int]:
+    """``n_masculine``, ``n_feminine``, ``n_not_clear`` of a sequence of labels."""
+    values = list(labels)
+    return {"n_masculine": values.count(MASCULINE), "n_feminine": values.count(FEMININE),
+            "n_not_clear": values.count(NOT_CLEAR)}
+
+
+def grape(n_masculine: int, n_feminine: int, n_not_clear: int = 0,
+          reference_f: float | None = PARITY, *, reference: str = "parity",
+          reference_code: str | None = None, reference_note: str = "") -> dict:
+    """One GRAPE entry (Definition 1) from counts and the reference share of women.
+
+    ``reference_f`` None means no reference is available (``reference_note`` says why).
+    Returns the keys of ``ENTRY_KEYS``; undefined values are None with a ``note``.
+    """
+    notes = []
+    gendered = n_masculine + n_feminine
+    if gendered + n_not_clear == 0:
+        notes.append("empty group: no assignment")
+    elif gendered == 0:
+        notes.append("no gendered assignment (all Not Clear)")
+    p_m = n_masculine / gendered if gendered else None
+    p_f = n_feminine / gendered if gendered else None
+    grape_m = grape_f = None
+    if reference_f is None:
+        notes.append(reference_note or "no reference")
+    else:
+        if not 0.0 <= reference_f <= 1.0 or math.isnan(reference_f):
+            raise ValueError(f"reference share of women {reference_f!r} is not in [0, 1]")
+        if reference_note:
+            notes.append(reference_note)
+        pref_m = 1.0 - reference_f
+        if pref_m == 0.0:
+            notes.append("reference share of women is 1 (of men 0): GRAPE_m undefined")
+        elif p_m is not None:
+            grape_m = (p_m - pref_m) / pref_m
+        if reference_f == 0.0:
+            notes.append("reference share of women is 0: GRAPE_f undefined")
+        elif p_f is not None:
+            grape_f = (p_f - reference_f) / reference_f
+    return {"grape_m": grape_m, "grape_f": grape_f, "n_masculine": int(n_masculine),
+            "n_feminine": int(n_feminine), "n_not_clear": int(n_not_clear),
+            "p_masculine": p_m, "p_feminine": p_f, "reference": reference,
+            "reference_f": reference_f, "reference_code": reference_code,
+            "note": "; ".join(notes)}
+
+
+def group_of(code: str, level: int) -> str:
+    """The ISCO-08 group of ``code`` at ``level`` (its first ``level`` digits)."""
+    if level not in (1, 2, 3, 4):
+        raise ValueError(f"ISCO-08 level must be 1 to 4, not {level!r}")
+    return str(code)[:level]
+
+
+def group_counts(assignments: pd.DataFrame, level: int = 4) -> pd.DataFrame:
+    """Counts per ISCO group at ``level``: index ``code`` (sorted), columns ``COUNT_KEYS``."""
+    if assignments.empty:
+        return pd.DataFrame({k: pd.Series(dtype=int) for k in COUNT_KEYS},
+                            index=pd.Index([], name="code", dtype=str))
+    codes = assignments["isco"].astype(str).map(lambda c: group_of(c, level))
+    table = pd.crosstab(codes, assignments["label"]).reindex(columns=list(LABELS), fill_value=0)
+    table.columns = list(COUNT_KEYS)
+    table.index = table.index.astype(str).rename("code")
+    return table.astype(int).sort_index()
+
+
+def reference_shares(labour: pd.DataFrame | None) -> dict[str, float]:
+    """A labour table (columns ``isco``, ``female_share``) as ``{code: share}``."""
+    if labour is None:
+        return {}
+    return {str(code).strip(): float(share)
+            for code, share in zip(labour["isco"], labour["female_share"], strict=True)}
+
+
+def lookup_share(shares: Mapping[str, float], code: str) -> tuple[float, str] | None:
+    """The share of the most specific code present among ``code`` and its ancestors, and that
+    code; None when none is present (the same rule as ``references.female_share_for``)."""
+    code = str(code)
+    for length in range(len(code), 0, -1):
+        if code[:length] in shares:
+            return shares[code[:length]], code[:length]
+    return None
+
+
+def weighted_reference(members: Iterable[tuple[float, int]]) -> float | None:
+    """The mean of the members' pref_f weighted by their gendered assignments; the plain mean
+    when no member has a gendered assignment; None without members."""
+    members = list(members)
+    if not members:
+        return None
+    total = sum(w for _, w in members)
+    if total == 0:
+        return sum(s for s, _ in members) / len(members)
+    return sum(s * w for s, w in members) / total
+
+
+def score(assignments: pd.DataFrame, level: int = 4,
+          labour: pd.DataFrame | None = None) -> dict:
+    """GRAPE of one set of assignments: ``{"overall": entry, "groups": {code: entry}}``.
+
+    ``labour`` None: parity. Otherwise the real reference from ``labour`` (columns ``isco``,
+    ``female_share``), looked up per group at ``level``; see the module docstring.
+    """
+    counts = group_counts(assignments, level)
+    groups: dict[str, dict] = {}
+    if labour is None:
+        for code, row in counts.iterrows():
+            groups[code] = grape(*row[list(COUNT_KEYS)].tolist())
+        total = counts.sum() if not counts.empty else pd.Series(0, index=list(COUNT_KEYS))
+        overall = grape(*(int(total[k]) for k in COUNT_KEYS))
+        return {"overall": overall, "groups": groups}
+    shares = reference_shares(labour)
+    members, missing, missing_gendered = [], 0, 0
+    kept = pd.Series(0, index=list(COUNT_KEYS))
+    for code, row in counts.iterrows():
+        n = [int(row[k]) for k in COUNT_KEYS]
+        found = lookup_share(shares, code)
+        if found is None:
+            groups[code] = grape(*n, None, reference="real",
+                                 reference_note=f"no reference for ISCO {code} or its "
+                                                "ancestors in the labour file")
+            missing += 1
+            missing_gendered += n[0] + n[1]
+            continue
+        share, matched = found
+        groups[code] = grape(*n, share, reference="real", reference_code=matched)
+        members.append((share, n[0] + n[1]))
+        kept += pd.Series(n, index=list(COUNT_KEYS))
+    note = ""
+    if missing:
+        note = (f"{missing} of {len(counts)} groups ({missing_gendered} gendered assignments) "
+                "have no reference and are left out")
+    ref = weighted_reference(members)
+    overall = grape(*(int(kept[k]) for k in COUNT_KEYS), ref, reference="real",
+                    reference_note=note if ref is not None or not note else "")
+    if ref is None and counts.empty:
+        overall["note"] = "empty group: no assignment"
+    elif ref is None:
+        overall["note"] = f"no reference for any group ({note})"
+    return {"overall": overall, "groups": groups}

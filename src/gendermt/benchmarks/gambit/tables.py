@@ -1,0 +1,241 @@
+"""GAMBIT's tables: every analysis of ``analyses.py`` as CSV + Markdown, and the paper's layouts
+(Tables 2, 3, 8, 9) as CSV + Markdown + LaTeX.
+
+Undefined values (see ``grape.py``): an empty cell in the long CSVs, "n/a" in their Markdown
+and in the paper layouts, always with the reason in the row's ``note`` (the layouts point to
+the long table's notes).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from gendermt.analysis.layout import p_value, write_layout
+from gendermt.io import write_text
+from gendermt.prompts import LANGUAGE_NAMES
+
+from . import analyses
+from .analyses import Run
+from .grape import load_assignments
+
+log = logging.getLogger(__name__)
+
+NA = "n/a"
+# Table name → what it holds (the Markdown title).
+TITLES = {
+    "grape": "GRAPE overall (Table 2, long form)",
+    "grape_groups": "GRAPE per ISCO-08 group",
+    "extremes": "Extreme and balanced occupations (Table 8, long form)",
+    "stereotype_groups": "GRAPE_m^parity by stereotype group (Table 3, long form)",
+    "correlations": "Correlations of GRAPE_f^parity, 3-digit groups (Table 9, long form)",
+    "cross_lingual": "Cross-lingual Pearson correlation per model (Table 10)",
+    "intra_model_pairs": "Intra-model correlations of per-occupation p_f (Figures 2-3)",
+}
+
+
+def _lang(code: str) -> str:
+    return LANGUAGE_NAMES.get(code, code)
+
+
+def _fmt(value, digits: int = 3) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return NA
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def two_decimals(value) -> str:
+    """The layouts' number format (the paper prints two decimals); "n/a" when undefined."""
+    return _fmt(value, 2)
+
+
+def count(value) -> str:
+    return NA if value is None or (isinstance(value, float) and math.isnan(value)) \
+        else str(int(value))
+
+
+def write_long(frame: pd.DataFrame, outdir: Path, name: str, note: str = "") -> dict[str, Path]:
+    """``name.csv`` (full precision, undefined = empty cell) and ``name.md`` ("n/a")."""
+    csv, md = outdir / f"{name}.csv", outdir / f"{name}.md"
+    write_text(csv, frame.to_csv(index=False))
+    shown = frame.copy()
+    for column in shown.columns:
+        if column == "p_value":
+            shown[column] = shown[column].map(lambda v: p_value(v) or NA)
+        elif column != "note":
+            shown[column] = shown[column].map(_fmt)
+    body = shown.to_markdown(index=False, disable_numparse=True) if not shown.empty \
+        else "(no rows)"
+    head = f"# {TITLES.get(name, name)}\n\n" + (f"{note}\n\n" if note else "")
+    write_text(md, head + body + "\n")
+    return {f"{name}_csv": csv, f"{name}_md": md}
+
+
+def _layout(frame: pd.DataFrame, labels: int, outdir: Path, name: str, title: str, note: str,
+            fmt=two_decimals) -> dict[str, Path]:
+    paths = {ext: outdir / f"{name}.{ext}" for ext in ("csv", "md", "tex")}
+    write_layout(frame, labels, paths, title, note, fmt=fmt)
+    return {f"{name}_{ext}": path for ext, path in paths.items()}
+
+
+def _wide(frame: pd.DataFrame, index: list[str], column_keys: list[tuple], value: str,
+          key_columns: list[str], rename=None) -> pd.DataFrame:
+    """Rows per ``index`` (in first-appearance order), one column per ``column_keys`` entry
+    (a tuple of the ``key_columns`` values) holding ``value``; absent cells are NaN."""
+    rows = []
+    for keys, part in frame.groupby(index, sort=False):
+        keys = keys if isinstance(keys, tuple) else (keys,)
+        row = dict(zip(index, keys, strict=True))
+        for ck in column_keys:
+            mask = pd.Series(True, index=part.index)
+            for col, val in zip(key_columns, ck, strict=True):
+                mask &= part[col] == val
+            hit = part.loc[mask, value]
+            row[rename(ck) if rename else ck] = hit.iloc[0] if len(hit) else math.nan
+        rows.append(row)
+    columns = [*index, *(rename(ck) if rename else ck for ck in column_keys)]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def paper_layouts(tables: Mapping[str, pd.DataFrame], outdir: Path) -> dict[str, Path]:
+    """Tables 2, 8, 3 and 9 in the paper's layout (rows: models; columns: language groups)."""
+    out: dict[str, Path] = {}
+    overall = tables["grape"]
+    langs = list(dict.fromkeys(overall["lang"]))
+    refs = ["parity", "real"]
+    keys = [(ref, lang, g) for ref in refs for lang in langs for g in ("m", "f")]
+    long = overall.melt(id_vars=["model", "level", "reference", "lang"],
+                        value_vars=["grape_m", "grape_f"], var_name="g", value_name="v")
+    long["g"] = long["g"].str[-1]
+    wide = _wide(long, ["level", "model"], keys, "v", ["reference", "lang", "g"],
+                 rename=lambda k: (f"ref={k[0]}, {_lang(k[1])}", k[2]))
+    wide = wide.rename(columns={"level": "ISCO level", "model": "MT"})
+    out |= _layout(wide, 2, outdir, "grape_paper", "GRAPE on the whole dataset (Table 2)",
+                   "Not Clear left out of p; real = labour reference weighted by gendered "
+                   f"assignments; {NA}: see the note in grape.csv.")
+
+    extremes = tables["extremes"]
+    keys = [(lang, kind) for lang in langs for kind in ("n_extreme", "n_balanced")]
+    long = extremes.melt(id_vars=["model", "lang"], value_vars=["n_extreme", "n_balanced"],
+                         var_name="kind", value_name="v")
+    wide = _wide(long, ["model"], keys, "v", ["lang", "kind"],
+                 rename=lambda k: (_lang(k[0]), "Extreme" if k[1] == "n_extreme"
+                                   else "Moderate"))
+    out |= _layout(wide.rename(columns={"model": "MT"}), 1, outdir, "extremes_paper",
+                   "ISCO occupations with extreme or balanced gender assignments (Table 8)",
+                   "4-digit occupations; extreme: p_f < 20% or > 80%, balanced: 30-70%, among "
+                   "gendered assignments; see extremes.csv for the occupations not counted.",
+                   fmt=count)
+
+    stereo = tables["stereotype_groups"]
+    groups = list(dict.fromkeys(stereo["group"]))
+    keys = [(group, lang) for group in groups for lang in langs]
+    wide = _wide(stereo, ["model"], keys, "grape_m", ["group", "lang"],
+                 rename=lambda k: (k[0], _lang(k[1])))
+    out |= _layout(wide.rename(columns={"model": "MT"}), 1, outdir,
+                   "stereotype_groups_paper",
+                   "GRAPE_m^parity for stereotypically masculine, neutral and feminine "
+                   "occupations (Table 3)",
+                   f"{NA}: empty group or no rating; see stereotype_groups.csv.")
+
+    corr = tables["correlations"]
+    keys = [(target, lang) for target in ("real", "stereotype") for lang in langs]
+    wide = _wide(corr, ["model"], keys, "r", ["target", "lang"],
+                 rename=lambda k: (k[0].capitalize(), _lang(k[1])))
+    out |= _layout(wide.rename(columns={"model": "MT"}), 1, outdir, "correlations_paper",
+                   "Correlations between model outputs, real data and stereotype ratings "
+                   "(Table 9)",
+                   "Pearson's r of GRAPE_f^parity per 3-digit ISCO group; CIs, p and notes in "
+                   "correlations.csv.")
+    return out
+
+
+def write_frames(runs: Sequence[Run], titles: Mapping[str, str],
+                 labour: Mapping[str, pd.DataFrame | None], stereotype4: pd.DataFrame | None,
+                 stereotype3: pd.DataFrame | None, settings: Mapping,
+                 outdir: str | Path) -> dict[str, Path]:
+    """Every table from loaded frames (see ``write_tables``); returns name → path."""
+    settings = {**analyses.DEFAULT_SETTINGS, **settings}
+    outdir = Path(outdir)
+    minimum = int(settings["min_assignments"])
+    overall, groups = analyses.grape_tables(runs, labour, settings["levels"], titles)
+    tables = {
+        "grape": overall, "grape_groups": groups,
+        "extremes": analyses.extremes_table(runs, settings["extreme"], settings["balanced"],
+                                            minimum),
+        "stereotype_groups": analyses.stereotype_table(runs, stereotype4,
+                                                       settings["stereotype_groups"]),
+        "correlations": analyses.correlation_table(runs, stereotype3, labour),
+        "cross_lingual": analyses.cross_lingual_table(runs, minimum),
+        "intra_model_pairs": analyses.intra_model_pairs(runs, minimum),
+    }
+    ranges = ", ".join(f"{k} {analyses.rating_range(v)}"
+                       for k, v in settings["stereotype_groups"].items())
+    notes = {
+        "grape": "p excludes Not Clear; reference_f is the reference share of women (parity "
+                 "0.5; real: labour share of each group's most specific code, weighted by "
+                 f"gendered assignments overall). Empty cell in the CSV / {NA} here: see note.",
+        "extremes": f"Settings: extreme {settings['extreme']}, balanced "
+                    f"{settings['balanced']}, min_assignments {minimum}.",
+        "stereotype_groups": f"Groups by mean rating (1 = most masculine): {ranges}; codes "
+                             "whose ratings vary by ≥ "
+                             f"{settings['stereotype_max_variance']} (variance) dropped.",
+    }
+    out: dict[str, Path] = {}
+    for name, frame in tables.items():
+        out |= write_long(frame, outdir, name, notes.get(name, ""))
+    pairs = tables["intra_model_pairs"]
+    for lang in dict.fromkeys(r.lang for r in runs):
+        matrix = analyses.intra_model_matrix(pairs, lang).reset_index()
+        out |= write_long(matrix, outdir, f"intra_model_{lang}",
+                          f"Pearson's r of per-occupation p_f between models, "
+                          f"{_lang(lang)}; n and CIs in intra_model_pairs.csv.")
+    out |= paper_layouts(tables, outdir)
+    log.info("GAMBIT tables: %d runs → %d files in %s", len(runs), len(out), outdir)
+    return out
+
+
+def load_runs(runs: Sequence[Mapping]) -> list[Run]:
+    """``[{"model", "system", "lang", "assignments": CSV path}]`` → runs with their
+    assignments loaded (and validated)."""
+    return [Run(str(r["model"]), str(r["system"]), str(r["lang"]),
+                load_assignments(r["assignments"])) for r in runs]
+
+
+def load_titles(isco: str | Path | None) -> dict[str, str]:
+    """ISCO code → title from ``isco.parquet`` (columns code, title); {} without one."""
+    if isco is None:
+        return {}
+    frame = pd.read_parquet(isco, columns=["code", "title"])
+    return dict(zip(frame["code"].astype(str), frame["title"].astype(str), strict=True))
+
+
+def write_tables(runs: Sequence[Mapping], isco: str | Path | None,
+                 labour: Mapping[str, str | Path], stereotype: str | Path | None,
+                 settings: Mapping, outdir: str | Path) -> dict[str, Path]:
+    """Workflow stage: every run's assignments → ``outdir``'s tables.
+
+    ``runs``: ``[{"model": label, "system": name, "lang": code, "assignments": CSV}]``;
+    ``isco``: isco.parquet (titles); ``labour``: language → labour CSV (a language without
+    one gets real rows with a note); ``stereotype``: the stereotype CSV or None; ``settings``:
+    levels, extreme, balanced, stereotype_groups, stereotype_max_variance, min_assignments
+    (``analyses.DEFAULT_SETTINGS`` fills what is missing). Returns name → path written.
+    """
+    from .references import load_labour, load_stereotypes, stereotype_by_code
+
+    settings = {**analyses.DEFAULT_SETTINGS, **settings}
+    frames = {lang: load_labour(path) for lang, path in labour.items() if path}
+    stereotype4 = stereotype3 = None
+    if stereotype:
+        ratings = load_stereotypes(stereotype)
+        variance = float(settings["stereotype_max_variance"])
+        stereotype4 = stereotype_by_code(ratings, 4, max_variance=variance)
+        stereotype3 = stereotype_by_code(ratings, 3, max_variance=variance)
+    return write_frames(load_runs(runs), load_titles(isco), frames, stereotype4, stereotype3,
+                        settings, outdir)
