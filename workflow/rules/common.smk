@@ -322,7 +322,12 @@ def gambit_detector_files(wildcards):
     detector = BENCHMARKS["gambit"]["detectors"][wildcards.detector]
     files = [detector["templates"]] if "templates" in detector else []
     lexicon = detector.get("lexicons", {}).get(wildcards.prompt)
-    return files + ([lexicon] if lexicon else [])
+    if lexicon:
+        files.append(lexicon)
+        # the language's agreement cues, beside the lexicon (gambit/lexicon.py)
+        cues = Path(lexicon).with_name(f"{Path(lexicon).stem}-cues.yaml")
+        files += [str(cues)] if cues.exists() else []
+    return files
 
 
 def gambit_detector_gpus(wildcards):

@@ -153,7 +153,7 @@ rule gambit_validation_table:
         ),
         md="results/gambit/tables/validation.md",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gambit.validation"),
+        code=code_fingerprint("gendermt.benchmarks.gambit.validation_table"),
     log:
         "logs/gambit/validation_table.log",
     conda:
@@ -185,7 +185,6 @@ rule gambit_tables:
             {**run, "assignments": path} for run, path in zip(GAMBIT_RUNS, GAMBIT_ASSIGNMENTS)
         ],
         labour=GAMBIT_LABOUR,
-        stereotype=GAMBIT_STEREOTYPE,
         settings=GAMBIT.get("analysis", {}),
     log:
         "logs/gambit/tables.log",
@@ -199,6 +198,7 @@ rule gambit_figures:
     input:
         assignments=GAMBIT_ASSIGNMENTS,
         isco="results/gambit/isco.parquet",
+        labour=list(GAMBIT_LABOUR.values()),
         stereotype=GAMBIT_STEREOTYPE or [],
     output:
         **{
@@ -216,7 +216,7 @@ rule gambit_figures:
         runs=[
             {**run, "assignments": path} for run, path in zip(GAMBIT_RUNS, GAMBIT_ASSIGNMENTS)
         ],
-        stereotype=GAMBIT_STEREOTYPE,
+        labour=GAMBIT_LABOUR,
         settings=GAMBIT.get("analysis", {}),
     log:
         "logs/gambit/figures.log",

@@ -5,5 +5,5 @@ from gendermt.io import logging_to
 
 with logging_to(snakemake.log[0]):
     write_tables(snakemake.params.runs, snakemake.input.isco, snakemake.params.labour,
-                 snakemake.params.stereotype, snakemake.params.settings,
+                 snakemake.input.stereotype or None, snakemake.params.settings,
                  Path(snakemake.output.grape).parent)

@@ -1,4 +1,4 @@
-from gendermt.benchmarks.gambit.validation import write_validation_table
+from gendermt.benchmarks.gambit.validation_table import write_validation_table
 from gendermt.io import logging_to
 
 with logging_to(snakemake.log[0]):
