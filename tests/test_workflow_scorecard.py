@@ -123,7 +123,7 @@ def test_blank_where_a_system_did_not_run(card, records):
 
 def test_markdown_and_latex_state_units_and_direction(run):
     md = run.path(f"{SC}/scorecard.md").read_text(encoding="utf-8")
-    assert "better: closer to 0; run: baseline" in md and "not implemented (issue 8)" in md
+    assert "better: closer to 0; run: baseline" in md and "GRAPE_m^parity (fr)" in md
     tex = run.path(f"{SC}/scorecard.tex").read_text(encoding="utf-8")
     assert "\\begin{tabular}" in tex and "\\multicolumn" in tex and "% FairTranslate" in tex
     row = next(line for line in md.splitlines() if line.startswith("| oracle-male "))
