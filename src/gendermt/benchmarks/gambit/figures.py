@@ -91,7 +91,9 @@ def overview(overall: pd.DataFrame, groups: pd.DataFrame, stereotype: pd.DataFra
     ax.axhline(0, color="black", linewidth=0.6)
     ax.set_xticks(range(len(models)), models, rotation=30, ha="right")
     ax.set_ylabel("GRAPE_m (overall)")
-    ax.margins(y=0.1)
+    low, high = ax.get_ylim()  # bars stick to 0: pad by hand so that "n/a" stays inside
+    span = (high - low) or 1.0
+    ax.set_ylim(low - 0.05 * span, high + 0.1 * span)
     ax.set_title(f"(a) GRAPE_m, ISCO level {level}", fontsize=9)
     ax.legend(fontsize=7)
 
