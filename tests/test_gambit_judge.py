@@ -216,3 +216,29 @@ def test_embedding_model_is_offline_and_other_models_fail_clearly(tmp_path):
     assert sims[0, 0] > 0.9 and sims[1, 0] < 0.5
     with pytest.raises(MissingResourceError, match="could not be loaded offline"):
         EmbeddingModel(str(tmp_path / "no-model"))
+
+
+def test_judge_runs_on_a_local_chat_model(tmp_path, monkeypatch):
+    """Any chat backend: a tiny random-weight hf-causal model answers nonsense, which is
+    counted as unparsable (no row, no crash); the rerun is served by the cache."""
+    from .tiny_models import build_causal
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    model = build_causal(tmp_path / "model")
+    ids = ["fr-1", "fr-3"]
+    data = write_data(tmp_path / "data.parquet", [(i, "English", SCRIPT[i][0]) for i in ids])
+    translations = tmp_path / "fr.jsonl"
+    write_jsonl(translations, ({"item_id": i, "raw": SCRIPT[i][1],
+                                "hypothesis": SCRIPT[i][1]} for i in ids))
+    systems = {"tiny": {"backend": "hf-causal", "model": str(model), "max_new_tokens": 6,
+                        "dtype": "float32", "batch_size": 2}}
+    detector = {"kind": "llm-judge", "name": "judge", "system": "tiny"}
+    isco = write_isco(tmp_path / "isco.parquet")
+    for out in ("a", "b"):
+        csv = tmp_path / out / "fr.csv"
+        summary = detect_file(translations, data, isco, "fr", detector, csv,
+                              csv.with_suffix(".json"), cache_dir=tmp_path / "cache",
+                              systems=systems)
+        assert summary["n_assignments"] == 0 and summary["dropped"]["unparsable"] == 2
+    assert summary["settings"]["requests_sent"] == 0
+    assert summary["settings"]["backend"]["backend"] == "hf-causal"
