@@ -363,6 +363,6 @@ def gambit_template(wildcards):
     return TEMPLATES["gambit"][wildcards.prompt]
 
 
-def gambit_figure_caption(figure):
-    """The intra-model heatmaps of every language share one caption."""
-    return "intra_model" if figure.startswith("intra_model_") else figure
+def gambit_figure_caption(name):
+    """The intra-model tables and heatmaps of every language share one caption."""
+    return "intra_model" if name.startswith("intra_model_") else name

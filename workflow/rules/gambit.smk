@@ -21,6 +21,14 @@ GAMBIT_TABLES = [
     "stereotype_groups",
     "correlations",
     "cross_lingual",
+    "intra_model_pairs",
+] + [f"intra_model_{lang}" for lang in GAMBIT.get("prompts", [])]
+# The paper's layouts of Tables 2, 8, 3 and 9 (CSV, Markdown, LaTeX).
+GAMBIT_PAPER_TABLES = [
+    "grape_paper",
+    "extremes_paper",
+    "stereotype_groups_paper",
+    "correlations_paper",
 ]
 GAMBIT_FIGURES = ["grape_overview"] + [f"intra_model_{lang}" for lang in GAMBIT.get("prompts", [])]
 GAMBIT_ASSIGNMENTS = gambit_assignments(GAMBIT_RUNS, GAMBIT_DETECTOR) if GAMBIT else []
@@ -172,13 +180,27 @@ rule gambit_tables:
         **{
             table: report(
                 f"results/gambit/tables/{table}.csv",
-                caption=f"../report/gambit_{table}.rst",
+                caption=f"../report/gambit_{gambit_figure_caption(table)}.rst",
                 category="GAMBIT",
                 subcategory="Tables",
             )
             for table in GAMBIT_TABLES
         },
         **{f"{table}_md": f"results/gambit/tables/{table}.md" for table in GAMBIT_TABLES},
+        **{
+            table: report(
+                f"results/gambit/tables/{table}.csv",
+                caption="../report/gambit_paper_tables.rst",
+                category="GAMBIT",
+                subcategory="Paper tables",
+            )
+            for table in GAMBIT_PAPER_TABLES
+        },
+        **{
+            f"{table}_{ext}": f"results/gambit/tables/{table}.{ext}"
+            for table in GAMBIT_PAPER_TABLES
+            for ext in ("md", "tex")
+        },
     params:
         code=code_fingerprint("gendermt.benchmarks.gambit.tables"),
         runs=[
