@@ -10,8 +10,8 @@ seed text, so these are ours):
    or Not Clear for each, as JSON.
 
 Answers are parsed leniently (code fences and prose around the JSON are ignored); an answer
-with no usable JSON is counted (``unparsable``) and gives no row. Then the two hallucination
-filters of §3:
+with no usable JSON is counted (``unparsable``) and gives no row, and so is an occupation the
+second answer gives no valid label for. Then the two hallucination filters of §3:
 
 * ``fuzzy``: the occurrence must match the text (:mod:`.fuzzy`, ``fuzzy_threshold``, 0–100);
 * ``embedding``: the cosine similarity between the description and the ISCO-08 description
