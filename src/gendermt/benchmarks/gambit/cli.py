@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from pathlib import Path
 
 import pandas as pd
@@ -12,8 +11,7 @@ import pandas as pd
 from gendermt.errors import DatasetError
 
 from .grape import ENTRY_KEYS, load_assignments, score
-
-LABOUR_COLUMNS = ("isco", "female_share")
+from .references import load_labour
 
 
 def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
@@ -41,47 +39,6 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
     p.set_defaults(func=run)
 
 
-def read_labour(path: str | Path) -> pd.DataFrame:
-    """A labour file: CSV with ``isco`` (1-4 digits) and ``female_share`` (0-1), other columns
-    (country, period, source) kept. Errors name the file, row and column."""
-    path = Path(path)
-    if not path.is_file():
-        raise DatasetError(path, "no such file (give 'parity' or a labour CSV)")
-    try:
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False)
-    except pd.errors.EmptyDataError:
-        raise DatasetError(path, "empty file: expected a header with isco, female_share"
-                           ) from None
-    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
-        raise DatasetError(path, f"not a readable CSV file ({exc})") from None
-    for column in LABOUR_COLUMNS:
-        if column not in frame.columns:
-            raise DatasetError(path, "missing column", column=column)
-    frame["isco"] = frame["isco"].str.strip()
-    shares = []
-    for row, (code, text) in enumerate(zip(frame["isco"], frame["female_share"],
-                                           strict=True), 1):
-        if not (code.isdigit() and 1 <= len(code) <= 4):
-            raise DatasetError(path, f"{code!r} is not an ISCO-08 code of 1 to 4 digits",
-                               row=row, column="isco")
-        try:
-            share = float(text)
-        except ValueError:
-            share = math.nan
-        if not 0.0 <= share <= 1.0:  # also NaN
-            raise DatasetError(path, f"{text!r} is not a share between 0 and 1", row=row,
-                               column="female_share")
-        shares.append(share)
-    frame["female_share"] = shares
-    duplicated = frame["isco"].duplicated(keep=False)
-    if duplicated.any():
-        rows = [i + 1 for i in duplicated.to_numpy().nonzero()[0]]
-        raise DatasetError(path, f"code {frame['isco'][duplicated].iloc[0]} appears more than "
-                                 f"once (rows {', '.join(map(str, rows))})", row=rows[1],
-                           column="isco")
-    return frame
-
-
 def _entry(entry: dict) -> dict:
     return {k: entry[k] for k in ENTRY_KEYS}
 
@@ -105,7 +62,9 @@ def render(result: dict, level: int) -> str:
 
 def run(args: argparse.Namespace) -> int:
     assignments = load_assignments(args.assignments)
-    labour = None if args.reference == "parity" else read_labour(args.reference)
+    if args.reference != "parity" and not Path(args.reference).is_file():
+        raise DatasetError(args.reference, "no such file (give 'parity' or a labour CSV)")
+    labour = None if args.reference == "parity" else load_labour(args.reference)
     result = score(assignments, args.level, labour)
     result = {"overall": _entry(result["overall"]),
               "groups": {code: _entry(e) for code, e in result["groups"].items()}}

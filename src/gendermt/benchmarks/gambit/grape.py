@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 
 import pandas as pd
 
 from gendermt.errors import DatasetError
+
+from .references import lookup_share
 
 MASCULINE, FEMININE, NOT_CLEAR = "Masculine", "Feminine", "Not Clear"
 LABELS = (MASCULINE, FEMININE, NOT_CLEAR)
@@ -148,16 +150,6 @@ def reference_shares(labour: pd.DataFrame | None) -> dict[str, float]:
         return {}
     return {str(code).strip(): float(share)
             for code, share in zip(labour["isco"], labour["female_share"], strict=True)}
-
-
-def lookup_share(shares: Mapping[str, float], code: str) -> tuple[float, str] | None:
-    """The share of the most specific code present among ``code`` and its ancestors, and that
-    code; None when none is present (the same rule as ``references.female_share_for``)."""
-    code = str(code)
-    for length in range(len(code), 0, -1):
-        if code[:length] in shares:
-            return shares[code[:length]], code[:length]
-    return None
 
 
 def weighted_reference(members: Iterable[tuple[float, int]]) -> float | None:

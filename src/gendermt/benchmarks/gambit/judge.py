@@ -44,6 +44,7 @@ from tqdm import tqdm
 from gendermt.errors import GenderMTError
 
 from . import fuzzy
+from .isco import description_of
 from .lexicon import FEMININE, MASCULINE, NOT_CLEAR, ROOT, aggregate
 
 log = logging.getLogger(__name__)
@@ -228,9 +229,8 @@ def ask(backend: Any, cache: Any, requests: list[Any], desc: str) -> tuple[dict[
 
 def isco_descriptions(isco: pd.DataFrame) -> dict[str, str]:
     """Code → "title. definition", the text the embedding filter compares against."""
-    frame = isco.fillna("")
-    return {str(r.code): f"{str(r.title).strip()}. {str(r.definition).strip()}".strip()
-            for r in frame.itertuples(index=False)}
+    frame = isco.fillna("").astype({"code": str})
+    return {code: description_of(frame, code) for code in frame["code"]}
 
 
 # ---------------------------------------------------------------------------- detector

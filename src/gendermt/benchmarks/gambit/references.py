@@ -23,6 +23,7 @@ numbers: they are not EU-LFS statistics nor Shinar's ratings.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -98,15 +99,20 @@ def load_labour(path: str | Path) -> pd.DataFrame:
     return out[LABOUR_COLUMNS]
 
 
-def female_share_for(labour: pd.DataFrame, code: str) -> tuple[float, str] | None:
+def lookup_share(shares: Mapping[str, float], code: str) -> tuple[float, str] | None:
     """``(share, matched code)`` for the most specific group present among ``code`` and its
-    ancestors (4, 3, 2, 1 digits), or None when none of them is in ``labour``."""
-    shares = dict(zip(labour["isco"].astype(str), labour["female_share"], strict=True))
+    ancestors (4, 3, 2, 1 digits) in ``{code: share}``, or None when none of them is."""
     code = str(code)
     for level in range(len(code), 0, -1):
         if code[:level] in shares:
             return float(shares[code[:level]]), code[:level]
     return None
+
+
+def female_share_for(labour: pd.DataFrame, code: str) -> tuple[float, str] | None:
+    """:func:`lookup_share` in a labour table (columns ``isco``, ``female_share``)."""
+    return lookup_share(dict(zip(labour["isco"].astype(str), labour["female_share"],
+                                 strict=True)), code)
 
 
 def load_stereotypes(path: str | Path) -> pd.DataFrame:
