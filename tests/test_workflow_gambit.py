@@ -74,7 +74,7 @@ def test_grape_table_matches_the_systems(run):
         table = _csv(run, f"tables/{name}")
         value_cols = [c for c in table.columns if c.startswith("grape_") or c == "r"]
         empty = table[value_cols].isna().any(axis=1)
-        notes = table["note"].fillna("").astype(str)
+        notes = table["note"].astype(object).fillna("").astype(str)
         assert (notes[empty] != "").all(), name
 
 
