@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from .conftest import ROOT
 
@@ -17,6 +18,10 @@ CODES = ["2", "2221", "2222", "2211", "2612", "2611", "5120", "3343", "2512", "2
 
 
 def write_isco(path: Path, codes: list[str] = CODES) -> Path:
+    if not ISCO_CSV.is_file():
+        # the judge tests' descriptions were calibrated against the ILO definitions; the
+        # workflow test of the judge (test_workflow_gambit_judge.py) runs on the shipped excerpt
+        pytest.skip("the real ISCO-08 file is not in ../shared/data/isco08")
     raw = pd.read_csv(ISCO_CSV, sep=";", dtype=str, keep_default_na=False)
     raw = raw[raw["ISCO 08 Code"].isin(codes)]
     frame = pd.DataFrame({"code": raw["ISCO 08 Code"], "level": raw["Level"].astype(int),
