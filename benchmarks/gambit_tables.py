@@ -20,7 +20,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from gendermt.benchmarks.gambit.analyses import Run  # noqa: E402
-from gendermt.benchmarks.gambit.figures import draw_figures  # noqa: E402
+from gendermt.benchmarks.gambit.figures import write_figures  # noqa: E402
 from gendermt.benchmarks.gambit.tables import write_frames  # noqa: E402
 
 
@@ -50,7 +50,7 @@ def main() -> None:
         start = time.perf_counter()
         files = write_frames(runs, {}, labour, stereotype4, stereotype3, {}, Path(tmp) / "t")
         tables = time.perf_counter() - start
-        draw_figures(runs, stereotype4, labour, {}, Path(tmp) / "f")
+        write_figures(Path(tmp) / "t", Path(tmp) / "f")
         figures = time.perf_counter() - start - tables
     print(f"{len(runs)} runs × {args.texts} assignments: {len(files)} table files in "
           f"{tables:.1f} s, figures in {figures:.1f} s")

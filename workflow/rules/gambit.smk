@@ -30,6 +30,8 @@ GAMBIT_PAPER_TABLES = [
     "stereotype_groups_paper",
     "correlations_paper",
 ]
+# Figures are drawn from these tables (gambit/figures.py), never from the assignments again.
+GAMBIT_FIGURE_TABLES = ["grape", "grape_groups", "stereotype_groups", "intra_model_pairs"]
 GAMBIT_FIGURES = ["grape_overview"] + [f"intra_model_{lang}" for lang in GAMBIT.get("prompts", [])]
 GAMBIT_ASSIGNMENTS = gambit_assignments(GAMBIT_RUNS, GAMBIT_DETECTOR) if GAMBIT else []
 GAMBIT_ALL_ASSIGNMENTS = {d: gambit_assignments(GAMBIT_RUNS, d) for d in GAMBIT_DETECTORS}
@@ -218,10 +220,7 @@ rule gambit_tables:
 
 rule gambit_figures:
     input:
-        assignments=GAMBIT_ASSIGNMENTS,
-        isco="results/gambit/isco.parquet",
-        labour=list(GAMBIT_LABOUR.values()),
-        stereotype=GAMBIT_STEREOTYPE or [],
+        expand("results/gambit/tables/{table}.csv", table=GAMBIT_FIGURE_TABLES),
     output:
         **{
             f"{figure}_png": report(
@@ -235,11 +234,6 @@ rule gambit_figures:
         **{f"{figure}_pdf": f"results/gambit/figures/{figure}.pdf" for figure in GAMBIT_FIGURES},
     params:
         code=code_fingerprint("gendermt.benchmarks.gambit.figures"),
-        runs=[
-            {**run, "assignments": path} for run, path in zip(GAMBIT_RUNS, GAMBIT_ASSIGNMENTS)
-        ],
-        labour=GAMBIT_LABOUR,
-        settings=GAMBIT.get("analysis", {}),
     log:
         "logs/gambit/figures.log",
     conda:

@@ -18,15 +18,15 @@ import pandas as pd
 
 from gendermt.io import write_table
 
+from .grape import load_assignments
+
 LABELS = ("Masculine", "Feminine", "Not Clear")
 COLUMNS = ["model", "system", "lang", "detector_a", "detector_b", "texts_a", "texts_b",
            "pairs_both", "pairs_only_a", "pairs_only_b", "label_agreement", "kappa", "note"]
 
 
 def _labels(path: str | Path) -> pd.Series:
-    frame = pd.read_csv(path, dtype={"text_id": str, "isco": str, "label": str},
-                        keep_default_na=False)
-    return frame.set_index(["text_id", "isco"])["label"]
+    return load_assignments(path).set_index(["text_id", "isco"])["label"]
 
 
 def cohen_kappa(a: Sequence[str], b: Sequence[str]) -> float:

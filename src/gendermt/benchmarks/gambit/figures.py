@@ -1,4 +1,5 @@
-"""GAMBIT's figures, from the runs' assignments through the analyses of ``analyses.py``.
+"""GAMBIT's figures, drawn from the tables ``tables.py`` wrote (nothing is recomputed, so a
+figure always shows its table's numbers).
 
 - ``intra_model_{lang}``: Figures 2-3 of the paper, the model × model Pearson correlation of
   per-occupation p_f within one language (annotated heatmap; n/a where undefined).
@@ -11,7 +12,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -22,15 +23,10 @@ import seaborn as sns
 from gendermt.plots import save
 from gendermt.prompts import LANGUAGE_NAMES
 
-from .analyses import (
-    DEFAULT_SETTINGS,
-    Run,
-    grape_tables,
-    intra_model_matrix,
-    intra_model_pairs,
-    stereotype_table,
-)
-from .tables import load_runs
+from .analyses import intra_model_matrix
+
+# The tables the figures are drawn from (``tables/<name>.csv``).
+TABLES = ("grape", "grape_groups", "stereotype_groups", "intra_model_pairs")
 
 log = logging.getLogger(__name__)
 
@@ -146,50 +142,32 @@ def overview(overall: pd.DataFrame, groups: pd.DataFrame, stereotype: pd.DataFra
     return fig
 
 
-def draw_figures(runs: Sequence[Run], stereotype4: pd.DataFrame | None,
-                 labour: Mapping[str, pd.DataFrame | None], settings: Mapping,
-                 outdir: str | Path, langs: Sequence[str] | None = None) -> dict[str, Path]:
-    """The figures from loaded frames (the same analyses as the tables): returns name → path.
-
-    ``stereotype4``: per 4-digit code ``code``, ``rating``, ``kept`` (or None); ``labour``:
-    language → labour frame (a language without one gets no real markers in the overview).
-    """
-    settings = {**DEFAULT_SETTINGS, **settings}
+def draw_figures(tables: Mapping[str, pd.DataFrame], outdir: str | Path) -> dict[str, Path]:
+    """The figures from the frames of :data:`TABLES` (as ``tables.py`` writes them): returns
+    name → path. One heatmap per language of ``grape``."""
     outdir = Path(outdir)
-    minimum = int(settings["min_assignments"])
-    langs = list(langs) if langs is not None else list(dict.fromkeys(r.lang for r in runs))
-    pairs = intra_model_pairs(runs, minimum)
     out: dict[str, Path] = {}
-    for lang in langs:
-        fig = intra_model_heatmap(pairs, lang)
+    for lang in dict.fromkeys(tables["grape"]["lang"]):
+        fig = intra_model_heatmap(tables["intra_model_pairs"], lang)
         png, pdf = outdir / f"intra_model_{lang}.png", outdir / f"intra_model_{lang}.pdf"
         save(fig, png, pdf)
         out |= {f"intra_model_{lang}_png": png, f"intra_model_{lang}_pdf": pdf}
-    overall, groups = grape_tables(runs, labour, [4])
-    stereo = stereotype_table(runs, stereotype4, settings["stereotype_groups"])
-    fig = overview(overall, groups, stereo)
+    fig = overview(tables["grape"], tables["grape_groups"], tables["stereotype_groups"])
     png, pdf = outdir / "grape_overview.png", outdir / "grape_overview.pdf"
     save(fig, png, pdf)
     out |= {"grape_overview_png": png, "grape_overview_pdf": pdf}
-    log.info("GAMBIT figures: %d runs → %d files in %s", len(runs), len(out), outdir)
+    log.info("GAMBIT figures: %d files in %s", len(out), outdir)
     return out
 
 
-def write_figures(runs: Sequence[Mapping], isco: str | Path | None,
-                  stereotype: str | Path | None, settings: Mapping, outdir: str | Path,
-                  labour: Mapping[str, str | Path] | None = None) -> dict[str, Path]:
-    """Workflow stage: every run's assignments → ``intra_model_{lang}.{png,pdf}`` per language
-    of the runs (Figures 2-3) and ``grape_overview.{png,pdf}`` in ``outdir``.
+def read_tables(folder: str | Path) -> dict[str, pd.DataFrame]:
+    """The CSVs of :data:`TABLES` in ``folder``; names stay text, empty cells are NaN."""
+    text = {c: str for c in ("model", "system", "lang", "model_a", "model_b", "group", "code")}
+    return {name: pd.read_csv(Path(folder) / f"{name}.csv", dtype=text, keep_default_na=False,
+                              na_values=[""]) for name in TABLES}
 
-    Arguments as ``tables.write_tables`` (``isco`` is accepted for the same call but not
-    drawn); ``labour`` (language → labour CSV) adds the real reference to the overview.
-    """
-    from .references import load_labour, load_stereotypes, stereotype_by_code
 
-    settings = {**DEFAULT_SETTINGS, **settings}
-    stereotype4 = None
-    if stereotype:
-        stereotype4 = stereotype_by_code(load_stereotypes(stereotype), 4,
-                                         max_variance=float(settings["stereotype_max_variance"]))
-    frames = {lang: load_labour(path) for lang, path in (labour or {}).items() if path}
-    return draw_figures(load_runs(runs), stereotype4, frames, settings, outdir)
+def write_figures(tables: str | Path, outdir: str | Path) -> dict[str, Path]:
+    """Workflow stage: the tables folder (``write_tables``' output) → ``intra_model_{lang}``
+    (Figures 2-3) and ``grape_overview``, PNG and PDF, in ``outdir``."""
+    return draw_figures(read_tables(tables), outdir)
