@@ -45,6 +45,12 @@ FRENCH = [
     ("2612", "Les juges ont décidé.", NC),               # plural article: no gender
     ("2612", "Le/la juge a décidé.", NC),                # doublets
     ("2612", "Le ou la juge a décidé.", NC),
+    ("2612", "Il le juge sévèrement.", None),            # the verb juger
+    ("2612", "Elle ne la juge pas.", None),
+    ("2612", "Qui juge ce dossier ?", None),
+    ("2612", "Il a vu le juge hier.", M),                # "le" after a verb: the noun
+    ("3153", "Elle pilote l'avion.", None),
+    ("3153", "La pilote est arrivée.", F),
     ("2221", "Un infirmier ou une infirmière viendra.", NC),
     ("2221", "Un·e infirmier·ère viendra.", NC),         # inclusive forms
     ("2611", "L'avocat(e) a plaidé.", NC),

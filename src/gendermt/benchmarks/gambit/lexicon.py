@@ -16,6 +16,8 @@ final-sigma-insensitive, apostrophes and hyphens as separators, so ``l'infirmiè
 else from its cues; a masculine form with only feminine cues is read as feminine (``la
 professeur``, ``η βουλευτής``: masculine forms used as epicene); cues of both genders, a
 form contradicted by its cues in any other way, or an inclusive ending make it Not Clear.
+A one-word title right after a subject pronoun (``il juge``, ``elle le juge``, ``ils
+pilotent`` is not a form) is the verb it is spelt like, not a mention.
 All mentions of one code in a text give one assignment: the gender their gendered mentions
 agree on (mentions without a cue are left out when another has one); disagreement (a doublet
 "infirmier ou infirmière", a masculine and a feminine referent) or no cue at all: Not Clear.
@@ -141,6 +143,10 @@ class Cues:
     conjunctions: frozenset[str]
     separators: str
     suffixes: frozenset[str]
+    #: A one-word title right after a subject pronoun, or after object clitics that follow
+    #: one, is a verb: "il le juge", "elle pilote" (French; empty for Greek).
+    verb_subjects: frozenset[str] = frozenset()
+    verb_clitics: frozenset[str] = frozenset()
     window_before: int = 4
     window_after: int = 3
     #: French: "arrivé" (a participle that agrees) is not "arrive" (a verb that does not).
@@ -185,7 +191,7 @@ class Lexicon:
                 if any(not _joined(t.gap) for t in span[1:]):
                     continue  # a title never spans punctuation
                 forms = self.forms.get(tuple(t.norm for t in span))
-                if not forms:
+                if not forms or (length == 1 and self._is_verb(tokens, i)):
                     continue
                 cues = self._cues(tokens, i, i + length)
                 occurrence = text[span[0].start:span[-1].end]
@@ -197,6 +203,17 @@ class Lexicon:
                 break
             i += 1
         return found
+
+    def _is_verb(self, tokens: list[Token], i: int) -> bool:
+        """``tokens[i]`` follows a subject pronoun, maybe across object clitics ("il le
+        juge"); "le juge" alone, or after any other word ("a vu le juge"), is a noun."""
+        c = self.cues
+        if not c.verb_subjects:
+            return False
+        j = i - 1
+        while j >= 0 and _joined(tokens[j + 1].gap) and c.key(tokens[j]) in c.verb_clitics:
+            j -= 1
+        return j >= 0 and _joined(tokens[j + 1].gap) and c.key(tokens[j]) in c.verb_subjects
 
     def _cues(self, tokens: list[Token], start: int, end: int) -> list[str]:
         """Genders shown by the words agreeing with the title ``tokens[start:end]``."""
@@ -297,6 +314,8 @@ def load_cues(path: str | Path) -> Cues:
         conjunctions=_words(spec.get("conjunctions"), path, "conjunctions", fold),
         separators=str(spec.get("inclusive_separators") or ""),
         suffixes=_words(spec.get("inclusive_suffixes"), path, "inclusive_suffixes"),
+        verb_subjects=_words(spec.get("verb_subjects"), path, "verb_subjects", fold),
+        verb_clitics=_words(spec.get("verb_clitics"), path, "verb_clitics", fold),
         window_before=int(spec.get("window_before", 4)),
         window_after=int(spec.get("window_after", 3)),
         accent_sensitive=not fold,
