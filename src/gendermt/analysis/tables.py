@@ -9,7 +9,7 @@ import pandas as pd
 
 
 def run_of(score_file: str | Path) -> tuple[str, str]:
-    """(system, prompt) of ``.../scores/{system}/{prompt}.parquet``."""
+    """(system, prompt) of a per-run file ``.../{system}/{prompt}.{ext}``."""
     path = Path(score_file)
     return path.parent.name, path.name.split(".", 1)[0]
 

@@ -26,7 +26,7 @@ from pathlib import Path
 import pandas as pd
 from tqdm import tqdm
 
-from gendermt.analysis.tables import ordered
+from gendermt.analysis.tables import ordered, run_of
 from gendermt.errors import GenderMTError
 from gendermt.io import read_jsonl, write_parquet, write_table, write_text
 
@@ -51,12 +51,6 @@ PAPER_TABLE4 = {"Gemma2-2B": (5, 9, 29, 49), "Mistral-7B": (0, 1, 1, 2),
 
 
 # --------------------------------------------------------------------------- per output
-def run_of(path: str | Path) -> tuple[str, str]:
-    """(system, prompt) of ``.../translations/{system}/{prompt}.jsonl``."""
-    path = Path(path)
-    return path.parent.name, path.name.split(".", 1)[0]
-
-
 def read_translations(files: Sequence[str | Path]) -> pd.DataFrame:
     """Every translation file as one frame: system, prompt, item_id, raw, hypothesis."""
     parts = []

@@ -16,8 +16,8 @@ final-sigma-insensitive, apostrophes and hyphens as separators, so ``l'infirmiè
 else from its cues; a masculine form with only feminine cues is read as feminine (``la
 professeur``, ``η βουλευτής``: masculine forms used as epicene); cues of both genders, a
 form contradicted by its cues in any other way, or an inclusive ending make it Not Clear.
-A one-word title right after a subject pronoun (``il juge``, ``elle le juge``, ``ils
-pilotent`` is not a form) is the verb it is spelt like, not a mention.
+A one-word title right after a subject pronoun, maybe across object clitics (``il juge``,
+``elle le juge``), is the verb it is spelt like, not a mention.
 All mentions of one code in a text give one assignment: the gender their gendered mentions
 agree on (mentions without a cue are left out when another has one); disagreement (a doublet
 "infirmier ou infirmière", a masculine and a feminine referent) or no cue at all: Not Clear.

@@ -8,14 +8,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from gendermt.analysis.tables import run_of
 from gendermt.io import read_jsonl, write_table, write_text
 
 from .evaluate import evaluate
-
-
-def run_of(path: str | Path) -> tuple[str, str]:
-    path = Path(path)
-    return path.parent.name, path.stem
 
 
 def scores_of(data: pd.DataFrame, outputs: Mapping[str, str], min_words: int | None,

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from gendermt.analysis.tables import run_of
 from gendermt.io import write_table, write_text
 
 from .scoring import accuracy_long, rewriting_quality, table2
@@ -21,11 +22,6 @@ TABLE5_ROWS = [("Pronoun-Only", "feminine", "Pronoun-Only (f/m)"),
                ("Pronoun-Only", "mixed", "Pronoun-Only (mix)"),
                ("Gendered-Noun", "mixed", "Gendered-Noun (mix)"),
                ("Negative", "negative", "Negative")]
-
-
-def run_of(path: str | Path) -> tuple[str, str]:
-    path = Path(path)
-    return path.parent.name, path.stem
 
 
 def tuple_counts(items: pd.DataFrame, tuples: pd.DataFrame) -> pd.DataFrame:

@@ -135,13 +135,13 @@ def read_romance(tokens: Sequence[Token], positions: Sequence[int], lang: str) -
     articles = [k for k in positions
                 if any(tokens[k].text.lower() in w for w in ARTICLES[lang].values())]
     words = [k for k in positions if _is_word(tokens[k].text) and k not in articles]
-    # the determiner window looks back from a word only: from punctuation it would read
-    # the article of whatever noun precedes it
-    article, why = _article(tokens, words or articles, lang) if words or articles else ("", "")
+    if not words and not articles:
+        # no determiner window from punctuation: it would read the article of whatever
+        # noun precedes it
+        return _unknown("aligned only to function words or punctuation")
+    article, why = _article(tokens, words or articles, lang)
     if article:
         return Reading(article, why)
-    if not words:
-        return _unknown("aligned only to function words or punctuation")
     head = max(words, key=lambda k: len(tokens[k].text))
     noun = tokens[head].text
     if head > 0 and tokens[head - 1].text.lower() in AUXILIARIES[lang]:
