@@ -188,7 +188,8 @@ TEMPLATES = {
                "ville. Nous suivrons {indef} de la première tâche du matin jusqu'à la dernière "
                "du soir, pour voir ce que ce métier implique vraiment.",
          "el": "Σε αυτή την ομιλία θα περιγράψω τι κάνει {ind_nom} σε μια μεγάλη πόλη "
-               "μέσα σε μια συνηθισμένη μέρα. Θα ακολουθήσουμε {ind_acc} από την πρώτη δουλειά του πρωινού ως "
+               "μέσα σε μια συνηθισμένη μέρα. Θα ακολουθήσουμε {ind_acc} από την πρώτη "
+               "δουλειά του πρωινού ως "
                "την τελευταία της νύχτας, για να δούμε τι περιλαμβάνει πραγματικά αυτό το "
                "επάγγελμα.",
          "elided": False},
@@ -543,7 +544,8 @@ def write_references() -> None:
             table.append([code, f"{shares[k]:.2f}", country, "2023", EXAMPLE_SOURCE])
         _write(HERE / "references" / f"labour-example-{lang}.csv", _csv(table))
     table = [["occupation", "rating", "isco", "source"]]
-    table += [[name, f"{rating:.1f}", code, STEREOTYPE_SOURCE] for name, rating, code in STEREOTYPES]
+    table += [[name, f"{rating:.1f}", code, STEREOTYPE_SOURCE]
+              for name, rating, code in STEREOTYPES]
     _write(HERE / "references" / "stereotype-example.csv", _csv(table))
 
 
@@ -555,20 +557,13 @@ def write_validation() -> None:
         for i, occupation in enumerate(OCCUPATIONS):
             for gender, shift in ((M, 0), (F, 2)):
                 template = templates[(i + shift) % len(templates)]
-                cases.append((occupation[0], _validation_text(template, lang, occupation,
-                                                              gender), gender))
+                text = _cap(realise(template, lang, occupation, gender))
+                cases.append((occupation[0], text, gender))
         cases += VALIDATION_HARD[lang]
         for n, (code, text, gender) in enumerate(cases, 1):
             title, definition, _ = ISCO[code]
             table.append([f"{lang}-val-{n:03d}", text, code, title, definition, gender])
         _write(HERE / "validation" / f"{lang}.csv", _csv(table))
-
-
-def _validation_text(template: str, lang: str, occupation: tuple, gender: str) -> str:
-    if lang == "fr":
-        noun = occupation[3][0 if gender == M else 1]
-        return _cap(_fill(_choose(template, gender), french_slots(noun, gender)))
-    return _cap(_fill(_choose(template, gender), greek_slots(occupation[4], gender)))
 
 
 def main() -> None:

@@ -15,6 +15,7 @@ sys.path.insert(0, SRC)
 os.environ.update(PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])))
 
 from gendermt.backends import check_system, system_gpus
+from gendermt.benchmarks.gambit.lexicon import cues_path_for
 from gendermt.errors import GenderMTError
 from gendermt.prompts import load_templates
 from gendermt.provenance import code_fingerprint
@@ -324,8 +325,8 @@ def gambit_detector_files(wildcards):
     lexicon = detector.get("lexicons", {}).get(wildcards.prompt)
     if lexicon:
         files.append(lexicon)
-        # the language's agreement cues, beside the lexicon (gambit/lexicon.py)
-        cues = Path(lexicon).with_name(f"{Path(lexicon).stem}-cues.yaml")
+        # the language's agreement cues, beside the lexicon
+        cues = cues_path_for(lexicon)
         files += [str(cues)] if cues.exists() else []
     return files
 

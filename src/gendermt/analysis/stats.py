@@ -116,6 +116,10 @@ def tukey_hsd(frame: pd.DataFrame, value: str = "score", group: str = "gender",
         "reject": result.reject.astype(bool)}, columns=columns)
 
 
+# Bootstrap settings unless config says otherwise (FairTranslate's tables, the scorecard)
+BOOTSTRAP = {"resamples": 1000, "seed": 0, "level": 0.95}
+
+
 def bootstrap_mean_ci(values: Sequence[float] | np.ndarray, resamples: int = 1000,
                       seed: int = 0, level: float = 0.95) -> tuple[float, float]:
     """Percentile bootstrap confidence interval of the mean (resampling values with

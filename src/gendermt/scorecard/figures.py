@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from gendermt.analysis.stats import BOOTSTRAP
 from gendermt.errors import DatasetError
 
-from .gap import BOOTSTRAP, bootstrap_gap_ci, paired_differences
+from .gap import bootstrap_gap_ci, paired_differences
 
 # In the scorecard's column order (the issue's): benchmark key → label.
 BENCHMARKS = {"fairtranslate": "FairTranslate", "neogate": "Neo-GATE", "conga": "ConGA",

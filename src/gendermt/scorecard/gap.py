@@ -7,12 +7,10 @@ keeps the pairing, as the paper's repeated-measures design does.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
-BOOTSTRAP = {"resamples": 1000, "seed": 0, "level": 0.95}
+from gendermt.analysis.stats import bootstrap_mean_ci
 
 
 def paired_differences(scores: pd.DataFrame, a: str, b: str) -> np.ndarray:
@@ -31,13 +29,7 @@ def bootstrap_gap_ci(differences: np.ndarray, resamples: int = 1000, seed: int =
     """Percentile bootstrap CI of the mean paired difference (examples resampled with
     replacement, ``resamples`` times, generator seeded by ``seed``); NaNs if there are none."""
     x = np.asarray(differences, dtype=float)
-    if len(x) == 0:
-        return math.nan, math.nan
-    if not 0 < level < 1 or resamples < 1:
+    if len(x) and (not 0 < level < 1 or resamples < 1):
         raise ValueError(f"bootstrap needs 0 < level < 1 and resamples ≥ 1, got level={level},"
                          f" resamples={resamples}")
-    rng = np.random.default_rng(seed)
-    means = x[rng.integers(0, len(x), size=(resamples, len(x)))].mean(axis=1)
-    alpha = (1 - level) / 2
-    low, high = np.quantile(means, [alpha, 1 - alpha])
-    return float(low), float(high)
+    return bootstrap_mean_ci(x, resamples, seed, level)

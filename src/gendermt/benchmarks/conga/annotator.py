@@ -21,7 +21,6 @@ from typing import Any
 
 import pandas as pd
 import yaml
-from tqdm import tqdm
 
 from gendermt.errors import GenderMTError
 
@@ -85,7 +84,9 @@ def annotate_with_llm(records: list[dict[str, Any]], english: pd.Series,
                       scheme: TagScheme) -> None:
     """Ask the annotator about each record (in place): accepted answers make it
     ``annotated`` with source ``llm:<system>@<template>:v<version>``."""
+    from gendermt.ask import ask
     from gendermt.backends import Request, build_backend
+    from gendermt.cache import RequestCache
 
     if not records:
         return
@@ -95,24 +96,16 @@ def annotate_with_llm(records: list[dict[str, Any]], english: pd.Series,
     requests = [Request(r["item_id"], r["hypothesis"],
                         render(template, english[r["item_id"]], r["hypothesis"]), "it", "it")
                 for r in records]
-    by_id = {r["item_id"]: r for r in records}
-    with tqdm(total=len(requests), desc=f"annotating with {annotator['system']}",
-              unit="item") as bar:
-        for start in range(0, len(requests), backend.batch_size):
-            batch = requests[start:start + backend.batch_size]
-            raws = backend.translate(batch)
-            if len(raws) != len(batch):
-                raise RuntimeError(f"annotator backend returned {len(raws)} answers for "
-                                   f"{len(batch)} requests")
-            for req, raw in zip(batch, raws, strict=True):
-                rec = by_id[req.item_id]
-                tagged, reason = parse_output(raw, rec["hypothesis"], scheme)
-                rec["annotator_raw"] = raw
-                if tagged is None:
-                    rec["notes"].append(f"{label} rejected: {reason}")
-                else:
-                    rec.update(status="annotated", annotation=tagged, annotation_source=label)
-            bar.update(len(batch))
+    answers, _, _ = ask(backend, RequestCache(None), requests,
+                        f"annotating with {annotator['system']}", who="annotator", unit="item")
+    for rec in records:
+        raw = answers[rec["item_id"]]
+        tagged, reason = parse_output(raw, rec["hypothesis"], scheme)
+        rec["annotator_raw"] = raw
+        if tagged is None:
+            rec["notes"].append(f"{label} rejected: {reason}")
+        else:
+            rec.update(status="annotated", annotation=tagged, annotation_source=label)
     rejected = sum(r["status"] == "unannotated" for r in records)
     log.info("LLM annotator %s: %d of %d answers accepted", label, len(records) - rejected,
              len(records))

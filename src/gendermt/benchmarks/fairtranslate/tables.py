@@ -29,7 +29,6 @@ from . import AMBIGUITIES, GENDERS, STEREOTYPES
 from .paper_tables import TABLES, write_paper_tables
 
 METADATA = ["example_id", "gender", "stereotype", "ambiguity"]
-BOOTSTRAP = {"resamples": 1000, "seed": 0, "level": 0.95}
 
 
 def _means(scores: pd.DataFrame, by: list[str]) -> pd.DataFrame:
@@ -107,7 +106,7 @@ def gender_tests(scores: pd.DataFrame) -> pd.DataFrame:
 
 def gender_means_ci(scores: pd.DataFrame, bootstrap: dict | None = None) -> pd.DataFrame:
     """Gender means with percentile bootstrap confidence intervals (seeded per cell)."""
-    settings = {**BOOTSTRAP, **(bootstrap or {})}
+    settings = {**stats.BOOTSTRAP, **(bootstrap or {})}
     rows = []
     for cell, (key, part) in enumerate(scores.groupby(["metric", "system", "prompt", "gender"],
                                                       observed=True, sort=True)):

@@ -19,8 +19,8 @@ import pandas as pd
 from gendermt.io import write_table
 
 from .grape import load_assignments
+from .labels import LABELS
 
-LABELS = ("Masculine", "Feminine", "Not Clear")
 COLUMNS = ["model", "system", "lang", "detector_a", "detector_b", "texts_a", "texts_b",
            "pairs_both", "pairs_only_a", "pairs_only_b", "label_agreement", "kappa", "note"]
 

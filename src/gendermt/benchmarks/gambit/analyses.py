@@ -25,6 +25,7 @@ from gendermt.analysis.stats import correlation
 from .grape import (
     COUNT_KEYS,
     ENTRY_KEYS,
+    fixed_reference,
     grape,
     group_counts,
     lookup_share,
@@ -98,13 +99,8 @@ def grape_tables(runs: Sequence[Run], labour: Mapping[str, pd.DataFrame | None],
         for level in levels:
             for name, table, missing in _references(run, labour):
                 if name == "real" and table is None:
-                    counts = group_counts(run.assignments, level)
-                    total = [int(counts[k].sum()) for k in COUNT_KEYS]
-                    result = {"overall": grape(*total, None, reference="real",
-                                               reference_note=missing),
-                              "groups": {c: grape(*(int(r[k]) for k in COUNT_KEYS), None,
-                                                  reference="real", reference_note=missing)
-                                         for c, r in counts.iterrows()}}
+                    result = fixed_reference(group_counts(run.assignments, level), None,
+                                             reference="real", reference_note=missing)
                 else:
                     result = score(run.assignments, level, table)
                 overall.append({**run.key(), "level": level, **result["overall"]})

@@ -21,7 +21,7 @@ from gendermt.errors import DatasetError, GenderMTError
 from gendermt.io import read_jsonl, write_json, write_table
 
 from . import lexicon
-from .lexicon import LABELS
+from .labels import LABELS
 
 log = logging.getLogger(__name__)
 

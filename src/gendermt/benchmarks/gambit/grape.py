@@ -25,15 +25,15 @@ import math
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from gendermt.errors import DatasetError
 
+from .labels import FEMININE, LABELS, MASCULINE, NOT_CLEAR
 from .references import lookup_share
 
-MASCULINE, FEMININE, NOT_CLEAR = "Masculine", "Feminine", "Not Clear"
-LABELS = (MASCULINE, FEMININE, NOT_CLEAR)
 REQUIRED_COLUMNS = ("text_id", "isco", "label")
 COUNT_KEYS = ("n_masculine", "n_feminine", "n_not_clear")
 # Keys of every GRAPE entry, in the order the JSON and the tables show them.
@@ -164,6 +164,15 @@ def weighted_reference(members: Iterable[tuple[float, int]]) -> float | None:
     return sum(s * w for s, w in members) / total
 
 
+def fixed_reference(counts: pd.DataFrame, reference_f: float | None = PARITY,
+                    **entry: Any) -> dict:
+    """``{"overall", "groups"}`` of ``group_counts`` against one reference share for every
+    group (parity; or None, no reference, with ``entry`` saying why)."""
+    return {"overall": grape(*(int(counts[k].sum()) for k in COUNT_KEYS), reference_f, **entry),
+            "groups": {code: grape(*(int(row[k]) for k in COUNT_KEYS), reference_f, **entry)
+                       for code, row in counts.iterrows()}}
+
+
 def score(assignments: pd.DataFrame, level: int = 4,
           labour: pd.DataFrame | None = None) -> dict:
     """GRAPE of one set of assignments: ``{"overall": entry, "groups": {code: entry}}``.
@@ -172,13 +181,9 @@ def score(assignments: pd.DataFrame, level: int = 4,
     ``female_share``), looked up per group at ``level``; see the module docstring.
     """
     counts = group_counts(assignments, level)
-    groups: dict[str, dict] = {}
     if labour is None:
-        for code, row in counts.iterrows():
-            groups[code] = grape(*row[list(COUNT_KEYS)].tolist())
-        total = counts.sum() if not counts.empty else pd.Series(0, index=list(COUNT_KEYS))
-        overall = grape(*(int(total[k]) for k in COUNT_KEYS))
-        return {"overall": overall, "groups": groups}
+        return fixed_reference(counts)
+    groups: dict[str, dict] = {}
     shares = reference_shares(labour)
     members, missing, missing_gendered = [], 0, 0
     kept = pd.Series(0, index=list(COUNT_KEYS))

@@ -39,13 +39,13 @@ from typing import Any
 
 import pandas as pd
 import yaml
-from tqdm import tqdm
 
 from gendermt.errors import GenderMTError
 
 from . import fuzzy
 from .isco import description_of
-from .lexicon import FEMININE, MASCULINE, NOT_CLEAR, ROOT, aggregate
+from .labels import FEMININE, MASCULINE, NOT_CLEAR
+from .lexicon import ROOT, aggregate
 
 log = logging.getLogger(__name__)
 
@@ -193,40 +193,6 @@ def parse_labels(raw: str, occupations: list[dict[str, str]]) -> list[str | None
     return labels
 
 
-# ---------------------------------------------------------------------------- asking
-def ask(backend: Any, cache: Any, requests: list[Any], desc: str) -> tuple[dict[str, str],
-                                                                          int, int]:
-    """Answers by item id; each request is looked up in the cache first and sent only if
-    missing. Returns ``(answers, sent, cached)``."""
-    from gendermt.translate import request_digest
-
-    identity = backend.identity()
-    digests = {r.item_id: request_digest(identity, r) for r in requests}
-    hits = cache.get_many(digests.values())
-    answers = {r.item_id: hits[digests[r.item_id]] for r in requests
-               if digests[r.item_id] in hits}
-    unique: dict[str, Any] = {}
-    for r in requests:
-        if r.item_id not in answers:
-            unique.setdefault(digests[r.item_id], r)
-    todo = list(unique.values())
-    with tqdm(total=len(requests), initial=len(answers), desc=desc, unit="text",
-              mininterval=1.0) as bar:
-        for start in range(0, len(todo), backend.batch_size):
-            batch = todo[start:start + backend.batch_size]
-            raws = backend.translate(batch)
-            if len(raws) != len(batch):
-                raise RuntimeError(f"judge backend returned {len(raws)} answers for "
-                                   f"{len(batch)} requests")
-            by_digest = {digests[r.item_id]: raw for r, raw in zip(batch, raws, strict=True)}
-            cache.put_many(by_digest, backend.name)
-            for r in requests:
-                if r.item_id not in answers and digests[r.item_id] in by_digest:
-                    answers[r.item_id] = by_digest[digests[r.item_id]]
-            bar.update(len(batch))
-    return answers, len(todo), len(hits)
-
-
 def isco_descriptions(isco: pd.DataFrame) -> dict[str, str]:
     """Code → "title. definition", the text the embedding filter compares against."""
     frame = isco.fillna("").astype({"code": str})
@@ -246,6 +212,7 @@ def detect(texts: Mapping[str, str], candidates: Mapping[str, list[str]], lang: 
     ``check_all_codes`` (true: tell ``not_candidate`` from ``embedding`` drops by comparing
     with every unit group of ``isco``).
     """
+    from gendermt.ask import ask
     from gendermt.backends import Request, build_backend
     from gendermt.cache import RequestCache
 

@@ -39,8 +39,8 @@ from tqdm import tqdm
 
 from gendermt.errors import DatasetError, GenderMTError, MissingResourceError
 
-MASCULINE, FEMININE, NOT_CLEAR = "Masculine", "Feminine", "Not Clear"
-LABELS = (MASCULINE, FEMININE, NOT_CLEAR)
+from .labels import FEMININE, MASCULINE, NOT_CLEAR
+
 ROOT = Path(__file__).resolve().parents[4]
 DEFAULT_DIR = ROOT / "resources" / "gambit" / "lexicon"
 # Gaps between two tokens that keep them in one noun phrase: spaces, apostrophes, hyphens,

@@ -26,7 +26,7 @@ from gendermt.errors import DatasetError
 from gendermt.io import write_json, write_table
 
 from .detect import read_isco, run_detector
-from .lexicon import LABELS
+from .labels import LABELS
 
 log = logging.getLogger(__name__)
 
