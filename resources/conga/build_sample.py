@@ -16,7 +16,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1] / "src"))
-from gendermt.benchmarks.conga.tags import TagScheme, parse_tagged  # noqa: E402
+from gendermt.benchmarks.conga.tags import TagScheme, parse_tagged, strip_tags  # noqa: E402
 
 TOKEN = re.compile(r"[\w'’]+|[^\w\s]")
 HEADER = ["ID", "ENGLISH", "ONE CORRECT (GENDER) TRANSLATION (original MuST-SHE)",
@@ -75,18 +75,16 @@ ITEMS = [
 ]
 
 
-def untag(text: str) -> str:
-    return " ".join(re.sub(r"\s*<[MF]\d+>", "", text).split())
-
-
 def main() -> None:
     letters = "CDEFGHIJKLM"
     with (HERE / "gENder-IT-sample.tsv").open("w", encoding="utf-8", newline="") as fh:
         out = csv.writer(fh, delimiter="\t", lineterminator="\n")
         out.writerow(HEADER)
+        target = TagScheme.target()
         for item_id, english, columns, types, referents in ITEMS:
             alts = [c for c in columns if c != "C"]
-            out.writerow([item_id, english, *[untag(columns.get(c, "")) for c in letters],
+            out.writerow([item_id, english,
+                          *[strip_tags(columns.get(c, ""), target) for c in letters],
                           str(len(alts)) if alts else "", types, referents])
     with (HERE / "annotations" / "translations.tsv").open("w", encoding="utf-8",
                                                           newline="") as fh:

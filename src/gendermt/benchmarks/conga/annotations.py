@@ -66,16 +66,23 @@ def _read_delimited(path: Path, required: Sequence[str]) -> pd.DataFrame:
     return frame
 
 
+def read_lines(path: str | Path, what: str = "") -> list[str]:
+    """The lines of a ``.txt`` file (no final empty line); ``what`` names it in the error."""
+    path = Path(path)
+    if not path.is_file():
+        raise MissingResourceError(f"{what}{path} does not exist")
+    lines = path.read_text(encoding="utf-8").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def read_inline(path: str | Path, item_ids: Sequence[str]) -> dict[str, str]:
     """``item_id → tagged Italian`` from an inline-tag file (``.txt`` lines in item order, or
     a CSV/TSV with ``item_id`` and ``annotation``)."""
     path = Path(path)
     if path.suffix.lower() == ".txt":
-        if not path.is_file():
-            raise MissingResourceError(f"annotation file {path} does not exist")
-        lines = path.read_text(encoding="utf-8").split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
+        lines = read_lines(path, "annotation file ")
         if len(lines) != len(item_ids):
             raise DatasetError(path, f"{len(lines)} lines for {len(item_ids)} items: a .txt "
                                      "annotation file has one tagged sentence per item, in "

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
-from gendermt.errors import GenderMTError, MissingResourceError
+from gendermt.errors import GenderMTError
 
 
 def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
@@ -24,22 +23,13 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
     conga.set_defaults(func=run)
 
 
-def _lines(path: str) -> list[str]:
-    file = Path(path)
-    if not file.is_file():
-        raise MissingResourceError(f"{path} does not exist")
-    lines = file.read_text(encoding="utf-8").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
-
-
 def run(args: argparse.Namespace) -> int:
     from . import CATEGORIES, METRICS
+    from .annotations import read_lines
     from .evaluate import score_sentences, summarise
     from .tags import TagScheme
 
-    source, target = _lines(args.source), _lines(args.target)
+    source, target = read_lines(args.source), read_lines(args.target)
     if len(source) != len(target):
         raise GenderMTError(f"{args.source} has {len(source)} lines but {args.target} has "
                             f"{len(target)}: give one annotated output per source sentence")

@@ -11,7 +11,7 @@ import pandas as pd
 
 from gendermt.plots import save
 
-from .tables import read_logs, run_label
+from .tables import annotated_runs, read_logs, run_label
 
 COLOURS = {"bias_a_to_m": "#4393c3", "bias_a_to_f": "#d6604d"}
 LABELS = {"bias_a_to_m": "A→M", "bias_a_to_f": "A→F"}
@@ -19,14 +19,9 @@ LABELS = {"bias_a_to_m": "A→M", "bias_a_to_f": "A→F"}
 
 def bias_counts(logs: pd.DataFrame, systems: Sequence[str], prompts: Sequence[str]
                 ) -> pd.DataFrame:
-    rows = []
-    for system in systems:
-        for prompt in prompts:
-            part = logs[(logs["system"] == system) & (logs["prompt"] == prompt)
-                        & (logs["status"] == "annotated")]
-            rows.append({"run": run_label(system, prompt, prompts), "items": len(part),
-                         **{c: int(part[c].sum()) for c in COLOURS}})
-    return pd.DataFrame(rows)
+    return pd.DataFrame([{"run": run_label(system, prompt, prompts), "items": len(part),
+                          **{c: int(part[c].sum()) for c in COLOURS}}
+                         for system, prompt, part in annotated_runs(logs, systems, prompts)])
 
 
 def ambiguous_resolution(counts: pd.DataFrame):

@@ -8,7 +8,7 @@ counts the whole dataset. Unannotated outputs are counted in the coverage table.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -25,6 +25,15 @@ CATEGORY_LABELS = {"match_m": "Match M", "match_f": "Match F", "bias_a_to_m": "B
                    "error_f_to_m": "Error F→M", "unmatched_source": "Unmatched EN IDs",
                    "unmatched_target": "Unmatched IT IDs"}
 
+
+
+def annotated_runs(logs: pd.DataFrame, systems: Sequence[str], prompts: Sequence[str]
+                   ) -> Iterator[tuple[str, str, pd.DataFrame]]:
+    """``(system, prompt, its annotated rows)`` per run, in config order."""
+    for system in systems:
+        for prompt in prompts:
+            yield system, prompt, logs[(logs["system"] == system) & (logs["prompt"] == prompt)
+                                       & (logs["status"] == "annotated")]
 
 def run_label(system: str, prompt: str, prompts: Sequence[str]) -> str:
     return system if len(prompts) == 1 else f"{system} · {prompt}"
@@ -51,14 +60,11 @@ def tag_distribution(data: pd.DataFrame, logs: pd.DataFrame, source_tags: dict,
             en[g] += counts[f"source_tags_{g}"]
     rows = [{"text": "EN", "system": "", "prompt": "", "gender": g.upper(), "tags": n,
              "items": len(data)} for g, n in en.items()]
-    for system in systems:
-        for prompt in prompts:
-            part = logs[(logs["system"] == system) & (logs["prompt"] == prompt)
-                        & (logs["status"] == "annotated")]
-            for g in ("m", "f", "a"):
-                n = int(part[f"target_tags_{g}"].sum()) if g != "a" else 0
-                rows.append({"text": "IT", "system": system, "prompt": prompt,
-                             "gender": g.upper(), "tags": n, "items": len(part)})
+    for system, prompt, part in annotated_runs(logs, systems, prompts):
+        for g in ("m", "f", "a"):
+            n = int(part[f"target_tags_{g}"].sum()) if g != "a" else 0
+            rows.append({"text": "IT", "system": system, "prompt": prompt,
+                         "gender": g.upper(), "tags": n, "items": len(part)})
     return pd.DataFrame(rows)
 
 
@@ -66,16 +72,13 @@ def categories(logs: pd.DataFrame, systems: Sequence[str], prompts: Sequence[str
                ) -> pd.DataFrame:
     """Table 5: category counts per system, with total matches and mismatches."""
     rows = []
-    for system in systems:
-        for prompt in prompts:
-            part = logs[(logs["system"] == system) & (logs["prompt"] == prompt)
-                        & (logs["status"] == "annotated")]
-            counts = {c: int(part[c].sum()) for c in CATEGORIES}
-            counts["total_matches"] = counts["match_m"] + counts["match_f"]
-            counts["total_mismatches"] = sum(counts[c] for c in (
-                "bias_a_to_m", "bias_a_to_f", "error_m_to_f", "error_f_to_m"))
-            rows += [{"system": system, "prompt": prompt, "category": c, "count": n}
-                     for c, n in counts.items()]
+    for system, prompt, part in annotated_runs(logs, systems, prompts):
+        counts = {c: int(part[c].sum()) for c in CATEGORIES}
+        counts["total_matches"] = counts["match_m"] + counts["match_f"]
+        counts["total_mismatches"] = sum(counts[c] for c in (
+            "bias_a_to_m", "bias_a_to_f", "error_m_to_f", "error_f_to_m"))
+        rows += [{"system": system, "prompt": prompt, "category": c, "count": n}
+                 for c, n in counts.items()]
     return pd.DataFrame(rows)
 
 

@@ -107,15 +107,20 @@ def language_of(path: str | Path) -> str:
                         f"GATE_data_{{{','.join(c for _, c in LANGUAGES.values())}}}.txt")
 
 
+def read_rows(path: Path) -> list[list[str]]:
+    """The tab-separated rows of a GATE X-E file, as written (no quoting: quotes are text)."""
+    try:
+        with path.open(encoding="utf-8", newline="") as fh:
+            return list(csv.reader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DatasetError(path, f"cannot read the file: {exc}") from exc
+
+
 def load_instances(path: str | Path, language: str | None = None) -> pd.DataFrame:
     """One row per instance of a ``GATE_data_*.txt`` file, labels normalised."""
     path = Path(path)
     language = language or language_of(path)
-    try:
-        with path.open(encoding="utf-8", newline="") as fh:
-            rows = list(csv.reader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DatasetError(path, f"cannot read the file: {exc}") from exc
+    rows = read_rows(path)
     if not rows:
         raise DatasetError(path, "the file is empty")
     header = [h.strip() for h in rows[0]]

@@ -11,7 +11,6 @@ out, as they are not the same instance).
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from gendermt.scoring.sacrebleu_metrics import corpus_score
 from gendermt.scoring.wer import corpus_wer
 
 from . import LANGUAGES
+from .data import read_rows
 
 FILE_CODES = {"turkish": "TUR", "finnish": "FIN", "hungarian": "HUN", "farsi": "FARSI"}
 
@@ -29,11 +29,7 @@ FILE_CODES = {"turkish": "TUR", "finnish": "FIN", "hungarian": "HUN", "farsi": "
 def load_pairs(path: str | Path) -> pd.DataFrame:
     """``gendered`` and ``neutral`` columns of one pre-processed file."""
     path = Path(path)
-    try:
-        with path.open(encoding="utf-8", newline="") as fh:
-            rows = list(csv.reader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DatasetError(path, f"cannot read the file: {exc}") from exc
+    rows = read_rows(path)
     records = []
     for number, row in enumerate(rows, start=1):
         if not any(c.strip() for c in row):
