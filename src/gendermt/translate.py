@@ -23,6 +23,7 @@ import logging
 import os
 import platform
 import time
+from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
@@ -33,6 +34,7 @@ from tqdm import tqdm
 
 import gendermt
 from gendermt.backends import Request, build_backend
+from gendermt.backends.base import TRUNCATED
 from gendermt.cache import RequestCache
 from gendermt.io import read_jsonl, write_json, write_jsonl
 from gendermt.postprocess import pipeline
@@ -83,12 +85,16 @@ def _length(request: Request) -> int:
 
 def translate_file(inputs: str | Path, data: str | Path, system: str, settings: dict[str, Any],
                    output: str | Path, meta: str | Path, postprocess: Sequence[str] = (),
-                   cache_dir: str | Path | None = None, benchmark: str = "") -> None:
+                   cache_dir: str | Path | None = None, benchmark: str = "",
+                   threads: int | None = None) -> None:
     """Workflow stage: ``inputs/{prompt}.jsonl`` → ``translations/{system}/{prompt}.jsonl``.
 
     With ``cache_dir``, outputs are looked up in and added to the request cache there;
     ``benchmark`` (and the inputs' prompt) fill placeholders in settings such as a stored
-    file's path.
+    file's path; ``threads`` (the job's) caps the CPU threads a model backend uses.
+    Each output records why it ended (``finish_reason``: ``eos``/``stop``, ``length`` when
+    cut off at the token budget, ``n/a`` for systems that do not generate, ``unknown`` for
+    an output taken from the request cache, which keeps only the text).
     """
     output = Path(output)
     records = read_jsonl(inputs)
@@ -97,6 +103,7 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     extract = pipeline(postprocess)
     context = {"benchmark": benchmark, "prompt": records[0]["prompt"] if records else ""}
     backend = build_backend(settings, pd.read_parquet(data), context)
+    backend.threads = threads
     identity = backend.identity()
     digests = {r.item_id: request_digest(identity, r if backend.prompted else
                                          dataclasses.replace(r, messages=[]))
@@ -137,10 +144,12 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
             tqdm(total=len(requests), initial=len(done), desc=f"{system}", unit="item",
                  mininterval=1.0) as bar:
 
-        def record(digest: str, raw: str, seconds: float, cached: bool) -> int:
+        def record(digest: str, raw: str, seconds: float, cached: bool,
+                   finish: str = "unknown") -> int:
             for req in items_of[digest]:
                 rec = {"item_id": req.item_id, "key": keys[req.item_id], "raw": raw,
-                       "seconds": round(seconds, 6), **({"cached": True} if cached else {})}
+                       "seconds": round(seconds, 6), "finish": finish,
+                       **({"cached": True} if cached else {})}
                 done[req.item_id] = rec
                 fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
             return len(items_of[digest])
@@ -154,13 +163,17 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
         for start in range(0, len(to_send), backend.batch_size):
             batch = to_send[start:start + backend.batch_size]
             b0 = time.perf_counter()
+            backend.finish_reasons = None
             raws = backend.translate(batch)
             if len(raws) != len(batch):
                 raise RuntimeError(f"backend {backend.name} returned {len(raws)} outputs for "
                                    f"{len(batch)} requests")
+            reasons = backend.finish_reasons
+            if reasons is None or len(reasons) != len(batch):
+                reasons = ["n/a"] * len(batch)
             per_item = (time.perf_counter() - b0) / len(batch)
-            n = sum(record(group[req.item_id], raw, per_item, False)
-                    for req, raw in zip(batch, raws, strict=True))
+            n = sum(record(group[req.item_id], raw, per_item, False, finish)
+                    for req, raw, finish in zip(batch, raws, reasons, strict=True))
             fh.flush()
             os.fsync(fh.fileno())
             # After the partial file: a kill between the two only costs a cache entry.
@@ -183,7 +196,10 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
         raise RuntimeError(f"{len(missing)} items have no translation")
     write_jsonl(output, ({"item_id": r.item_id, "raw": done[r.item_id]["raw"],
                           "hypothesis": extract(done[r.item_id]["raw"]),
-                          "seconds": done[r.item_id]["seconds"]} for r in requests))
+                          "seconds": done[r.item_id]["seconds"],
+                          "finish_reason": done[r.item_id].get("finish", "unknown")}
+                         for r in requests))
+    finishes = Counter(done[r.item_id].get("finish", "unknown") for r in requests)
     write_json(meta, {
         "system": system, "backend": identity, "postprocess": list(postprocess),
         "prompt": records[0]["prompt"] if records else None,
@@ -194,6 +210,8 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
         "requests_sent": len(to_send), "cached_items": n_cached,
         "output_tokens": tokens, "items_per_second": round(rate, 3),
         "tokens_per_second": round(token_rate, 3),
+        "finish_reasons": dict(sorted(finishes.items())),
+        "truncated": finishes.get(TRUNCATED, 0),
         "resolved": backend.provenance(),
         "started": started, "gendermt": gendermt.__version__, "python": platform.python_version(),
     })

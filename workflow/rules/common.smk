@@ -14,7 +14,7 @@ SRC = str(Path(workflow.basedir) / "src")
 sys.path.insert(0, SRC)
 os.environ.update(PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])))
 
-from gendermt.backends import check_system, system_gpus
+from gendermt.backends import check_system, system_gpus, system_kind
 from gendermt.benchmarks.gambit.lexicon import cues_path_for
 from gendermt.errors import GenderMTError
 from gendermt.prompts import load_templates
@@ -54,6 +54,20 @@ for _name, _spec in BENCHMARKS.items():
             f"benchmarks.{_name}.prompts names {_unknown}, which {_spec['templates']} does "
             f"not define (it has: {', '.join(TEMPLATES[_name])})"
         )
+    for _system, _prompts in _spec.get("system_prompts", {}).items():
+        if _system not in _spec["systems"] or not set(_prompts) <= set(_spec["prompts"]):
+            raise WorkflowError(
+                f"benchmarks.{_name}.system_prompts.{_system}: {_prompts} must name a system "
+                f"of the benchmark and some of its prompts {_spec['prompts']}"
+            )
+    for _system, _overrides in _spec.get("decoding", {}).items():
+        if _system not in SYSTEMS:
+            raise WorkflowError(f"benchmarks.{_name}.decoding names {_system!r}, which is "
+                                f"not defined under `systems:`")
+        try:
+            check_system({**SYSTEMS[_system], **_overrides})
+        except GenderMTError as _exc:
+            raise WorkflowError(f"benchmarks.{_name}.decoding.{_system}: {_exc}")
 
 
 # --- lookups by wildcards -------------------------------------------------------------
@@ -61,8 +75,72 @@ def template_of(wildcards):
     return TEMPLATES[wildcards.benchmark][wildcards.prompt]
 
 
+# Settings that change how a job runs, not what it outputs: not params (no rerun).
+RUN_ONLY_SETTINGS = ("threads", "kind")
+
+
+def settings_on(benchmark, system):
+    """A system's settings on a benchmark: its `systems:` entry with the benchmark's
+    `decoding:` overrides for it (e.g. more new tokens for a step-by-step prompt)."""
+    overrides = BENCHMARKS.get(benchmark, {}).get("decoding", {}).get(system, {})
+    return {**SYSTEMS[system], **overrides}
+
+
 def system_settings(wildcards):
-    return SYSTEMS[wildcards.system]
+    settings = settings_on(wildcards.benchmark, wildcards.system)
+    return {k: v for k, v in settings.items() if k not in RUN_ONLY_SETTINGS}
+
+
+def translation_threads(wildcards):
+    """CPU threads of a translation job: the system's `threads` (default 1: two one-thread
+    model jobs on 2 cores outrun two two-thread jobs that fight over them)."""
+    return int(SYSTEMS[wildcards.system].get("threads", 1))
+
+
+def model_files_of(wildcards):
+    """A GGUF file a system's model names (an input: a changed file reruns its jobs)."""
+    from gendermt.backends.gguf import is_gguf, locate
+
+    model = str(SYSTEMS[wildcards.system].get("model", ""))
+    if SYSTEMS[wildcards.system].get("backend") != "hf-causal" or not is_gguf(model):
+        return []
+    try:
+        return [str(locate(model))]
+    except GenderMTError as exc:
+        raise WorkflowError(f"systems.{wildcards.system}: {exc}")
+
+
+def translation_files_of(wildcards):
+    """Every translation file of a benchmark, whatever its runs are made of (Neo-GATE:
+    systems × runs and paradigm systems; GAMBIT: model × language; the rest: runs_of)."""
+    benchmark = wildcards.benchmark
+    if benchmark == "neogate":
+        return [p.replace("/scores/", "/translations/").replace(".json", ".jsonl")
+                for p in NEOGATE_SUMMARIES]
+    if benchmark == "gambit":
+        return list(dict.fromkeys(f"results/gambit/translations/{r['system']}/{r['lang']}.jsonl"
+                                  for r in GAMBIT_RUNS))
+    return run_files("results/{benchmark}/translations/{system}/{prompt}.jsonl", benchmark)
+
+
+def system_kinds(systems):
+    """model, baseline or oracle per system (means over systems count models only)."""
+    return {s: system_kind(SYSTEMS[s]) for s in systems}
+
+
+def runs_of(benchmark):
+    """(system, prompt) of every run of a benchmark: each system on each prompt, or on the
+    prompts `system_prompts` gives it."""
+    spec = BENCHMARKS[benchmark]
+    only = spec.get("system_prompts", {})
+    return [(s, p) for s in spec["systems"] for p in spec["prompts"]
+            if p in only.get(s, spec["prompts"])]
+
+
+def run_files(pattern, benchmark):
+    """`pattern` ({benchmark}, {system}, {prompt}) for every run of a benchmark."""
+    return [pattern.format(benchmark=benchmark, system=s, prompt=p)
+            for s, p in runs_of(benchmark)]
 
 
 def stored_outputs_of(wildcards):
@@ -171,12 +249,7 @@ def comet_gpu_model(wildcards):
 def score_files(benchmark):
     """Every score file of a benchmark: sacrebleu metrics, and COMET when it is asked for."""
     spec = BENCHMARKS[benchmark]
-    files = expand(
-        "results/{benchmark}/scores/{system}/{prompt}.parquet",
-        benchmark=benchmark,
-        system=spec["systems"],
-        prompt=spec["prompts"],
-    )
+    files = run_files("results/{benchmark}/scores/{system}/{prompt}.parquet", benchmark)
     if "comet" in spec.get("metrics", []):
         # one file for all runs: COMET scores each distinct triple once (scoring/comet.py)
         files.append(f"results/{benchmark}/scores/comet.parquet")
@@ -187,13 +260,8 @@ def score_files(benchmark):
 
 def benchmark_translations(wildcards):
     """Every translation file of a benchmark (the COMET job scores them all at once)."""
-    spec = BENCHMARKS[wildcards.benchmark]
-    return expand(
-        "results/{benchmark}/translations/{system}/{prompt}.jsonl",
-        benchmark=wildcards.benchmark,
-        system=spec["systems"],
-        prompt=spec["prompts"],
-    )
+    return run_files("results/{benchmark}/translations/{system}/{prompt}.jsonl",
+                     wildcards.benchmark)
 
 
 # --- GATE X-E ----------------------------------------------------------------------------

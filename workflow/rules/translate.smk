@@ -23,6 +23,7 @@ rule translate:
         inputs="results/{benchmark}/inputs/{prompt}.jsonl",
         data="results/{benchmark}/data.parquet",
         stored=stored_outputs_of,
+        model_files=model_files_of,
     output:
         # protected: hours of GPU time; a change that would redo them stops the run instead
         # (README, "Protected outputs")
@@ -32,6 +33,7 @@ rule translate:
         code=code_fingerprint("gendermt.translate"),
         settings=system_settings,
         postprocess=postprocess_of,
+    threads: translation_threads
     resources:
         gpu=translation_gpus,
         gpu_model=translation_gpu_model,
@@ -44,3 +46,28 @@ rule translate:
         "../../envs/translate.yaml"
     script:
         "../scripts/translate.py"
+
+
+# Why each output ended (eos, stop, length = cut off, n/a), counted per run of a benchmark.
+TARGETS.extend(f"results/{b}/tables/finish_reasons.csv" for b in BENCHMARKS)
+
+
+rule finish_reasons:
+    input:
+        translations=translation_files_of,
+    output:
+        csv=report(
+            "results/{benchmark}/tables/finish_reasons.csv",
+            caption="../report/finish_reasons.rst",
+            category="Translation runs",
+            subcategory="{benchmark}",
+        ),
+        md="results/{benchmark}/tables/finish_reasons.md",
+    params:
+        code=code_fingerprint("gendermt.analysis.finish"),
+    log:
+        "logs/{benchmark}/finish_reasons.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/finish_reasons.py"

@@ -10,4 +10,5 @@ with logging_to(snakemake.log[0]):
         snakemake.params.prompts,
         snakemake.params.metrics,
         snakemake.params.bootstrap,
+        snakemake.params.kinds,
     )

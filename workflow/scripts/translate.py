@@ -12,4 +12,5 @@ with logging_to(snakemake.log[0]):
         snakemake.params.postprocess,
         cache_dir=translation_cache_dir(snakemake.config),
         benchmark=snakemake.wildcards.benchmark,
+        threads=snakemake.threads,
     )

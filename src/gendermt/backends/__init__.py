@@ -32,6 +32,15 @@ def system_gpus(settings: dict[str, Any]) -> int:
     return cls.default_gpus if cls else 0
 
 
+def system_kind(settings: dict[str, Any]) -> str:
+    """``model``, ``baseline`` or ``oracle``: the system's ``kind`` in config, else its
+    backend's (reference oracles are oracles, copy-source a baseline, the rest models)."""
+    if "kind" in settings:
+        return str(settings["kind"])
+    cls = BACKENDS.get(settings.get("backend", ""))
+    return cls.default_kind if cls else "model"
+
+
 def backend_class(settings: dict[str, Any]) -> type[Backend]:
     name = settings.get("backend")
     if name not in BACKENDS:
@@ -53,4 +62,5 @@ def build_backend(settings: dict[str, Any], data: pd.DataFrame,
     return cls(cls.resolve_settings(settings, context or {}), data)
 
 
-__all__ = ["BACKENDS", "Backend", "Request", "build_backend", "check_system", "system_gpus"]
+__all__ = ["BACKENDS", "Backend", "Request", "build_backend", "check_system", "system_gpus",
+           "system_kind"]

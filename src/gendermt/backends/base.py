@@ -25,8 +25,19 @@ class Request:
     tgt_lang: str = ""
 
 
+#: Settings every system may have: how a job runs, or what kind of system it is (``kind``:
+#: ``model``, ``baseline`` or ``oracle``; tables that average over systems leave baselines
+#: and oracles out). None of them changes an output, so none is in the identity.
+COMMON_KEYS = frozenset({"backend", "batch_size", "gpus", "threads", "kind"})
+KINDS = ("model", "baseline", "oracle")
+#: ``finish_reasons`` values: ended by the model (``eos``; ``stop`` as servers say), cut off
+#: at the token budget (``length``), or not a generator (``n/a``: lookups, rule systems).
+TRUNCATED = "length"
+
+
 class Backend(ABC):
-    """A configured translation system. Subclasses set ``name`` and implement ``translate``."""
+    """A configured translation system. Subclasses set ``name`` and implement ``translate``
+    (which may set ``finish_reasons``, one per output, for the batch it just answered)."""
 
     name: ClassVar[str]
     #: GPUs one job of this backend asks for unless the system's config says otherwise.
@@ -46,12 +57,14 @@ class Backend(ABC):
     prompted: ClassVar[bool] = True
     #: Whether outputs go to the request cache (not worth it for systems that are lookups).
     cacheable: ClassVar[bool] = True
+    #: The system's ``kind`` unless its config says otherwise (see ``KINDS``).
+    default_kind: ClassVar[str] = "model"
 
     @classmethod
     def check_settings(cls, settings: dict[str, Any]) -> None:
         """Raise GenderMTError for settings this backend does not know or needs but lacks;
         called at workflow start-up, before any job runs."""
-        known = cls.settings_keys | {"backend", "batch_size", "gpus"}
+        known = cls.settings_keys | COMMON_KEYS
         unknown = sorted(set(settings) - known)
         if unknown:
             raise GenderMTError(f"backend {cls.name!r} has no setting(s) {unknown}; "
@@ -59,6 +72,11 @@ class Backend(ABC):
         missing = sorted(cls.required_keys - set(settings))
         if missing:
             raise GenderMTError(f"backend {cls.name!r} needs {missing}")
+        if settings.get("kind", "model") not in KINDS:
+            raise GenderMTError(f"backend {cls.name!r}: kind must be one of {list(KINDS)}, "
+                                f"not {settings['kind']!r}")
+        if "threads" in settings and int(settings["threads"]) < 1:
+            raise GenderMTError(f"backend {cls.name!r}: threads must be at least 1")
 
     @classmethod
     def resolve_settings(cls, settings: dict[str, Any], context: dict[str, str]
@@ -71,10 +89,15 @@ class Backend(ABC):
         self.settings = dict(settings)
         self.data = data
         self.batch_size = int(settings.get("batch_size", self.default_batch_size))
+        #: CPU threads the job may use (the rule's `threads:`); model backends give them
+        #: to torch. None: the library's own default.
+        self.threads: int | None = None
+        #: Why each output of the last batch ended; backends that generate set it.
+        self.finish_reasons: list[str] | None = None
 
     def identity(self) -> dict[str, Any]:
         """What determines this backend's outputs (recorded beside them; a cache key later)."""
-        skip = {"batch_size", "gpus"} | self.runtime_keys
+        skip = {"batch_size", "gpus", "threads", "kind"} | self.runtime_keys
         return {"backend": self.name, **{k: v for k, v in sorted(self.settings.items())
                                          if k not in skip}}
 

@@ -76,6 +76,7 @@ class OpenAICompatible(Backend):
                                     f"environment variable {env} (api_key_env) is not set; "
                                     f"export it with the API key before running")
         self._tokens = 0
+        self._finish: dict[str, str] = {}  # finish_reason by item id (stop, length, ...)
         self._lock = threading.Lock()
 
     def _body(self, request: Request) -> bytes:
@@ -120,6 +121,8 @@ class OpenAICompatible(Backend):
         tokens = (answer.get("usage") or {}).get("completion_tokens")
         with self._lock:
             self._tokens += int(tokens) if isinstance(tokens, int) else len(text.split())
+            self._finish[request.item_id] = str(answer["choices"][0].get("finish_reason")
+                                                or "n/a")
         return text
 
     def _with_retries(self, request: Request) -> str:
@@ -143,7 +146,9 @@ class OpenAICompatible(Backend):
     def translate(self, batch: list[Request]) -> list[str]:
         self._tokens = 0
         with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
-            return list(pool.map(self._with_retries, batch))
+            outputs = list(pool.map(self._with_retries, batch))
+        self.finish_reasons = [self._finish.pop(r.item_id, "n/a") for r in batch]
+        return outputs
 
     def count_tokens(self, texts: list[str]) -> int:
         # The server's own count (usage.completion_tokens) of the last batch.

@@ -175,9 +175,10 @@ def _gender_tests_md(table: pd.DataFrame) -> str:
 
 def build_tables(data_path: str | Path, score_files: Sequence[str | Path], outputs: dict,
                  systems: Sequence[str], prompts: Sequence[str], metrics: Sequence[str],
-                 bootstrap: dict | None = None) -> None:
+                 bootstrap: dict | None = None, kinds: dict[str, str] | None = None) -> None:
     """Workflow stage: every score file → the tables; ``outputs`` maps table name → path
-    (for ``paper_table{n}``, the CSV: its .md and .tex are written beside it)."""
+    (for ``paper_table{n}``, the CSV: its .md and .tex are written beside it); ``kinds``:
+    each system's kind (model, baseline, oracle; the paper tables' means are over models)."""
     data = pd.read_parquet(data_path)
     scores = ordered(collect_scores(score_files, data, METADATA), {
         "system": systems, "prompt": prompts, "metric": metrics, "gender": GENDERS,
@@ -210,4 +211,4 @@ def build_tables(data_path: str | Path, score_files: Sequence[str | Path], outpu
                                  for ext in ("csv", "md", "tex")}
              for n in TABLES if f"paper_table{n}" in outputs}
     if paper:
-        write_paper_tables(scores, tests, paper, systems, prompts, metrics)
+        write_paper_tables(scores, tests, paper, systems, prompts, metrics, kinds)
