@@ -6,9 +6,9 @@ import atexit
 import json
 import re
 import shutil
-import tempfile
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
