@@ -18,8 +18,10 @@ def score_run(translations: str | Path, tuples_path: str | Path, output: str | P
     """``translations/{system}/{prompt}.jsonl`` + ``tuples.parquet`` →
     ``rewrites/{system}/{prompt}.parquet`` (tuples with ``rewrite``, ``answer``, ``match``,
     ``relaxed_match``)."""
-    raws = {r["item_id"]: r["raw"] for r in read_jsonl(translations)}
-    scored = mark(rewrites_from_answers(pd.read_parquet(tuples_path), raws))
+    records = read_jsonl(translations)
+    raws = {r["item_id"]: r["raw"] for r in records}
+    finishes = {r["item_id"]: r.get("finish_reason") for r in records}
+    scored = mark(rewrites_from_answers(pd.read_parquet(tuples_path), raws, finishes))
     counts = scored.drop_duplicates("item_id")["answer"].value_counts().to_dict()
     log.info("%s: answers %s; %d of %d tuples match", translations, counts,
              int(scored["match"].sum()), len(scored))
