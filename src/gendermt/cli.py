@@ -27,6 +27,7 @@ SCORE_COMMANDS = (
 COMMANDS = (
     "gendermt.benchmarks.fairtranslate.inclusive_cli",
     "gendermt.scorecard.cli",
+    "gendermt.cache_cli",
 )
 
 

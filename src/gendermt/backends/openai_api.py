@@ -50,6 +50,10 @@ class Retryable(Exception):
 TRANSPORT_ERRORS = (OSError, http.client.HTTPException)
 
 
+def _wait(seconds: float) -> None:
+    time.sleep(seconds)
+
+
 def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
     """Seconds to wait from a ``Retry-After`` header: delta-seconds (integer or not) or an
     HTTP date (RFC 9110); None when absent or unparsable."""
@@ -175,11 +179,13 @@ class OpenAICompatible(Backend):
         path = self._parts.path + (f"?{self._parts.query}" if self._parts.query else "")
         conn = self._connection(self.timeout)
         expired = threading.Event()
+        opened: list[socket.socket] = []
 
         def abort() -> None:
             expired.set()
-            sock = conn.sock
-            if sock is not None:
+            # the socket as connected: http.client drops conn.sock once the response is
+            # known to close the connection, while the body is still being read from it
+            for sock in opened[:1] or [s for s in [conn.sock] if s is not None]:
                 try:
                     sock.shutdown(socket.SHUT_RDWR)
                 except OSError:
@@ -189,6 +195,10 @@ class OpenAICompatible(Backend):
         watchdog.daemon = True
         watchdog.start()
         try:
+            conn.connect()
+            opened.append(conn.sock)
+            if expired.is_set():  # the deadline passed while connecting
+                abort()
             conn.request("POST", path, body=body, headers=headers)
             resp = conn.getresponse()
             payload = resp.read()
@@ -248,7 +258,7 @@ class OpenAICompatible(Backend):
                 log.warning("%s: item %s, attempt %d failed (%s); retrying in %.2f s",
                             self.model, request.item_id, attempt + 1, self.redact(str(exc)),
                             delay)
-                time.sleep(delay)
+                _wait(delay)
         raise AssertionError("unreachable")
 
     def translate_each(self, batch: list[Request]) -> Iterator[tuple[int, str | Exception]]:
