@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib
 import json
 import logging
 import os
@@ -46,7 +47,6 @@ from gendermt.backends.base import ItemFailed
 from gendermt.cache import RequestCache, is_blank
 from gendermt.errors import GenderMTError
 from gendermt.io import read_jsonl, write_json, write_jsonl
-from gendermt.postprocess import pipeline
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +147,10 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     records = read_jsonl(inputs)
     requests = [Request(r["item_id"], r["source"], r["messages"], r.get("src_lang", ""),
                         r.get("tgt_lang", "")) for r in records]
-    extract = pipeline(postprocess)
+    # Imported by name, so that the translation job's code fingerprint leaves it out: the
+    # workflow extracts hypotheses in a stage of its own (`extract`), and an edit of the
+    # post-processing code must not redo translations.
+    extract = importlib.import_module("gendermt.postprocess").pipeline(postprocess)
     context = {"benchmark": benchmark, "prompt": records[0]["prompt"] if records else ""}
     backend = build_backend(settings, pd.read_parquet(data), context)
     identity = backend.identity()

@@ -14,7 +14,13 @@ SRC = str(Path(workflow.basedir) / "src")
 sys.path.insert(0, SRC)
 os.environ.update(PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])))
 
-from gendermt.backends import check_system, system_gpus
+from gendermt.backends import (
+    BACKEND_MODULES,
+    backend_module,
+    check_system,
+    output_settings,
+    system_gpus,
+)
 from gendermt.benchmarks.gambit.lexicon import cues_path_for
 from gendermt.errors import GenderMTError
 from gendermt.prompts import load_templates
@@ -61,8 +67,19 @@ def template_of(wildcards):
     return TEMPLATES[wildcards.benchmark][wildcards.prompt]
 
 
-def system_settings(wildcards):
-    return SYSTEMS[wildcards.system]
+def system_output_settings(wildcards):
+    """The settings that change a system's outputs (not concurrency, timeouts, ...)."""
+    return output_settings(SYSTEMS[wildcards.system])
+
+
+def translation_code(wildcards):
+    """The translation runner and this system's backend module (nothing else's)."""
+    own = backend_module(SYSTEMS[wildcards.system])
+    return code_fingerprint("gendermt.translate", *([own] if own else []))
+
+
+# Stages that build a backend for a configured system (an LLM judge, an annotator).
+ALL_BACKENDS_CODE = sorted(set(BACKEND_MODULES.values()))
 
 
 def stored_outputs_of(wildcards):

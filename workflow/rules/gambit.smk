@@ -106,7 +106,7 @@ rule gambit_detect:
         csv="results/gambit/assignments/{detector}/{system}/{prompt}.csv",
         summary="results/gambit/assignments/{detector}/{system}/{prompt}.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gambit.detect"),
+        code=code_fingerprint("gendermt.benchmarks.gambit.detect", *ALL_BACKENDS_CODE),
         detector=gambit_detector,
         judge=gambit_judge_system,
     resources:
