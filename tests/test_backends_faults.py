@@ -223,3 +223,27 @@ def test_a_rerun_from_the_cache_keeps_the_first_runs_record(stage):
     assert again["items_per_second"] == made["items_per_second"]
     assert again["resolved"] == made["resolved"]
     assert [r["run_id"] for r in again["runs"]] == [made["run_id"]]
+
+
+def test_answers_cached_under_the_old_key_are_still_served(stage, tmp_path):
+    """Migration: entries stored before the key became the body as sent (the settings with
+    base_url, and the request) are served while the body built now is the one built then."""
+    from gendermt.backends import Request
+    from gendermt.translate import request_digest
+
+    with FaultServer() as server:
+        settings = settings_for(server, temperature=0, max_tokens=32)
+        identity = {"backend": "openai-compatible", **{
+            k: v for k, v in sorted(settings.items())
+            if k in ("base_url", "model", "temperature", "max_tokens")}}
+        old = {request_digest(identity, Request(r.item_id, r.source, [
+            {"role": "user", "content": r.source}])): f"old {r.source}"
+            for r in stage.rows.itertuples()}
+        RequestCache(tmp_path / "cache").put_many(old, "openai-compatible")
+        records, meta = stage(settings)
+        assert meta["requests_sent"] == 0 and not server.requests
+        assert [r["raw"] for r in records] == [f"old {s}" for s in stage.sources]
+        # from now on under the current key, wherever the server listens
+        assert len(RequestCache(tmp_path / "cache")) == 2 * N
+        _, meta = stage({**settings, "base_url": "http://127.0.0.1:9/v1"}, out_dir="moved")
+        assert meta["requests_sent"] == 0

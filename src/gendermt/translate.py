@@ -174,6 +174,9 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
         log.warning("the request cache %s cannot be read (%s): sending every request",
                     cache.path, exc)
         cached = {}
+    legacy_found = _legacy_hits(cache, backend, [r for r in todo if digests[r.item_id]
+                                                 not in cached], digests)
+    cached.update(legacy_found)
     hits = {d: e["raw"] for d, e in cached.items()}
     # Identical requests within the file are sent once (for systems whose output is a
     # function of the request: lookups such as the oracles answer per item). The longest go
@@ -235,6 +238,9 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
             fh.flush()  # in the OS's hands: a SIGKILL no longer loses it
             return len(items_of[digest])
 
+        if legacy_found:  # under the current key from now on
+            cache_put({d: e["raw"] for d, e in legacy_found.items()},
+                      {d: e.get("seconds") or 0.0 for d, e in legacy_found.items()})
         n_cached = sum(record(d, e["raw"], e.get("seconds") or 0.0, "cache", e.get("run_id"))
                        for d, e in cached.items())
         if n_cached:
@@ -339,6 +345,23 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     })
     partial.unlink(missing_ok=True)
     runs_file.unlink(missing_ok=True)
+
+
+def _legacy_hits(cache: RequestCache, backend: Any, requests: list[Request],
+                 digests: dict[str, str]) -> dict[str, dict]:
+    """Entries stored under the keys an earlier version gave these requests, by the
+    current key (see :meth:`Backend.legacy_digests`)."""
+    if cache.path is None or not requests:
+        return {}
+    old = {}
+    for r in requests:
+        for legacy in backend.legacy_digests(r):
+            old.setdefault(legacy, digests[r.item_id])
+    try:
+        found = cache.entries(old)
+    except sqlite3.Error:
+        return {}
+    return {old[d]: e for d, e in found.items()}
 
 
 def _raise_failures(failures: list[tuple[Request, Exception]], kept: int, partial: Path) -> None:

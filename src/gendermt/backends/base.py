@@ -113,6 +113,12 @@ class Backend(ABC):
         payload = json.dumps(parts, sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(payload.encode()).hexdigest()
 
+    def legacy_digests(self, request: Request) -> list[str]:
+        """Cache keys an earlier version of this backend gave ``request``, where the earlier
+        code sent exactly what this one sends (their answers are reused, then stored under
+        the current key); empty where keys never changed."""
+        return []
+
     def provenance(self) -> dict[str, Any]:
         """What this run resolved (model commit, device, dtype), recorded beside the
         outputs; empty for backends with nothing to resolve."""

@@ -13,6 +13,7 @@ honouring ``Retry-After`` (seconds or an HTTP date, capped at ``retry_after_max`
 
 from __future__ import annotations
 
+import hashlib
 import http.client
 import json
 import logging
@@ -145,6 +146,25 @@ class OpenAICompatible(Backend):
         # The cache key: the served model's name and the body as sent, so that editing how
         # the body is built changes the key, and the server's address does not.
         return self.payload(request)
+
+    def legacy_digests(self, request: Request) -> list[str]:
+        # Until gendermt 0.x keys were the settings (with base_url) and the request, not the
+        # body as sent. Their answers are still the right ones where the body built then (a
+        # frozen copy of that code) is the body built now.
+        v1 = {"model": self.model,
+              "messages": request.messages or [{"role": "user", "content": request.source}],
+              "temperature": float(self.settings.get("temperature", 0)),
+              **{k: self.settings[k] for k in ("max_tokens", "top_p", "seed")
+                 if k in self.settings}}
+        if v1 != self.payload(request):
+            return []
+        old_runtime = {"batch_size", "gpus", "api_key_env", "concurrency", "timeout",
+                       "max_retries", "backoff"}
+        identity = {"backend": self.name, **{k: v for k, v in sorted(self.settings.items())
+                                             if k not in old_runtime}}
+        payload = json.dumps([identity, request.source, request.messages, request.src_lang,
+                              request.tgt_lang], sort_keys=True, ensure_ascii=False)
+        return [hashlib.sha256(payload.encode()).hexdigest()]
 
     def provenance(self) -> dict[str, Any]:
         return {"base_url": str(self.settings["base_url"])}
