@@ -176,19 +176,26 @@ class OpenAICompatible(Backend):
             text = text.replace(self._key, "[redacted]")
         return text
 
-    def _connection(self, timeout: float) -> http.client.HTTPConnection:
+    def _connection(self, timeout: float) -> tuple[http.client.HTTPConnection, str]:
+        """A connection to the server (or the proxy the environment names, as urllib
+        would use) and the request target to send on it."""
         parts = self._parts
         https = parts.scheme == "https"
         cls = http.client.HTTPSConnection if https else http.client.HTTPConnection
         host = parts.hostname or ""
         port = parts.port or (443 if https else 80)
+        path = parts.path + (f"?{parts.query}" if parts.query else "")
         proxy = urllib.request.getproxies().get(parts.scheme)
         if proxy and not urllib.request.proxy_bypass(host):
             target = urllib.parse.urlsplit(proxy if "://" in proxy else f"http://{proxy}")
-            conn = cls(target.hostname or "", target.port or 8080, timeout=timeout)
+            proxy_host, proxy_port = target.hostname or "", target.port or 8080
+            if not https:  # a plain HTTP proxy takes the absolute URL
+                return http.client.HTTPConnection(proxy_host, proxy_port,
+                                                  timeout=timeout), self.url
+            conn = cls(proxy_host, proxy_port, timeout=timeout)
             conn.set_tunnel(host, port)
-            return conn
-        return cls(host, port, timeout=timeout)
+            return conn, path
+        return cls(host, port, timeout=timeout), path
 
     def _post(self, body: bytes) -> tuple[int, http.client.HTTPMessage, bytes]:
         """One POST within the deadline: a watchdog shuts the socket when it passes, which
@@ -196,8 +203,7 @@ class OpenAICompatible(Backend):
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self._key:
             headers["Authorization"] = f"Bearer {self._key}"
-        path = self._parts.path + (f"?{self._parts.query}" if self._parts.query else "")
-        conn = self._connection(self.timeout)
+        conn, path = self._connection(self.timeout)
         expired = threading.Event()
         opened: list[socket.socket] = []
 
