@@ -50,7 +50,9 @@ rule translate:
 
 
 # Stage 3b: hypotheses from the raw outputs (post-processing steps), cheap and unprotected,
-# so that changing the steps reruns this and the scores, never a translation.
+# so that changing the steps reruns this and the scores, never a translation. It runs inside
+# Snakemake's own process (`run:`, a local rule): one job per system × prompt would otherwise
+# cost a Python start each, or a cluster submission each.
 rule extract:
     input:
         raw="results/{benchmark}/raw/{system}/{prompt}.jsonl",
@@ -63,7 +65,7 @@ rule extract:
         postprocess=postprocess_of,
     log:
         "logs/{benchmark}/extract/{system}/{prompt}.log",
-    conda:
-        "../../envs/core.yaml"
-    script:
-        "../scripts/extract.py"
+    localrule: True
+    run:
+        extract_file(input.raw, input.meta, output.translations, output.meta,
+                     params.postprocess, log=log[0])
