@@ -68,6 +68,18 @@ def test_malformed_rows_name_file_row_and_column(tmp_path, edit, message):
     assert str(path) in str(err.value) and message in str(err.value)
 
 
+def test_row_numbers_count_blank_lines_and_zero_width_text_is_empty(tmp_path):
+    rows = _rows()
+    rows[3][1] = "When I <A1 arrived"
+    rows.insert(2, [])  # a blank line after data row 1: the bad row is now line 5, row 4
+    with pytest.raises(DatasetError, match="row 4, column 'ENGLISH'"):
+        load(_write(tmp_path / "blank.tsv", rows))
+    rows = _rows()
+    rows[2][1] = "\u200b"
+    with pytest.raises(DatasetError, match="row 2, column 'ENGLISH': empty English"):
+        load(_write(tmp_path / "zw.tsv", rows))
+
+
 def test_malformed_english_tag_names_the_sentence(tmp_path):
     rows = _rows()
     rows[5][1] = "She <Q1> was the first engineer."
