@@ -37,7 +37,7 @@ def _decode(data: bytes, where: object) -> str:
 def read_text(path: str | Path, what: str = "") -> str:
     """The text of a UTF-8 file (BOM dropped), or of standard input for ``-``. ``what``
     (e.g. ``"--hyp"``) names the option the path came from in the error messages."""
-    label = f"{path} ({what})" if what else str(path)
+    label = f"{what} file {path}" if what else str(path)
     if str(path) == STDIN:
         stream = sys.stdin
         data = stream.buffer.read() if hasattr(stream, "buffer") else stream.read()
@@ -46,7 +46,7 @@ def read_text(path: str | Path, what: str = "") -> str:
         return _decode(data, f"standard input ({what})" if what else "standard input")
     file = Path(path)
     if not file.exists():
-        raise MissingResourceError(f"{label}: no such file")
+        raise MissingResourceError(f"{label} does not exist")
     if file.is_dir():
         raise GenderMTError(f"{label}: is a folder, not a file")
     try:

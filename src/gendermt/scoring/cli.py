@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from pathlib import Path
 
-from gendermt.errors import GenderMTError, MissingResourceError
+from gendermt import textfiles
+from gendermt.errors import GenderMTError
 
 from .metrics import CPU_METRICS, NEURAL_METRICS
 
@@ -44,12 +44,8 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
 
 
 def read_lines(path: str | None, what: str) -> list[str] | None:
-    if path is None:
-        return None
-    file = Path(path)
-    if not file.is_file():
-        raise MissingResourceError(f"{what} file {path} does not exist")
-    return file.read_text(encoding="utf-8").splitlines()
+    """A file's lines (``-``: stdin), split on ``\n`` only (:mod:`gendermt.textfiles`)."""
+    return None if path is None else textfiles.read_lines(path, what)
 
 
 def _gpus(requested: int | None) -> int:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 from gendermt.errors import GenderMTError
+from gendermt.textfiles import read_lines
 
 
 def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from .data import load
 
     data, _ = load(args.data)
-    hyps = Path(args.hyp).read_text(encoding="utf-8").splitlines()
+    hyps = read_lines(args.hyp, "--hyp")
     if len(hyps) != len(data):
         raise GenderMTError(f"{args.hyp} has {len(hyps)} lines but {args.data} has "
                             f"{len(data)} rows: give one output per row, in dataset order")
