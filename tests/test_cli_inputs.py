@@ -148,3 +148,103 @@ def test_winomt_data_files_non_utf8_and_line_separators(tmp_path):
     path.write_bytes(b"male\t1\tThe doctor ate .\tdoctor\nfemale\t1\tThe nurse caf\xe9 .\tnurse\n")
     with pytest.raises(DatasetError, match=r"en.txt: not UTF-8 text: byte 0xe9 on line 2"):
         read_rows(path)
+
+
+# ------------------------------------------------------------ issue 24: options and output
+def test_metrics_are_checked_before_any_file_is_read_or_score_computed(tmp_path, capsys,
+                                                                       monkeypatch):
+    from gendermt.scoring import sacrebleu_metrics
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("a score was computed before the options were checked")
+
+    monkeypatch.setattr(sacrebleu_metrics, "corpus_score", no_work)
+    monkeypatch.setattr(sacrebleu_metrics, "sentence_scores", no_work)
+    missing = str(tmp_path / "missing.txt")
+    assert main(["score", "mt", "--hyp", missing, "--ref", missing, "--metrics",
+                 "bleu,blue"]) == 2
+    assert "--metrics: unknown metric 'blue'" in capsys.readouterr().err
+    assert main(["score", "fairtranslate", "--data", missing, "--hyp", missing, "--metrics",
+                 "bleu,comet"]) == 2
+    err = capsys.readouterr().err
+    assert "--metrics: unknown metric 'comet'" in err and "gendermt score mt" in err
+    assert main(["score", "mt", "--hyp", missing, "--ref", missing, "--tokenize", "13b"]) == 2
+    assert "--tokenize: '13b' is not a sacrebleu tokenizer" in capsys.readouterr().err
+    ref = tmp_path / "ref.txt"
+    ref.write_text("a b c\n", encoding="utf-8")
+    assert main(["score", "mt", "--hyp", str(ref), "--ref", str(ref), "--src", str(ref),
+                 "--metrics", "bleu,comet"]) == 2
+    err = capsys.readouterr().err
+    import importlib.util
+
+    if importlib.util.find_spec("comet") is None:
+        assert "--metrics comet: COMET is not installed" in err
+    else:
+        assert "a score was computed" not in err
+
+
+def test_top_help_is_plain_text(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "``" not in out and ":mod:" not in out
+    assert "gendermt score BENCHMARK" in out and "--precision" in out and "--quiet" in out
+
+
+def test_json_numbers_are_rounded_to_the_stated_precision(tmp_path, capsys):
+    ref = tmp_path / "ref.txt"
+    ref.write_text("the cat sat on the mat\nhello world\n", encoding="utf-8")
+    argv = ["score", "mt", "--hyp", str(ref), "--ref", str(ref), "--metrics", "bleu", "--json"]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert '"score": 100.0,' in text  # sacrebleu's 100.00000000000004
+    ref.write_text("the cat sat on the mat\nhello there world\n", encoding="utf-8")
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("the cat sat on a mat\nhello world\n", encoding="utf-8")
+    for args in (["--precision", "2"], []):
+        assert main([*args, "score", "mt", "--hyp", str(hyp), "--ref", str(ref), "--metrics",
+                     "bleu", "--json", *args]) == 0
+        score = json.loads(capsys.readouterr().out)["bleu"]["score"]
+        places = len(repr(score).split(".")[1])
+        assert places <= (2 if args else 10), score
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal(capsys):
+    import pandas as pd
+
+    hyp_lines = list(pd.read_parquet(FT)["french"])
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        hyp = f"{tmp}/hyp.txt"
+        with open(hyp, "w", encoding="utf-8") as fh:
+            fh.write("\n".join(hyp_lines) + "\n")
+        assert main(["score", "fairtranslate", "--data", str(FT), "--hyp", hyp, "--json"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_progress_logs_rate_and_eta_lines_and_quiet_silences_it(caplog, monkeypatch):
+    from gendermt import progress
+
+    ticks = iter(range(0, 1000, 2))  # two seconds per reading of the clock
+    monkeypatch.setattr(progress.time, "monotonic", lambda: float(next(ticks)))
+    with caplog.at_level("INFO", logger="gendermt.progress"), \
+            progress.Progress(40, "translate fairtranslate/baseline", every=10) as bar:
+        for _ in range(40):
+            bar.update()
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 4, lines  # at 10, 20, 30 and the end
+    assert lines[0].startswith("translate fairtranslate/baseline: 10/40 items (25%), ")
+    assert "items/s, ETA " in lines[0]
+    assert lines[-1].startswith("translate fairtranslate/baseline: 40/40 items (100%)")
+    assert "done in" in lines[-1]
+    caplog.clear()
+    progress.set_quiet(True)
+    try:
+        with caplog.at_level("INFO", logger="gendermt.progress"), \
+                progress.Progress(40, "x", every=10) as bar:
+            bar.update(40)
+        assert caplog.records == []
+    finally:
+        progress.set_quiet(False)
+    assert progress.duration(3725) == "1h02m" and progress.duration(393) == "6m33s"

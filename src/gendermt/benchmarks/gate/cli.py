@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from gendermt.errors import GenderMTError
+from gendermt.output import print_json
 from gendermt.textfiles import read_lines
 
 
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     result = evaluate(reference, hyps, args.gender, args.min_words, args.max_words,
                       args.full_set_recall)
     if args.json:
-        print(json.dumps(result, indent=2, ensure_ascii=False))
+        print_json(result, getattr(args, "precision", None))
     else:
         for name, row in result.items():
             print(f"{'Overall' if name == 'overall' else name}\t{row['count']:4} (Matches: "

@@ -4,9 +4,9 @@ evaluation script computes them."""
 from __future__ import annotations
 
 import argparse
-import json
 
 from gendermt.errors import GenderMTError
+from gendermt.output import print_json
 from gendermt.textfiles import read_lines
 
 from . import COUNTS, METRICS
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
                                          "misgenerations"))]) + "\n")
     result = {k: scores[k] for k in (*METRICS, *COUNTS)}
     if args.json:
-        print(json.dumps(result, indent=2, ensure_ascii=False))
+        print_json(result, getattr(args, "precision", None))
     else:
         for key in COUNTS:
             print(f"{key}: {result[key]}")

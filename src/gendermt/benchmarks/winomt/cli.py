@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from gendermt.errors import DatasetError
+from gendermt.output import print_json
 
 from . import LANGUAGES
 
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 table.to_csv(tmp, index=False)
     if args.json:
-        print(json.dumps(result, indent=2))
+        print_json(result, getattr(args, "precision", None))
     else:
         for key, value in result.items():
             print(f"{key:>16}: {value:.1f}" if isinstance(value, float) else
