@@ -97,3 +97,13 @@ def test_missing_file_and_xlsx_without_openpyxl(tmp_path):
         (tmp_path / "g.xlsx").write_bytes(b"not a workbook")
         with pytest.raises(MissingResourceError, match="openpyxl"):
             load(tmp_path / "g.xlsx")
+
+
+def test_a_non_utf8_byte_past_the_header_is_named(tmp_path):
+    # far enough down that the header's read does not decode it
+    rows = _rows()
+    path = tmp_path / "latin.tsv"
+    text = "\t".join(rows[0]) + "\n" + "x\ty\n" * 50_000
+    path.write_bytes(text.encode() + b"caf\xe9\ty\n")
+    with pytest.raises(DatasetError, match="latin.tsv: not UTF-8 text"):
+        load(path)

@@ -157,6 +157,12 @@ def test_invisible_source_is_empty_blank_lines_count_and_bom_is_read(tmp_path):
     assert load_instances(path)["row"].tolist() == [2]
 
 
+def test_fields_over_csv_s_default_limit_are_read(tmp_path):
+    long = "O geldi. " * 20_000  # 180 kB: over csv's 128 KiB field limit
+    row = f"1\t1 AGME\t{long}\tShe came.\tHe came.\tThey came.\t\t"
+    assert len(load_instances(_write(tmp_path, HEADER, [row]))["source"].iat[0]) > 131072
+
+
 def test_unknown_language_folder():
     with pytest.raises(GenderMTError, match="klingon"):
         data_files(SAMPLE, ["klingon"])

@@ -99,6 +99,8 @@ def read_table(path: str | Path, fmt: str = "auto") -> pd.DataFrame:
             raise DatasetError(path, "the file is empty (no header row)") from exc
         except pd.errors.ParserError as exc:
             raise DatasetError(path, f"not a readable {sep!r}-separated table: {exc}") from exc
+        except UnicodeDecodeError as exc:  # past the header
+            raise DatasetError(path, f"not UTF-8 text: {exc}") from None
     return frame.fillna("")
 
 
