@@ -17,18 +17,22 @@ os.environ.update(PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("
 from gendermt.backends import (
     BACKEND_MODULES,
     backend_module,
-    check_system,
     output_settings,
     system_gpus,
 )
 from gendermt.benchmarks.gambit.lexicon import cues_path_for
+from gendermt.config_checks import check_config, check_schema
 from gendermt.errors import GenderMTError
 from gendermt.extract import extract_file
-from gendermt.prompts import load_templates
 from gendermt.provenance import code_fingerprint
 from gendermt.scoring.metrics import NEURAL_METRICS
 
 
+# The schema, with a message naming the key, then Snakemake's validation (defaults).
+try:
+    check_schema(config, Path(workflow.basedir) / "workflow/schemas/config.schema.yaml")
+except GenderMTError as _exc:
+    raise WorkflowError(f"config: {_exc}")
 validate(config, schema="../schemas/config.schema.yaml")
 
 
@@ -40,27 +44,12 @@ wildcard_constraints:
 
 BENCHMARKS = config["benchmarks"]
 SYSTEMS = config["systems"]
-TEMPLATES = {name: load_templates(spec["templates"]) for name, spec in BENCHMARKS.items()}
-
-for _name, _settings in SYSTEMS.items():
-    try:
-        check_system(_settings)
-    except GenderMTError as _exc:
-        raise WorkflowError(f"systems.{_name}: {_exc}")
-
-for _name, _spec in BENCHMARKS.items():
-    _unknown = [s for s in _spec["systems"] if s not in SYSTEMS]
-    if _unknown:
-        raise WorkflowError(
-            f"benchmarks.{_name}.systems names {_unknown}, which are not defined under "
-            f"`systems:` (defined: {', '.join(SYSTEMS)})"
-        )
-    _unknown = [p for p in _spec["prompts"] if p not in TEMPLATES[_name]]
-    if _unknown:
-        raise WorkflowError(
-            f"benchmarks.{_name}.prompts names {_unknown}, which {_spec['templates']} does "
-            f"not define (it has: {', '.join(TEMPLATES[_name])})"
-        )
+# Every value the schema cannot check (settings, templates, sacrebleu options, reference
+# files), checked before any job runs (gendermt.config_checks).
+try:
+    TEMPLATES = check_config(config)
+except GenderMTError as _exc:
+    raise WorkflowError(f"config: {_exc}")
 
 
 # --- lookups by wildcards -------------------------------------------------------------

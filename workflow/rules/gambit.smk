@@ -50,7 +50,8 @@ ruleorder: gambit_inputs > build_inputs
 
 rule gambit_data:
     input:
-        GAMBIT.get("data", {}).get("path", []),
+        data=GAMBIT.get("data", {}).get("path", []),
+        isco=GAMBIT.get("isco", []),
     output:
         data="results/gambit/data.parquet",
         provenance="results/gambit/data.json",

@@ -9,10 +9,10 @@ from typing import Any
 
 import pandas as pd
 import pyarrow.parquet as pq
-from tqdm import tqdm
 
 from gendermt.errors import GenderMTError
 from gendermt.io import read_jsonl, write_json, write_parquet
+from gendermt.progress import Progress
 
 from .metrics import corpus_score, sentence_scores
 from .sacrebleu_metrics import with_tokenizer
@@ -45,7 +45,8 @@ def score_frame(frame: pd.DataFrame, metrics: Sequence[str], options: dict[str, 
     options = options or {}
     tgt_lang = target_language(frame)
     rows, summary = [], {}
-    for metric in tqdm(metrics, desc="metrics", unit="metric"):
+    progress = Progress(len(metrics), "metrics", unit="metric")
+    for metric in metrics:
         opts = with_tokenizer(metric, options.get(metric), tgt_lang, tokenize)
         scores, sent_sig = sentence_scores(metric, frame["hypothesis"], frame["reference"], opts)
         rows.append(pd.DataFrame({"item_id": frame["item_id"], "metric": metric,
@@ -60,6 +61,8 @@ def score_frame(frame: pd.DataFrame, metrics: Sequence[str], options: dict[str, 
                 counts[key] = len(part)
         summary[metric] = {"signature": overall.signature, "sentence_signature": sent_sig,
                            "corpus": corpus, "n": counts}
+        progress.update()
+    progress.close()
     return pd.concat(rows, ignore_index=True), summary
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import difflib
 import hashlib
+import io
 import logging
 import re
 from pathlib import Path
@@ -33,6 +34,7 @@ from scipy.optimize import linear_sum_assignment
 
 from gendermt.errors import DatasetError, MissingResourceError
 from gendermt.io import write_json, write_parquet
+from gendermt.textfiles import is_blank, read_text
 
 from . import AMBIGUITIES, GENDERS, HUB_ID, STEREOTYPES
 
@@ -43,6 +45,10 @@ LABELS = {"gender": GENDERS, "ambiguity": AMBIGUITIES, "stereotype": STEREOTYPES
 # Variants of one example share occupation, stereotype and ambiguity, and differ only in
 # gendered words: below this similarity two rows are not taken as variants of one example.
 MIN_VARIANT_SIMILARITY = 0.5
+# Rows compared with each other at most (per candidate group): larger groups are paired in
+# blocks of consecutive rows, so that pairing stays linear in the file's size. The release's
+# groups are far smaller (an occupation × ambiguity has tens of rows).
+MAX_GROUP_ROWS = 600
 
 
 # --------------------------------------------------------------------------- reading
@@ -67,11 +73,11 @@ def read_published(path: str | Path) -> pd.DataFrame:
     if path.suffix == ".parquet":
         return _read_parquet(path)
     if path.suffix in (".csv", ".tsv", ".txt"):
-        with path.open(encoding="utf-8") as fh:
-            header = fh.readline()
+        text = read_text(path)  # names the file and line of a non-UTF-8 byte; drops a BOM
+        header = text.split("\n", 1)[0]
         sep = ";" if ";" in header else ("\t" if "\t" in header else ",")
         try:
-            frame = pd.read_csv(path, sep=sep, quotechar='"', encoding="utf-8", dtype=str,
+            frame = pd.read_csv(io.StringIO(text), sep=sep, quotechar='"', dtype=str,
                                 keep_default_na=False)
         except pd.errors.EmptyDataError as exc:
             raise DatasetError(path, "the file is empty (no header row)") from exc
@@ -157,7 +163,7 @@ def validate(frame: pd.DataFrame, path: str | Path) -> pd.DataFrame:
     out = frame.copy()
     for column in ("english", "french"):
         values = out[column]
-        bad = ~values.map(lambda v: isinstance(v, str) and bool(v.strip()))
+        bad = ~values.map(lambda v: isinstance(v, str) and not is_blank(v))
         _fail_rows(path, bad, column, lambda i, c=column: f"empty or missing {c} text")
     for column, allowed in LABELS.items():
         values = out[column]
@@ -169,6 +175,18 @@ def validate(frame: pd.DataFrame, path: str | Path) -> pd.DataFrame:
         f"expected a list of three French forms [masculine, feminine, inclusive], found "
         f"{out['occupation'].iloc[i]!r}"))
     out["occupation"] = forms
+    # An exact duplicate is a data error (a file concatenated twice, a bad merge): it would
+    # count an example twice and make every variant's pairing ambiguous.
+    same = out[list(COLUMNS)].assign(occupation=out["occupation"].map(tuple))
+    dup = same.duplicated(keep="first")
+    if dup.any():
+        positions = np.flatnonzero(dup.to_numpy())
+        first = int(positions[0])
+        original = int(np.flatnonzero(
+            (same == same.iloc[first]).all(axis=1).to_numpy())[0])
+        more = f" ({len(positions) - 1} more duplicated rows)" if len(positions) > 1 else ""
+        raise DatasetError(path, f"an exact duplicate of row {original + 1} (every column "
+                                 f"equal){more}: remove the repeated rows", row=first + 1)
     if "item_id" in out.columns:
         ids = out["item_id"].astype(str)
         dup = ids.duplicated(keep="first")
@@ -194,16 +212,21 @@ def pair_variants(frame: pd.DataFrame) -> pd.Series:
     matched by an optimal assignment on text similarity (English and French together:
     ambiguous variants have the same English, unambiguous ones differ only in pronouns, and
     the French only in gendered words): female rows to male rows, then inclusive rows to the
-    examples formed so far. A row left without a partner (unequal counts, or no similar
-    enough row) starts an example of its own, so a missing male row does not separate its
-    female and inclusive siblings. Sibling references of incomplete examples stay missing.
+    examples formed so far (a group of more than ``MAX_GROUP_ROWS`` rows in blocks of that
+    many consecutive rows, so that the cost stays linear). A row left without a partner
+    (unequal counts, or no similar enough row) starts an example of its own, so a missing
+    male row does not separate its female and inclusive siblings. Sibling references of
+    incomplete examples stay missing.
     """
     example = pd.Series(-1, index=frame.index, dtype="int64")
     key = frame["occupation"].map(tuple).astype(str) + "|" + frame["stereotype"] + "|" + \
         frame["ambiguity"]
     text = frame["english"] + " ||| " + frame["french"]
     next_id = 0
-    for _, group in frame.groupby(key, sort=False):
+    blocks = (group.iloc[start:start + MAX_GROUP_ROWS]
+              for _, group in frame.groupby(key, sort=False)
+              for start in range(0, len(group), MAX_GROUP_ROWS))
+    for group in blocks:
         anchors: list[int] = []  # one row per example of this group, compared with the rest
         for gender in ("male", "female", "inclusive"):
             rows = list(group.index[group["gender"] == gender])

@@ -40,7 +40,7 @@ COUNT_KEYS = ("n_masculine", "n_feminine", "n_not_clear")
 ENTRY_KEYS = ("grape_m", "grape_f", "n_masculine", "n_feminine", "n_not_clear", "p_masculine",
               "p_feminine", "reference", "reference_f", "reference_code", "note")
 PARITY = 0.5
-_CODE = re.compile(r"^\d{4}$")
+_CODE = re.compile(r"^[0-9]{4}$")  # ASCII digits only
 
 
 def load_assignments(path: str | Path) -> pd.DataFrame:

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
-from pathlib import Path
 
 from gendermt.errors import DatasetError
+from gendermt.output import print_json
 
 from . import LANGUAGES
 
@@ -33,9 +32,12 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
 
 def read_hypotheses(path: str, sources: list[str]) -> list[str]:
     """Plain lines, or ``source ||| translation`` lines whose source side is checked."""
-    from gendermt.backends.stored import _normalise, read_lines
+    from gendermt.backends.stored import _count_error, _normalise
+    from gendermt.textfiles import read_lines
 
-    lines = read_lines(Path(path), len(sources))
+    lines = read_lines(path, "--hyp")
+    if len(lines) != len(sources):
+        raise _count_error(path, len(lines), len(sources))
     if not any("|||" in line for line in lines):
         return lines
     hyps = []
@@ -78,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 table.to_csv(tmp, index=False)
     if args.json:
-        print(json.dumps(result, indent=2))
+        print_json(result, getattr(args, "precision", None))
     else:
         for key, value in result.items():
             print(f"{key:>16}: {value:.1f}" if isinstance(value, float) else
