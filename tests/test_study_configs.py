@@ -116,7 +116,9 @@ def test_every_system_of_the_papers_is_valid():
         check_system(settings)
         models.add(settings.get("model"))
         if settings["backend"] in ("hf-causal", "vllm", "openai-compatible"):
-            assert settings.get("temperature") == 0  # greedy, as the papers
+            # greedy, as the papers; ConGA's TowerInstruct ran at 0.2 (its §4)
+            expected = 0.2 if settings.get("model") == "thinkverse/towerinstruct" else 0
+            assert settings.get("temperature") == expected, settings
     for model in ["facebook/nllb-200-distilled-600M", "facebook/nllb-200-1.3B",
                   "facebook/m2m100_418M", "Helsinki-NLP/opus-mt-en-it",
                   "facebook/mbart-large-50-one-to-many-mmt", "google/gemma-2-2b-it",
@@ -126,3 +128,16 @@ def test_every_system_of_the_papers_is_valid():
                   "utter-project/EuroLLM-1.7B-Instruct", "gpt-4",
                   "anthropic/claude-3.5-sonnet"]:
         assert model in models, model
+
+
+def test_conga_temperature_is_the_papers_and_leaves_neogate_greedy():
+    """ConGA §4: TowerInstruct "with a temperature setting of 0.2"; one truth in both files,
+    and combining them does not change Neo-GATE's greedy TowerInstruct."""
+    both = merged("config/study/systems.yaml", "config/study/conga.yaml")
+    conga = both["benchmarks"]["conga"]["systems"]
+    towers = [s for s in conga if "tower" in s]
+    assert towers and all(both["systems"][s]["temperature"] == 0.2 for s in towers)
+    assert both["systems"]["towerinstruct-7b-ollama"]["temperature"] == 0.2
+    assert both["systems"]["towerinstruct-7b"]["temperature"] == 0
+    text = (ROOT / "config" / "study" / "systems.yaml").read_text(encoding="utf-8")
+    assert "a temperature of 0\"" not in text

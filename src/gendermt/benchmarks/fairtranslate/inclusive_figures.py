@@ -21,11 +21,10 @@ import pandas as pd
 
 from gendermt.plots import save
 
-from . import GENDERS
+from . import FORM_COLOURS, GENDERS
 from .occupations import FORMS
 from .pronouns import NO_PRONOUN, PRONOUNS
 
-FORM_COLOURS = {"masculine": "#4393c3", "feminine": "#e7298a", "inclusive": "#5aae61"}
 PRONOUN_COLOURS = {"ils": "#b2182b", "elles": "#d6604d", "iels": "#f4a582", "il": "#2166ac",
                    "elle": "#67a9cf", "iel": "#1a9850", NO_PRONOUN: "#a6d96a"}
 PRONOUN_LABELS = {**{p: p for p in PRONOUNS}, NO_PRONOUN: "no pronoun"}
