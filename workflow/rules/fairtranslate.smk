@@ -222,6 +222,7 @@ FAIRTRANSLATE_INCLUSIVE_TABLES = [
     "occupation_forms",
     "they_pronouns",
     "word_counts",
+    "classifier_modes",
 ]
 FAIRTRANSLATE_INCLUSIVE_FIGURES = ["occupation_forms", "they_by_prompt", "they_by_ambiguity"]
 
@@ -315,6 +316,18 @@ rule fairtranslate_inclusive_tables:
         word_counts_md=report(
             "results/fairtranslate/tables/word_counts.md",
             caption="../report/fairtranslate_word_counts.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
+        classifier_modes=report(
+            "results/fairtranslate/tables/classifier_modes.csv",
+            caption="../report/fairtranslate_classifier_modes.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
+        classifier_modes_md=report(
+            "results/fairtranslate/tables/classifier_modes.md",
+            caption="../report/fairtranslate_classifier_modes.rst",
             category="FairTranslate",
             subcategory="Inclusive language",
         ),

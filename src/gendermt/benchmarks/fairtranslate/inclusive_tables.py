@@ -14,7 +14,10 @@ file in the paper's layout:
   rows kept and dropped (and why);
 * ``they_pronouns`` (Fig. 7, Figs. 11–14): the rendering of singular "they" on the inclusive,
   non-ambiguous rows whose English has "they", overall and per ambiguity;
-* ``word_counts`` (Table 5): mean words per example, English and French, by ambiguity.
+* ``word_counts`` (Table 5): mean words per example, English and French, by ambiguity;
+* ``classifier_modes``: Table 4, the occupation forms and singular "they" by the authors'
+  rules and by the corrected ones side by side, with the paper's numbers
+  (:mod:`.mode_tables`). The other tables are the ``corrected`` mode.
 """
 
 from __future__ import annotations
@@ -30,8 +33,9 @@ from gendermt.analysis.tables import ordered, run_of
 from gendermt.errors import GenderMTError
 from gendermt.io import read_jsonl, write_parquet, write_table, write_text
 
-from . import AMBIGUITIES, GENDERS
+from . import AMBIGUITIES, GENDERS, authors, mode_tables
 from .indicators import indicators
+from .mode_tables import PAPER_TABLE4
 from .normalize import normalize_with_rules
 from .occupations import FORMS, NOT_FOUND, UNDECIDED, occupation_form
 from .pronouns import CLASSES, NO_PRONOUN, PRONOUN_CLASS, PRONOUNS, classify_they, has_they
@@ -45,9 +49,6 @@ PAPER_WORD_COUNTS = {"ambiguous": (15.775, 13.564), "unambiguous": (22.153, 19.1
                      "long unambiguous": (48.599, 40.104),
                      "mean of the ambiguity means": (28.842, 24.257)}
 
-# Table 4 (806 inclusive rows; prompts baseline, moral, linguistic, moral + linguistic).
-PAPER_TABLE4 = {"Gemma2-2B": (5, 9, 29, 49), "Mistral-7B": (0, 1, 1, 2),
-                "Llama3.1-8B": (1, 4, 10, 42), "Llama3.3-70B": (0, 19, 12, 86)}
 
 
 # --------------------------------------------------------------------------- per output
@@ -103,6 +104,10 @@ def analyse(data: pd.DataFrame, outputs: pd.DataFrame) -> pd.DataFrame:
         they = classify_they(rec.source, normalized) if is_they else None
         found = indicators(normalized)
         found_raw = indicators(hyp)
+        # the authors' mode: their normaliser, then their notebook's rules (authors.py)
+        by_authors = authors.non_binary_standardization(hyp)
+        authors_they = (rec.gender == "inclusive" and rec.ambiguity != "ambiguous"
+                        and authors.has_they(rec.source))
         rows.append({
             "normalized": normalized, "normalization_rules": "; ".join(rules),
             "indicators": "; ".join(found), "has_indicator": bool(found),
@@ -112,6 +117,12 @@ def analyse(data: pd.DataFrame, outputs: pd.DataFrame) -> pd.DataFrame:
             "occupation_dropped": occupation.dropped, "they_row": is_they,
             "they_class": they.cls if they else None,
             "they_pronoun": they.pronoun if they else None,
+            "authors_normalized": by_authors,
+            "authors_has_indicator": authors.is_inclusive_indic(by_authors),
+            "authors_occupation": authors.determine_gender(by_authors, list(rec.occupation)),
+            "authors_they_row": authors_they,
+            "authors_they_pronouns": ("; ".join(authors.pronouns_present(by_authors))
+                                      if authors_they else None),
         })
     out = pd.concat([frame.drop(columns=["occupation", "source"]).reset_index(drop=True),
                      pd.DataFrame(rows)], axis=1)
@@ -328,3 +339,8 @@ def build_inclusive_tables(data_path: str | Path, translation_files: Sequence[st
     words = word_count_table(data)
     write_table(words, outputs["word_counts"])
     write_text(outputs["word_counts_md"], _word_count_md(words))
+
+    if "classifier_modes" in outputs:
+        modes = mode_tables.comparison(items)
+        write_table(modes, outputs["classifier_modes"])
+        write_text(outputs["classifier_modes_md"], mode_tables.markdown(modes))
