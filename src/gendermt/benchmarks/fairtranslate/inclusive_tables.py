@@ -37,12 +37,21 @@ from . import AMBIGUITIES, GENDERS, authors, mode_tables
 from .indicators import indicators
 from .mode_tables import PAPER_TABLE4
 from .normalize import normalize_with_rules
-from .occupations import FORMS, NOT_FOUND, UNDECIDED, occupation_form
-from .pronouns import CLASSES, NO_PRONOUN, PRONOUN_CLASS, PRONOUNS, classify_they, has_they
+from .occupations import FORMS, NOT_FOUND, TWO_REFERENTS, UNDECIDED, occupation_form
+from .pronouns import (
+    CLASSES,
+    NO_PRONOUN,
+    PRONOUN_CLASS,
+    PRONOUNS,
+    UNTRANSLATED,
+    classify_they,
+    has_they,
+)
 
 log = logging.getLogger(__name__)
 
 GOLD_FORM = {"male": "masculine", "female": "feminine", "inclusive": "inclusive"}
+_OTHER_CLASS = {NO_PRONOUN: "no-pronoun", UNTRANSLATED: "untranslated"}
 THEY_AMBIGUITIES = ("unambiguous", "long unambiguous")
 # Appendix A, Table 5 (the full dataset): printed beside ours in the Markdown.
 PAPER_WORD_COUNTS = {"ambiguous": (15.775, 13.564), "unambiguous": (22.153, 19.102),
@@ -177,6 +186,8 @@ def occupation_table(items: pd.DataFrame) -> pd.DataFrame:
                "kept": len(kept), "dropped": len(part) - len(kept),
                "dropped_not_found": int((part["occupation_dropped"] == NOT_FOUND).sum()),
                "dropped_undecided": int((part["occupation_dropped"] == UNDECIDED).sum()),
+               "dropped_two_referents": int((part["occupation_dropped"] == TWO_REFERENTS)
+                                            .sum()),
                **{form: int(counts.get(form, 0)) for form in FORMS},
                "doublets": int(kept["occupation_doublet"].sum())}
         for form in FORMS:
@@ -196,10 +207,10 @@ def they_table(items: pd.DataFrame) -> pd.DataFrame:
         for ambiguity, group in groups:
             part = group[(group["system"] == system) & (group["prompt"] == prompt)]
             counts = part["they_pronoun"].value_counts()
-            for pronoun in (*PRONOUNS, NO_PRONOUN):
+            for pronoun in (*PRONOUNS, NO_PRONOUN, UNTRANSLATED):
                 n = int(counts.get(pronoun, 0))
                 rows.append({"system": system, "prompt": prompt, "ambiguity": ambiguity,
-                             "class": PRONOUN_CLASS.get(pronoun, "no-pronoun"),
+                             "class": PRONOUN_CLASS.get(pronoun, _OTHER_CLASS.get(pronoun)),
                              "pronoun": pronoun, "rows": n, "they_rows": len(part),
                              "share": n / len(part) if len(part) else float("nan")})
     return pd.DataFrame(rows, columns=["system", "prompt", "ambiguity", "class", "pronoun",
@@ -262,7 +273,7 @@ def _occupation_md(table: pd.DataFrame) -> str:
     for system, part in table.groupby("system", observed=True, sort=False):
         shown = part.assign(**{f: 100 * part[f"share_{f}"] for f in FORMS})[
             ["prompt", "gender", "rows", "kept", "dropped_not_found", "dropped_undecided",
-             *FORMS, "doublets"]]
+             "dropped_two_referents", *FORMS, "doublets"]]
         out += [f"\n## {system}\n", _md(shown)]
     return "\n".join(out) + "\n"
 
@@ -275,7 +286,8 @@ def _they_md(table: pd.DataFrame) -> str:
     out = ["# Singular \"they\" (§8.2, Fig. 7, Figs. 11–14)\n\nPercent of the inclusive, "
            "non-ambiguous rows with \"they\" in the English whose French uses a plural "
            "(ils/elles/iels), a gendered singular (il/elle), the inclusive iel, or no "
-           "subject pronoun.\n"]
+           "subject pronoun; `untranslated`: empty outputs and copies of the English, "
+           "counted apart from \"no pronoun\".\n"]
     for ambiguity in ("all", *THEY_AMBIGUITIES):
         part = classes[classes["ambiguity"] == ambiguity]
         if part.empty:

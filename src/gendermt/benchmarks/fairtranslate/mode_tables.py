@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .pronouns import NO_PRONOUN, PRONOUNS
+from .pronouns import NO_PRONOUN, PRONOUNS, UNTRANSLATED
 
 MODES = ("authors", "corrected")
 PAPER_SYSTEMS = {"gemma-2-2b": "Gemma2-2B", "mistral-7b": "Mistral-7B",
@@ -60,7 +60,7 @@ PAPER_OCCUPATION = {
 _FORM_GENDER = {"masculine": "male", "feminine": "female", "inclusive": "inclusive"}
 OCCUPATION_GENDERS = ("male", "female", "inclusive")
 THEY_GROUPS = ("all", "unambiguous", "long unambiguous")
-THEY_CELLS = ("il", "elle", "ils", "elles", "iel", "iels", NO_PRONOUN)
+THEY_CELLS = ("il", "elle", "ils", "elles", "iel", "iels", NO_PRONOUN, UNTRANSLATED)
 COLUMNS = ["analysis", "system", "prompt", "group", "cell", "authors", "authors_of",
            "corrected", "corrected_of", "paper", "paper_of"]
 
@@ -124,8 +124,8 @@ def comparison(items: pd.DataFrame) -> pd.DataFrame:
             for cell in THEY_CELLS:
                 if cell == NO_PRONOUN:
                     a_count = sum(not p for p in present)
-                elif cell == "iels":
-                    a_count = None  # the authors do not look for it
+                elif cell in ("iels", UNTRANSLATED):
+                    a_count = None  # the authors have no such count
                 else:
                     a_count = sum(cell in p for p in present)
                 rows.append({"analysis": "they", **key, "group": group_name, "cell": cell,
@@ -191,8 +191,9 @@ def markdown(table: pd.DataFrame) -> str:
         wide = _wide(they, THEY_CELLS, MODES)
         out += ["\n## Singular \"they\" (§8.2, App. F): rows whose output has "
                 + " · ".join(THEY_CELLS) + " (authors: every pronoun the output contains, "
-                "so a row can count twice, and `iels` is not looked for; corrected: the "
-                "pronoun that decides the row's class; `none`: no pronoun)\n",
+                "so a row can count twice, `iels` is not looked for and untranslated outputs are "
+                "`none`; corrected: the pronoun that decides the row's class; `none`: no "
+                "pronoun; `untranslated`: empty or English outputs)\n",
                 wide.rename(columns={"group": "rows"}).to_markdown(
                     index=False, disable_numparse=True)]
     return "\n".join(out) + "\n"
