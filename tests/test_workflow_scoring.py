@@ -99,14 +99,14 @@ def test_bootstrap_intervals_hold_the_means(default_run):
 def test_paper_table1_layout_and_values(default_run):
     t1 = table(default_run, "paper_table1.csv")
     assert list(t1.columns) == ["Gender", *[f"{s} · {m}" for s in [*SYSTEMS, "Mean"]
-                                            for m in ("BLEU", "chrF")]]
+                                            for m in ("sacreBLEU", "chrF")]]
     assert list(t1["Gender"]) == ["Female", "Male", "Inclusive"]
     by_gender = table(default_run, "by_gender.csv").set_index(
         ["metric", "system", "prompt", "gender"])["mean"]
     for _, row in t1.iterrows():
         gender = row["Gender"].lower()
         for system in SYSTEMS:
-            assert row[f"{system} · BLEU"] == round(by_gender["bleu", system, "baseline",
+            assert row[f"{system} · sacreBLEU"] == round(by_gender["bleu", system, "baseline",
                                                               gender], 2)
         mean = np.mean([by_gender["chrf", s, "baseline", gender] for s in SYSTEMS])
         assert row["Mean · chrF"] == pytest.approx(mean, abs=0.0051)
@@ -137,8 +137,8 @@ def test_paper_tables_2_6_7_and_the_formats(default_run):
     t7 = table(default_run, "paper_table7.csv")
     assert t7.shape == t2.shape
     t6 = table(default_run, "paper_table6.csv")
-    assert list(t6.columns[1:3]) == ["oracle-male · BLEU", "oracle-male · chrF"]
-    assert all(re.fullmatch(r"\d\.\de-\d+", v) for v in t6["oracle-male · BLEU"].astype(str))
+    assert list(t6.columns[1:3]) == ["oracle-male · sacreBLEU", "oracle-male · chrF"]
+    assert all(re.fullmatch(r"\d\.\de-\d+", v) for v in t6["oracle-male · sacreBLEU"].astype(str))
     for number in ("1", "2", "3", "6", "7", "8", "9"):
         md = default_run.path(FT / "tables" / f"paper_table{number}.md").read_text()
         tex = default_run.path(FT / "tables" / f"paper_table{number}.tex").read_text()
@@ -149,7 +149,7 @@ def test_paper_tables_2_6_7_and_the_formats(default_run):
     assert re.search(r"\$\d\.\d\\times 10\^\{-\d+\}\$", tex6)
     assert "Moral \\& Ling." in tex6
     t3 = table(default_run, "paper_table3.csv")
-    assert list(t3.columns) == ["Variable", "Category", "Gender", "oracle-male · BLEU",
+    assert list(t3.columns) == ["Variable", "Category", "Gender", "oracle-male · sacreBLEU",
                                 "oracle-male · chrF"]
     assert list(t3["Variable"].unique()) == ["Stereotype", "Ambiguity"]
 

@@ -104,6 +104,27 @@ def metric_options(wildcards):
     return {m: scoring.get(m) or {} for m in sacrebleu_metrics_of(wildcards)}
 
 
+def fairtranslate_clean_outlier(spec):
+    """benchmarks.fairtranslate.clean_outlier with its defaults, checked against the config."""
+    from gendermt.benchmarks.fairtranslate import outliers
+
+    try:
+        settings = outliers.settings_of(spec.get("clean_outlier"), spec["systems"])
+    except GenderMTError as exc:
+        raise WorkflowError(f"benchmarks.fairtranslate.{exc}")
+    if settings["enabled"] and "comet" not in spec.get("metrics", []):
+        raise WorkflowError(
+            "benchmarks.fairtranslate.clean_outlier is enabled but `comet` is not among "
+            "the metrics: the filter keeps rows by their COMET scores"
+        )
+    return settings
+
+
+def hypothesis_normalization_of(wildcards):
+    """The benchmark's `normalize_hypotheses` (a scoring option; None: none)."""
+    return BENCHMARKS[wildcards.benchmark].get("normalize_hypotheses")
+
+
 def corpus_groups_of(wildcards):
     return BENCHMARKS[wildcards.benchmark].get("corpus_groups", [])
 

@@ -9,6 +9,11 @@ FAIRTRANSLATE_RAW = [
 ]
 FAIRTRANSLATE_SCORES = score_files("fairtranslate") if FAIRTRANSLATE else []
 FAIRTRANSLATE_PAPER_TABLES = ["1", "2", "3", "6", "7", "8", "9"]
+# The authors' clean_outlier row filter (COMET > threshold for every listed system), with
+# its defaults filled in; it needs COMET among the metrics.
+FAIRTRANSLATE_CLEAN_OUTLIER = (
+    fairtranslate_clean_outlier(FAIRTRANSLATE) if FAIRTRANSLATE else None
+)
 
 if FAIRTRANSLATE:
     TARGETS.extend(
@@ -18,7 +23,7 @@ if FAIRTRANSLATE:
         )
         + expand(
             "results/fairtranslate/tables/{table}.csv",
-            table=["gender_tests", "gender_means_ci"],
+            table=["gender_tests", "gender_means_ci", "clean_outlier"],
         )
         + expand(
             "results/fairtranslate/tables/paper_table{n}.{ext}",
@@ -100,6 +105,13 @@ rule fairtranslate_tables:
             subcategory="Tables",
         ),
         gender_means_ci_md="results/fairtranslate/tables/gender_means_ci.md",
+        clean_outlier=report(
+            "results/fairtranslate/tables/clean_outlier.csv",
+            caption="../report/fairtranslate_clean_outlier.rst",
+            category="FairTranslate",
+            subcategory="Tables",
+        ),
+        clean_outlier_md="results/fairtranslate/tables/clean_outlier.md",
         paper_table1=report(
             "results/fairtranslate/tables/paper_table1.csv",
             caption="../report/fairtranslate_paper_tables.rst",
@@ -154,6 +166,7 @@ rule fairtranslate_tables:
         prompts=FAIRTRANSLATE.get("prompts"),
         metrics=FAIRTRANSLATE.get("metrics"),
         bootstrap=statistics_settings().get("bootstrap", {}),
+        clean_outlier=FAIRTRANSLATE_CLEAN_OUTLIER,
     log:
         "logs/fairtranslate/tables.log",
     benchmark:
@@ -181,6 +194,7 @@ rule fairtranslate_figures:
         systems=FAIRTRANSLATE.get("systems"),
         prompts=FAIRTRANSLATE.get("prompts"),
         metrics=FAIRTRANSLATE.get("metrics"),
+        clean_outlier=FAIRTRANSLATE_CLEAN_OUTLIER,
     log:
         "logs/fairtranslate/figures.log",
     conda:
@@ -208,6 +222,7 @@ FAIRTRANSLATE_INCLUSIVE_TABLES = [
     "occupation_forms",
     "they_pronouns",
     "word_counts",
+    "classifier_modes",
 ]
 FAIRTRANSLATE_INCLUSIVE_FIGURES = ["occupation_forms", "they_by_prompt", "they_by_ambiguity"]
 
@@ -301,6 +316,18 @@ rule fairtranslate_inclusive_tables:
         word_counts_md=report(
             "results/fairtranslate/tables/word_counts.md",
             caption="../report/fairtranslate_word_counts.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
+        classifier_modes=report(
+            "results/fairtranslate/tables/classifier_modes.csv",
+            caption="../report/fairtranslate_classifier_modes.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
+        classifier_modes_md=report(
+            "results/fairtranslate/tables/classifier_modes.md",
+            caption="../report/fairtranslate_classifier_modes.rst",
             category="FairTranslate",
             subcategory="Inclusive language",
         ),
