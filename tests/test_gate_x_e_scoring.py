@@ -139,3 +139,28 @@ def test_cli_on_the_real_turkish_file(tmp_path, capsys):
     assert out["accuracy"]["Overall"]["Negative"]["Gender"] == 1.0
     assert out["n"]["Overall"]["Negative"]["Gender"] == 300
     assert out["accuracy"]["Pronoun-Only"]["Fem Orig"]["M"] == 0.0
+
+
+def test_cli_reads_none_as_keep_the_original_and_prints_dashes(tmp_path, capsys, sample):
+    tuples = sample[1]
+    # "None" everywhere: what the workflow reads as keep-the-original
+    path = tmp_path / "none.csv"
+    tuples[["tuple_id"]].assign(rewrite="None").to_csv(path, index=False)
+    assert main(["score", "gate-x-e", "--data", str(SAMPLE), "--rewrites", str(path),
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    keep = mark(rewrites_from_answers(tuples, dict.fromkeys(tuples.item_id, "None")))
+    assert out["correct"] == int(keep["match"].sum()) > 0
+    assert out["accuracy"]["Overall"]["Negative"]["Gender"] == 1.0
+    # the text table: cells with no tuple are "-", never nan
+    assert main(["score", "gate-x-e", "--data", str(SAMPLE), "--rewrites", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "nan" not in text.lower() and " - " in text
+
+
+def test_table_markdown_prints_dashes_for_empty_cells():
+    from gendermt.benchmarks.gate_x_e.tables import _markdown
+
+    frame = pd.DataFrame({"a": ["x", "y"], "b": [0.5, float("nan")]})
+    text = _markdown(frame, "t")
+    assert "nan" not in text and "0.50" in text and "| -" in text

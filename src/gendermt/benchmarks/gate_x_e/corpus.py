@@ -98,7 +98,8 @@ def length_figure(frame: pd.DataFrame):
     import seaborn as sns
 
     languages = list(dict.fromkeys(frame["language"]))
-    names = {lang: f"{LANGUAGE_LABELS.get(lang, lang + ' > en')} (n={int((frame['language'] == lang).sum())})"
+    sizes = frame["language"].value_counts()
+    names = {lang: f"{LANGUAGE_LABELS.get(lang, lang + ' > en')} (n={int(sizes[lang])})"
              for lang in languages}
     data = frame.assign(pair=frame["language"].map(names))
     palette = dict(zip(names.values(), sns.color_palette("Set2", len(names)), strict=True))
