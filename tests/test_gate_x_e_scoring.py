@@ -164,3 +164,26 @@ def test_table_markdown_prints_dashes_for_empty_cells():
     frame = pd.DataFrame({"a": ["x", "y"], "b": [0.5, float("nan")]})
     text = _markdown(frame, "t")
     assert "nan" not in text and "0.50" in text and "| -" in text
+
+
+def test_accuracy_figure_tells_an_empty_cell_from_a_zero_and_shows_n():
+    import matplotlib.pyplot as plt
+
+    from gendermt.benchmarks.gate_x_e.figures import accuracy_figure
+
+    frame = pd.DataFrame([
+        {"system": "s", "prompt": "p", "language": "tr", "subtype": "Overall",
+         "original": "Fem Orig", "requested": "M", "n": 7, "correct": 0, "accuracy": 0.0},
+        {"system": "s", "prompt": "p", "language": "tr", "subtype": "Overall",
+         "original": "Negative", "requested": "Gender", "n": 3, "correct": 3,
+         "accuracy": 1.0},
+    ])
+    fig = accuracy_figure(frame)
+    ax = fig.axes[0]
+    texts = [t.get_text() for t in ax.texts]
+    assert "7" in texts and "3" in texts
+    # 10 columns × 3 subtypes, 2 measured: 28 cells say "–"
+    assert texts.count("–") == 28
+    # the measured zero has an outline bar on the axis (unfilled patch)
+    assert any(not p.get_fill() for p in ax.patches)
+    plt.close(fig)

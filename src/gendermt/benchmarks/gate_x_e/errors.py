@@ -199,6 +199,7 @@ def build_errors(rewrite_files: list[str], csv_out: str, md_out: str) -> None:
                "Table 3, found by diffing)\n\nRows: the paper's four types in % of the "
                "column's total errors (their sum); other changes (words that are neither "
                "nouns nor pronouns of gender), wrong tuples with no rewrite of the "
-               "requested gender, the wrong tuples and all tuples in counts. Gen: feminine and masculine requests together; "
+               "requested gender, the wrong tuples and all tuples in counts. Gen: feminine "
+               "and masculine requests together; "
                "'-': undefined (Negative tuples cannot miss a change; no error).\n\n"
                + "\n".join(sections))
