@@ -187,3 +187,45 @@ def test_accuracy_figure_tells_an_empty_cell_from_a_zero_and_shows_n():
     # the measured zero has an outline bar on the axis (unfilled patch)
     assert any(not p.get_fill() for p in ax.patches)
     plt.close(fig)
+
+
+def test_gpt35_templates_render_the_translation_only():
+    from gendermt.benchmarks.gate_x_e.inputs import render
+    from gendermt.prompts import load_templates
+
+    templates = load_templates(ROOT / "resources" / "prompts" / "gate-x-e.yaml")
+    zero, few = templates["gpt35_zero_shot"], templates["gpt35_few_shot"]
+    assert zero["answer"] == few["answer"] == "neutral" and zero["version"] == 1
+    assert "answer" not in templates["step_by_step"]
+    messages = render(few, "Onu gördüm.", "I saw him.", "tr")
+    text = messages[-1]["content"]
+    assert text.endswith("Text: I saw him.\nRewrite:") and "Onu" not in text
+    assert text.count("Rewrite:") == 6  # five examples and the task
+    assert render(zero, "Onu gördüm.", "I saw him.", "tr")[-1]["content"].count(
+        "Rewrite:") == 1
+
+
+def test_neutral_answers_make_the_gendered_rewrites_by_rule(sample):
+    from gendermt.benchmarks.gate_x_e.neutral_answers import (
+        neutral_of,
+        rewrites_from_neutral_answers,
+    )
+
+    assert neutral_of("Rewrite: They saw them.") == "They saw them."
+    assert neutral_of("\"They saw them.\"") == "They saw them."
+    assert neutral_of("None") is None and neutral_of("") == ""
+    assert neutral_of("Neutral: A\nFeminine: B\nMasculine: C") == "A"
+    items, tuples = sample
+    pronoun = tuples[(tuples["category"] == "Pronoun-Only")
+                     & (tuples["original_gender"] == "feminine")]
+    # a perfect neutral rewriter: its answers are the neutral references
+    neutral_refs = {r.item_id: r.reference for r in pronoun.itertuples(index=False)
+                    if r.requested_gender == "neutral"}
+    raws = dict.fromkeys(tuples["item_id"], "None") | neutral_refs
+    scored = mark(rewrites_from_neutral_answers(tuples, raws))
+    mine = scored[scored["item_id"].isin(neutral_refs)]
+    assert mine[mine["requested_gender"] == "neutral"]["match"].all()
+    # the masculine rewrites come from the feminine originals by rule
+    masc = mine[mine["requested_gender"] == "masculine"]
+    assert masc["match"].mean() > 0.8
+    assert set(scored["answer"]) == {"none", "complete"}

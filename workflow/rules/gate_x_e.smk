@@ -80,6 +80,7 @@ rule gate_x_e_rewrites:
         "results/gate-x-e/rewrites/{system}/{prompt}.parquet",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate_x_e.evaluate"),
+        answer=gate_x_e_answer,
     log:
         "logs/gate-x-e/rewrites/{system}/{prompt}.log",
     conda:
