@@ -221,3 +221,21 @@ def test_cli_runs_as_a_command(tmp_path):
                            str(hyp), "--json"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["coverage"] == 0.0
+
+
+def test_cli_export_tsv_quotes_a_field_holding_a_tab(tmp_path, capsys):
+    import csv
+
+    hyp = tmp_path / "out.txt"
+    # a mis-generated word with a tab in it (the tokeniser splits on spaces only)
+    hyp.write_text("\n".join(["tuttə\t\"belli\""] + ["ciao"] * 11), encoding="utf-8")
+    tsv = tmp_path / "eval.tsv"
+    assert main(["score", "neogate", "--data", str(TEST), "--mapping",
+                 str(NEOGATE / "schwa.json"), "--hyp", str(hyp), "--neomorphemes", "ə",
+                 "--export-tsv", str(tsv), "--json"]) == 0
+    capsys.readouterr()
+    with tsv.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.reader(fh, delimiter="\t"))
+    assert all(len(row) == 7 for row in rows)
+    assert rows[1][6] == "tuttə\tbelli"  # quotes are punctuation the script deletes
+    assert '"tuttə\tbelli"' in tsv.read_text(encoding="utf-8")

@@ -110,9 +110,13 @@ def load_templates(path: str | Path) -> dict[str, dict[str, Any]]:
             if unknown:
                 raise GenderMTError(f"{path}: template {name!r} uses unknown fragment(s) {unknown}")
             parts[role] = joiner.join(fragments[n] for n in names) if names else None
-        if not parts["user"] or "{source}" not in parts["user"]:
-            raise GenderMTError(f"{path}: template {name!r} has no user message with {{source}}")
+        # the text the system works on; a monolingual rewriter's is {translation}
+        slot = "{" + tpl.get("input", "source") + "}"
+        if not parts["user"] or slot not in parts["user"]:
+            raise GenderMTError(f"{path}: template {name!r} has no user message with {slot}")
         body = {"name": name, "version": tpl["version"], **parts}
+        if "answer" in tpl:  # how a benchmark reads the answers (GATE X-E: neutral)
+            body["answer"] = tpl["answer"]
         body["sha256"] = hashlib.sha256(
             json.dumps(body, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
         resolved[name] = body

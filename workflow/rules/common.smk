@@ -239,6 +239,18 @@ def gate_x_e_template(wildcards):
     return TEMPLATES["gate-x-e"][wildcards.prompt]
 
 
+def neogate_flores_template(wildcards):
+    """A Neo-GATE FLORES template with its chat demonstrations (neogate/flores.py)."""
+    from gendermt.benchmarks.neogate.flores import load_template
+
+    return load_template(BENCHMARKS["neogate-flores"]["templates"], wildcards.prompt)
+
+
+def gate_x_e_answer(wildcards):
+    """How a GATE X-E prompt's answers are read: three variants, or the neutral one alone."""
+    return TEMPLATES["gate-x-e"][wildcards.prompt].get("answer", "variants")
+
+
 # --- GATE ---------------------------------------------------------------------------------
 def gate_files(root, languages):
     """The published XX_2_variants.tsv files of the configured languages."""

@@ -32,6 +32,7 @@ from gendermt.io import write_json, write_parquet
 from gendermt.textfiles import is_blank, read_delimited
 
 from . import LANGUAGES, SHORT
+from .swapped import flag
 
 log = logging.getLogger(__name__)
 
@@ -308,10 +309,17 @@ def data_files(root: str | Path, languages: Sequence[str]) -> list[Path]:
 
 
 def build(paths: Sequence[str | Path], items_out: str | Path, tuples_out: str | Path,
-          provenance_out: str | Path) -> None:
+          provenance_out: str | Path, exclude_swapped: bool = False) -> None:
     """Workflow stage: the published files → ``data.parquet`` (requests), ``tuples.parquet``
-    and ``data.json`` (where the data came from, and what was left out)."""
+    and ``data.json`` (where the data came from, and what was left out). With
+    ``exclude_swapped``, the instances whose f and m columns are swapped or mixed
+    (``swapped.flag``) make no request; by default they are kept, as published."""
     instances = load_files(paths)
+    flagged = flag(instances)
+    if exclude_swapped and len(flagged):
+        log.info("left out %d instance(s) with swapped or mixed f/m columns: %s",
+                 len(flagged), ", ".join(flagged["instance_id"]))
+        instances = instances[~instances["instance_id"].isin(set(flagged["instance_id"]))]
     items, tuples = extract(instances)
     write_parquet(items_out, items)
     write_parquet(tuples_out, tuples)
@@ -320,5 +328,7 @@ def build(paths: Sequence[str | Path], items_out: str | Path, tuples_out: str | 
                   for p in paths],
         "instances": int(len(instances)),
         "instances_with_3plus_agmes_left_out": int((instances["agmes"] >= 3).sum()),
+        "swapped_or_mixed_fm": {"instances": flagged["instance_id"].tolist(),
+                                "excluded": bool(exclude_swapped)},
         "requests": int(len(items)), "tuples": int(len(tuples)),
     })

@@ -28,7 +28,7 @@ from gendermt.textfiles import is_blank, read_delimited
 
 from . import COLUMNS, HUB_ID
 from .evaluation import AnnotationError, parse_annotations
-from .paradigm import TAG, adapt, check_covers, load_mapping, neomorpheme_chars
+from .paradigm import TAG, adapt, check_covers, load_mapping, paradigm_neomorphemes
 
 log = logging.getLogger(__name__)
 
@@ -174,8 +174,8 @@ def build(test: str | Path, dev: str | Path, paradigms: Mapping[str, Mapping[str
                 **annotation_stats(dev_data["annotation_tagged"])},
         "paradigms": {name: {"mapping": str(paradigms[name]["mapping"]),
                              "sha256": _sha256(Path(paradigms[name]["mapping"])),
-                             "neomorphemes": paradigms[name].get("neomorphemes")
-                             or neomorpheme_chars(mapping),
+                             "neomorphemes": paradigm_neomorphemes(
+                                 name, mapping, paradigms[name].get("neomorphemes")),
                              "forms": mapping}
                       for name, mapping in mappings.items()},
     })
