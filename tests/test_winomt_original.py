@@ -27,7 +27,7 @@ def test_source_indices_take_the_article_before_the_entity():
 
 
 def test_translated_entity_is_the_article_then_the_entity_each_in_target_order():
-    words = "Le médecin a parlé avec la infirmière .".split()
+    words = ["Le", "médecin", "a", "parlé", "avec", "la", "infirmière", "."]
     forward = {(0, 0), (1, 1), (4, 6), (4, 5), (5, 3)}
     assert translated_entity(forward, [3, 4], words) == ([5, 6], "la infirmière")
     assert translated_entity(forward, [0, 1], words) == ([0, 1], "Le médecin")

@@ -44,7 +44,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gendermt.errors import GenderMTError, MissingResourceError
+from gendermt.errors import GenderMTError
 
 from .align import Token
 

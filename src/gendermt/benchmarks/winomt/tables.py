@@ -97,7 +97,8 @@ def build_readers_table(summaries: Sequence[str | Path], published: str | Path,
     ``tables/readers.{csv,md}`` (the Markdown adds why the readers differ, per language)."""
     table = readers_table(summaries, published, systems, langs, readers)
     write_table(table, csv)
-    notes = [table.to_markdown(index=False, floatfmt=".1f"), "", "Published: Stanovsky et al. (ACL 2019), Table 2 "
+    notes = [table.to_markdown(index=False, floatfmt=".1f"), "",
+             "Published: Stanovsky et al. (ACL 2019), Table 2 "
              f"(`{Path(published).name}`; `checked` says which figures a second source "
              "confirms).", ""]
     notes += [f"- **{lang}**: {READER_DIFFERENCES[lang]}" for lang in langs
