@@ -43,7 +43,8 @@ def decisions(hypotheses: Sequence[str], references: Sequence[str],
     if not len(hypotheses) == len(references) == len(counterfactuals):
         raise ValueError(f"{len(hypotheses)} outputs for {len(references)} references and "
                          f"{len(counterfactuals)} counterfactual references")
-    return [decide(h, r, c) for h, r, c in zip(hypotheses, references, counterfactuals, strict=True)]
+    triples = zip(hypotheses, references, counterfactuals, strict=True)
+    return [decide(h, r, c) for h, r, c in triples]
 
 
 def accuracy(flags: Sequence[bool]) -> float | None:
