@@ -206,3 +206,68 @@ def test_cli_json_items_and_errors(tmp_path, capsys, monkeypatch):
     assert main(["score", "mt-geneval", "--data", str(root), "--lang", "fr", "--split", "test",
                  "--set", "counterfactual", "--hyp", str(hyp_m)]) == 2
     assert "--hyp-masculine and --hyp-feminine" in capsys.readouterr().err
+
+
+SAMPLE = ROOT / "resources" / "mt-geneval"
+
+
+def test_the_shipped_sample_is_in_the_published_layout():
+    for lang in ("fr", "de", "es"):
+        cf = load_counterfactual(SAMPLE, lang, "test")
+        assert len(cf) == 6 and cf["annotated_reference_feminine"].str.contains("<F>").all()
+        ctx = load_contextual(SAMPLE, lang, "test")
+        assert len(ctx) == 6 and (ctx["context"] == "").sum() == 1
+        # the right references are always correct, the flipped ones never (but where the two
+        # references are the same)
+        right = summarise(evaluate_contextual(ctx, ctx["reference"].tolist()))
+        assert right["accuracy"] == 1.0
+        same = (ctx["reference"] == ctx["reference_flipped"]).sum()
+        wrong = summarise(evaluate_contextual(ctx, ctx["reference_flipped"].tolist()))
+        assert wrong["accuracy"] == same / 6
+        swapped = evaluate_counterfactual(cf, cf["reference_feminine"].tolist(),
+                                          cf["reference_masculine"].tolist())
+        assert summarise(swapped)["accuracy"] == 0.0
+
+
+def test_build_sample_writes_the_shipped_files(tmp_path):
+    import importlib.util
+    import shutil
+
+    copy = tmp_path / "mt-geneval"
+    shutil.copy(SAMPLE / "build_sample.py", tmp_path / "build_sample.py")
+    spec = importlib.util.spec_from_file_location("build_sample", tmp_path / "build_sample.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.HERE = copy
+    module.main()
+    for path in (SAMPLE / "data").rglob("*"):
+        if path.is_file():
+            assert (copy / path.relative_to(SAMPLE)).read_bytes() == path.read_bytes(), path
+
+
+def test_segments_tables_and_figure_on_the_sample(tmp_path):
+    from gendermt.benchmarks.mt_geneval.data import segments
+    from gendermt.benchmarks.mt_geneval.evaluate import evaluate_segments
+    from gendermt.benchmarks.mt_geneval.figures import accuracy_figure
+    from gendermt.benchmarks.mt_geneval.tables import accuracy_table, paper_layout
+
+    data = segments(SAMPLE, ["fr", "de"], "test", ["counterfactual", "contextual"])
+    assert len(data) == 2 * (2 * 6 + 6) and data["item_id"].is_unique
+    # an oracle that always answers in the masculine: every masculine segment right, every
+    # feminine one wrong, so no counterfactual pair is correct
+    masc = data["reference"].where(data["gender"] != "feminine", data["counterfactual_reference"])
+    runs = []
+    for name, hyps in (("oracle", data["reference"]), ("masculine", masc)):
+        path = tmp_path / f"{name}.parquet"
+        evaluate_segments(data, hyps.tolist()).to_parquet(path)
+        runs.append({"system": name, "prompt": "baseline", "path": path})
+    table = accuracy_table(runs)
+    cf = table[(table["set"] == "counterfactual") & (table["system"] == "masculine")]
+    assert cf["accuracy"].tolist() == [0.0, 0.0]
+    assert cf["accuracy_masculine"].tolist() == [1.0, 1.0]
+    assert cf["accuracy_gap"].tolist() == [1.0, 1.0] and cf["n"].tolist() == [6, 6]
+    assert table.loc[table["system"] == "oracle", "accuracy"].eq(1.0).all()
+    layout = paper_layout(table)
+    assert list(layout.columns[:3]) == ["system", "prompt", "de contextual"]
+    accuracy_figure(table, tmp_path / "f.png", tmp_path / "f.pdf")
+    assert (tmp_path / "f.png").stat().st_size > 10_000

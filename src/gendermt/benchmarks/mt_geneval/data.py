@@ -156,3 +156,35 @@ def load(root: str | Path, lang: str, split: str, which: str) -> pd.DataFrame:
         raise DatasetError("set", f"unknown set {which!r} (MT-GenEval has {', '.join(SETS)})")
     return (load_counterfactual if which == "counterfactual" else load_contextual)(root, lang,
                                                                                    split)
+
+
+def segments(root: str | Path, langs: list[str], split: str, sets: list[str]) -> pd.DataFrame:
+    """The workflow's items: one row per segment to translate, with the reference of the right
+    gender and the counterfactual one. A counterfactual pair gives two rows (its masculine and
+    its feminine source, ``pair_id`` shared); a contextual item gives one, whose source is the
+    published ``context <sep> sentence`` line and whose ``sentence`` is what the references
+    translate."""
+    rows = []
+    for lang in langs:
+        if "counterfactual" in sets:
+            frame = load_counterfactual(root, lang, split)
+            for rec in frame.to_dict("records"):
+                for gender, other in (("masculine", "feminine"), ("feminine", "masculine")):
+                    rows.append({"item_id": f"{rec['item_id']}-{gender[0]}",
+                                 "pair_id": rec["item_id"], "set": "counterfactual",
+                                 "gender": gender, "line": rec["line"],
+                                 "source": rec[f"source_{gender}"], "context": "",
+                                 "sentence": rec[f"source_{gender}"],
+                                 "reference": rec[f"reference_{gender}"],
+                                 "counterfactual_reference": rec[f"reference_{other}"],
+                                 "src_lang": "en", "tgt_lang": lang, "split": split})
+        if "contextual" in sets:
+            frame = load_contextual(root, lang, split)
+            for rec in frame.to_dict("records"):
+                rows.append({"item_id": rec["item_id"], "pair_id": rec["item_id"],
+                             "set": "contextual", "gender": "", "line": rec["line"],
+                             "source": rec["source_with_context"], "context": rec["context"],
+                             "sentence": rec["source"], "reference": rec["reference"],
+                             "counterfactual_reference": rec["reference_flipped"],
+                             "src_lang": "en", "tgt_lang": lang, "split": split})
+    return pd.DataFrame(rows)

@@ -53,3 +53,19 @@ def summarise(items: pd.DataFrame) -> dict:
                       accuracy_gap=None if m is None or f is None else m - f)
     result["n"] = len(items)
     return result
+
+
+def evaluate_segments(data: pd.DataFrame, hypotheses: Sequence[str]) -> pd.DataFrame:
+    """One run over the workflow's segments (``data.segments``) → per segment: the decision and
+    the words behind it, and ``pair_correct``: on the counterfactual set, whether both
+    translations of the pair are correct (the official item decision); on the contextual set,
+    the segment's own decision."""
+    found = decisions(list(hypotheses), data["reference"].tolist(),
+                      data["counterfactual_reference"].tolist())
+    out = data[["item_id", "pair_id", "set", "gender", "tgt_lang", "line"]].copy()
+    out["hypothesis"] = list(hypotheses)
+    out["correct"] = [d.correct for d in found]
+    out["correct_words"] = _words(d.correct_words for d in found)
+    out["incorrect_words"] = _words(d.incorrect_words for d in found)
+    out["pair_correct"] = out.groupby("pair_id")["correct"].transform("all")
+    return out
