@@ -18,6 +18,7 @@ SCORE_COMMANDS = (
     "gendermt.benchmarks.gambit.cli",
     "gendermt.benchmarks.gate.cli",
     "gendermt.benchmarks.gate_x_e.cli",
+    "gendermt.benchmarks.mt_geneval.cli",
     "gendermt.benchmarks.conga.cli",
     "gendermt.benchmarks.neogate.cli",
     "gendermt.benchmarks.winomt.cli",
