@@ -288,6 +288,13 @@ def test_missing_male_row_keeps_female_and_inclusive_together(tmp_path, raw, sam
     assert prov["examples"] == 18
 
 
+def test_similarities_equal_the_pairwise_similarity():
+    texts = ["Le médecin est là ||| The doctor is here", "La médecin est là", "Iel est là", ""]
+    tokens = [data_module._tokens(t) for t in texts]
+    expected = [[data_module._similarity(a, b) for b in texts] for a in texts[:2]]
+    assert data_module._similarities(tokens[:2], tokens).tolist() == expected
+
+
 def test_pairing_is_bounded_to_blocks_of_consecutive_rows(tmp_path, raw, sample_raw,
                                                           monkeypatch):
     # One candidate group of 54 rows in file order; blocks of 6 rows keep each triple
@@ -297,14 +304,14 @@ def test_pairing_is_bounded_to_blocks_of_consecutive_rows(tmp_path, raw, sample_
     frame["ambiguity"] = "ambiguous"
     frame["occupation"] = [["avocat", "avocate", "avocat.e"] for _ in range(len(frame))]
     calls = []
-    original = data_module._similarity
-    monkeypatch.setattr(data_module, "_similarity", lambda a, b: calls.append(1) or
-                        original(a, b))
+    original = data_module._similarities
+    monkeypatch.setattr(data_module, "_similarities", lambda a, b: calls.append(len(a) * len(b))
+                        or original(a, b))
     monkeypatch.setattr(data_module, "MAX_GROUP_ROWS", 6)
     data, prov = load(path=write(frame, tmp_path / "s.parquet"))
     assert prov["rows_without_all_variants"] == 0
     _check_true_triples(data, np.arange(len(frame)), sample_raw)
-    assert len(calls) == 9 * (2 * 2 + 2 * 2)  # 9 blocks: 2 male × 2 female, 2 × 2 inclusive
+    assert sum(calls) == 9 * (2 * 2 + 2 * 2)  # 9 blocks: 2 male × 2 female, 2 × 2 inclusive
 
 
 def test_non_utf8_csv_is_named_and_a_bom_is_read(tmp_path, raw, sample_loaded):

@@ -34,6 +34,7 @@ from scipy.optimize import linear_sum_assignment
 
 from gendermt.errors import DatasetError, MissingResourceError
 from gendermt.io import write_json, write_parquet
+from gendermt.progress import Progress
 from gendermt.textfiles import is_blank, read_text
 
 from . import AMBIGUITIES, GENDERS, HUB_ID, STEREOTYPES
@@ -48,7 +49,7 @@ MIN_VARIANT_SIMILARITY = 0.5
 # Rows compared with each other at most (per candidate group): larger groups are paired in
 # blocks of consecutive rows, so that pairing stays linear in the file's size. The release's
 # groups are far smaller (an occupation × ambiguity has tens of rows).
-MAX_GROUP_ROWS = 600
+MAX_GROUP_ROWS = 150
 
 
 # --------------------------------------------------------------------------- reading
@@ -200,9 +201,25 @@ def validate(frame: pd.DataFrame, path: str | Path) -> pd.DataFrame:
 _WORD = re.compile(r"\w+(?:[.·]\w+)*", re.UNICODE)
 
 
+def _tokens(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
 def _similarity(a: str, b: str) -> float:
-    ta, tb = _WORD.findall(a.lower()), _WORD.findall(b.lower())
-    return difflib.SequenceMatcher(None, ta, tb, autojunk=False).ratio()
+    return difflib.SequenceMatcher(None, _tokens(a), _tokens(b), autojunk=False).ratio()
+
+
+def _similarities(anchors: list[list[str]], rows: list[list[str]]) -> np.ndarray:
+    """:func:`_similarity` of every anchor × row, on token lists made once (each row's
+    index is built once, not once per pair)."""
+    sim = np.empty((len(anchors), len(rows)))
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    for j, b in enumerate(rows):
+        matcher.set_seq2(b)
+        for i, a in enumerate(anchors):
+            matcher.set_seq1(a)
+            sim[i, j] = matcher.ratio()
+    return sim
 
 
 def pair_variants(frame: pd.DataFrame) -> pd.Series:
@@ -218,28 +235,35 @@ def pair_variants(frame: pd.DataFrame) -> pd.Series:
     male row does not separate its female and inclusive siblings. Sibling references of
     incomplete examples stay missing.
     """
-    example = pd.Series(-1, index=frame.index, dtype="int64")
     key = frame["occupation"].map(tuple).astype(str) + "|" + frame["stereotype"] + "|" + \
         frame["ambiguity"]
-    text = frame["english"] + " ||| " + frame["french"]
+    tokens = [_tokens(f"{e} ||| {f}") for e, f in zip(frame["english"], frame["french"],
+                                                       strict=True)]
+    genders = frame["gender"].to_numpy()
+    example = np.full(len(frame), -1, dtype="int64")  # by position
     next_id = 0
-    blocks = (group.iloc[start:start + MAX_GROUP_ROWS]
-              for _, group in frame.groupby(key, sort=False)
-              for start in range(0, len(group), MAX_GROUP_ROWS))
-    for group in blocks:
+    blocks = (positions[start:start + MAX_GROUP_ROWS]
+              for positions in pd.Series(np.arange(len(frame))).groupby(
+                  key.to_numpy(), sort=False).agg(list)
+              for start in range(0, len(positions), MAX_GROUP_ROWS))
+    progress = Progress(len(frame), "pairing gender variants", unit="row")
+    for block in blocks:
         anchors: list[int] = []  # one row per example of this group, compared with the rest
         for gender in ("male", "female", "inclusive"):
-            rows = list(group.index[group["gender"] == gender])
+            rows = [i for i in block if genders[i] == gender]
             if anchors and rows:
-                sim = np.array([[_similarity(text[a], text[o]) for o in rows] for a in anchors])
+                sim = _similarities([tokens[a] for a in anchors], [tokens[o] for o in rows])
                 for r, c in zip(*linear_sum_assignment(-sim), strict=True):
                     if sim[r, c] >= MIN_VARIANT_SIMILARITY:
                         example[rows[c]] = example[anchors[r]]
-            for idx in rows:
-                if example[idx] < 0:
-                    example[idx] = next_id
+            for i in rows:
+                if example[i] < 0:
+                    example[i] = next_id
                     next_id += 1
-                    anchors.append(idx)
+                    anchors.append(i)
+        progress.update(len(block))
+    progress.close()
+    example = pd.Series(example, index=frame.index)
     # Number examples by the position of their first row, so ids follow the file.
     order = {old: new for new, old in enumerate(example.drop_duplicates())}
     return example.map(order)
