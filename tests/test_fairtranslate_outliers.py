@@ -11,6 +11,10 @@ from gendermt.errors import GenderMTError
 SYSTEMS = ["a", "b"]
 
 
+def _pairs(frame):
+    return sorted(set(zip(frame["prompt"], frame["item_id"], strict=True)))
+
+
 def _scores():
     rows = []
     comet = {  # (prompt, item) → COMET ×100 of systems a, b
@@ -30,8 +34,7 @@ def _scores():
 def test_rows_kept_only_when_every_system_is_above_the_threshold():
     settings = outliers.settings_of({"enabled": True}, SYSTEMS)
     kept, counts = outliers.apply(_scores(), settings)
-    assert sorted(set(zip(kept["prompt"], kept["item_id"]))) == [("p1", "i1"), ("p2", "i1"),
-                                                                   ("p2", "i2")]
+    assert _pairs(kept) == [("p1", "i1"), ("p2", "i1"), ("p2", "i2")]
     # every metric of a kept row stays, for every system
     assert len(kept) == 3 * 2 * 2
     overall = counts[counts["gender"] == "all"].set_index("prompt")
@@ -51,7 +54,7 @@ def test_threshold_and_systems_are_settings():
                                   SYSTEMS)
     kept, _ = outliers.apply(_scores(), looser)
     # only a decides, and 0.5 keeps a's 61s; a's 50 (p1, i3) is not above 0.5
-    assert sorted(set(zip(kept["prompt"], kept["item_id"]))) == [
+    assert _pairs(kept) == [
         ("p1", "i1"), ("p1", "i2"), ("p2", "i1"), ("p2", "i2"), ("p2", "i3")]
     with pytest.raises(GenderMTError, match="names c"):
         outliers.settings_of({"enabled": True, "systems": ["c"]}, SYSTEMS)
