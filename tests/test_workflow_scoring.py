@@ -207,3 +207,20 @@ def test_metrics_are_named_as_they_are_and_p_values_stay_readable(default_run):
     clean = table(default_run, "clean_outlier.csv")
     assert (clean["dropped"] == 0).all() and not clean["enabled"].any()
     assert "filter is off" in default_run.path(FT / "tables" / "by_gender.md").read_text()
+
+
+def test_clean_outlier_without_comet_stops_at_parse_time(tmp_path):
+    """The authors' filter keeps rows by COMET: enabled without COMET, or naming a system the
+    benchmark does not run, the workflow stops before any job, saying why."""
+    from .workflow_support import copy_project, output_of, snakemake
+
+    workdir = copy_project(tmp_path / "project")
+    config_file = workdir / "config" / "config.yaml"
+    config = yaml.safe_load(config_file.read_text(encoding="utf-8"))
+    ft = config["benchmarks"]["fairtranslate"]
+    for setting, message in (({"enabled": True}, "`comet` is not among the metrics"),
+                             ({"enabled": False, "systems": ["nobody"]}, "names nobody")):
+        ft["clean_outlier"] = setting
+        config_file.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+        proc = snakemake(workdir, "-n", "--cores", "1")
+        assert proc.returncode != 0 and message in output_of(proc), output_of(proc)[-2000:]
