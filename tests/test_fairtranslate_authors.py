@@ -91,3 +91,53 @@ def test_pronouns_are_counted_wherever_they_occur():
     assert pronouns_present("") == ()
     assert has_they("They left.") and has_they("they're here")
     assert not has_they("THEY left.") and not has_they("Their book.")
+
+
+def test_both_modes_side_by_side_with_the_notebooks_comet_filter():
+    """classifier_modes: the authors' and the corrected counts of the same outputs, the
+    paper's Table 4 beside them for a paper system, and the notebook's cumulative COMET
+    filter of the "they" rows (model k counted on rows every model up to k passes)."""
+    import pandas as pd
+
+    from gendermt.benchmarks.fairtranslate.inclusive_tables import analyse
+    from gendermt.benchmarks.fairtranslate.mode_tables import comparison
+
+    english = "The nurse arrived early. They were tired."
+    data = pd.DataFrame({
+        "item_id": ["i1", "i2", "i3"], "source": [english] * 3,
+        "gender": ["inclusive"] * 3, "ambiguity": ["unambiguous"] * 3,
+        "stereotype": ["female-stereotyped"] * 3, "occupation": [NURSE] * 3})
+    hyps = {"i1": "L'infirmière est arrivée tôt. Elle était fatiguée.",
+            "i2": "Lea infirmier.ière est arrivé.e tôt. Iel était fatigué.e.",
+            "i3": english}
+    outputs = pd.DataFrame([{"system": s, "prompt": "baseline", "item_id": i, "raw": h,
+                             "hypothesis": h} for s in ("gemma-2-2b", "mistral-7b")
+                            for i, h in hyps.items()])
+    items = analyse(data, outputs)
+    table = comparison(items)
+    t4 = table[(table["analysis"] == "table4") & (table["system"] == "gemma-2-2b")].iloc[0]
+    # i2: Lea → Le.a (authors then miss it) but iel is there; corrected finds it too
+    assert (t4["authors"], t4["corrected"], t4["paper"], t4["paper_of"]) == (1, 1, 5, 806)
+    occupation = table[(table["analysis"] == "occupation") & (table["system"] == "gemma-2-2b")
+                       & (table["group"] == "inclusive")].set_index("cell")
+    # authors: infirmier.ière became infirmier.ère, so i2 has no form; corrected: inclusive
+    assert occupation.loc["female", ["authors", "authors_of"]].tolist() == [1, 1]
+    assert occupation.loc["inclusive", ["corrected", "corrected_of"]].tolist() == [1, 2]
+    they = table[(table["analysis"] == "they") & (table["group"] == "all")
+                 & (table["system"] == "gemma-2-2b")].set_index("cell")
+    assert they.loc["none", "authors"] == 1 and they.loc["untranslated", "corrected"] == 1
+    assert pd.isna(they.loc["untranslated", "authors"])
+    comet = pd.DataFrame([("gemma-2-2b", "baseline", "i1", 90.0),
+                          ("gemma-2-2b", "baseline", "i2", 90.0),
+                          ("gemma-2-2b", "baseline", "i3", 50.0),
+                          ("mistral-7b", "baseline", "i1", 50.0),
+                          ("mistral-7b", "baseline", "i2", 90.0),
+                          ("mistral-7b", "baseline", "i3", 90.0)],
+                         columns=["system", "prompt", "item_id", "score"])
+    settings = {"enabled": True, "threshold": 0.6, "systems": ["gemma-2-2b", "mistral-7b"]}
+    filtered = comparison(items, comet, settings)
+    they = filtered[(filtered["analysis"] == "they") & (filtered["group"] == "all")]
+    of = they.groupby("system")["authors_of"].first().to_dict()
+    # gemma: rows gemma passes (i1, i2); mistral: rows both pass (i2 only)
+    assert of == {"gemma-2-2b": 2, "mistral-7b": 1}
+    assert (they["corrected_of"] == 3).all()  # the corrected mode counts every row

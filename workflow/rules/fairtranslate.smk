@@ -224,6 +224,11 @@ FAIRTRANSLATE_INCLUSIVE_TABLES = [
     "word_counts",
     "classifier_modes",
 ]
+FAIRTRANSLATE_INCLUSIVE_COMET = (
+    ["results/fairtranslate/scores/comet.parquet"]
+    if FAIRTRANSLATE_CLEAN_OUTLIER and FAIRTRANSLATE_CLEAN_OUTLIER["enabled"]
+    else []
+)
 FAIRTRANSLATE_INCLUSIVE_FIGURES = ["occupation_forms", "they_by_prompt", "they_by_ambiguity"]
 
 if FAIRTRANSLATE:
@@ -245,6 +250,8 @@ rule fairtranslate_inclusive_tables:
     input:
         data="results/fairtranslate/data.parquet",
         translations=FAIRTRANSLATE_TRANSLATIONS,
+        # the authors' COMET filter of the singular-"they" rows (classifier_modes)
+        comet=FAIRTRANSLATE_INCLUSIVE_COMET,
     output:
         analysed="results/fairtranslate/inclusive/outputs.parquet",
         normalization=report(
@@ -335,6 +342,7 @@ rule fairtranslate_inclusive_tables:
         code=code_fingerprint("gendermt.benchmarks.fairtranslate.inclusive_tables"),
         systems=FAIRTRANSLATE.get("systems"),
         prompts=FAIRTRANSLATE.get("prompts"),
+        clean_outlier=FAIRTRANSLATE_CLEAN_OUTLIER,
     log:
         "logs/fairtranslate/inclusive_tables.log",
     conda:

@@ -3,7 +3,8 @@
 * ``normalize``: French lines on stdin → the same lines with inclusive spellings in their
   canonical forms (:mod:`.normalize`) on stdout.
 * ``pronoun``: ``english<TAB>french`` lines on stdin → one class per line on stdout:
-  ``plural``, ``singular-gendered``, ``inclusive`` or ``no-pronoun`` (:mod:`.pronouns`).
+  ``plural``, ``singular-gendered``, ``inclusive``, ``no-pronoun`` or ``untranslated`` (an
+  empty output or the English again; :mod:`.pronouns`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         "pronoun", help="how singular 'they' was rendered (TSV stdin → classes)",
         description="Read 'english<TAB>french' lines on stdin and write, per line, how the "
                     "French renders the English singular 'they': plural (ils/elles/iels), "
-                    "singular-gendered (il/elle), inclusive (iel) or no-pronoun.")
+                    "singular-gendered (il/elle), inclusive (iel), no-pronoun or "
+                    "untranslated (empty, or the English again).")
     pron.set_defaults(func=run_pronoun)
 
 

@@ -317,9 +317,12 @@ def _word_count_md(table: pd.DataFrame) -> str:
 # --------------------------------------------------------------------------- the stage
 def build_inclusive_tables(data_path: str | Path, translation_files: Sequence[str | Path],
                            analysed_path: str | Path, outputs: dict, systems: Sequence[str],
-                           prompts: Sequence[str]) -> None:
+                           prompts: Sequence[str], comet: str | Path | None = None,
+                           clean_outlier: dict | None = None) -> None:
     """Workflow stage: data + every translation file → per-output results and the tables;
-    ``outputs`` maps table name (and ``<name>_md``) → path."""
+    ``outputs`` maps table name (and ``<name>_md``) → path. With ``clean_outlier`` enabled,
+    ``comet`` (``scores/comet.parquet``) gives the authors' mode its COMET filter of the
+    singular-"they" rows (:mod:`.mode_tables`)."""
     data = pd.read_parquet(data_path)
     items = analyse(data, read_translations(translation_files))
     items = ordered(items, {"system": systems, "prompt": prompts, "gender": GENDERS,
@@ -355,6 +358,7 @@ def build_inclusive_tables(data_path: str | Path, translation_files: Sequence[st
     write_text(outputs["word_counts_md"], _word_count_md(words))
 
     if "classifier_modes" in outputs:
-        modes = mode_tables.comparison(items)
+        comet_scores = pd.read_parquet(comet) if comet else None
+        modes = mode_tables.comparison(items, comet_scores, clean_outlier)
         write_table(modes, outputs["classifier_modes"])
         write_text(outputs["classifier_modes_md"], mode_tables.markdown(modes))

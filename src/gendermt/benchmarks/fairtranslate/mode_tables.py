@@ -16,9 +16,12 @@ the number, the paper's (``paper``, ``paper_of``):
   has the pronoun ``cell``: in ``authors`` mode every row that *contains* it (a row can count
   under several pronouns), in ``corrected`` mode the one pronoun that decides its class; the
   paper gives these only as figures. The authors never look for ``iels``; their ``they`` rows
-  are those whose English matches ``\\b[Tt]hey\\b``. (Their notebook also keeps, per model in
-  turn, only the rows with COMET > 0.6 — cumulatively across its model list; that is not
-  applied here: counts are over every "they" row.)
+  are those whose English matches ``\\b[Tt]hey\\b``. With ``clean_outlier`` enabled (and
+  COMET scores), the ``authors`` counts also take the notebook's COMET filter as it is
+  written: its loop over the models narrows one row set model after model, so the *k*-th
+  model of ``clean_outlier.systems`` is counted on the rows whose COMET is above the
+  threshold for the first *k* models (the last model on the rows every model passes).
+  Without it, both modes count every "they" row.
 
 Paper values are matched by system name (:data:`PAPER_SYSTEMS`: the names of
 config/study/systems.yaml) and prompt (:data:`PAPER_PROMPTS`).
@@ -86,9 +89,33 @@ def _authors_pronouns(value) -> set[str]:
     return set(value.split("; ")) if isinstance(value, str) and value else set()
 
 
-def comparison(items: pd.DataFrame) -> pd.DataFrame:
+def _authors_comet_rows(comet: pd.DataFrame | None, settings: dict | None
+                        ) -> dict[tuple[str, str], set[str]] | None:
+    """(system, prompt) → the item ids the notebook's cumulative COMET filter leaves for that
+    system's "they" counts; None when the filter is off."""
+    if comet is None or not settings or not settings.get("enabled"):
+        return None
+    threshold = 100 * float(settings["threshold"])
+    passed = comet[comet["score"] > threshold]
+    ok = {(str(s), str(p)): set(part["item_id"])
+          for (s, p), part in passed.groupby(["system", "prompt"], sort=False)}
+    prompts = {str(p) for p in comet["prompt"]}
+    out: dict[tuple[str, str], set[str]] = {}
+    for prompt in prompts:
+        kept: set[str] | None = None
+        for system in settings["systems"]:
+            here = ok.get((system, prompt), set())
+            kept = here if kept is None else kept & here
+            out[(system, prompt)] = kept
+    return out
+
+
+def comparison(items: pd.DataFrame, comet: pd.DataFrame | None = None,
+               clean_outlier: dict | None = None) -> pd.DataFrame:
     """Every cell of the three analyses in both modes (see the module doc); ``items`` is the
-    per-output frame of :func:`.inclusive_tables.analyse`."""
+    per-output frame of :func:`.inclusive_tables.analyse`; ``comet`` (COMET scores) and
+    ``clean_outlier`` give the authors' "they" counts their COMET filter."""
+    comet_rows = _authors_comet_rows(comet, clean_outlier)
     rows = []
     for (system, prompt), part in items.groupby(["system", "prompt"], observed=True,
                                                 sort=True):
@@ -119,6 +146,8 @@ def comparison(items: pd.DataFrame) -> pd.DataFrame:
             chosen = (part if group_name == "all"
                       else part[part["ambiguity"].astype(str) == group_name])
             a_rows = chosen[chosen["authors_they_row"]]
+            if comet_rows is not None and (system, prompt) in comet_rows:
+                a_rows = a_rows[a_rows["item_id"].isin(comet_rows[(system, prompt)])]
             c_rows = chosen[chosen["they_row"]]
             present = [_authors_pronouns(v) for v in a_rows["authors_they_pronouns"]]
             for cell in THEY_CELLS:
