@@ -100,6 +100,9 @@ def test_error_words_by_type():
     assert error_words(original, reference, "They told their brother that they was tired."
                        )["missing other change"] == 1
     assert error_words(original, reference, reference) == {}
+    # changed, but into the wrong form: a missing change, and a wrong form
+    wrong = error_words("I helped her.", "I helped him.", "I helped his.")
+    assert wrong == {"missing pronoun change": 1, "wrong pronoun form": 1}
 
 
 def test_error_table_percentages_and_undefined_cells():

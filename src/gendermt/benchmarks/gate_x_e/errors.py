@@ -9,7 +9,9 @@ and the original against the reference:
 * the original's words inside the stretches where it differs from the reference *should
   change*; the others *should stay*;
 * a word that should stay but differs in the rewrite (original → rewrite diff) is an
-  extraneous change; a word that should change but is kept is a missing change;
+  extraneous change; a word that should change but is kept, or is changed into another word
+  than the reference's ("her" → "his" where "him" is wanted), is a missing change (the
+  latter also counted as a *wrong form*, a row of its own);
 * each such word is one error, of type noun or pronoun by the word (``english.kind_of``: the
   gendered pronouns and their neutral forms; gendered nouns and titles and their neutral
   forms), or *other* (any other word: "Does she come" → "Does they come" leaves the verb, an
@@ -33,6 +35,8 @@ from .english import kind_of, tokens
 TYPES = ["extraneous noun change", "extraneous pronoun change", "missing noun change",
          "missing pronoun change"]
 OTHER = ["extraneous other change", "missing other change"]
+# Of the missing changes: those where the word changed, but not into the reference's.
+WRONG_FORM = ["wrong noun form", "wrong pronoun form"]
 # Wrong tuples whose answer had no rewrite of the requested gender (nothing to diff).
 NO_REWRITE = "no rewrite"
 SUBSETS = ["Pronoun-Only", "Gendered-Noun", "Negative"]
@@ -49,6 +53,16 @@ def changed_positions(a: list[str], b: list[str]) -> set[int]:
     return out
 
 
+def word_map(a: list[str], b: list[str]) -> dict[int, str]:
+    """``a``'s word index → the word ``b`` has in its place, where the diff pairs them one
+    to one (equal stretches, and replaced stretches of equal length)."""
+    out: dict[int, str] = {}
+    for tag, i1, i2, j1, j2 in SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+            out.update(zip(range(i1, i2), b[j1:j2], strict=True))
+    return out
+
+
 def inserted(a: list[str], b: list[str]) -> list[str]:
     """The words ``b`` inserts where ``a`` has none."""
     return [w for tag, _, _, j1, j2 in SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
@@ -61,6 +75,7 @@ def error_words(original: str, reference: str, rewrite: str) -> Counter:
     o, r, w = tokens(original), tokens(reference), tokens(rewrite)
     should = changed_positions(o, r)
     did = changed_positions(o, w)
+    to_r, to_w = word_map(o, r), word_map(o, w)
     out: Counter = Counter()
     for i, word in enumerate(o):
         if not any(c.isalnum() for c in word):
@@ -70,6 +85,11 @@ def error_words(original: str, reference: str, rewrite: str) -> Counter:
             out[f"extraneous {kind} change"] += 1
         elif i in should and i not in did:
             out[f"missing {kind} change"] += 1
+        elif i in should and i in to_r and i in to_w and to_r[i] != to_w[i]:
+            # changed, but not into the reference's word ("her" → "his" where "him" is
+            # wanted): the right change is missing, as the paper's annotation counts it
+            out[f"missing {kind} change"] += 1
+            out[f"wrong {kind} form"] += 1
     # words the rewrite adds that the reference does not (reference insertions are fine)
     wanted = Counter(inserted(o, r))
     for word in inserted(o, w):
@@ -92,10 +112,10 @@ def error_rows(scored: pd.DataFrame) -> pd.DataFrame:
         counts = error_words(t.original, t.reference, rewrite) if rewrite else Counter()
         rows.append({"tuple_id": t.tuple_id, "language": t.language, "subset": t.category,
                      "request": "neutral" if t.requested_gender == "neutral" else "gendered",
-                     **{k: int(counts.get(k, 0)) for k in TYPES + OTHER},
+                     **{k: int(counts.get(k, 0)) for k in TYPES + WRONG_FORM + OTHER},
                      NO_REWRITE: int(not rewrite)})
     return pd.DataFrame(rows, columns=["tuple_id", "language", "subset", "request",
-                                       *TYPES, *OTHER, NO_REWRITE])
+                                       *TYPES, *WRONG_FORM, *OTHER, NO_REWRITE])
 
 
 def error_table(scored: pd.DataFrame) -> pd.DataFrame:
@@ -116,10 +136,10 @@ def error_table(scored: pd.DataFrame) -> pd.DataFrame:
                 part = rows[(rows["language"] == language) & (rows["subset"] == subset)
                             & (rows["request"] == request)]
                 total = int(part[TYPES].to_numpy().sum()) if len(part) else 0
-                for kind in [*TYPES, "total errors", *OTHER, NO_REWRITE]:
+                for kind in [*TYPES, "total errors", *WRONG_FORM, *OTHER, NO_REWRITE]:
                     if kind == "total errors":
                         errors: float = total
-                    elif subset == "Negative" and kind.startswith("missing"):
+                    elif subset == "Negative" and kind.startswith(("missing", "wrong")):
                         errors = float("nan")
                     else:
                         errors = int(part[kind].sum()) if len(part) else 0
