@@ -154,24 +154,28 @@ def test_cli_on_the_published_google_french_outputs():
     assert "row 2121" in proc.stderr and "row 2122" in proc.stderr
 
 
-def test_cli_original_reader_is_deterministic(tmp_path):
-    data = slice_of_winomt(tmp_path / "d")
-    outputs = []
-    for run in range(2):
-        proc = subprocess.run(
-            [sys.executable, "-m", "gendermt", "score", "winomt", "--data",
-             str(data / "en.txt"), "--hyp", str(data / "google" / "en-fr.txt"), "--lang", "fr",
-             "--reader", "original", "--json", "--sentences", str(tmp_path / f"{run}.csv")],
-            capture_output=True, text=True, timeout=RUN_TIMEOUT, cwd=ROOT)
-        assert proc.returncode == 0, proc.stderr
-        outputs.append(json.loads(proc.stdout))
-    assert outputs[0] == outputs[1]
-    assert outputs[0]["reader"] == "original"
+def test_cli_original_reader(winomt_run, tmp_path):
+    """`--reader original` prints the same keys plus `reader`, and the same per-item
+    readings as the workflow's original-reader job on the same file (the aligner is
+    deterministic: two runs, two processes, the same links)."""
+    workdir, _ = winomt_run
+    data = slice_of_winomt(tmp_path / "d")  # as the job read it (a test edits the fixture's)
+    proc = subprocess.run(
+        [sys.executable, "-m", "gendermt", "score", "winomt", "--data", str(data / "en.txt"),
+         "--hyp", str(data / "google" / "en-fr.txt"), "--lang", "fr", "--reader", "original",
+         "--json", "--sentences", str(tmp_path / "s.csv")],
+        capture_output=True, text=True, timeout=RUN_TIMEOUT, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["reader"] == "original"
     for key in ("acc", "f1_male", "f1_female", "delta_g", "share_male", "share_female",
                 "share_neutral", "share_unknown", "precision_male", "recall_male", "n"):
-        assert key in outputs[0]
-    first, second = (pd.read_csv(tmp_path / f"{run}.csv") for run in range(2))
-    pd.testing.assert_frame_equal(first, second)  # the same links, item by item
+        assert key in result
+    cli = pd.read_csv(tmp_path / "s.csv")
+    job = pd.read_csv(workdir / "results/winomt/gender/original/google/fr.csv")
+    assert list(cli["translation"]) == list(job["translation"])
+    assert list(cli["aligned"].fillna("")) == list(job["aligned"].fillna(""))
+    assert list(cli["predicted"]) == list(job["predicted"])
 
 
 def test_cli_without_subsets_has_no_delta_s(tmp_path):

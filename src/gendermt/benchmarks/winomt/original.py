@@ -107,11 +107,21 @@ class IsolationReader:
             self.cache[profession] = self._read(profession)
         return self.cache[profession]
 
-    def _read(self, profession: str) -> Reading:
+    def read_all(self, professions: Sequence[str]) -> list[Reading]:
+        """``read`` of each, the distinct new strings parsed in one batch (each on its own
+        still: a batch of separate documents)."""
+        new = [p for p in dict.fromkeys(professions) if p not in self.cache]
+        if self.lang == "fr":
+            for profession, doc in zip(new, self.nlp.pipe(new, batch_size=512), strict=True):
+                self.cache[profession] = self._read(profession, doc)
+        return [self.read(p) for p in professions]
+
+    def _read(self, profession: str, doc=None) -> Reading:
         if not profession.strip():
             return Reading("unknown", "no aligned word")
         if self.lang == "fr":
-            genders = [g for g in map(_french_token_gender, self.nlp(profession)) if g]
+            doc = doc if doc is not None else self.nlp(profession)
+            genders = [g for g in map(_french_token_gender, doc) if g]
         else:
             genders = [g for g in (self._rule_gender(w) for w in _words(profession)) if g]
         return _majority(genders, repr(profession))
@@ -199,5 +209,5 @@ def read_original(lang: str, entities: Sequence[str], professions: Sequence[str]
                 ], german.version
     if lang in ("fr", "es", "it"):
         reader = IsolationReader(lang, french_nlp if lang == "fr" else None)
-        return [reader.read(p) for p in professions], reader.version
+        return reader.read_all(professions), reader.version
     raise GenderMTError(f"WinoMT: no gender reader for language {lang!r} (fr, es, it, de)")
