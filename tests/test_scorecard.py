@@ -138,6 +138,17 @@ def test_winomt_per_language_and_comet_gaps_without_item_scores(tmp_path):
     assert records["bing"]["winomt"]["acc_es"] is None
 
 
+def test_cli_benchmarks_takes_gambit_as_grape(results, capsys):
+    # issue 24: folders, the config and the report say GAMBIT; the scorecard's key is grape
+    assert main(["scorecard", "--results", str(results), "--benchmarks", "grape", "--json"]) == 0
+    grape = json.loads(capsys.readouterr().out)
+    for name in ("gambit", "GAMBIT", "gambit,neogate"):
+        assert main(["scorecard", "--results", str(results), "--benchmarks", name,
+                     "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert [r["grape"] for r in out] == [r["grape"] for r in grape]
+
+
 def test_quality_beside_gaps_and_no_colour_below_the_floor(tmp_path):
     """A broken system (BLEU ~2, every gender variant missed alike) has a near-0 gap: the
     scorecard shows its BLEU beside the gap, marks the gap low quality and does not colour

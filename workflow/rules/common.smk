@@ -14,14 +14,28 @@ SRC = str(Path(workflow.basedir) / "src")
 sys.path.insert(0, SRC)
 os.environ.update(PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])))
 
-from gendermt.backends import check_system, system_gpus, system_kind
+from gendermt.backends import (
+    BACKEND_MODULES,
+    backend_module,
+    check_system,
+    output_settings,
+    settings_on,
+    system_gpus,
+    system_kind,
+)
 from gendermt.benchmarks.gambit.lexicon import cues_path_for
+from gendermt.config_checks import check_config, check_schema
 from gendermt.errors import GenderMTError
-from gendermt.prompts import load_templates
+from gendermt.extract import extract_file
 from gendermt.provenance import code_fingerprint
 from gendermt.scoring.metrics import NEURAL_METRICS
 
 
+# The schema, with a message naming the key, then Snakemake's validation (defaults).
+try:
+    check_schema(config, Path(workflow.basedir) / "workflow/schemas/config.schema.yaml")
+except GenderMTError as _exc:
+    raise WorkflowError(f"config: {_exc}")
 validate(config, schema="../schemas/config.schema.yaml")
 
 
@@ -33,27 +47,14 @@ wildcard_constraints:
 
 BENCHMARKS = config["benchmarks"]
 SYSTEMS = config["systems"]
-TEMPLATES = {name: load_templates(spec["templates"]) for name, spec in BENCHMARKS.items()}
-
-for _name, _settings in SYSTEMS.items():
-    try:
-        check_system(_settings)
-    except GenderMTError as _exc:
-        raise WorkflowError(f"systems.{_name}: {_exc}")
+# Every value the schema cannot check (settings, templates, sacrebleu options, reference
+# files), checked before any job runs (gendermt.config_checks).
+try:
+    TEMPLATES = check_config(config)
+except GenderMTError as _exc:
+    raise WorkflowError(f"config: {_exc}")
 
 for _name, _spec in BENCHMARKS.items():
-    _unknown = [s for s in _spec["systems"] if s not in SYSTEMS]
-    if _unknown:
-        raise WorkflowError(
-            f"benchmarks.{_name}.systems names {_unknown}, which are not defined under "
-            f"`systems:` (defined: {', '.join(SYSTEMS)})"
-        )
-    _unknown = [p for p in _spec["prompts"] if p not in TEMPLATES[_name]]
-    if _unknown:
-        raise WorkflowError(
-            f"benchmarks.{_name}.prompts names {_unknown}, which {_spec['templates']} does "
-            f"not define (it has: {', '.join(TEMPLATES[_name])})"
-        )
     for _system, _prompts in _spec.get("system_prompts", {}).items():
         if _system not in _spec["systems"] or not set(_prompts) <= set(_spec["prompts"]):
             raise WorkflowError(
@@ -75,20 +76,20 @@ def template_of(wildcards):
     return TEMPLATES[wildcards.benchmark][wildcards.prompt]
 
 
-# Settings that change how a job runs, not what it outputs: not params (no rerun).
-RUN_ONLY_SETTINGS = ("threads", "kind")
+def system_output_settings(wildcards):
+    """The settings that change a system's outputs on this benchmark (its `systems:` entry
+    with the benchmark's `decoding:` overrides; not concurrency, timeouts, threads, ...)."""
+    return output_settings(settings_on(config, wildcards.benchmark, wildcards.system))
 
 
-def settings_on(benchmark, system):
-    """A system's settings on a benchmark: its `systems:` entry with the benchmark's
-    `decoding:` overrides for it (e.g. more new tokens for a step-by-step prompt)."""
-    overrides = BENCHMARKS.get(benchmark, {}).get("decoding", {}).get(system, {})
-    return {**SYSTEMS[system], **overrides}
+def translation_code(wildcards):
+    """The translation runner and this system's backend module (nothing else's)."""
+    own = backend_module(SYSTEMS[wildcards.system])
+    return code_fingerprint("gendermt.translate", *([own] if own else []))
 
 
-def system_settings(wildcards):
-    settings = settings_on(wildcards.benchmark, wildcards.system)
-    return {k: v for k, v in settings.items() if k not in RUN_ONLY_SETTINGS}
+# Stages that build a backend for a configured system (an LLM judge, an annotator).
+ALL_BACKENDS_CODE = sorted(set(BACKEND_MODULES.values()))
 
 
 def translation_threads(wildcards):
@@ -173,6 +174,27 @@ def sacrebleu_metrics_of(wildcards):
 def metric_options(wildcards):
     scoring = config.get("scoring", {})
     return {m: scoring.get(m) or {} for m in sacrebleu_metrics_of(wildcards)}
+
+
+def fairtranslate_clean_outlier(spec):
+    """benchmarks.fairtranslate.clean_outlier with its defaults, checked against the config."""
+    from gendermt.benchmarks.fairtranslate import outliers
+
+    try:
+        settings = outliers.settings_of(spec.get("clean_outlier"), spec["systems"])
+    except GenderMTError as exc:
+        raise WorkflowError(f"benchmarks.fairtranslate.{exc}")
+    if settings["enabled"] and "comet" not in spec.get("metrics", []):
+        raise WorkflowError(
+            "benchmarks.fairtranslate.clean_outlier is enabled but `comet` is not among "
+            "the metrics: the filter keeps rows by their COMET scores"
+        )
+    return settings
+
+
+def hypothesis_normalization_of(wildcards):
+    """The benchmark's `normalize_hypotheses` (a scoring option; None: none)."""
+    return BENCHMARKS[wildcards.benchmark].get("normalize_hypotheses")
 
 
 def corpus_groups_of(wildcards):
@@ -277,6 +299,18 @@ def gate_x_e_files(root, languages):
 
 def gate_x_e_template(wildcards):
     return TEMPLATES["gate-x-e"][wildcards.prompt]
+
+
+def neogate_flores_template(wildcards):
+    """A Neo-GATE FLORES template with its chat demonstrations (neogate/flores.py)."""
+    from gendermt.benchmarks.neogate.flores import load_template
+
+    return load_template(BENCHMARKS["neogate-flores"]["templates"], wildcards.prompt)
+
+
+def gate_x_e_answer(wildcards):
+    """How a GATE X-E prompt's answers are read: three variants, or the neutral one alone."""
+    return TEMPLATES["gate-x-e"][wildcards.prompt].get("answer", "variants")
 
 
 # --- GATE ---------------------------------------------------------------------------------

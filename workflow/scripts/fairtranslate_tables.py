@@ -10,5 +10,6 @@ with logging_to(snakemake.log[0]):
         snakemake.params.prompts,
         snakemake.params.metrics,
         snakemake.params.bootstrap,
-        snakemake.params.kinds,
+        clean_outlier=snakemake.params.clean_outlier,
+        kinds=snakemake.params.kinds,
     )
