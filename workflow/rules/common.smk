@@ -116,8 +116,12 @@ def translation_files_of(wildcards):
     systems × runs and paradigm systems; GAMBIT: model × language; the rest: runs_of)."""
     benchmark = wildcards.benchmark
     if benchmark == "neogate":
-        return [p.replace("/scores/", "/translations/").replace(".json", ".jsonl")
-                for p in NEOGATE_SUMMARIES]
+        return [
+            f"results/neogate/translations/{system}/{name}.jsonl"
+            for name, run in NEOGATE_RUNS.items()
+            for system in NEOGATE.get("systems", [])
+            + NEOGATE_PARADIGM_SYSTEMS.get(run["paradigm"], [])
+        ]
     if benchmark == "gambit":
         return list(dict.fromkeys(f"results/gambit/translations/{r['system']}/{r['lang']}.jsonl"
                                   for r in GAMBIT_RUNS))
