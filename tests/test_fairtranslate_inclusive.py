@@ -361,12 +361,15 @@ def test_cli_pronoun(monkeypatch, capsys):
     assert captured.err == ""
 
 
-def test_cli_pronoun_rejects_a_line_without_tab(monkeypatch, capsys):
-    monkeypatch.setattr("sys.stdin", io.StringIO("They left.\tIls sont partis.\nno tab\n"))
+def test_cli_pronoun_reports_a_line_without_tab_and_keeps_the_good_lines(monkeypatch, capsys):
+    # issue 24: the good lines' results are printed (aligned: the bad line's is empty)
+    monkeypatch.setattr("sys.stdin", io.StringIO(
+        "They left.\tIls sont partis.\nno tab\nThey came.\tIel est venu.\n"))
     assert main(["fairtranslate", "pronoun"]) == 2
     captured = capsys.readouterr()
-    assert "stdin line 2" in captured.err
-    assert captured.out == ""
+    assert "stdin line 2: expected 'english<TAB>french'" in captured.err
+    assert "1 of 3 stdin lines could not be classified (lines 2;" in captured.err
+    assert captured.out == "plural\n\ninclusive\n"
 
 
 def test_cli_pronoun_warns_without_they(monkeypatch, capsys):

@@ -9,10 +9,10 @@ from typing import Any
 
 import pandas as pd
 import pyarrow.parquet as pq
-from tqdm import tqdm
 
 from gendermt.errors import GenderMTError
 from gendermt.io import read_jsonl, write_json, write_parquet
+from gendermt.progress import Progress
 
 from .metrics import corpus_score, sentence_scores
 from .normalization import normalize_all, signed
@@ -50,7 +50,8 @@ def score_frame(frame: pd.DataFrame, metrics: Sequence[str], options: dict[str, 
         frame = frame.assign(hypothesis=normalize_all(frame["hypothesis"], normalize))
     tgt_lang = target_language(frame)
     rows, summary = [], {}
-    for metric in tqdm(metrics, desc="metrics", unit="metric"):
+    progress = Progress(len(metrics), "metrics", unit="metric")
+    for metric in metrics:
         opts = with_tokenizer(metric, options.get(metric), tgt_lang, tokenize)
         scores, sent_sig = sentence_scores(metric, frame["hypothesis"], frame["reference"], opts)
         sent_sig = signed(sent_sig, normalize)
@@ -67,6 +68,8 @@ def score_frame(frame: pd.DataFrame, metrics: Sequence[str], options: dict[str, 
         summary[metric] = {"signature": signed(overall.signature, normalize),
                            "sentence_signature": sent_sig,
                            "corpus": corpus, "n": counts}
+        progress.update()
+    progress.close()
     return pd.concat(rows, ignore_index=True), summary
 
 

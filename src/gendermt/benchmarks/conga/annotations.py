@@ -35,6 +35,7 @@ from typing import Any
 
 import pandas as pd
 
+from gendermt import textfiles
 from gendermt.errors import DatasetError, GenderMTError, MissingResourceError
 from gendermt.io import read_jsonl, write_json, write_jsonl
 
@@ -68,13 +69,9 @@ def _read_delimited(path: Path, required: Sequence[str]) -> pd.DataFrame:
 
 def read_lines(path: str | Path, what: str = "") -> list[str]:
     """The lines of a ``.txt`` file (no final empty line); ``what`` names it in the error."""
-    path = Path(path)
-    if not path.is_file():
+    if str(path) != textfiles.STDIN and not Path(path).is_file():
         raise MissingResourceError(f"{what}{path} does not exist")
-    lines = path.read_text(encoding="utf-8").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
+    return textfiles.read_lines(path)
 
 
 def read_inline(path: str | Path, item_ids: Sequence[str]) -> dict[str, str]:

@@ -27,11 +27,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
-from tqdm import tqdm
 
 from gendermt.analysis.tables import ordered, run_of
 from gendermt.errors import GenderMTError
 from gendermt.io import read_jsonl, write_parquet, write_table, write_text
+from gendermt.progress import Progress
 
 from . import AMBIGUITIES, GENDERS, authors, mode_tables
 from .indicators import indicators
@@ -104,8 +104,8 @@ def analyse(data: pd.DataFrame, outputs: pd.DataFrame) -> pd.DataFrame:
     frame = frame.drop(columns="_merge")
     they_ids = set(data.loc[they_rows(data), "item_id"])
     rows = []
-    for rec in tqdm(frame.itertuples(index=False), total=len(frame), desc="inclusive",
-                    unit="output", mininterval=5):
+    progress = Progress(len(frame), "inclusive", unit="output")
+    for rec in frame.itertuples(index=False):
         hyp = rec.hypothesis or ""
         normalized, rules = normalize_with_rules(hyp)
         occupation = occupation_form(normalized, list(rec.occupation))
@@ -133,6 +133,8 @@ def analyse(data: pd.DataFrame, outputs: pd.DataFrame) -> pd.DataFrame:
             "authors_they_pronouns": ("; ".join(authors.pronouns_present(by_authors))
                                       if authors_they else None),
         })
+        progress.update()
+    progress.close()
     out = pd.concat([frame.drop(columns=["occupation", "source"]).reset_index(drop=True),
                      pd.DataFrame(rows)], axis=1)
     return out
