@@ -8,8 +8,8 @@ import logging
 import os
 import sys
 import tempfile
-from datetime import datetime, timezone
 from collections.abc import Iterable, Iterator
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
