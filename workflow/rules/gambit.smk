@@ -50,7 +50,8 @@ ruleorder: gambit_inputs > build_inputs
 
 rule gambit_data:
     input:
-        GAMBIT.get("data", {}).get("path", []),
+        data=GAMBIT.get("data", {}).get("path", []),
+        isco=GAMBIT.get("isco", []),
     output:
         data="results/gambit/data.parquet",
         provenance="results/gambit/data.json",
@@ -220,7 +221,9 @@ rule gambit_tables:
 
 rule gambit_figures:
     input:
-        expand("results/gambit/tables/{table}.csv", table=GAMBIT_FIGURE_TABLES),
+        tables=expand("results/gambit/tables/{table}.csv", table=GAMBIT_FIGURE_TABLES),
+        # read for their `source` column only: a figure on example files says so
+        references=list(GAMBIT_LABOUR.values()) + ([GAMBIT_STEREOTYPE] if GAMBIT_STEREOTYPE else []),
     output:
         **{
             f"{figure}_png": report(
