@@ -158,7 +158,8 @@ def test_fairtranslate_study_runs_the_authors_pipeline(project):
         assert "bleu_nltk_m4" in job["params"]["metrics"]
         assert job["params"]["normalize"] == "non_binary_standardization"
     comet = [j for j in ours if j["rule"] == "comet"]
-    assert [j["params"]["normalize"] for j in comet] == ["non_binary_standardization"]
+    assert [j["params"]["settings"]["normalize_hypotheses"] for j in comet] == [
+        "non_binary_standardization"]
     for rule in ("fairtranslate_tables", "fairtranslate_figures"):
         (job,) = [j for j in ours if j["rule"] == rule]
         assert job["params"]["clean_outlier"] == {

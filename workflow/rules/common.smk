@@ -124,6 +124,13 @@ def hypothesis_normalization_of(wildcards):
     return BENCHMARKS[wildcards.benchmark].get("normalize_hypotheses")
 
 
+def comet_settings_of(wildcards):
+    """scoring.comet, plus the benchmark's `normalize_hypotheses` when it sets one (only
+    then: existing COMET results, protected GPU outputs, are not rerun for a null)."""
+    name = hypothesis_normalization_of(wildcards)
+    return {**comet_settings(), **({"normalize_hypotheses": name} if name else {})}
+
+
 def corpus_groups_of(wildcards):
     return BENCHMARKS[wildcards.benchmark].get("corpus_groups", [])
 
