@@ -38,7 +38,10 @@ def mappings():
 
 def write(tmp_path, text, name="Neo-GATE.tsv"):
     path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
     return path
 
 
@@ -138,12 +141,24 @@ def test_the_old_id_header_and_the_first_release_split_column(tmp_path, mappings
     (HEADER + ROW.replace("\tMy friend is rich.", "\t "), "row 1, column 'SOURCE': empty"),
     (HEADER + ROW.replace(";ricco ricca", ";ricco  ricca"), "row 1, column 'ANNOTATION'"),
     (HEADER + ROW.replace("amic=1", "amic=uno"), "row 1, column 'ANNOTATION'.*integer"),
+    # issue 18: ids that are not ASCII numbers, the same number twice, invisible text
+    (HEADER + ROW.replace("1\tIT", "\u00b2\tIT"), "row 1, column '#': the id '²' is not"),
+    (HEADER + ROW + ROW.replace("1\tIT", "01\tIT"), "row 2, column '#': duplicated id 01"),
+    (HEADER + ROW.replace("\tMy friend is rich.", "\t\u200b"), "row 1, column 'SOURCE': empty"),
+    (HEADER + "\n" + ROW.replace("1\tIT", "x\tIT"), "row 2, column '#'"),  # blank lines count
+    (b"\xff\xfe" + HEADER.encode(), "not UTF-8 text: byte 0xff on line 1"),
 ])
 def test_malformed_files_name_file_row_and_column(tmp_path, mappings, text, match):
     path = write(tmp_path, text)
     with pytest.raises(DatasetError, match=match) as err:
         load(path, mappings)
     assert str(path) in str(err.value)
+
+
+def test_a_bom_before_the_header_and_huge_fields_are_read(tmp_path, mappings):
+    long = ROW.replace("My friend is rich.", "My friend is rich." + " x" * 70_000)
+    frame = read_tsv(write(tmp_path, "\ufeff" + HEADER + long))
+    assert list(frame["#"]) == ["1"] and len(frame["SOURCE"].iat[0]) > 131072
 
 
 def test_a_missing_file_says_where_to_get_it(tmp_path, mappings):

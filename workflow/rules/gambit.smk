@@ -50,7 +50,8 @@ ruleorder: gambit_inputs > build_inputs
 
 rule gambit_data:
     input:
-        GAMBIT.get("data", {}).get("path", []),
+        data=GAMBIT.get("data", {}).get("path", []),
+        isco=GAMBIT.get("isco", []),
     output:
         data="results/gambit/data.parquet",
         provenance="results/gambit/data.json",
@@ -106,7 +107,7 @@ rule gambit_detect:
         csv="results/gambit/assignments/{detector}/{system}/{prompt}.csv",
         summary="results/gambit/assignments/{detector}/{system}/{prompt}.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gambit.detect"),
+        code=code_fingerprint("gendermt.benchmarks.gambit.detect", *ALL_BACKENDS_CODE),
         detector=gambit_detector,
         judge=gambit_judge_system,
     resources:

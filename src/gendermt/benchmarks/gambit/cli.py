@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 import pandas as pd
 
 from gendermt.errors import DatasetError, GenderMTError
+from gendermt.output import print_json
 
 from .analyses import national_share
 from .grape import ENTRY_KEYS, OVERALL_REFERENCES, load_assignments, score
@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
               "groups": {code: _entry(e) for code, e in result["groups"].items()}}
     if args.json:
         # allow_nan=False: a NaN that slipped through is a bug, not an output
-        print(json.dumps(result, indent=2, allow_nan=False))
+        print_json(result, getattr(args, "precision", None))
     else:
         print(render(result, args.level))
     return 0

@@ -56,7 +56,7 @@ PARITY = 0.5
 # language's country (see the module docstring): fr France, el Greece.
 PAPER_NATIONAL = {"fr": 0.490, "el": 0.428}
 OVERALL_REFERENCES = ("weighted", "national")
-_CODE = re.compile(r"^\d{4}$")
+_CODE = re.compile(r"^[0-9]{4}$")  # ASCII digits only
 
 
 def load_assignments(path: str | Path) -> pd.DataFrame:

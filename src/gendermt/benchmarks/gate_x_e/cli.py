@@ -4,10 +4,10 @@ layout."""
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from gendermt.errors import GenderMTError
+from gendermt.output import print_json
 
 
 def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         "n": nested(long, "n"),
     }
     if args.json:
-        print(json.dumps(result, indent=2, ensure_ascii=False))
+        print_json(result, getattr(args, "precision", None))
     else:
         from .scoring import table2
 

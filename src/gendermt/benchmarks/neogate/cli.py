@@ -4,9 +4,10 @@ evaluation script computes them."""
 from __future__ import annotations
 
 import argparse
-import json
 
 from gendermt.errors import GenderMTError
+from gendermt.output import print_json
+from gendermt.textfiles import read_lines
 
 from . import COUNTS, METRICS
 
@@ -51,9 +52,9 @@ def run(args: argparse.Namespace) -> int:
     if not chars:
         raise GenderMTError("no neomorpheme characters: the mapping's forms hold only "
                             "letters; give them with --neomorphemes CHARS")
-    # readlines, as the official script: only \n, \r and \r\n end a line
-    with open(args.hyp, encoding="utf-8") as fh:
-        hyps = [line.rstrip("\n") for line in fh.readlines()]
+    # \n ends a line (and \r\n): a lone \r or U+2028 inside an output does not shift the
+    # outputs after it, as it would with the official script's readlines
+    hyps = read_lines(args.hyp, "--hyp")
     if len(hyps) != len(data):
         raise GenderMTError(f"{args.hyp} has {len(hyps)} lines but {args.data} has "
                             f"{len(data)} entries: give one output per entry, in the file's "
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         write_export(args.export_tsv, data["number"], lines)
     result = {k: scores[k] for k in (*METRICS, *COUNTS)}
     if args.json:
-        print(json.dumps(result, indent=2, ensure_ascii=False))
+        print_json(result, getattr(args, "precision", None))
     else:
         for key in COUNTS:
             print(f"{key}: {result[key]}")
