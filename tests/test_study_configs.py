@@ -19,6 +19,10 @@ USER_DATA = {
     "data/gENder-IT/gENder-IT.tsv": "resources/conga/gENder-IT-sample.tsv",
     "data/neogate/Neo-GATE.tsv": "resources/neogate/Neo-GATE.tsv",
     "data/neogate/Neo-GATE-dev.tsv": "resources/neogate/Neo-GATE-dev.tsv",
+    "data/flores101/devtest/eng.devtest":
+        "resources/neogate/flores-sample/devtest/eng_Latn.devtest",
+    "data/flores101/devtest/ita.devtest":
+        "resources/neogate/flores-sample/devtest/ita_Latn.devtest",
     "data/gambit/gambit.jsonl": "resources/gambit/sample/gambit-sample.jsonl",
     "data/gambit/validation-fr.csv": "resources/gambit/validation/fr.csv",
     "data/gambit/validation-el.csv": "resources/gambit/validation/el.csv",

@@ -23,7 +23,6 @@ from gendermt.backends import (
 from gendermt.benchmarks.gambit.lexicon import cues_path_for
 from gendermt.config_checks import check_config, check_schema
 from gendermt.errors import GenderMTError
-from gendermt.extract import extract_file
 from gendermt.provenance import code_fingerprint
 from gendermt.scoring.metrics import NEURAL_METRICS
 
