@@ -3,6 +3,7 @@ it in the metadata, and the per-run table counts truncations."""
 
 import json
 
+import pandas as pd
 import pytest
 
 from gendermt.analysis.finish import finish_counts
@@ -80,3 +81,5 @@ def test_translate_file_records_and_counts_finish_reasons(tmp_path, sample_data)
     out.unlink()
     translate_file(inputs, data, "m", settings, out, meta, cache_dir=tmp_path / "cache")
     assert [r["finish_reason"] for r in read_jsonl(out)] == ["unknown"] * 4
+    row = finish_counts([out]).iloc[0]
+    assert row["unknown"] == 4 and pd.isna(row["truncated_share"])  # not "0 cut off"

@@ -22,7 +22,7 @@ REASONS = ("eos", "stop", "length", "n/a", "unknown")
 
 def finish_counts(translation_files: Sequence[str | Path]) -> pd.DataFrame:
     """One row per run (system, prompt): items, the count of each finish reason, and the
-    truncated share (``length`` / items)."""
+    truncated share (``length`` / items whose reason is known; NaN when none is)."""
     rows = []
     for path in translation_files:
         system, prompt = run_of(path)
@@ -30,7 +30,9 @@ def finish_counts(translation_files: Sequence[str | Path]) -> pd.DataFrame:
         row = {"system": system, "prompt": prompt, "items": len(reasons)}
         for reason in (*REASONS, *sorted(set(reasons) - set(REASONS))):
             row[reason] = reasons.count(reason)
-        row["truncated_share"] = row["length"] / len(reasons) if reasons else float("nan")
+        # of the outputs whose finish reason is known (not those served from the cache)
+        known = len(reasons) - row["unknown"]
+        row["truncated_share"] = row["length"] / known if known else float("nan")
         rows.append(row)
     columns = ["system", "prompt", "items", *REASONS, "truncated_share"]
     frame = pd.DataFrame(rows)
