@@ -226,7 +226,7 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal(capsys):
 def test_progress_logs_rate_and_eta_lines_and_quiet_silences_it(caplog, monkeypatch):
     from gendermt import progress
 
-    ticks = iter(range(0, 1000, 2))  # two seconds per reading of the clock
+    ticks = iter(range(0, 10000, 20))  # twenty seconds per reading of the clock
     monkeypatch.setattr(progress.time, "monotonic", lambda: float(next(ticks)))
     with caplog.at_level("INFO", logger="gendermt.progress"), \
             progress.Progress(40, "translate fairtranslate/baseline", every=10) as bar:
@@ -248,3 +248,10 @@ def test_progress_logs_rate_and_eta_lines_and_quiet_silences_it(caplog, monkeypa
     finally:
         progress.set_quiet(False)
     assert progress.duration(3725) == "1h02m" and progress.duration(393) == "6m33s"
+    # a loop faster than MIN_INTERVAL logs its last line only
+    monkeypatch.setattr(progress.time, "monotonic", lambda: 0.0)
+    with caplog.at_level("INFO", logger="gendermt.progress"), \
+            progress.Progress(40, "fast", every=10) as bar:
+        for _ in range(40):
+            bar.update()
+    assert [r.getMessage().split(":")[0] for r in caplog.records] == ["fast"]

@@ -2,7 +2,8 @@
 
 tqdm's carriage-return bar is drawn only when stderr is a terminal (in a log file, ``less``
 or a SLURM output it is one endless line); besides it, :class:`Progress` logs a line every
-``every`` items (default: about every 5 %) and at the end, with the rate and an ETA::
+``every`` items (default: about every 5 %; at most one per ``MIN_INTERVAL`` seconds) and at
+the end, with the rate and an ETA::
 
     translate fairtranslate/baseline: 1200/2418 items (50%), 3.1 items/s, ETA 6m33s
 
@@ -22,6 +23,7 @@ from tqdm import tqdm
 log = logging.getLogger("gendermt.progress")
 
 _QUIET = False
+MIN_INTERVAL = 10.0  # seconds between two progress lines of one loop (the last always shows)
 
 
 def set_quiet(quiet: bool) -> None:
@@ -55,7 +57,7 @@ class Progress:
         self.every = max(1, int(every) if every else math.ceil(todo / 20) if todo else 1)
         self._next = self._initial + self.every
         self._log = logger or log
-        self._start = time.monotonic()
+        self._start = self._last = time.monotonic()
         self._bar = tqdm(total=self.total, initial=self._initial, desc=desc, unit=unit,
                          file=sys.stderr, dynamic_ncols=True, leave=False,
                          disable=True if _QUIET else not _is_terminal())
@@ -76,8 +78,11 @@ class Progress:
         self.done += n
         self._bar.update(n)
         if not _QUIET and self.done >= self._next and self.done < self.total:
-            self._log.info("%s", self.line())
             self._next = self.done + self.every
+            now = time.monotonic()
+            if now - self._last >= MIN_INTERVAL:  # a short loop logs only its last line
+                self._last = now
+                self._log.info("%s", self.line())
 
     def close(self) -> None:
         self._bar.close()
