@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tqdm import tqdm
-
 from gendermt.cache import RequestCache
+from gendermt.progress import Progress
 
 
 def ask(backend: Any, cache: RequestCache, requests: list[Any], desc: str, who: str = "judge",
@@ -24,8 +23,8 @@ def ask(backend: Any, cache: RequestCache, requests: list[Any], desc: str, who: 
         if digests[r.item_id] not in raw:
             pending.setdefault(digests[r.item_id], r)
     todo = list(pending.values())
-    with tqdm(total=len(requests), initial=len(requests) - len(todo), desc=desc, unit=unit,
-              mininterval=1.0) as bar:
+    with Progress(len(requests), desc, unit=unit,
+                  initial=len(requests) - len(todo)) as bar:
         for start in range(0, len(todo), backend.batch_size):
             batch = todo[start:start + backend.batch_size]
             answers = backend.translate(batch)

@@ -41,7 +41,6 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from tqdm import tqdm
 
 import gendermt
 from gendermt.backends import Request, build_backend
@@ -49,6 +48,7 @@ from gendermt.backends.base import TRUNCATED, ItemFailed
 from gendermt.cache import RequestCache, is_blank
 from gendermt.errors import GenderMTError
 from gendermt.io import read_jsonl, write_json, write_jsonl
+from gendermt.progress import Progress
 
 log = logging.getLogger(__name__)
 
@@ -232,8 +232,8 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
                         "kept in %s", len(outputs), cache.path, exc, partial)
 
     with partial.open("a", encoding="utf-8") as fh, \
-            tqdm(total=len(requests), initial=len(done), desc=f"{system}", unit="item",
-                 mininterval=1.0) as bar:
+            Progress(len(requests), f"translate {system}", unit="item",
+                     initial=len(done)) as bar:
 
         def record(digest: str, raw: str, seconds: float, cached_from: str | None,
                    run: str | None, finish: str = "unknown") -> int:
