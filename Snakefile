@@ -27,6 +27,7 @@ include: "workflow/rules/neogate.smk"
 include: "workflow/rules/winomt.smk"
 include: "workflow/rules/gambit.smk"
 include: "workflow/rules/scorecard.smk"
+include: "workflow/rules/report.smk"
 
 
 rule all:

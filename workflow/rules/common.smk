@@ -19,10 +19,45 @@ from gendermt.benchmarks.gambit.lexicon import cues_path_for
 from gendermt.errors import GenderMTError
 from gendermt.prompts import load_templates
 from gendermt.provenance import code_fingerprint
+from gendermt.runinfo import check_config_files, startup_line
+from gendermt.runinfo import summary as run_summary_of
 from gendermt.scoring.metrics import NEURAL_METRICS
+from gendermt.sources import Hasher, check_sources, identity
+from gendermt.report_labels import labels_for
 
+
+# Config files named on the command line without the default must name their run: the
+# default's benchmarks are never dropped silently (checked before the schema fills `run`).
+try:
+    check_config_files(workflow.overwrite_configfiles, config, workflow.basedir)
+except GenderMTError as _exc:
+    raise WorkflowError(str(_exc))
 
 validate(config, schema="../schemas/config.schema.yaml")
+
+# Results of different configs live side by side: results/<run>/ (logs/<run>/). Not per
+# run: the request cache (cache.dir, results/cache by default), which is keyed by system
+# identity and request, so that an identical request is never sent twice across runs.
+RUN = config["run"]
+RESULTS = f"results/{RUN}"
+LOGS = f"logs/{RUN}"
+
+# Every configured data file or folder must exist before anything is planned.
+try:
+    check_sources(config)
+except GenderMTError as _exc:
+    raise WorkflowError(str(_exc))
+
+# sha256 of data sources, memoised by (path, size, mtime) in .snakemake/gendermt/.
+SOURCE_HASHER = Hasher()
+
+
+def source_identity(paths):
+    """params of a data stage: path, size and sha256 of each file it reads (a changed
+    source reruns the stage and everything downstream, whatever its mtime)."""
+    found = identity(list(paths), SOURCE_HASHER)
+    SOURCE_HASHER.save()
+    return found
 
 
 wildcard_constraints:
@@ -228,6 +263,32 @@ def gate_template(wildcards):
 
 # Each benchmark's rule file adds the tables and figures it makes.
 TARGETS: list[str] = []
+
+# Tables of the report: csv path → its report entry; rule report_tables renders each as an
+# HTML page the report shows inline (Snakemake shows CSVs only as download links).
+REPORT_TABLES: dict[str, dict] = {}
+
+
+def table_report(path, caption, category, subcategory, labels=None):
+    """A table (CSV) for the report: registered for its HTML page; returns the plain path."""
+    REPORT_TABLES[path] = {
+        "caption": caption,
+        "category": category,
+        "subcategory": subcategory,
+        "labels": labels or labels_for(path, category),
+    }
+    return path
+
+
+def figure_report(path, caption, category, subcategory, labels=None):
+    """A figure for the report, labelled (benchmark, figure, paper figure)."""
+    return report(
+        path,
+        caption=caption,
+        category=category,
+        subcategory=subcategory,
+        labels=labels or labels_for(path, category),
+    )
 
 
 def all_targets():

@@ -58,6 +58,8 @@ rule conga_data:
         provenance="results/conga/data.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.conga.data"),
+        # path, size and sha256 of what it reads: a changed source reruns it
+        sources=source_identity([CONGA_DATA["path"]] if CONGA_DATA else []),
         source=CONGA_DATA,
         tags=CONGA_TAGS.get("source", {}),
     log:
@@ -118,35 +120,35 @@ rule conga_tables:
         data="results/conga/data.parquet",
         sentences=CONGA_SENTENCES,
     output:
-        tags=report(
+        tags=table_report(
             "results/conga/tables/tags.csv",
             caption="../report/conga_tags.rst",
             category="ConGA",
             subcategory="Tables",
         ),
         tags_md="results/conga/tables/tags.md",
-        categories=report(
+        categories=table_report(
             "results/conga/tables/categories.csv",
             caption="../report/conga_categories.rst",
             category="ConGA",
             subcategory="Tables",
         ),
         categories_md="results/conga/tables/categories.md",
-        metrics=report(
+        metrics=table_report(
             "results/conga/tables/metrics.csv",
             caption="../report/conga_metrics.rst",
             category="ConGA",
             subcategory="Tables",
         ),
         metrics_md="results/conga/tables/metrics.md",
-        coverage=report(
+        coverage=table_report(
             "results/conga/tables/coverage.csv",
             caption="../report/conga_coverage.rst",
             category="ConGA",
             subcategory="Tables",
         ),
         coverage_md="results/conga/tables/coverage.md",
-        sentences=report(
+        sentences=table_report(
             "results/conga/tables/sentences.csv",
             caption="../report/conga_sentences.rst",
             category="ConGA",
@@ -170,7 +172,7 @@ rule conga_figures:
     input:
         sentences=CONGA_SENTENCES,
     output:
-        png=report(
+        png=figure_report(
             "results/conga/figures/ambiguous_resolution.png",
             caption="../report/conga_ambiguous_resolution.rst",
             category="ConGA",

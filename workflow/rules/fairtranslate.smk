@@ -37,6 +37,8 @@ rule fairtranslate_data:
         provenance="results/fairtranslate/data.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.fairtranslate.data"),
+        # path, size and sha256 of what it reads: a changed source reruns it
+        sources=source_identity(FAIRTRANSLATE_RAW),
         source=FAIRTRANSLATE.get("data"),
     log:
         "logs/fairtranslate/data.log",
@@ -51,92 +53,92 @@ rule fairtranslate_tables:
         data="results/fairtranslate/data.parquet",
         scores=FAIRTRANSLATE_SCORES,
     output:
-        by_gender=report(
+        by_gender=table_report(
             "results/fairtranslate/tables/by_gender.csv",
             caption="../report/fairtranslate_by_gender.rst",
             category="FairTranslate",
             subcategory="Tables",
         ),
         by_gender_md="results/fairtranslate/tables/by_gender.md",
-        by_stereotype=report(
+        by_stereotype=table_report(
             "results/fairtranslate/tables/by_stereotype.csv",
             caption="../report/fairtranslate_by_category.rst",
             category="FairTranslate",
             subcategory="Tables",
         ),
         by_stereotype_md="results/fairtranslate/tables/by_stereotype.md",
-        by_ambiguity=report(
+        by_ambiguity=table_report(
             "results/fairtranslate/tables/by_ambiguity.csv",
             caption="../report/fairtranslate_by_category.rst",
             category="FairTranslate",
             subcategory="Tables",
         ),
         by_ambiguity_md="results/fairtranslate/tables/by_ambiguity.md",
-        anova=report(
+        anova=table_report(
             "results/fairtranslate/tables/anova.csv",
             caption="../report/fairtranslate_anova.rst",
             category="FairTranslate",
             subcategory="Tables",
         ),
         anova_md="results/fairtranslate/tables/anova.md",
-        dataset=report(
+        dataset=table_report(
             "results/fairtranslate/tables/dataset.csv",
             caption="../report/fairtranslate_dataset.rst",
             category="FairTranslate",
             subcategory="Tables",
         ),
         dataset_md="results/fairtranslate/tables/dataset.md",
-        gender_tests=report(
+        gender_tests=table_report(
             "results/fairtranslate/tables/gender_tests.csv",
             caption="../report/fairtranslate_gender_tests.rst",
             category="FairTranslate",
             subcategory="Tables",
         ),
         gender_tests_md="results/fairtranslate/tables/gender_tests.md",
-        gender_means_ci=report(
+        gender_means_ci=table_report(
             "results/fairtranslate/tables/gender_means_ci.csv",
             caption="../report/fairtranslate_gender_means_ci.rst",
             category="FairTranslate",
             subcategory="Tables",
         ),
         gender_means_ci_md="results/fairtranslate/tables/gender_means_ci.md",
-        paper_table1=report(
+        paper_table1=table_report(
             "results/fairtranslate/tables/paper_table1.csv",
             caption="../report/fairtranslate_paper_tables.rst",
             category="FairTranslate",
             subcategory="Paper tables",
         ),
-        paper_table2=report(
+        paper_table2=table_report(
             "results/fairtranslate/tables/paper_table2.csv",
             caption="../report/fairtranslate_paper_tables.rst",
             category="FairTranslate",
             subcategory="Paper tables",
         ),
-        paper_table3=report(
+        paper_table3=table_report(
             "results/fairtranslate/tables/paper_table3.csv",
             caption="../report/fairtranslate_paper_tables.rst",
             category="FairTranslate",
             subcategory="Paper tables",
         ),
-        paper_table6=report(
+        paper_table6=table_report(
             "results/fairtranslate/tables/paper_table6.csv",
             caption="../report/fairtranslate_paper_tables.rst",
             category="FairTranslate",
             subcategory="Paper tables",
         ),
-        paper_table7=report(
+        paper_table7=table_report(
             "results/fairtranslate/tables/paper_table7.csv",
             caption="../report/fairtranslate_paper_tables.rst",
             category="FairTranslate",
             subcategory="Paper tables",
         ),
-        paper_table8=report(
+        paper_table8=table_report(
             "results/fairtranslate/tables/paper_table8.csv",
             caption="../report/fairtranslate_paper_tables.rst",
             category="FairTranslate",
             subcategory="Paper tables",
         ),
-        paper_table9=report(
+        paper_table9=table_report(
             "results/fairtranslate/tables/paper_table9.csv",
             caption="../report/fairtranslate_paper_tables.rst",
             category="FairTranslate",
@@ -169,7 +171,7 @@ rule fairtranslate_figures:
         data="results/fairtranslate/data.parquet",
         scores=FAIRTRANSLATE_SCORES,
     output:
-        png=report(
+        png=figure_report(
             "results/fairtranslate/figures/score_by_gender.png",
             caption="../report/fairtranslate_score_by_gender.rst",
             category="FairTranslate",
@@ -232,78 +234,48 @@ rule fairtranslate_inclusive_tables:
         translations=FAIRTRANSLATE_TRANSLATIONS,
     output:
         analysed="results/fairtranslate/inclusive/outputs.parquet",
-        normalization=report(
+        normalization=table_report(
             "results/fairtranslate/tables/normalization.csv",
             caption="../report/fairtranslate_normalization.rst",
             category="FairTranslate",
             subcategory="Inclusive language",
         ),
-        normalization_md=report(
-            "results/fairtranslate/tables/normalization.md",
-            caption="../report/fairtranslate_normalization.rst",
-            category="FairTranslate",
-            subcategory="Inclusive language",
-        ),
-        normalized_outputs=report(
+        normalization_md="results/fairtranslate/tables/normalization.md",
+        normalized_outputs=table_report(
             "results/fairtranslate/tables/normalized_outputs.csv",
             caption="../report/fairtranslate_normalized_outputs.rst",
             category="FairTranslate",
             subcategory="Inclusive language",
         ),
-        normalized_outputs_md=report(
-            "results/fairtranslate/tables/normalized_outputs.md",
-            caption="../report/fairtranslate_normalized_outputs.rst",
-            category="FairTranslate",
-            subcategory="Inclusive language",
-        ),
-        inclusive_indicators=report(
+        normalized_outputs_md="results/fairtranslate/tables/normalized_outputs.md",
+        inclusive_indicators=table_report(
             "results/fairtranslate/tables/inclusive_indicators.csv",
             caption="../report/fairtranslate_inclusive_indicators.rst",
             category="FairTranslate",
             subcategory="Inclusive language",
         ),
-        inclusive_indicators_md=report(
-            "results/fairtranslate/tables/inclusive_indicators.md",
-            caption="../report/fairtranslate_inclusive_indicators.rst",
-            category="FairTranslate",
-            subcategory="Inclusive language",
-        ),
-        occupation_forms=report(
+        inclusive_indicators_md="results/fairtranslate/tables/inclusive_indicators.md",
+        occupation_forms=table_report(
             "results/fairtranslate/tables/occupation_forms.csv",
             caption="../report/fairtranslate_occupation_forms_table.rst",
             category="FairTranslate",
             subcategory="Inclusive language",
         ),
-        occupation_forms_md=report(
-            "results/fairtranslate/tables/occupation_forms.md",
-            caption="../report/fairtranslate_occupation_forms_table.rst",
-            category="FairTranslate",
-            subcategory="Inclusive language",
-        ),
-        they_pronouns=report(
+        occupation_forms_md="results/fairtranslate/tables/occupation_forms.md",
+        they_pronouns=table_report(
             "results/fairtranslate/tables/they_pronouns.csv",
             caption="../report/fairtranslate_they_pronouns.rst",
             category="FairTranslate",
             subcategory="Inclusive language",
         ),
-        they_pronouns_md=report(
-            "results/fairtranslate/tables/they_pronouns.md",
-            caption="../report/fairtranslate_they_pronouns.rst",
-            category="FairTranslate",
-            subcategory="Inclusive language",
-        ),
-        word_counts=report(
+        they_pronouns_md="results/fairtranslate/tables/they_pronouns.md",
+        word_counts=table_report(
             "results/fairtranslate/tables/word_counts.csv",
             caption="../report/fairtranslate_word_counts.rst",
             category="FairTranslate",
             subcategory="Inclusive language",
         ),
-        word_counts_md=report(
-            "results/fairtranslate/tables/word_counts.md",
-            caption="../report/fairtranslate_word_counts.rst",
-            category="FairTranslate",
-            subcategory="Inclusive language",
-        ),
+        word_counts_md="results/fairtranslate/tables/word_counts.md",
     params:
         code=code_fingerprint("gendermt.benchmarks.fairtranslate.inclusive_tables"),
         systems=FAIRTRANSLATE.get("systems"),
@@ -321,21 +293,21 @@ rule fairtranslate_inclusive_figures:
         occupation_forms="results/fairtranslate/tables/occupation_forms.csv",
         they_pronouns="results/fairtranslate/tables/they_pronouns.csv",
     output:
-        occupation_forms_png=report(
+        occupation_forms_png=figure_report(
             "results/fairtranslate/figures/occupation_forms.png",
             caption="../report/fairtranslate_occupation_forms.rst",
             category="FairTranslate",
             subcategory="Inclusive language",
         ),
         occupation_forms_pdf="results/fairtranslate/figures/occupation_forms.pdf",
-        they_by_prompt_png=report(
+        they_by_prompt_png=figure_report(
             "results/fairtranslate/figures/they_by_prompt.png",
             caption="../report/fairtranslate_they_by_prompt.rst",
             category="FairTranslate",
             subcategory="Inclusive language",
         ),
         they_by_prompt_pdf="results/fairtranslate/figures/they_by_prompt.pdf",
-        they_by_ambiguity_png=report(
+        they_by_ambiguity_png=figure_report(
             "results/fairtranslate/figures/they_by_ambiguity.png",
             caption="../report/fairtranslate_they_by_ambiguity.rst",
             category="FairTranslate",

@@ -38,7 +38,7 @@ GAMBIT_ALL_ASSIGNMENTS = {d: gambit_assignments(GAMBIT_RUNS, d) for d in GAMBIT_
 
 if GAMBIT:
     TARGETS.extend(
-        expand("results/gambit/tables/{table}.csv", table=GAMBIT_TABLES)
+        expand("results/gambit/tables/{table}.csv", table=GAMBIT_TABLES + GAMBIT_PAPER_TABLES)
         + expand("results/gambit/figures/{figure}.{ext}", figure=GAMBIT_FIGURES, ext=["png", "pdf"])
         + (["results/gambit/tables/validation.csv"] if GAMBIT_VALIDATION else [])
         + (["results/gambit/tables/detector_agreement.csv"] if len(GAMBIT_DETECTORS) > 1 else [])
@@ -56,6 +56,8 @@ rule gambit_data:
         provenance="results/gambit/data.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.gambit.data"),
+        # path, size and sha256 of what it reads: a changed source reruns it
+        sources=source_identity([GAMBIT["data"]["path"]] if GAMBIT else []),
         source=GAMBIT.get("data"),
     log:
         "logs/gambit/data.log",
@@ -72,6 +74,7 @@ rule gambit_isco:
         "results/gambit/isco.parquet",
     params:
         code=code_fingerprint("gendermt.benchmarks.gambit.isco"),
+        sources=source_identity([GAMBIT["isco"]] if GAMBIT.get("isco") else []),
     log:
         "logs/gambit/isco.log",
     conda:
@@ -155,7 +158,7 @@ rule gambit_validation_table:
             lang=GAMBIT_VALIDATION,
         ),
     output:
-        csv=report(
+        csv=table_report(
             "results/gambit/tables/validation.csv",
             caption="../report/gambit_validation.rst",
             category="GAMBIT",
@@ -180,7 +183,7 @@ rule gambit_tables:
         stereotype=GAMBIT_STEREOTYPE or [],
     output:
         **{
-            table: report(
+            table: table_report(
                 f"results/gambit/tables/{table}.csv",
                 caption=f"../report/gambit_{gambit_figure_caption(table)}.rst",
                 category="GAMBIT",
@@ -190,7 +193,7 @@ rule gambit_tables:
         },
         **{f"{table}_md": f"results/gambit/tables/{table}.md" for table in GAMBIT_TABLES},
         **{
-            table: report(
+            table: table_report(
                 f"results/gambit/tables/{table}.csv",
                 caption="../report/gambit_paper_tables.rst",
                 category="GAMBIT",
@@ -223,7 +226,7 @@ rule gambit_figures:
         expand("results/gambit/tables/{table}.csv", table=GAMBIT_FIGURE_TABLES),
     output:
         **{
-            f"{figure}_png": report(
+            f"{figure}_png": figure_report(
                 f"results/gambit/figures/{figure}.png",
                 caption=f"../report/gambit_{gambit_figure_caption(figure)}.rst",
                 category="GAMBIT",
@@ -246,7 +249,7 @@ rule gambit_agreement:
     input:
         **GAMBIT_ALL_ASSIGNMENTS,
     output:
-        csv=report(
+        csv=table_report(
             "results/gambit/tables/detector_agreement.csv",
             caption="../report/gambit_detector_agreement.rst",
             category="GAMBIT",

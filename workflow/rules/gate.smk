@@ -33,6 +33,8 @@ rule gate_data:
         provenance="results/gate/data.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate.data"),
+        # path, size and sha256 of what it reads: a changed source reruns it
+        sources=source_identity(GATE_RAW),
     log:
         "logs/gate/data.log",
     conda:
@@ -62,7 +64,7 @@ rule gate_tables:
         data="results/gate/data.parquet",
         translations=GATE_TRANSLATIONS,
     output:
-        prf=report(
+        prf=table_report(
             "results/gate/tables/prf.csv",
             caption="../report/gate_prf.rst",
             category="GATE",
@@ -86,7 +88,7 @@ rule gate_figures:
     input:
         prf="results/gate/tables/prf.csv",
     output:
-        png=report(
+        png=figure_report(
             "results/gate/figures/f05.png",
             caption="../report/gate_f05.rst",
             category="GATE",

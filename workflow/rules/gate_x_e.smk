@@ -42,6 +42,8 @@ rule gate_x_e_data:
         provenance="results/gate-x-e/data.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate_x_e.data"),
+        # path, size and sha256 of what it reads: a changed source reruns it
+        sources=source_identity(GATE_X_E_RAW),
     log:
         "logs/gate-x-e/data.log",
     conda:
@@ -88,21 +90,21 @@ rule gate_x_e_tables:
         tuples="results/gate-x-e/tuples.parquet",
         rewrites=GATE_X_E_REWRITES,
     output:
-        accuracy=report(
+        accuracy=table_report(
             "results/gate-x-e/tables/accuracy.csv",
             caption="../report/gate_x_e_accuracy.rst",
             category="GATE X-E",
             subcategory="Tables",
         ),
         accuracy_md="results/gate-x-e/tables/accuracy.md",
-        rewriting=report(
+        rewriting=table_report(
             "results/gate-x-e/tables/rewriting.csv",
             caption="../report/gate_x_e_rewriting.rst",
             category="GATE X-E",
             subcategory="Tables",
         ),
         rewriting_md="results/gate-x-e/tables/rewriting.md",
-        tuples=report(
+        tuples=table_report(
             "results/gate-x-e/tables/tuples.csv",
             caption="../report/gate_x_e_tuples.rst",
             category="GATE X-E",
@@ -124,7 +126,7 @@ rule gate_x_e_figures:
     input:
         accuracy="results/gate-x-e/tables/accuracy.csv",
     output:
-        png=report(
+        png=figure_report(
             "results/gate-x-e/figures/accuracy.png",
             caption="../report/gate_x_e_accuracy_figure.rst",
             category="GATE X-E",

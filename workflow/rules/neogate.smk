@@ -70,6 +70,8 @@ rule neogate_data:
         provenance="results/neogate/data.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.neogate.data"),
+        # path, size and sha256 of what it reads: a changed source reruns it
+        sources=source_identity(NEOGATE_RAW),
         source=NEOGATE.get("data"),
         paradigms=NEOGATE.get("paradigms"),
     log:
@@ -124,28 +126,28 @@ rule neogate_tables:
         summaries=NEOGATE_SUMMARIES,
         provenance="results/neogate/data.json",
     output:
-        zeroshot=report(
+        zeroshot=table_report(
             "results/neogate/tables/zeroshot.csv",
             caption="../report/neogate_zeroshot.rst",
             category="Neo-GATE",
             subcategory="Tables",
         ),
         zeroshot_md="results/neogate/tables/zeroshot.md",
-        fewshot=report(
+        fewshot=table_report(
             "results/neogate/tables/fewshot.csv",
             caption="../report/neogate_fewshot.rst",
             category="Neo-GATE",
             subcategory="Tables",
         ),
         fewshot_md="results/neogate/tables/fewshot.md",
-        extraction=report(
+        extraction=table_report(
             "results/neogate/tables/extraction.csv",
             caption="../report/neogate_extraction.rst",
             category="Neo-GATE",
             subcategory="Tables",
         ),
         extraction_md="results/neogate/tables/extraction.md",
-        dataset=report(
+        dataset=table_report(
             "results/neogate/tables/dataset.csv",
             caption="../report/neogate_dataset.rst",
             category="Neo-GATE",
@@ -169,28 +171,28 @@ rule neogate_figures:
     input:
         summaries=NEOGATE_SUMMARIES,
     output:
-        coverage_png=report(
+        coverage_png=figure_report(
             "results/neogate/figures/coverage.png",
             caption="../report/neogate_heatmap.rst",
             category="Neo-GATE",
             subcategory="Figures",
         ),
         coverage_pdf="results/neogate/figures/coverage.pdf",
-        accuracy_png=report(
+        accuracy_png=figure_report(
             "results/neogate/figures/accuracy.png",
             caption="../report/neogate_heatmap.rst",
             category="Neo-GATE",
             subcategory="Figures",
         ),
         accuracy_pdf="results/neogate/figures/accuracy.pdf",
-        cwa_png=report(
+        cwa_png=figure_report(
             "results/neogate/figures/cwa.png",
             caption="../report/neogate_heatmap.rst",
             category="Neo-GATE",
             subcategory="Figures",
         ),
         cwa_pdf="results/neogate/figures/cwa.pdf",
-        misgeneration_png=report(
+        misgeneration_png=figure_report(
             "results/neogate/figures/misgeneration.png",
             caption="../report/neogate_heatmap.rst",
             category="Neo-GATE",

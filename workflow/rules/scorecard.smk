@@ -20,7 +20,7 @@ if SCORECARD_BENCHMARKS:
     TARGETS.extend(
         expand(
             "results/scorecard/scorecard.{ext}",
-            ext=["csv", "md", "tex", "json", "png", "pdf"],
+            ext=["csv", "md", "tex", "json", "png", "pdf", "html"],
         )
         + ["results/scorecard/legend.csv"]
     )
@@ -36,19 +36,21 @@ rule scorecard:
         data=SCORECARD_ITEMS,
         scores=SCORECARD_SCORES,
     output:
-        csv=report(
-            "results/scorecard/scorecard.csv",
+        csv="results/scorecard/scorecard.csv",
+        # the scorecard as the report shows it: a table tinted per column (sortable)
+        html=figure_report(
+            "results/scorecard/scorecard.html",
             caption="../report/scorecard.rst",
             category="All benchmarks",
             subcategory="Scorecard",
         ),
-        png=report(
+        png=figure_report(
             "results/scorecard/scorecard.png",
             caption="../report/scorecard_figure.rst",
             category="All benchmarks",
             subcategory="Scorecard",
         ),
-        legend=report(
+        legend=table_report(
             "results/scorecard/legend.csv",
             caption="../report/scorecard_legend.rst",
             category="All benchmarks",

@@ -31,6 +31,8 @@ rule winomt_data:
         provenance="results/winomt/data.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.winomt.data"),
+        # path, size and sha256 of what it reads: a changed source reruns it
+        sources=source_identity(WINOMT_RAW),
         source=WINOMT_DATA,
     log:
         "logs/winomt/data.log",
@@ -65,7 +67,7 @@ rule winomt_tables:
     input:
         summaries=WINOMT_SUMMARIES,
     output:
-        csv=report(
+        csv=table_report(
             "results/winomt/tables/summary.csv",
             caption="../report/winomt_summary.rst",
             category="WinoMT",
@@ -88,7 +90,7 @@ rule winomt_figures:
     input:
         summaries=WINOMT_SUMMARIES,
     output:
-        png=report(
+        png=figure_report(
             "results/winomt/figures/systems.png",
             caption="../report/winomt_systems.rst",
             category="WinoMT",

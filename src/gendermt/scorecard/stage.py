@@ -5,17 +5,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from gendermt.io import write_text
+
 from .build import build
 from .heatmap import draw
+from .page import page
 from .write import write_scorecard
 
 
 def make_scorecard(results: str | Path, benchmarks: Sequence[str], systems: Sequence[str],
                    outputs: dict, bootstrap: dict | None = None,
                    fairtranslate_scores: Sequence[str | Path] | None = None) -> None:
-    """``outputs``: csv, legend, md, tex, json, png, pdf paths."""
+    """``outputs``: csv, legend, md, tex, json, png, pdf (and html, the report's) paths."""
     card = build(results, list(benchmarks), systems, bootstrap,
                  fairtranslate_scores)
     write_scorecard(card, outputs["csv"], outputs["legend"], outputs["md"], outputs["tex"],
                     outputs["json"])
     draw(card, outputs["png"], outputs["pdf"])
+    if "html" in outputs:
+        write_text(outputs["html"], page(card))
