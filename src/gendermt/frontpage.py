@@ -81,9 +81,25 @@ def head_html(summary: dict) -> str:
         f'#e0b000">{_h(verdict(summary))}</p>')
 
 
+# Snakemake's report shows the front page in a narrow column (max-w-lg) beside the rule graph,
+# vertically centred (so a long page loses its top). While the front page is shown, these
+# rules widen the column, put the rule graph below it and start the page at the top; they
+# match nothing elsewhere (:has(.gmt-front)).
+LAYOUT = ("<style>"
+          ".items-center:has(.gmt-front){align-items:flex-start;justify-content:flex-start}"
+          ".h-screen:has(.gmt-front),.items-start:has(> .py-2 .gmt-front){min-width:0}"
+          ".py-2:has(> .max-w-lg .gmt-front){width:100%;min-width:0}"
+          ".gmt-front code::before,.gmt-front code::after{content:none}"
+          ".items-start:has(> .py-2 .gmt-front){flex-direction:column}"
+          ".max-w-lg:has(.gmt-front){max-width:none}"
+          ".gmt-front table{margin:0;font-size:12.5px}"
+          ".gmt-front th,.gmt-front td{padding:2px 6px}"
+          ".gmt-front h3{margin:.8em 0 .3em}"
+          "</style>")
+
+
 def front_html(summary: dict, scorecard_page: str | None, legend: pd.DataFrame | None) -> str:
-    parts = ['<div class="gmt-front" style="width:min(1500px,calc(100vw - 24rem));'
-             'min-width:40rem">', head_html(summary)]
+    parts = [LAYOUT, '<div class="gmt-front">', head_html(summary)]
     if scorecard_page is not None:
         parts += ["<h3>Scorecard</h3>", _fragment_of(scorecard_page)]
     if legend is not None:

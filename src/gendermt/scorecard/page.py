@@ -67,7 +67,11 @@ def scorecard_table(card: Scorecard) -> str:
                               f'<th title="{htmltable.html.escape(fig.unit)}; better: '
                               f'{htmltable.html.escape(fig.better)}">'
                               f"{htmltable.html.escape(fig.label)}</th>", 1)
-    return f'{TABLE_START}\n{table}\n<p class="gmt-note">{NOTE}</p>\n{TABLE_END}'
+    style = ("<style>.gmt-score td{white-space:nowrap;text-align:right}"
+             ".gmt-score td:first-child{text-align:left}"
+             ".gmt-score thead th{white-space:normal;max-width:9em}</style>")
+    return (f'{TABLE_START}\n{style}<div class="gmt-score">{table}</div>\n'
+            f'<p class="gmt-note">{NOTE}</p>\n{TABLE_END}')
 
 
 def page(card: Scorecard) -> str:
