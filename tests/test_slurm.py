@@ -100,7 +100,8 @@ def test_expensive_outputs_are_write_protected_and_benchmarked(slurm_run):
     slurm_run.require_success()
     for path in slurm_run.path(FT / "translations").rglob("*.json*"):
         assert path.stat().st_mode & 0o222 == 0, f"{path} is writable"
-    bench = slurm_run.path("results/benchmarks/fairtranslate/translate/copy-source/baseline.tsv")
+    bench = slurm_run.path(
+        "results/benchmarks/fairtranslate/translate/copy-source/baseline.tsv")
     header = bench.read_text(encoding="utf-8").splitlines()[0].split("\t")
     assert header[:2] == ["s", "h:m:s"] and "max_rss" in header
 

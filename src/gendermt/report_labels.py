@@ -11,6 +11,7 @@ import re
 NAMES: dict[str, tuple[str, str]] = {
     "scorecard/scorecard": ("Scorecard", ""),
     "scorecard/legend": ("Scorecard legend", ""),
+    "scorecard/scorecard.png": ("Scorecard heatmap", ""),
     "fairtranslate/tables/by_gender": ("Mean score by gender", "Tables 1–2 (tidy)"),
     "fairtranslate/tables/by_stereotype": ("Mean score by stereotype", "Tables 3, 8 (tidy)"),
     "fairtranslate/tables/by_ambiguity": ("Mean score by ambiguity", "Table 9 (tidy)"),
@@ -32,7 +33,7 @@ NAMES: dict[str, tuple[str, str]] = {
     "fairtranslate/tables/occupation_forms": ("Occupation forms", "§7, App. E"),
     "fairtranslate/tables/they_pronouns": ("Singular 'they' in French", "§8.2, App. F"),
     "fairtranslate/tables/word_counts": ("Words per example", "Table 5"),
-    "fairtranslate/figures/occupation_forms": ("Occupation forms", "§7, App. E"),
+    "fairtranslate/figures/occupation_forms": ("Occupation forms (figure)", "§7, App. E"),
     "fairtranslate/figures/they_by_prompt": ("Singular 'they' by prompt", "Figure 7"),
     "fairtranslate/figures/they_by_ambiguity": ("Singular 'they' by ambiguity",
                                                 "Figures 11–14"),
@@ -93,6 +94,9 @@ def _key(path: str) -> str:
 def name_of(path: str) -> tuple[str, str]:
     """(name, paper reference) of an entry."""
     key = _key(path)
+    ext = str(path).rsplit(".", 1)[-1]
+    if f"{key}.{ext}" in NAMES:  # a figure named like its table
+        return NAMES[f"{key}.{ext}"]
     if key in NAMES:
         return NAMES[key]
     for pattern, (name, paper) in PATTERNS:

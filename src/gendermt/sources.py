@@ -5,8 +5,8 @@ The workflow checks at start-up that every configured data file or folder exists
 key and the path instead of planning a study on whatever an earlier run left in its results.
 Each data stage receives :func:`identity` of its sources as a param (path, size, sha256; or
 Hub id and revision), so that a change of source reruns the stage and everything after it.
-Hashing is memoised by (path, size, mtime), so a large file is hashed once, not at every
-start-up.
+Hashing is memoised by (path, size, mtime, ctime, inode), so a large file is hashed once,
+not at every start-up.
 """
 
 from __future__ import annotations
@@ -151,7 +151,7 @@ def sha256_file(path: str | Path) -> str:
 
 
 class Hasher:
-    """sha256 of files, memoised on disk by (real path, size, mtime in ns)."""
+    """sha256 of files, memoised on disk by (real path, size, mtime, ctime, inode)."""
 
     def __init__(self, memo: Path | None = MEMO) -> None:
         self.memo = memo
@@ -162,7 +162,8 @@ class Hasher:
     def __call__(self, path: str | Path) -> tuple[int, str]:
         real = os.path.realpath(path)
         stat = os.stat(real)
-        key = f"{real}\0{stat.st_size}\0{stat.st_mtime_ns}"
+        # ctime and inode too: a file rewritten and given its old mtime back is hashed again
+        key = f"{real}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}\0{stat.st_ino}"
         if key not in self.entries:
             self.entries[key] = sha256_file(real)
             self.hashed += 1

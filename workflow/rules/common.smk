@@ -39,8 +39,8 @@ validate(config, schema="../schemas/config.schema.yaml")
 # run: the request cache (cache.dir, results/cache by default), which is keyed by system
 # identity and request, so that an identical request is never sent twice across runs.
 RUN = config["run"]
-RESULTS = f"results/{RUN}"
-LOGS = f"logs/{RUN}"
+RESULTS = str(Path("results") / RUN)
+LOGS = str(Path("logs") / RUN)
 
 # Every configured data file or folder must exist before anything is planned.
 try:
