@@ -58,3 +58,16 @@ def test_labels_name_the_paper_table_first():
         "benchmark": "Neo-GATE"}
     assert title_of("results/x/gambit/figures/intra_model_fr.png").endswith("heatmap, fr")
     assert title_of("results/conga/tables/new_table.csv") == "New table"  # not listed yet
+
+
+def test_scorecard_cli_reads_the_default_run_by_default(tmp_path, monkeypatch, capsys):
+    from gendermt.cli import main
+
+    tables = tmp_path / "results" / "default" / "gate" / "tables"
+    tables.mkdir(parents=True)
+    pd.DataFrame({"system": ["a"], "prompt": ["p"], "language": ["es"],
+                  "gender": ["masculine"], "category": ["overall"], "count": [4],
+                  "matches": [1]}).to_csv(tables / "prf.csv", index=False)
+    monkeypatch.chdir(tmp_path)
+    assert main(["scorecard", "--json"]) == 0
+    assert '"accuracy": 25.0' in capsys.readouterr().out
