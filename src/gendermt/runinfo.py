@@ -26,7 +26,7 @@ def check_config_files(named: Sequence[str], config: dict, basedir: str | Path) 
     if any(Path(p).resolve() == default for p in named):
         return
     if config.get("run") is None:
-        files = " ".join(str(p) for p in named)
+        files = " ".join(_shown(p) for p in named)
         raise GenderMTError(
             f"--configfile {files}: named config files replace the default "
             f"({DEFAULT_CONFIG}) instead of adding to it, and these do not name a run.\n"
@@ -37,6 +37,14 @@ def check_config_files(named: Sequence[str], config: dict, basedir: str | Path) 
             "      run: mine        # its results go to results/mine/\n"
             "  or on the command line: --config run=mine"
         )
+
+
+def _shown(path: str | Path) -> str:
+    """A path as the user would type it: relative to the working directory where it can be."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def git_commit(root: str | Path) -> str:
@@ -98,7 +106,7 @@ def summary(run: str, configfiles: Sequence[str], config: dict, basedir: str | P
                             str(settings["path"]).split("{", 1)[0] or ".")})
     return {
         "run": run,
-        "config_files": [{"path": str(p), "sha256": _sha256(p)} for p in configfiles
+        "config_files": [{"path": _shown(p), "sha256": _sha256(p)} for p in configfiles
                          if Path(p).is_file()],
         "commit": git_commit(basedir),
         "benchmarks": list(config.get("benchmarks", {})),
