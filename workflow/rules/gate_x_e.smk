@@ -28,6 +28,11 @@ if GATE_X_E:
         )
         + expand("results/gate-x-e/figures/accuracy.{ext}", ext=["png", "pdf"])
     )
+    # The corpus as published (Table 4, Figure 3, the f/m swap warnings) and Table 3.
+    TARGETS.extend(
+        expand("results/gate-x-e/tables/{table}.csv", table=["corpus", "swapped", "errors"])
+        + expand("results/gate-x-e/figures/lengths.{ext}", ext=["png", "pdf"])
+    )
 
 
 ruleorder: gate_x_e_inputs > build_inputs
@@ -44,6 +49,7 @@ rule gate_x_e_data:
         code=code_fingerprint("gendermt.benchmarks.gate_x_e.data"),
         # path, size and sha256 of what it reads: a changed source reruns it
         sources=source_identity(GATE_X_E_RAW),
+        exclude_swapped=GATE_X_E.get("exclude_swapped", False),
     log:
         "logs/gate-x-e/data.log",
     conda:
@@ -76,6 +82,7 @@ rule gate_x_e_rewrites:
         "results/gate-x-e/rewrites/{system}/{prompt}.parquet",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate_x_e.evaluate"),
+        answer=gate_x_e_answer,
     log:
         "logs/gate-x-e/rewrites/{system}/{prompt}.log",
     conda:
@@ -141,3 +148,60 @@ rule gate_x_e_figures:
         "../../envs/plot.yaml"
     script:
         "../scripts/gate_x_e_figures.py"
+
+
+rule gate_x_e_corpus:
+    input:
+        GATE_X_E_RAW,
+    output:
+        corpus=table_report(
+            "results/gate-x-e/tables/corpus.csv",
+            caption="../report/gate_x_e_corpus.rst",
+            category="GATE X-E",
+            subcategory="Tables",
+        ),
+        corpus_md="results/gate-x-e/tables/corpus.md",
+        swapped=table_report(
+            "results/gate-x-e/tables/swapped.csv",
+            caption="../report/gate_x_e_swapped.rst",
+            category="GATE X-E",
+            subcategory="Tables",
+        ),
+        swapped_md="results/gate-x-e/tables/swapped.md",
+        lengths_png=figure_report(
+            "results/gate-x-e/figures/lengths.png",
+            caption="../report/gate_x_e_lengths.rst",
+            category="GATE X-E",
+            subcategory="Figures",
+        ),
+        lengths_pdf="results/gate-x-e/figures/lengths.pdf",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.gate_x_e.corpus"),
+        exclude_swapped=GATE_X_E.get("exclude_swapped", False),
+    log:
+        "logs/gate-x-e/corpus.log",
+    conda:
+        "../../envs/plot.yaml"
+    script:
+        "../scripts/gate_x_e_corpus.py"
+
+
+rule gate_x_e_errors:
+    input:
+        rewrites=GATE_X_E_REWRITES,
+    output:
+        csv=table_report(
+            "results/gate-x-e/tables/errors.csv",
+            caption="../report/gate_x_e_errors.rst",
+            category="GATE X-E",
+            subcategory="Tables",
+        ),
+        md="results/gate-x-e/tables/errors.md",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.gate_x_e.errors"),
+    log:
+        "logs/gate-x-e/errors.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/gate_x_e_errors.py"

@@ -8,4 +8,5 @@ with logging_to(snakemake.log[0]):
         snakemake.output.scores,
         snakemake.output.summary,
         snakemake.params.settings,
+        normalize=snakemake.params.normalize,
     )

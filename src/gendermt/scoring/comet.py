@@ -150,13 +150,18 @@ def score_triples(model, triples: pd.DataFrame, batch_size: int, gpus: int) -> l
 
 def comet_benchmark(translation_files: Sequence[str | Path], data: str | Path,
                     output: str | Path, summary_path: str | Path,
-                    settings: dict[str, Any]) -> None:
+                    settings: dict[str, Any], normalize: str | None = None) -> None:
     """Workflow stage: every translation file of a benchmark → ``scores/comet.parquet``
-    (``system, prompt, item_id, metric, score, signature``) and ``scores/comet.json``."""
+    (``system, prompt, item_id, metric, score, signature``) and ``scores/comet.json``.
+    ``normalize``: a hypothesis normaliser (:mod:`.normalization`), recorded in the signature."""
+    from .normalization import normalize_all, signed
+
     # The model first: without it, stop before reading anything.
     model, version = load_model(settings["model"], settings.get("cache_dir"))
     items = pd.read_parquet(data, columns=["item_id", "source", "reference"])
     frame = collect_triples(translation_files, items)
+    if normalize is not None:
+        frame = frame.assign(hypothesis=normalize_all(frame["hypothesis"], normalize))
     triples = distinct_triples(frame)
     log.info("COMET: %d runs, %d items, %d distinct triples (%d calls saved)",
              len(translation_files), len(frame), len(triples), len(frame) - len(triples))
@@ -164,11 +169,13 @@ def comet_benchmark(translation_files: Sequence[str | Path], data: str | Path,
                            int(settings.get("gpus", 1)))
     scored = frame.merge(triples.assign(score=scores), on=TRIPLE, how="left",
                          validate="many_to_one")
-    signature = f"comet:{settings['model']}|unbabel-comet:{version}|scale:x100"
+    signature = signed(f"comet:{settings['model']}|unbabel-comet:{version}|scale:x100",
+                       normalize)
     write_parquet(output, scored[["system", "prompt", "item_id"]].assign(
         metric="comet", score=scored["score"], signature=signature))
     runs = {f"{s}/{p}": {"corpus": {"all": float(part["score"].mean())}, "n": {"all": len(part)}}
             for (s, p), part in scored.groupby(["system", "prompt"], sort=False)}
     write_json(summary_path, {"metric": "comet", "signature": signature, "runs": runs,
                               "items": len(frame), "distinct_triples": len(triples),
-                              "calls_saved": len(frame) - len(triples)})
+                              "calls_saved": len(frame) - len(triples),
+                              "hypothesis_normalization": normalize})
