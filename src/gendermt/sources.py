@@ -31,6 +31,7 @@ DATA_KEYS: dict[str, list[str]] = {
     "gate": ["data.root/", "templates"],
     "conga": ["data.path", "templates", "annotations.alternatives"],
     "neogate": ["data.test", "data.dev", "paradigms.*.mapping", "templates"],
+    "neogate-flores": ["data.source", "data.reference", "templates"],
     "winomt": ["data.path", "data.pro", "data.anti", "templates"],
     "gambit": ["data.path", "isco", "templates", "validation.*", "references.labour.*",
                "references.stereotype", "detectors.*.lexicons.*", "detectors.*.templates"],
@@ -43,6 +44,7 @@ DATA_STAGE_KEYS: dict[str, list[str]] = {
     "gate": ["data.root/"],
     "conga": ["data.path"],
     "neogate": ["data.test", "data.dev", "paradigms.*.mapping"],
+    "neogate-flores": ["data.source", "data.reference"],
     "winomt": ["data.path", "data.pro", "data.anti"],
     "gambit": ["data.path"],
 }

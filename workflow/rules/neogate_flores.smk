@@ -32,6 +32,10 @@ rule neogate_flores_data:
         provenance="results/neogate-flores/data.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.neogate.flores"),
+        # path, size and sha256 of what it reads: a changed source reruns it
+        sources=source_identity(
+            [NEOGATE_FLORES["data"][k] for k in ("source", "reference")] if NEOGATE_FLORES else []
+        ),
     log:
         "logs/neogate-flores/data.log",
     conda:
