@@ -22,32 +22,55 @@ TARGETS.extend(
 )
 
 
-rule report_tables:
-    input:
-        list(REPORT_TABLE_PAGES),
-    output:
-        **{
-            f"table{i}": report(
-                spec["html"],
-                caption=spec["caption"],
-                category=spec["category"],
-                subcategory=spec["subcategory"],
-                labels=spec["labels"],
-            )
-            for i, spec in enumerate(REPORT_TABLE_PAGES.values())
-        },
-    params:
-        code=code_fingerprint("gendermt.htmltable"),
-        tables={
-            csv: {"html": spec["html"], "title": f"{spec['category']} · {spec['labels']['result']}"}
-            for csv, spec in REPORT_TABLE_PAGES.items()
-        },
-    log:
-        f"{LOGS}/report/tables.log",
-    conda:
-        "../../envs/core.yaml"
-    script:
-        "../scripts/report_tables.py"
+# One page job per rule that writes tables, with that rule's params: a caption is rendered
+# with the params of the job whose output it describes (captions read them, e.g.
+# snakemake.params.clean_outlier).
+REPORT_TABLE_RULES: dict[str, list[str]] = {}
+for _rule in workflow.rules:
+    for _out in _rule.output:
+        if str(_out) in REPORT_TABLE_PAGES:
+            REPORT_TABLE_RULES.setdefault(_rule.name, []).append(str(_out))
+
+
+for _source_rule, _tables in REPORT_TABLE_RULES.items():
+
+    rule:
+        name:
+            f"report_tables_{_source_rule}"
+        input:
+            _tables,
+        output:
+            **{
+                f"table{i}": report(
+                    REPORT_TABLE_PAGES[csv]["html"],
+                    caption=REPORT_TABLE_PAGES[csv]["caption"],
+                    category=REPORT_TABLE_PAGES[csv]["category"],
+                    subcategory=REPORT_TABLE_PAGES[csv]["subcategory"],
+                    labels=REPORT_TABLE_PAGES[csv]["labels"],
+                )
+                for i, csv in enumerate(_tables)
+            },
+        params:
+            **{
+                key: value
+                for key, value in workflow.get_rule(_source_rule).params.items()
+                if not callable(value)
+            },
+            html_code=code_fingerprint("gendermt.htmltable"),
+            html_pages={
+                csv: {
+                    "html": REPORT_TABLE_PAGES[csv]["html"],
+                    "title": f"{REPORT_TABLE_PAGES[csv]['category']} · "
+                    f"{REPORT_TABLE_PAGES[csv]['labels']['result']}",
+                }
+                for csv in _tables
+            },
+        log:
+            f"{LOGS}/report/tables_{_source_rule}.log",
+        conda:
+            "../../envs/core.yaml"
+        script:
+            "../scripts/report_tables.py"
 
 
 rule run_summary:

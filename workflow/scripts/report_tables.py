@@ -2,4 +2,4 @@ from gendermt.htmltable import write_tables
 from gendermt.io import logging_to
 
 with logging_to(snakemake.log[0]):
-    write_tables(snakemake.params.tables)
+    write_tables(snakemake.params.html_pages)
