@@ -81,7 +81,8 @@ def test_another_sample_reruns_the_data_stage_and_everything_downstream(project)
     assert all(wc.get("benchmark") == "neogate" for rule, wc in jobs if rule == "translate")
     assert sum(rule == "translate" for rule, _ in jobs) == 12  # every Neo-GATE run
 
-    proc = snakemake(project, "--cores", "2", *args, "results/neogate/data.json")
+    # the target first: --configfile takes every argument after it
+    proc = snakemake(project, "results/neogate/data.json", "--cores", "2", *args)
     assert proc.returncode == 0, explain(proc)
     recorded = read_json(project / "results/neogate/data.json")["test"]
     assert recorded["path"] == "data/neogate/Neo-GATE.tsv"
