@@ -79,7 +79,10 @@ def test_summary_lists_sources_systems_and_config_files(monkeypatch):
     assert found["run"] == "default"
     assert found["config_files"][0]["path"] == "config/config.yaml"
     assert {s["key"] for s in found["sources"]} >= {"benchmarks.neogate.data.test"}
-    assert all(s["sample"] for s in found["sources"])
+    assert all(s["sample"] for s in found["sources"] if s["data"])
+    assert all(s["project_file"] for s in found["sources"])
+    lexicon = next(s for s in found["sources"] if ".lexicons." in s["key"])
+    assert not lexicon["data"] and not lexicon["sample"]  # the project's file, not a sample
     assert not any(s["key"].endswith(".templates") for s in found["sources"])
     systems = {s["system"]: s for s in found["systems"]}
     assert systems["oracle-male"]["benchmarks"] == ["fairtranslate", "neogate"]

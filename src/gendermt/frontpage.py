@@ -35,7 +35,8 @@ def sources_frame(summary: dict) -> pd.DataFrame:
         rows.append({
             "benchmark": s["benchmark"], "config key": s["key"].split(".", 2)[2],
             "source": s.get("path") or f"{s['hub']}@{s['revision']} (Hugging Face Hub)",
-            "project sample": "yes" if s["sample"] else "no",
+            "project sample": "yes" if s["sample"] else (
+                "project file" if s.get("project_file") else "no"),
             "size": s.get("size"), "files": s.get("files", 1 if "path" in s else None),
             "sha256": (s.get("sha256") or "")[:12]})
     return pd.DataFrame(rows, columns=["benchmark", "config key", "source", "project sample",
@@ -51,19 +52,26 @@ def systems_frame(summary: dict) -> pd.DataFrame:
 
 
 def verdict(summary: dict) -> str:
-    samples = [s for s in summary["sources"] if s["sample"]]
-    if not summary["sources"]:
+    """Whether the figures are findings: the benchmarks' items are published data or the
+    project's samples (files beside them that the project wrote are listed as such)."""
+    data = [s for s in summary["sources"] if s.get("data", True)]
+    samples = [s for s in data if s["sample"]]
+    written = [s for s in summary["sources"] if not s.get("data", True) and s.get("project_file")]
+    note = (f" {len(written)} other configured files are the project's own (mappings, "
+            "lexicons, example references, ...): see the table." if written and
+            len(samples) < len(data) else "")
+    if not data:
         return "No data source is configured."
-    if len(samples) == len(summary["sources"]):
+    if len(samples) == len(data):
         return ("Every data source is a sample the project wrote itself (resources/): these "
                 "figures check the workflow end to end; they are not findings about any "
                 "system.")
     if samples:
         names = sorted({s["benchmark"] for s in samples})
-        return (f"{len(samples)} of {len(summary['sources'])} data sources are project "
+        return (f"{len(samples)} of {len(data)} data sources are project "
                 f"samples (benchmarks: {', '.join(names)}): their figures check the "
-                "workflow; they are not findings.")
-    return "Every data source is published data, not a project sample."
+                "workflow; they are not findings." + note)
+    return "Every benchmark's data is published data, not a project sample." + note
 
 
 def head_html(summary: dict) -> str:

@@ -74,8 +74,12 @@ def summary(run: str, configfiles: Sequence[str], config: dict, basedir: str | P
         if source.key.endswith(".templates"):
             continue  # the project's prompt templates: recorded with every input file
         files = identity(source.path, hasher)
+        # data: the benchmark's items; the rest (mappings, lexicons, references, ...) are
+        # what the analyses read beside them
+        data = ".data." in source.key
         entry = {"benchmark": source.key.split(".")[1], "key": source.key,
-                 "path": source.path, "sample": source.sample,
+                 "path": source.path, "data": data, "sample": source.sample and data,
+                 "project_file": source.sample,
                  "size": sum(f["size"] for f in files)}
         if source.folder:
             entry["files"] = len(files)
@@ -89,7 +93,7 @@ def summary(run: str, configfiles: Sequence[str], config: dict, basedir: str | P
         if isinstance(data, dict) and data.get("hub"):
             sources.append({"benchmark": name, "key": f"benchmarks.{name}.data.hub",
                             "hub": data["hub"], "revision": data.get("revision") or "main",
-                            "sample": False})
+                            "data": True, "sample": False, "project_file": False})
     used: dict[str, list[str]] = {}
     for name, spec in config.get("benchmarks", {}).items():
         for system in _systems_of(spec):
@@ -131,7 +135,7 @@ def _systems_of(spec: dict) -> list[str]:
 
 def startup_line(summary: dict) -> str:
     """One line at start-up: what this run is made of."""
-    sources = summary["sources"]
+    sources = [s for s in summary["sources"] if s.get("data", True)]
     samples = sum(s["sample"] for s in sources)
     configs = ", ".join(c["path"] for c in summary["config_files"]) or "(none)"
     return (f"gendermt: run '{summary['run']}' (results/{summary['run']}/) from {configs}; "
