@@ -91,7 +91,8 @@ def test_default_run_writes_every_target(default_run):
 # ----------------------------------------------------------------------------- 2. by gender
 def test_by_gender_covers_every_cell_with_18_items(default_run):
     table = read_table(default_run, "by_gender")
-    assert list(table.columns) == ["metric", "system", "prompt", "gender", "n", "mean", "sd"]
+    assert list(table.columns) == ["metric", "system", "prompt", "gender", "n", "mean", "sd",
+                                   "metric_label"]
     assert set(table["prompt"]) == set(PROMPTS)
     assert set(table["system"]) == set(SYSTEMS)
     assert set(table["metric"]) == set(METRICS)

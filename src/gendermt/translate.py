@@ -1,13 +1,14 @@
 """Running a system over one input file: resumable, with progress, timing and metadata.
 
 Outputs are appended to ``<output>.partial`` as each arrives (flushed at once, so that even a
-SIGKILL loses no answer received; fsynced per batch). A job killed at any point and started again reads what is there, drops a torn last
-line, and translates only the missing items. Each partial record carries a key of what
-produced it (backend identity and the request), so that a rerun after the prompt or the
-system changed does not reuse stale outputs. When every item is present the records are
-written to ``<output>`` in input order and the partial file is removed: the output exists
-only when it is complete. Hypotheses are extracted from the raw outputs at that point, so a
-change of post-processing alone needs no new translation.
+SIGKILL loses no answer received; fsynced per batch). A job killed at any point and started
+again reads what is there, drops a torn last line, and translates only the missing items.
+Each partial record carries a key of what produced it (the backend's request digest), so that
+a rerun after the prompt or the system changed does not reuse stale outputs. When every item
+is present the records are written to ``<output>`` in input order and the partial file is
+removed: the output exists only when it is complete. The workflow extracts hypotheses from
+the raw outputs in a stage of its own (:mod:`gendermt.extract`), so that a change of
+post-processing needs no new translation.
 
 Before anything is sent, requests are looked up in the request cache (:mod:`gendermt.cache`);
 identical requests within the file are sent once; the rest go in batches sorted by length.
@@ -23,7 +24,7 @@ cache or resumed does not overwrite how the outputs were first made.
 
 from __future__ import annotations
 
-import dataclasses
+import contextlib
 import hashlib
 import importlib
 import json
@@ -313,10 +314,8 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
         if rec.get("run") and rec["run"] != run_id:
             producers.setdefault(rec["run"], []).append(float(rec.get("seconds") or 0))
     known = _read_runs(runs_file)
-    try:
+    with contextlib.suppress(sqlite3.Error):
         known.update({k: v for k, v in cache.runs(producers).items() if k not in known})
-    except sqlite3.Error:
-        pass
     runs = _earlier_runs(producers, known) + ([{**this_run, "items_here": answered}]
                                               if to_send else [])
     # The throughput and resolved settings of the run(s) that made the outputs: this run's

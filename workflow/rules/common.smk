@@ -23,7 +23,6 @@ from gendermt.backends import (
 from gendermt.benchmarks.gambit.lexicon import cues_path_for
 from gendermt.config_checks import check_config, check_schema
 from gendermt.errors import GenderMTError
-from gendermt.extract import extract_file
 from gendermt.provenance import code_fingerprint
 from gendermt.runinfo import check_config_files, startup_line
 from gendermt.runinfo import summary as run_summary_of
@@ -159,6 +158,13 @@ def fairtranslate_clean_outlier(spec):
 def hypothesis_normalization_of(wildcards):
     """The benchmark's `normalize_hypotheses` (a scoring option; None: none)."""
     return BENCHMARKS[wildcards.benchmark].get("normalize_hypotheses")
+
+
+def comet_settings_of(wildcards):
+    """scoring.comet, plus the benchmark's `normalize_hypotheses` when it sets one (only
+    then: existing COMET results, protected GPU outputs, are not rerun for a null)."""
+    name = hypothesis_normalization_of(wildcards)
+    return {**comet_settings(), **({"normalize_hypotheses": name} if name else {})}
 
 
 def corpus_groups_of(wildcards):

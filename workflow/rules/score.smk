@@ -36,8 +36,7 @@ rule comet:
         summary=protected("results/{benchmark}/scores/comet.json"),
     params:
         code=code_fingerprint("gendermt.scoring.comet"),
-        settings=comet_settings(),
-        normalize=hypothesis_normalization_of,
+        settings=comet_settings_of,
     resources:
         gpu=comet_gpus,
         gpu_model=comet_gpu_model,

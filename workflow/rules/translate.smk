@@ -50,9 +50,8 @@ rule translate:
 
 
 # Stage 3b: hypotheses from the raw outputs (post-processing steps), cheap and unprotected,
-# so that changing the steps reruns this and the scores, never a translation. It runs inside
-# Snakemake's own process (`run:`, a local rule): one job per system × prompt would otherwise
-# cost a Python start each, or a cluster submission each.
+# so that changing the steps reruns this and the scores, never a translation. A local rule:
+# on a cluster, one submission per system × prompt would cost more than the work.
 rule extract:
     input:
         raw="results/{benchmark}/raw/{system}/{prompt}.jsonl",
@@ -66,6 +65,7 @@ rule extract:
     log:
         "logs/{benchmark}/extract/{system}/{prompt}.log",
     localrule: True
-    run:
-        extract_file(input.raw, input.meta, output.translations, output.meta,
-                     params.postprocess, log=log[0])
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/extract.py"

@@ -59,7 +59,7 @@ class _Registry(dict):
         return list(iter(self))
 
     def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
-        return self[name] if name in self else default
+        return self[name] if name in self else default  # noqa: SIM401 (imports on demand)
 
 
 BACKENDS: dict[str, type[Backend]] = _Registry()

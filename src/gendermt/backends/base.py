@@ -104,7 +104,9 @@ class Backend(ABC):
             if not self.prompted:
                 request = Request(request.item_id, request.source, [], request.src_lang,
                                   request.tgt_lang)
-            parts: list[Any] = [self.identity(), request.source, request.messages,
+            if "_identity" not in self.__dict__:  # once: it may ask the system (Apertium)
+                self._identity = self.identity()
+            parts: list[Any] = [self._identity, request.source, request.messages,
                                 request.src_lang, request.tgt_lang]
         else:
             parts = [{"backend": self.name}, wire]

@@ -13,6 +13,7 @@ honouring ``Retry-After`` (seconds or an HTTP date, capped at ``retry_after_max`
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import http.client
 import json
@@ -212,10 +213,8 @@ class OpenAICompatible(Backend):
             # the socket as connected: http.client drops conn.sock once the response is
             # known to close the connection, while the body is still being read from it
             for sock in opened[:1] or [s for s in [conn.sock] if s is not None]:
-                try:
+                with contextlib.suppress(OSError):
                     sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
 
         watchdog = threading.Timer(self.timeout, abort)
         watchdog.daemon = True

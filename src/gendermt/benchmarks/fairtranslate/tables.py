@@ -43,13 +43,11 @@ def _means(scores: pd.DataFrame, by: list[str]) -> pd.DataFrame:
 
 
 def labelled(table: pd.DataFrame) -> pd.DataFrame:
-    """``table`` with a ``metric_label`` column after ``metric`` (the metric's real name)."""
+    """``table`` with a last column ``metric_label``, the metric's real name (added at the
+    end, so that the existing columns keep their places)."""
     if "metric" not in table.columns or table.empty:
         return table
-    out = table.copy()
-    out.insert(out.columns.get_loc("metric") + 1, "metric_label",
-               out["metric"].astype(str).map(metric_label))
-    return out
+    return table.assign(metric_label=table["metric"].astype(str).map(metric_label))
 
 
 def p_text(p: float) -> str:
