@@ -104,10 +104,10 @@ def test_workflow_runs_table_4_on_the_flores_sample(tmp_path, marian):
     proc = snakemake(project, "--cores", "2", "--configfile", str(path), timeout=600)
     assert proc.returncode == 0, explain(proc)
     table = pd.read_csv(
-        project / "results" / "neogate-flores" / "tables" / "flores.csv")
+        project / "results" / "default" / "neogate-flores" / "tables" / "flores.csv")
     assert table[["system", "prompt", "n"]].values.tolist() == [
         ["opus-mt-en-it", "three_shot", 8]]
     assert table[["bleu", "chrf", "ter"]].notna().all(axis=None)
     assert table["comet"].isna().all()  # not configured
-    md = (project / "results" / "neogate-flores" / "tables" / "flores.md").read_text()
+    md = (project / "results" / "default" / "neogate-flores" / "tables" / "flores.md").read_text()
     assert "opus-mt-en-it" in md and "| -" in md and "27.53" in md  # the paper's row too

@@ -53,11 +53,11 @@ def test_scorecard_tints_within_columns_and_leaves_constant_columns(tmp_path):
 def test_labels_name_the_paper_table_first():
     assert title_of("results/default/fairtranslate/tables/paper_table6.csv") \
         == "Table 6 · ANOVA p-values"
-    assert labels_for("results/neogate/tables/zeroshot.csv", "Neo-GATE") == {
+    assert labels_for("results/default/neogate/tables/zeroshot.csv", "Neo-GATE") == {
         "result": "Table 6 · Zero-shot: coverage, accuracy, CWA, mis-generation",
         "benchmark": "Neo-GATE"}
-    assert title_of("results/x/gambit/figures/intra_model_fr.png").endswith("heatmap, fr")
-    assert title_of("results/conga/tables/new_table.csv") == "New table"  # not listed yet
+    assert title_of("results/default/x/gambit/figures/intra_model_fr.png").endswith("heatmap, fr")
+    assert title_of("results/default/conga/tables/new_table.csv") == "New table"  # not listed yet
 
 
 def test_scorecard_cli_reads_the_default_run_by_default(tmp_path, monkeypatch, capsys):

@@ -82,9 +82,9 @@ def test_another_sample_reruns_the_data_stage_and_everything_downstream(project)
     assert sum(rule == "translate" for rule, _ in jobs) == 12  # every Neo-GATE run
 
     # the target first: --configfile takes every argument after it
-    proc = snakemake(project, "results/neogate/data.json", "--cores", "2", *args)
+    proc = snakemake(project, "results/default/neogate/data.json", "--cores", "2", *args)
     assert proc.returncode == 0, explain(proc)
-    recorded = read_json(project / "results/neogate/data.json")["test"]
+    recorded = read_json(project / "results/default/neogate/data.json")["test"]
     assert recorded["path"] == "data/neogate/Neo-GATE.tsv"
     assert recorded["size"] == another.stat().st_size
     assert recorded["sha256"] == hashlib.sha256(another.read_bytes()).hexdigest()

@@ -14,9 +14,9 @@ from .workflow_support import explain, snakemake
 @pytest.fixture(scope="module")
 def report(default_run):
     default_run.require_success()
-    proc = snakemake(default_run.workdir, "--report", "results/report.html", timeout=300)
+    proc = snakemake(default_run.workdir, "--report", "results/default/report.html", timeout=300)
     assert proc.returncode == 0, explain(proc)
-    html = default_run.path("results/report.html").read_text(encoding="utf-8")
+    html = default_run.path("results/default/report.html").read_text(encoding="utf-8")
 
     def var(name):
         return json.loads(re.search(rf"var {name} = (\{{.*?\}});\n", html).group(1))
@@ -51,7 +51,7 @@ def test_every_entry_is_labelled_and_no_two_alike(report):
     assert results[table6]["labels"] == {"result": "Table 6 · ANOVA p-values",
                                          "benchmark": "FairTranslate"}
     assert sorted(categories, key=str.casefold)[0] == "All benchmarks"
-    assert "results/scorecard/scorecard.html" in categories["All benchmarks"][
+    assert "results/default/scorecard/scorecard.html" in categories["All benchmarks"][
         "Scorecard"]
 
 

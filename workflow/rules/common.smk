@@ -242,16 +242,16 @@ def score_files(benchmark):
     """Every score file of a benchmark: sacrebleu metrics, and COMET when it is asked for."""
     spec = BENCHMARKS[benchmark]
     files = expand(
-        "results/{benchmark}/scores/{system}/{prompt}.parquet",
+        f"{RESULTS}/{{benchmark}}/scores/{{system}}/{{prompt}}.parquet",
         benchmark=benchmark,
         system=spec["systems"],
         prompt=spec["prompts"],
     )
     if "comet" in spec.get("metrics", []):
         # one file for all runs: COMET scores each distinct triple once (scoring/comet.py)
-        files.append(f"results/{benchmark}/scores/comet.parquet")
+        files.append(f"{RESULTS}/{benchmark}/scores/comet.parquet")
     if "bertscore" in spec.get("metrics", []):
-        files.append(f"results/{benchmark}/scores/bertscore.parquet")
+        files.append(f"{RESULTS}/{benchmark}/scores/bertscore.parquet")
     return files
 
 
@@ -259,7 +259,7 @@ def benchmark_translations(wildcards):
     """Every translation file of a benchmark (the COMET job scores them all at once)."""
     spec = BENCHMARKS[wildcards.benchmark]
     return expand(
-        "results/{benchmark}/translations/{system}/{prompt}.jsonl",
+        f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl",
         benchmark=wildcards.benchmark,
         system=spec["systems"],
         prompt=spec["prompts"],
@@ -465,7 +465,7 @@ def gambit_labour_files():
 
 def gambit_assignments(runs, detector):
     """A detector's assignment files of every run, in the order of `runs`."""
-    return [f"results/gambit/assignments/{detector}/{r['system']}/{r['lang']}.csv" for r in runs]
+    return [f"{RESULTS}/gambit/assignments/{detector}/{r['system']}/{r['lang']}.csv" for r in runs]
 
 
 def gambit_template(wildcards):
