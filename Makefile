@@ -4,6 +4,8 @@
 PYTHON ?= python3
 VENV   ?= .venv
 CORES  ?= 2
+# the embedded default's run (config/config.yaml, `run:`): its results are in results/$(RUN)/
+RUN    ?= default
 BIN    := $(VENV)/bin
 
 .PHONY: run report test lint clean comet-env
@@ -33,17 +35,17 @@ comet-env: $(COMET_VENV)/.installed
 
 run: $(VENV)/.installed
 	$(BIN)/snakemake --cores $(CORES)
-	$(BIN)/snakemake --report results/report.html
+	$(BIN)/snakemake --report results/$(RUN)/report.html
 
 report: $(VENV)/.installed
-	$(BIN)/snakemake --report results/report.html
+	$(BIN)/snakemake --report results/$(RUN)/report.html
 
 test: $(VENV)/.installed
 	$(BIN)/pytest
 
 lint: $(VENV)/.installed
-	$(BIN)/ruff check src tests workflow/scripts
+	$(BIN)/ruff check src tests workflow/scripts benchmarks tools
 	$(BIN)/snakemake --lint
 
 clean:
-	rm -rf results .snakemake
+	rm -rf results logs .snakemake

@@ -28,6 +28,7 @@ include: "workflow/rules/neogate_flores.smk"
 include: "workflow/rules/winomt.smk"
 include: "workflow/rules/gambit.smk"
 include: "workflow/rules/scorecard.smk"
+include: "workflow/rules/report.smk"
 
 
 rule all:

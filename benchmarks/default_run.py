@@ -24,13 +24,13 @@ def main() -> None:
         run_s, _ = snakemake("--cores", args.cores, cwd=work)
         noop_s, out = snakemake("--cores", args.cores, cwd=work)
         assert "Nothing to be done" in out
-        report_s, _ = snakemake("--report", "results/report.html", cwd=work)
+        report_s, _ = snakemake("--report", "results/default/report.html", cwd=work)
         print(f"jobs in the DAG:          {jobs}")
         print(f"dry run (DAG build):      {dag_s:.1f} s")
         print(f"default run from scratch: {run_s:.1f} s on {args.cores} cores")
         print(f"no-op rerun:              {noop_s:.1f} s")
         print(f"report:                   {report_s:.1f} s, "
-              f"{(work / 'results/report.html').stat().st_size / 1e6:.1f} MB")
+              f"{(work / 'results/default/report.html').stat().st_size / 1e6:.1f} MB")
 
 
 if __name__ == "__main__":

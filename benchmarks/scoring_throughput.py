@@ -123,7 +123,7 @@ def main() -> None:
     parser.add_argument("--config", action="append", type=Path,
                         help="FairTranslate configs (default: config/config.yaml and "
                              "config/study/fairtranslate.yaml where it exists)")
-    parser.add_argument("--results", type=Path, default=ROOT / "results")
+    parser.add_argument("--results", type=Path, default=ROOT / "results" / "default")
     args = parser.parse_args()
     throughput(args.segments)
     configs = args.config or [p for p in (ROOT / "config/config.yaml",

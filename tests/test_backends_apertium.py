@@ -59,10 +59,11 @@ def test_the_apertium_config_runs_the_fairtranslate_benchmark(tmp_path):
     are the benchmark's own, tested on the default run; the whole DAG is checked by a dry
     run in test_study_configs.py)."""
     workdir = copy_project(tmp_path / "project")
-    results = workdir / "results" / "fairtranslate"
+    results = workdir / "results" / "default" / "fairtranslate"
     out = results / "translations" / "apertium-en-fr"
     for prompt in PROMPTS:  # one after the other, so that the second finds the first's outputs
-        proc = snakemake(workdir, f"results/fairtranslate/scores/apertium-en-fr/{prompt}.parquet",
+        proc = snakemake(workdir,
+                         f"results/default/fairtranslate/scores/apertium-en-fr/{prompt}.parquet",
                          "--cores", "2", "--configfile", "config/config.yaml",
                          "config/apertium.yaml", timeout=600)
         assert proc.returncode == 0, explain(proc)

@@ -97,15 +97,17 @@ def test_workflow_runs_table_4_on_the_flores_sample(tmp_path, marian):
             "systems": ["opus-mt-en-it"], "metrics": ["bleu", "chrf", "ter"]}},
         "systems": {"opus-mt-en-it": opus},
         "cache": {"dir": str(tmp_path / "cache"), "enabled": True},
+        "run": "default",  # a config of its own, without the default: it names its run
     }
     path = tmp_path / "flores.yaml"
     path.write_text(yaml.safe_dump(config), encoding="utf-8")
     proc = snakemake(project, "--cores", "2", "--configfile", str(path), timeout=600)
     assert proc.returncode == 0, explain(proc)
-    table = pd.read_csv(project / "results" / "neogate-flores" / "tables" / "flores.csv")
+    table = pd.read_csv(
+        project / "results" / "default" / "neogate-flores" / "tables" / "flores.csv")
     assert table[["system", "prompt", "n"]].values.tolist() == [
         ["opus-mt-en-it", "three_shot", 8]]
     assert table[["bleu", "chrf", "ter"]].notna().all(axis=None)
     assert table["comet"].isna().all()  # not configured
-    md = (project / "results" / "neogate-flores" / "tables" / "flores.md").read_text()
+    md = (project / "results" / "default" / "neogate-flores" / "tables" / "flores.md").read_text()
     assert "opus-mt-en-it" in md and "| -" in md and "27.53" in md  # the paper's row too

@@ -35,7 +35,7 @@ from .workflow_support import (
 
 pytestmark = [pytest.mark.workflow, pytest.mark.usefixtures("slurm_cluster")]
 
-FT = Path("results/fairtranslate")
+FT = Path("results/default/fairtranslate")
 TABLES = ["by_gender", "by_stereotype", "by_ambiguity", "anova", "dataset"]
 TARGETS = [f"{FT}/tables/{t}.csv" for t in TABLES] + [
     f"{FT}/figures/score_by_gender.{ext}" for ext in ("png", "pdf")]
@@ -101,7 +101,8 @@ def test_expensive_outputs_are_write_protected_and_benchmarked(slurm_run):
     slurm_run.require_success()
     for path in slurm_run.path(FT / "translations").rglob("*.json*"):
         assert path.stat().st_mode & 0o222 == 0, f"{path} is writable"
-    bench = slurm_run.path("results/benchmarks/fairtranslate/translate/copy-source/baseline.tsv")
+    bench = slurm_run.path(
+        "results/default/benchmarks/fairtranslate/translate/copy-source/baseline.tsv")
     header = bench.read_text(encoding="utf-8").splitlines()[0].split("\t")
     assert header[:2] == ["s", "h:m:s"] and "max_rss" in header
 

@@ -30,7 +30,7 @@ from .workflow_support import (
 
 pytestmark = pytest.mark.workflow
 
-FT = Path("results/fairtranslate")
+FT = Path("results/default/fairtranslate")
 TABLES = ["by_gender", "by_stereotype", "by_ambiguity", "anova", "dataset"]
 GENDERS = ["female", "male", "inclusive"]
 PROMPTS = ["baseline", "moral", "linguistic", "moral_linguistic"]
@@ -216,9 +216,9 @@ def test_second_dry_run_has_nothing_to_do(default_run):
 
 def test_report_is_written(default_run):
     default_run.require_success()
-    proc = snakemake(default_run.workdir, "--report", "results/report.html")
+    proc = snakemake(default_run.workdir, "--report", "results/default/report.html")
     assert proc.returncode == 0, explain(proc)
-    report = default_run.path("results/report.html")
+    report = default_run.path("results/default/report.html")
     assert report.is_file()
     assert report.stat().st_size > 100_000
 
@@ -276,7 +276,7 @@ def test_changing_one_prompt_reruns_only_what_used_it(default_run, tmp_path):
 def test_bad_dataset_stops_the_run_before_any_translation(bad_data_run):
     proc = bad_data_run.proc
     assert proc.returncode != 0, explain(proc)
-    log = bad_data_run.path("logs/fairtranslate/data.log")
+    log = bad_data_run.path("logs/default/fairtranslate/data.log")
     text = output_of(proc) + (log.read_text(encoding="utf-8") if log.exists() else "")
     message = next((line for line in text.splitlines() if "row 7" in line), None)
     assert message is not None, explain(proc)
@@ -292,7 +292,7 @@ def test_bad_dataset_stops_the_run_before_any_translation(bad_data_run):
 # Jobs must run the package of their own checkout (the one the code fingerprints hash),
 # even where another gendermt is installed (here: the editable install of the project).
 def test_jobs_run_the_package_of_their_own_checkout(bad_data_run):
-    log = bad_data_run.path("logs/fairtranslate/data.log").read_text(encoding="utf-8")
+    log = bad_data_run.path("logs/default/fairtranslate/data.log").read_text(encoding="utf-8")
     ran = re.findall(r'File "([^"]*gendermt[/\\]benchmarks[/\\]fairtranslate[/\\]data\.py)"',
                      log)
     assert ran, log

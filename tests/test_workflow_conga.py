@@ -9,7 +9,7 @@ import yaml
 from .conftest import ROOT
 from .workflow_support import output_of, planned_jobs
 
-CG = "results/conga"
+CG = "results/default/conga"
 CONFIG = yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))
 SYSTEMS = CONFIG["benchmarks"]["conga"]["systems"]
 PROMPTS = CONFIG["benchmarks"]["conga"]["prompts"]

@@ -13,7 +13,7 @@ import yaml
 from .conftest import ROOT
 from .workflow_support import output_of, planned_jobs
 
-GB = "results/gambit"
+GB = "results/default/gambit"
 CONFIG = yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))
 SPEC = CONFIG["benchmarks"]["gambit"]
 SYSTEMS, LANGS = SPEC["systems"], SPEC["prompts"]

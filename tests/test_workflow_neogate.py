@@ -15,7 +15,7 @@ from .workflow_support import Run, output_of, planned_jobs, read_json
 
 pytestmark = pytest.mark.workflow
 
-NG = Path("results/neogate")
+NG = Path("results/default/neogate")
 PARADIGMS = {"asterisk": "oracle-asterisk", "schwa": "oracle-schwa"}
 METRICS = ["coverage", "accuracy", "cwa", "misgeneration"]
 

@@ -13,7 +13,7 @@ from gendermt.cli import main
 
 from .conftest import ROOT
 
-SC = "results/scorecard"
+SC = "results/default/scorecard"
 CONFIG = yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))
 
 
@@ -55,7 +55,7 @@ def test_outputs_and_every_default_benchmark(run, card):
 
 
 def test_fairtranslate_gaps_equal_by_gender(run, card):
-    table = pd.read_csv(run.path("results/fairtranslate/tables/by_gender.csv"))
+    table = pd.read_csv(run.path("results/default/fairtranslate/tables/by_gender.csv"))
     base = table[table["prompt"] == "baseline"]
     for system in CONFIG["benchmarks"]["fairtranslate"]["systems"]:
         means = base[(base["system"] == system) & (base["metric"] == "bleu")].set_index(
@@ -71,7 +71,7 @@ def test_fairtranslate_gaps_equal_by_gender(run, card):
 
 
 def test_neogate_equals_zeroshot_table(run, card):
-    table = pd.read_csv(run.path("results/neogate/tables/zeroshot.csv"))
+    table = pd.read_csv(run.path("results/default/neogate/tables/zeroshot.csv"))
     assert len(table)
     for row in table.itertuples():
         assert close(card.loc[row.system, f"Neo-GATE · CWA ({row.paradigm})"], row.cwa)
@@ -82,8 +82,8 @@ def test_neogate_equals_zeroshot_table(run, card):
 
 
 def test_conga_equals_its_tables(run, card, records):
-    cats = pd.read_csv(run.path("results/conga/tables/categories.csv"))
-    mets = pd.read_csv(run.path("results/conga/tables/metrics.csv"))
+    cats = pd.read_csv(run.path("results/default/conga/tables/categories.csv"))
+    mets = pd.read_csv(run.path("results/default/conga/tables/metrics.csv"))
     for system in CONFIG["benchmarks"]["conga"]["systems"]:
         counts = cats[cats["system"] == system].set_index("category")["count"]
         total = counts["bias_a_to_m"] + counts["bias_a_to_f"]
@@ -100,9 +100,9 @@ def test_conga_equals_its_tables(run, card, records):
 
 
 def test_gate_and_gate_x_e_equal_their_tables(run, card):
-    acc = pd.read_csv(run.path("results/gate-x-e/tables/accuracy.csv"))
+    acc = pd.read_csv(run.path("results/default/gate-x-e/tables/accuracy.csv"))
     acc = acc[(acc["subtype"] == "Overall") & (acc["requested"] != "Neut (relaxed)")]
-    prf = pd.read_csv(run.path("results/gate/tables/prf.csv"))
+    prf = pd.read_csv(run.path("results/default/gate/tables/prf.csv"))
     prf = prf[prf["category"] == "overall"]
     for system, rows in acc.groupby("system"):
         assert close(card.loc[system, "GATE X-E · rewriting accuracy"],
@@ -131,7 +131,7 @@ def test_markdown_and_latex_state_units_and_direction(run):
 
 
 def test_cli_json_equals_the_workflow(run, records, capsys):
-    assert main(["scorecard", "--results", str(run.path("results")), "--json"]) == 0
+    assert main(["scorecard", "--results", str(run.path("results/default")), "--json"]) == 0
     printed = {r["system"]: r for r in json.loads(capsys.readouterr().out)}
     assert printed == records
 
@@ -144,17 +144,17 @@ def test_report_leads_with_the_scorecard(run):
     assert proc.returncode == 0, proc.stderr
     html = report.read_text(encoding="utf-8")
     cats = json.loads(re.search(r"var categories = (\{.*?\});\n", html).group(1))
-    assert "results/scorecard/scorecard.csv" in cats["All benchmarks"]["Scorecard"]
+    assert "results/default/scorecard/scorecard.html" in cats["All benchmarks"]["Scorecard"]
     # the menu sorts categories with localeCompare: "All benchmarks" comes first
     assert sorted(cats, key=str.casefold)[0] == "All benchmarks"
-    assert "Start with the <strong>scorecard</strong>" in html
+    assert "then the <strong>scorecard</strong>" in html
 
 
 def test_gap_ci_is_the_paired_bootstrap_of_the_item_scores(run, card):
     """Recompute one CI independently: per-item BLEU of the baseline run, male and inclusive
     rows joined on example_id, resampled with the configured seed."""
-    data = pd.read_parquet(run.path("results/fairtranslate/data.parquet"))
-    scores = pd.read_parquet(run.path("results/fairtranslate/scores/oracle-female/baseline"
+    data = pd.read_parquet(run.path("results/default/fairtranslate/data.parquet"))
+    scores = pd.read_parquet(run.path("results/default/fairtranslate/scores/oracle-female/baseline"
                                       ".parquet"))
     scores = scores[scores["metric"] == "bleu"].merge(data[["item_id", "example_id", "gender"]],
                                                       on="item_id")

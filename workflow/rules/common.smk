@@ -27,7 +27,19 @@ from gendermt.benchmarks.gambit.lexicon import cues_path_for
 from gendermt.config_checks import check_config, check_schema
 from gendermt.errors import GenderMTError
 from gendermt.provenance import code_fingerprint
+from gendermt.runinfo import check_config_files, startup_line
+from gendermt.runinfo import summary as run_summary_of
 from gendermt.scoring.metrics import NEURAL_METRICS
+from gendermt.sources import Hasher, check_sources, identity
+from gendermt.report_labels import labels_for
+
+
+# Config files named on the command line without the default must name their run: the
+# default's benchmarks are never dropped silently (checked before the schema fills `run`).
+try:
+    check_config_files(workflow.overwrite_configfiles, config, workflow.basedir)
+except GenderMTError as _exc:
+    raise WorkflowError(str(_exc))
 
 
 # The schema, with a message naming the key, then Snakemake's validation (defaults).
@@ -36,6 +48,30 @@ try:
 except GenderMTError as _exc:
     raise WorkflowError(f"config: {_exc}")
 validate(config, schema="../schemas/config.schema.yaml")
+
+# Results of different configs live side by side: results/<run>/ (logs/<run>/). Not per
+# run: the request cache (cache.dir, results/cache by default), which is keyed by system
+# identity and request, so that an identical request is never sent twice across runs.
+RUN = config["run"]
+RESULTS = str(Path("results") / RUN)
+LOGS = str(Path("logs") / RUN)
+
+# Every configured data file or folder must exist before anything is planned.
+try:
+    check_sources(config)
+except GenderMTError as _exc:
+    raise WorkflowError(str(_exc))
+
+# sha256 of data sources, memoised by (path, size, mtime) in .snakemake/gendermt/.
+SOURCE_HASHER = Hasher()
+
+
+def source_identity(paths):
+    """params of a data stage: path, size and sha256 of each file it reads (a changed
+    source reruns the stage and everything downstream, whatever its mtime)."""
+    found = identity(list(paths), SOURCE_HASHER)
+    SOURCE_HASHER.save()
+    return found
 
 
 wildcard_constraints:
@@ -116,15 +152,15 @@ def translation_files_of(wildcards):
     benchmark = wildcards.benchmark
     if benchmark == "neogate":
         return [
-            f"results/neogate/translations/{system}/{name}.jsonl"
+            f"{RESULTS}/neogate/translations/{system}/{name}.jsonl"
             for name, run in NEOGATE_RUNS.items()
             for system in NEOGATE.get("systems", [])
             + NEOGATE_PARADIGM_SYSTEMS.get(run["paradigm"], [])
         ]
     if benchmark == "gambit":
-        return list(dict.fromkeys(f"results/gambit/translations/{r['system']}/{r['lang']}.jsonl"
+        return list(dict.fromkeys(f"{RESULTS}/gambit/translations/{r['system']}/{r['lang']}.jsonl"
                                   for r in GAMBIT_RUNS))
-    return run_files("results/{benchmark}/translations/{system}/{prompt}.jsonl", benchmark)
+    return run_files(f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl", benchmark)
 
 
 def system_kinds(systems):
@@ -281,18 +317,18 @@ def comet_gpu_model(wildcards):
 def score_files(benchmark):
     """Every score file of a benchmark: sacrebleu metrics, and COMET when it is asked for."""
     spec = BENCHMARKS[benchmark]
-    files = run_files("results/{benchmark}/scores/{system}/{prompt}.parquet", benchmark)
+    files = run_files(f"{RESULTS}/{{benchmark}}/scores/{{system}}/{{prompt}}.parquet", benchmark)
     if "comet" in spec.get("metrics", []):
         # one file for all runs: COMET scores each distinct triple once (scoring/comet.py)
-        files.append(f"results/{benchmark}/scores/comet.parquet")
+        files.append(f"{RESULTS}/{benchmark}/scores/comet.parquet")
     if "bertscore" in spec.get("metrics", []):
-        files.append(f"results/{benchmark}/scores/bertscore.parquet")
+        files.append(f"{RESULTS}/{benchmark}/scores/bertscore.parquet")
     return files
 
 
 def benchmark_translations(wildcards):
     """Every translation file of a benchmark (the COMET job scores them all at once)."""
-    return run_files("results/{benchmark}/translations/{system}/{prompt}.jsonl",
+    return run_files(f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl",
                      wildcards.benchmark)
 
 
@@ -340,6 +376,32 @@ def gate_template(wildcards):
 
 # Each benchmark's rule file adds the tables and figures it makes.
 TARGETS: list[str] = []
+
+# Tables of the report: csv path → its report entry; rule report_tables renders each as an
+# HTML page the report shows inline (Snakemake shows CSVs only as download links).
+REPORT_TABLES: dict[str, dict] = {}
+
+
+def table_report(path, caption, category, subcategory, labels=None):
+    """A table (CSV) for the report: registered for its HTML page; returns the plain path."""
+    REPORT_TABLES[path] = {
+        "caption": caption,
+        "category": category,
+        "subcategory": subcategory,
+        "labels": labels or labels_for(path, category),
+    }
+    return path
+
+
+def figure_report(path, caption, category, subcategory, labels=None):
+    """A figure for the report, labelled (benchmark, figure, paper figure)."""
+    return report(
+        path,
+        caption=caption,
+        category=category,
+        subcategory=subcategory,
+        labels=labels or labels_for(path, category),
+    )
 
 
 def all_targets():
@@ -469,7 +531,7 @@ def gambit_labour_files():
 
 def gambit_assignments(runs, detector):
     """A detector's assignment files of every run, in the order of `runs`."""
-    return [f"results/gambit/assignments/{detector}/{r['system']}/{r['lang']}.csv" for r in runs]
+    return [f"{RESULTS}/gambit/assignments/{detector}/{r['system']}/{r['lang']}.csv" for r in runs]
 
 
 def gambit_template(wildcards):

@@ -32,7 +32,7 @@ if CONGA_ANNOTATIONS.get("annotator"):
     CONGA_ANNOTATOR_GPUS = system_gpus(SYSTEMS[_spec["system"]])
 CONGA_SENTENCES = (
     expand(
-        "results/conga/sentences/{system}/{prompt}.csv",
+        f"{RESULTS}/conga/sentences/{{system}}/{{prompt}}.csv",
         system=CONGA["systems"],
         prompt=CONGA["prompts"],
     )
@@ -43,10 +43,10 @@ CONGA_SENTENCES = (
 if CONGA:
     TARGETS.extend(
         expand(
-            "results/conga/tables/{table}.csv",
+            f"{RESULTS}/conga/tables/{{table}}.csv",
             table=["tags", "categories", "metrics", "coverage", "sentences"],
         )
-        + expand("results/conga/figures/ambiguous_resolution.{ext}", ext=["png", "pdf"])
+        + expand(f"{RESULTS}/conga/figures/ambiguous_resolution.{{ext}}", ext=["png", "pdf"])
     )
 
 
@@ -54,14 +54,16 @@ rule conga_data:
     input:
         CONGA_DATA.get("path", []),
     output:
-        data="results/conga/data.parquet",
-        provenance="results/conga/data.json",
+        data=f"{RESULTS}/conga/data.parquet",
+        provenance=f"{RESULTS}/conga/data.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.conga.data"),
+        # path, size and sha256 of what it reads: a changed source reruns it
+        sources=source_identity([CONGA_DATA["path"]] if CONGA_DATA else []),
         source=CONGA_DATA,
         tags=CONGA_TAGS.get("source", {}),
     log:
-        "logs/conga/data.log",
+        f"{LOGS}/conga/data.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -70,13 +72,13 @@ rule conga_data:
 
 rule conga_annotate:
     input:
-        translations="results/conga/translations/{system}/{prompt}.jsonl",
-        data="results/conga/data.parquet",
+        translations=f"{RESULTS}/conga/translations/{{system}}/{{prompt}}.jsonl",
+        data=f"{RESULTS}/conga/data.parquet",
         alternatives=CONGA_ALTERNATIVES,
         files=conga_annotation_paths,
     output:
-        annotations="results/conga/annotations/{system}/{prompt}.jsonl",
-        summary="results/conga/annotations/{system}/{prompt}.json",
+        annotations=f"{RESULTS}/conga/annotations/{{system}}/{{prompt}}.jsonl",
+        summary=f"{RESULTS}/conga/annotations/{{system}}/{{prompt}}.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.conga.annotations", *ALL_BACKENDS_CODE),
         files=conga_annotation_files,
@@ -85,7 +87,7 @@ rule conga_annotate:
     resources:
         gpu=CONGA_ANNOTATOR_GPUS,
     log:
-        "logs/conga/annotate/{system}/{prompt}.log",
+        f"{LOGS}/conga/annotate/{{system}}/{{prompt}}.log",
     conda:
         "../../envs/translate.yaml"
     script:
@@ -94,19 +96,19 @@ rule conga_annotate:
 
 rule conga_score:
     input:
-        annotations="results/conga/annotations/{system}/{prompt}.jsonl",
-        data="results/conga/data.parquet",
+        annotations=f"{RESULTS}/conga/annotations/{{system}}/{{prompt}}.jsonl",
+        data=f"{RESULTS}/conga/data.parquet",
     output:
-        entities="results/conga/entities/{system}/{prompt}.parquet",
-        sentences="results/conga/sentences/{system}/{prompt}.csv",
-        summary="results/conga/sentences/{system}/{prompt}.json",
+        entities=f"{RESULTS}/conga/entities/{{system}}/{{prompt}}.parquet",
+        sentences=f"{RESULTS}/conga/sentences/{{system}}/{{prompt}}.csv",
+        summary=f"{RESULTS}/conga/sentences/{{system}}/{{prompt}}.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.conga.evaluate"),
         source_tags=CONGA_TAGS.get("source", {}),
         target_tags=CONGA_TAGS.get("target", {}),
         denominator=CONGA.get("denominator", "tags"),
     log:
-        "logs/conga/score/{system}/{prompt}.log",
+        f"{LOGS}/conga/score/{{system}}/{{prompt}}.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -115,39 +117,39 @@ rule conga_score:
 
 rule conga_tables:
     input:
-        data="results/conga/data.parquet",
+        data=f"{RESULTS}/conga/data.parquet",
         sentences=CONGA_SENTENCES,
     output:
-        tags=report(
-            "results/conga/tables/tags.csv",
+        tags=table_report(
+            f"{RESULTS}/conga/tables/tags.csv",
             caption="../report/conga_tags.rst",
             category="ConGA",
             subcategory="Tables",
         ),
-        tags_md="results/conga/tables/tags.md",
-        categories=report(
-            "results/conga/tables/categories.csv",
+        tags_md=f"{RESULTS}/conga/tables/tags.md",
+        categories=table_report(
+            f"{RESULTS}/conga/tables/categories.csv",
             caption="../report/conga_categories.rst",
             category="ConGA",
             subcategory="Tables",
         ),
-        categories_md="results/conga/tables/categories.md",
-        metrics=report(
-            "results/conga/tables/metrics.csv",
+        categories_md=f"{RESULTS}/conga/tables/categories.md",
+        metrics=table_report(
+            f"{RESULTS}/conga/tables/metrics.csv",
             caption="../report/conga_metrics.rst",
             category="ConGA",
             subcategory="Tables",
         ),
-        metrics_md="results/conga/tables/metrics.md",
-        coverage=report(
-            "results/conga/tables/coverage.csv",
+        metrics_md=f"{RESULTS}/conga/tables/metrics.md",
+        coverage=table_report(
+            f"{RESULTS}/conga/tables/coverage.csv",
             caption="../report/conga_coverage.rst",
             category="ConGA",
             subcategory="Tables",
         ),
-        coverage_md="results/conga/tables/coverage.md",
-        sentences=report(
-            "results/conga/tables/sentences.csv",
+        coverage_md=f"{RESULTS}/conga/tables/coverage.md",
+        sentences=table_report(
+            f"{RESULTS}/conga/tables/sentences.csv",
             caption="../report/conga_sentences.rst",
             category="ConGA",
             subcategory="Tables",
@@ -159,7 +161,7 @@ rule conga_tables:
         source_tags=CONGA_TAGS.get("source", {}),
         denominator=CONGA.get("denominator", "tags"),
     log:
-        "logs/conga/tables.log",
+        f"{LOGS}/conga/tables.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -170,19 +172,19 @@ rule conga_figures:
     input:
         sentences=CONGA_SENTENCES,
     output:
-        png=report(
-            "results/conga/figures/ambiguous_resolution.png",
+        png=figure_report(
+            f"{RESULTS}/conga/figures/ambiguous_resolution.png",
             caption="../report/conga_ambiguous_resolution.rst",
             category="ConGA",
             subcategory="Figures",
         ),
-        pdf="results/conga/figures/ambiguous_resolution.pdf",
+        pdf=f"{RESULTS}/conga/figures/ambiguous_resolution.pdf",
     params:
         code=code_fingerprint("gendermt.benchmarks.conga.figures"),
         systems=CONGA.get("systems"),
         prompts=CONGA.get("prompts"),
     log:
-        "logs/conga/figures.log",
+        f"{LOGS}/conga/figures.log",
     conda:
         "../../envs/plot.yaml"
     script:

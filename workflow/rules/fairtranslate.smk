@@ -18,19 +18,19 @@ FAIRTRANSLATE_CLEAN_OUTLIER = (
 if FAIRTRANSLATE:
     TARGETS.extend(
         expand(
-            "results/fairtranslate/tables/{table}.csv",
+            f"{RESULTS}/fairtranslate/tables/{{table}}.csv",
             table=["by_gender", "by_stereotype", "by_ambiguity", "anova", "dataset"],
         )
         + expand(
-            "results/fairtranslate/tables/{table}.csv",
+            f"{RESULTS}/fairtranslate/tables/{{table}}.csv",
             table=["gender_tests", "gender_means_ci", "clean_outlier"],
         )
         + expand(
-            "results/fairtranslate/tables/paper_table{n}.{ext}",
+            f"{RESULTS}/fairtranslate/tables/paper_table{{n}}.{{ext}}",
             n=FAIRTRANSLATE_PAPER_TABLES,
             ext=["csv", "md", "tex"],
         )
-        + expand("results/fairtranslate/figures/score_by_gender.{ext}", ext=["png", "pdf"])
+        + expand(f"{RESULTS}/fairtranslate/figures/score_by_gender.{{ext}}", ext=["png", "pdf"])
     )
 
 
@@ -38,13 +38,15 @@ rule fairtranslate_data:
     input:
         FAIRTRANSLATE_RAW,
     output:
-        data="results/fairtranslate/data.parquet",
-        provenance="results/fairtranslate/data.json",
+        data=f"{RESULTS}/fairtranslate/data.parquet",
+        provenance=f"{RESULTS}/fairtranslate/data.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.fairtranslate.data"),
+        # path, size and sha256 of what it reads: a changed source reruns it
+        sources=source_identity(FAIRTRANSLATE_RAW),
         source=FAIRTRANSLATE.get("data"),
     log:
-        "logs/fairtranslate/data.log",
+        f"{LOGS}/fairtranslate/data.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -53,110 +55,110 @@ rule fairtranslate_data:
 
 rule fairtranslate_tables:
     input:
-        data="results/fairtranslate/data.parquet",
+        data=f"{RESULTS}/fairtranslate/data.parquet",
         scores=FAIRTRANSLATE_SCORES,
     output:
-        by_gender=report(
-            "results/fairtranslate/tables/by_gender.csv",
+        by_gender=table_report(
+            f"{RESULTS}/fairtranslate/tables/by_gender.csv",
             caption="../report/fairtranslate_by_gender.rst",
             category="FairTranslate",
             subcategory="Tables",
         ),
-        by_gender_md="results/fairtranslate/tables/by_gender.md",
-        by_stereotype=report(
-            "results/fairtranslate/tables/by_stereotype.csv",
+        by_gender_md=f"{RESULTS}/fairtranslate/tables/by_gender.md",
+        by_stereotype=table_report(
+            f"{RESULTS}/fairtranslate/tables/by_stereotype.csv",
             caption="../report/fairtranslate_by_category.rst",
             category="FairTranslate",
             subcategory="Tables",
         ),
-        by_stereotype_md="results/fairtranslate/tables/by_stereotype.md",
-        by_ambiguity=report(
-            "results/fairtranslate/tables/by_ambiguity.csv",
+        by_stereotype_md=f"{RESULTS}/fairtranslate/tables/by_stereotype.md",
+        by_ambiguity=table_report(
+            f"{RESULTS}/fairtranslate/tables/by_ambiguity.csv",
             caption="../report/fairtranslate_by_category.rst",
             category="FairTranslate",
             subcategory="Tables",
         ),
-        by_ambiguity_md="results/fairtranslate/tables/by_ambiguity.md",
-        anova=report(
-            "results/fairtranslate/tables/anova.csv",
+        by_ambiguity_md=f"{RESULTS}/fairtranslate/tables/by_ambiguity.md",
+        anova=table_report(
+            f"{RESULTS}/fairtranslate/tables/anova.csv",
             caption="../report/fairtranslate_anova.rst",
             category="FairTranslate",
             subcategory="Tables",
         ),
-        anova_md="results/fairtranslate/tables/anova.md",
-        dataset=report(
-            "results/fairtranslate/tables/dataset.csv",
+        anova_md=f"{RESULTS}/fairtranslate/tables/anova.md",
+        dataset=table_report(
+            f"{RESULTS}/fairtranslate/tables/dataset.csv",
             caption="../report/fairtranslate_dataset.rst",
             category="FairTranslate",
             subcategory="Tables",
         ),
-        dataset_md="results/fairtranslate/tables/dataset.md",
-        gender_tests=report(
-            "results/fairtranslate/tables/gender_tests.csv",
+        dataset_md=f"{RESULTS}/fairtranslate/tables/dataset.md",
+        gender_tests=table_report(
+            f"{RESULTS}/fairtranslate/tables/gender_tests.csv",
             caption="../report/fairtranslate_gender_tests.rst",
             category="FairTranslate",
             subcategory="Tables",
         ),
-        gender_tests_md="results/fairtranslate/tables/gender_tests.md",
-        gender_means_ci=report(
-            "results/fairtranslate/tables/gender_means_ci.csv",
+        gender_tests_md=f"{RESULTS}/fairtranslate/tables/gender_tests.md",
+        gender_means_ci=table_report(
+            f"{RESULTS}/fairtranslate/tables/gender_means_ci.csv",
             caption="../report/fairtranslate_gender_means_ci.rst",
             category="FairTranslate",
             subcategory="Tables",
         ),
-        gender_means_ci_md="results/fairtranslate/tables/gender_means_ci.md",
-        clean_outlier=report(
-            "results/fairtranslate/tables/clean_outlier.csv",
+        gender_means_ci_md=f"{RESULTS}/fairtranslate/tables/gender_means_ci.md",
+        clean_outlier=table_report(
+            f"{RESULTS}/fairtranslate/tables/clean_outlier.csv",
             caption="../report/fairtranslate_clean_outlier.rst",
             category="FairTranslate",
             subcategory="Tables",
         ),
-        clean_outlier_md="results/fairtranslate/tables/clean_outlier.md",
-        paper_table1=report(
-            "results/fairtranslate/tables/paper_table1.csv",
+        clean_outlier_md=f"{RESULTS}/fairtranslate/tables/clean_outlier.md",
+        paper_table1=table_report(
+            f"{RESULTS}/fairtranslate/tables/paper_table1.csv",
             caption="../report/fairtranslate_paper_tables.rst",
             category="FairTranslate",
             subcategory="Paper tables",
         ),
-        paper_table2=report(
-            "results/fairtranslate/tables/paper_table2.csv",
+        paper_table2=table_report(
+            f"{RESULTS}/fairtranslate/tables/paper_table2.csv",
             caption="../report/fairtranslate_paper_tables.rst",
             category="FairTranslate",
             subcategory="Paper tables",
         ),
-        paper_table3=report(
-            "results/fairtranslate/tables/paper_table3.csv",
+        paper_table3=table_report(
+            f"{RESULTS}/fairtranslate/tables/paper_table3.csv",
             caption="../report/fairtranslate_paper_tables.rst",
             category="FairTranslate",
             subcategory="Paper tables",
         ),
-        paper_table6=report(
-            "results/fairtranslate/tables/paper_table6.csv",
+        paper_table6=table_report(
+            f"{RESULTS}/fairtranslate/tables/paper_table6.csv",
             caption="../report/fairtranslate_paper_tables.rst",
             category="FairTranslate",
             subcategory="Paper tables",
         ),
-        paper_table7=report(
-            "results/fairtranslate/tables/paper_table7.csv",
+        paper_table7=table_report(
+            f"{RESULTS}/fairtranslate/tables/paper_table7.csv",
             caption="../report/fairtranslate_paper_tables.rst",
             category="FairTranslate",
             subcategory="Paper tables",
         ),
-        paper_table8=report(
-            "results/fairtranslate/tables/paper_table8.csv",
+        paper_table8=table_report(
+            f"{RESULTS}/fairtranslate/tables/paper_table8.csv",
             caption="../report/fairtranslate_paper_tables.rst",
             category="FairTranslate",
             subcategory="Paper tables",
         ),
-        paper_table9=report(
-            "results/fairtranslate/tables/paper_table9.csv",
+        paper_table9=table_report(
+            f"{RESULTS}/fairtranslate/tables/paper_table9.csv",
             caption="../report/fairtranslate_paper_tables.rst",
             category="FairTranslate",
             subcategory="Paper tables",
         ),
         # Markdown and LaTeX of each paper table, written beside its CSV
         paper_md_tex=expand(
-            "results/fairtranslate/tables/paper_table{n}.{ext}",
+            f"{RESULTS}/fairtranslate/tables/paper_table{{n}}.{{ext}}",
             n=FAIRTRANSLATE_PAPER_TABLES,
             ext=["md", "tex"],
         ),
@@ -169,9 +171,9 @@ rule fairtranslate_tables:
         clean_outlier=FAIRTRANSLATE_CLEAN_OUTLIER,
         kinds=system_kinds(FAIRTRANSLATE.get("systems", [])),
     log:
-        "logs/fairtranslate/tables.log",
+        f"{LOGS}/fairtranslate/tables.log",
     benchmark:
-        "results/benchmarks/fairtranslate/tables.tsv"
+        f"{RESULTS}/benchmarks/fairtranslate/tables.tsv"
     conda:
         "../../envs/core.yaml"
     script:
@@ -180,16 +182,16 @@ rule fairtranslate_tables:
 
 rule fairtranslate_figures:
     input:
-        data="results/fairtranslate/data.parquet",
+        data=f"{RESULTS}/fairtranslate/data.parquet",
         scores=FAIRTRANSLATE_SCORES,
     output:
-        png=report(
-            "results/fairtranslate/figures/score_by_gender.png",
+        png=figure_report(
+            f"{RESULTS}/fairtranslate/figures/score_by_gender.png",
             caption="../report/fairtranslate_score_by_gender.rst",
             category="FairTranslate",
             subcategory="Figures",
         ),
-        pdf="results/fairtranslate/figures/score_by_gender.pdf",
+        pdf=f"{RESULTS}/fairtranslate/figures/score_by_gender.pdf",
     params:
         code=code_fingerprint("gendermt.benchmarks.fairtranslate.figures"),
         systems=FAIRTRANSLATE.get("systems"),
@@ -197,7 +199,7 @@ rule fairtranslate_figures:
         metrics=FAIRTRANSLATE.get("metrics"),
         clean_outlier=FAIRTRANSLATE_CLEAN_OUTLIER,
     log:
-        "logs/fairtranslate/figures.log",
+        f"{LOGS}/fairtranslate/figures.log",
     conda:
         "../../envs/plot.yaml"
     script:
@@ -208,7 +210,7 @@ rule fairtranslate_figures:
 # translations → normalised outputs, indicators, occupation forms, singular "they",
 # word counts; then their figures.
 FAIRTRANSLATE_TRANSLATIONS = (
-    run_files("results/{benchmark}/translations/{system}/{prompt}.jsonl", "fairtranslate")
+    run_files(f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl", "fairtranslate")
     if FAIRTRANSLATE
     else []
 )
@@ -222,7 +224,7 @@ FAIRTRANSLATE_INCLUSIVE_TABLES = [
     "classifier_modes",
 ]
 FAIRTRANSLATE_INCLUSIVE_COMET = (
-    ["results/fairtranslate/scores/comet.parquet"]
+    [f"{RESULTS}/fairtranslate/scores/comet.parquet"]
     if FAIRTRANSLATE_CLEAN_OUTLIER and FAIRTRANSLATE_CLEAN_OUTLIER["enabled"]
     else []
 )
@@ -231,12 +233,12 @@ FAIRTRANSLATE_INCLUSIVE_FIGURES = ["occupation_forms", "they_by_prompt", "they_b
 if FAIRTRANSLATE:
     TARGETS.extend(
         expand(
-            "results/fairtranslate/tables/{table}.{ext}",
+            f"{RESULTS}/fairtranslate/tables/{{table}}.{{ext}}",
             table=FAIRTRANSLATE_INCLUSIVE_TABLES,
             ext=["csv", "md"],
         )
         + expand(
-            "results/fairtranslate/figures/{figure}.{ext}",
+            f"{RESULTS}/fairtranslate/figures/{{figure}}.{{ext}}",
             figure=FAIRTRANSLATE_INCLUSIVE_FIGURES,
             ext=["png", "pdf"],
         )
@@ -245,103 +247,68 @@ if FAIRTRANSLATE:
 
 rule fairtranslate_inclusive_tables:
     input:
-        data="results/fairtranslate/data.parquet",
+        data=f"{RESULTS}/fairtranslate/data.parquet",
         translations=FAIRTRANSLATE_TRANSLATIONS,
         # the authors' COMET filter of the singular-"they" rows (classifier_modes)
         comet=FAIRTRANSLATE_INCLUSIVE_COMET,
     output:
-        analysed="results/fairtranslate/inclusive/outputs.parquet",
-        normalization=report(
-            "results/fairtranslate/tables/normalization.csv",
+        analysed=f"{RESULTS}/fairtranslate/inclusive/outputs.parquet",
+        normalization=table_report(
+            f"{RESULTS}/fairtranslate/tables/normalization.csv",
             caption="../report/fairtranslate_normalization.rst",
             category="FairTranslate",
             subcategory="Inclusive language",
         ),
-        normalization_md=report(
-            "results/fairtranslate/tables/normalization.md",
-            caption="../report/fairtranslate_normalization.rst",
-            category="FairTranslate",
-            subcategory="Inclusive language",
-        ),
-        normalized_outputs=report(
-            "results/fairtranslate/tables/normalized_outputs.csv",
+        normalization_md=f"{RESULTS}/fairtranslate/tables/normalization.md",
+        normalized_outputs=table_report(
+            f"{RESULTS}/fairtranslate/tables/normalized_outputs.csv",
             caption="../report/fairtranslate_normalized_outputs.rst",
             category="FairTranslate",
             subcategory="Inclusive language",
         ),
-        normalized_outputs_md=report(
-            "results/fairtranslate/tables/normalized_outputs.md",
-            caption="../report/fairtranslate_normalized_outputs.rst",
-            category="FairTranslate",
-            subcategory="Inclusive language",
-        ),
-        inclusive_indicators=report(
-            "results/fairtranslate/tables/inclusive_indicators.csv",
+        normalized_outputs_md=f"{RESULTS}/fairtranslate/tables/normalized_outputs.md",
+        inclusive_indicators=table_report(
+            f"{RESULTS}/fairtranslate/tables/inclusive_indicators.csv",
             caption="../report/fairtranslate_inclusive_indicators.rst",
             category="FairTranslate",
             subcategory="Inclusive language",
         ),
-        inclusive_indicators_md=report(
-            "results/fairtranslate/tables/inclusive_indicators.md",
-            caption="../report/fairtranslate_inclusive_indicators.rst",
-            category="FairTranslate",
-            subcategory="Inclusive language",
-        ),
-        occupation_forms=report(
-            "results/fairtranslate/tables/occupation_forms.csv",
+        inclusive_indicators_md=f"{RESULTS}/fairtranslate/tables/inclusive_indicators.md",
+        occupation_forms=table_report(
+            f"{RESULTS}/fairtranslate/tables/occupation_forms.csv",
             caption="../report/fairtranslate_occupation_forms_table.rst",
             category="FairTranslate",
             subcategory="Inclusive language",
         ),
-        occupation_forms_md=report(
-            "results/fairtranslate/tables/occupation_forms.md",
-            caption="../report/fairtranslate_occupation_forms_table.rst",
-            category="FairTranslate",
-            subcategory="Inclusive language",
-        ),
-        they_pronouns=report(
-            "results/fairtranslate/tables/they_pronouns.csv",
+        occupation_forms_md=f"{RESULTS}/fairtranslate/tables/occupation_forms.md",
+        they_pronouns=table_report(
+            f"{RESULTS}/fairtranslate/tables/they_pronouns.csv",
             caption="../report/fairtranslate_they_pronouns.rst",
             category="FairTranslate",
             subcategory="Inclusive language",
         ),
-        they_pronouns_md=report(
-            "results/fairtranslate/tables/they_pronouns.md",
-            caption="../report/fairtranslate_they_pronouns.rst",
-            category="FairTranslate",
-            subcategory="Inclusive language",
-        ),
-        word_counts=report(
-            "results/fairtranslate/tables/word_counts.csv",
+        they_pronouns_md=f"{RESULTS}/fairtranslate/tables/they_pronouns.md",
+        word_counts=table_report(
+            f"{RESULTS}/fairtranslate/tables/word_counts.csv",
             caption="../report/fairtranslate_word_counts.rst",
             category="FairTranslate",
             subcategory="Inclusive language",
         ),
-        word_counts_md=report(
-            "results/fairtranslate/tables/word_counts.md",
-            caption="../report/fairtranslate_word_counts.rst",
-            category="FairTranslate",
-            subcategory="Inclusive language",
-        ),
-        classifier_modes=report(
-            "results/fairtranslate/tables/classifier_modes.csv",
+        word_counts_md=f"{RESULTS}/fairtranslate/tables/word_counts.md",
+        classifier_modes=table_report(
+            f"{RESULTS}/fairtranslate/tables/classifier_modes.csv",
             caption="../report/fairtranslate_classifier_modes.rst",
             category="FairTranslate",
             subcategory="Inclusive language",
         ),
-        classifier_modes_md=report(
-            "results/fairtranslate/tables/classifier_modes.md",
-            caption="../report/fairtranslate_classifier_modes.rst",
-            category="FairTranslate",
-            subcategory="Inclusive language",
-        ),
+        classifier_modes_md=f"{RESULTS}/fairtranslate/tables/classifier_modes.md",
     params:
         code=code_fingerprint("gendermt.benchmarks.fairtranslate.inclusive_tables"),
         systems=FAIRTRANSLATE.get("systems"),
         prompts=FAIRTRANSLATE.get("prompts"),
         clean_outlier=FAIRTRANSLATE_CLEAN_OUTLIER,
     log:
-        "logs/fairtranslate/inclusive_tables.log",
+        f"{LOGS}/fairtranslate/inclusive_tables.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -350,36 +317,36 @@ rule fairtranslate_inclusive_tables:
 
 rule fairtranslate_inclusive_figures:
     input:
-        occupation_forms="results/fairtranslate/tables/occupation_forms.csv",
-        they_pronouns="results/fairtranslate/tables/they_pronouns.csv",
+        occupation_forms=f"{RESULTS}/fairtranslate/tables/occupation_forms.csv",
+        they_pronouns=f"{RESULTS}/fairtranslate/tables/they_pronouns.csv",
     output:
-        occupation_forms_png=report(
-            "results/fairtranslate/figures/occupation_forms.png",
+        occupation_forms_png=figure_report(
+            f"{RESULTS}/fairtranslate/figures/occupation_forms.png",
             caption="../report/fairtranslate_occupation_forms.rst",
             category="FairTranslate",
             subcategory="Inclusive language",
         ),
-        occupation_forms_pdf="results/fairtranslate/figures/occupation_forms.pdf",
-        they_by_prompt_png=report(
-            "results/fairtranslate/figures/they_by_prompt.png",
+        occupation_forms_pdf=f"{RESULTS}/fairtranslate/figures/occupation_forms.pdf",
+        they_by_prompt_png=figure_report(
+            f"{RESULTS}/fairtranslate/figures/they_by_prompt.png",
             caption="../report/fairtranslate_they_by_prompt.rst",
             category="FairTranslate",
             subcategory="Inclusive language",
         ),
-        they_by_prompt_pdf="results/fairtranslate/figures/they_by_prompt.pdf",
-        they_by_ambiguity_png=report(
-            "results/fairtranslate/figures/they_by_ambiguity.png",
+        they_by_prompt_pdf=f"{RESULTS}/fairtranslate/figures/they_by_prompt.pdf",
+        they_by_ambiguity_png=figure_report(
+            f"{RESULTS}/fairtranslate/figures/they_by_ambiguity.png",
             caption="../report/fairtranslate_they_by_ambiguity.rst",
             category="FairTranslate",
             subcategory="Inclusive language",
         ),
-        they_by_ambiguity_pdf="results/fairtranslate/figures/they_by_ambiguity.pdf",
+        they_by_ambiguity_pdf=f"{RESULTS}/fairtranslate/figures/they_by_ambiguity.pdf",
     params:
         code=code_fingerprint("gendermt.benchmarks.fairtranslate.inclusive_figures"),
         systems=FAIRTRANSLATE.get("systems"),
         prompts=FAIRTRANSLATE.get("prompts"),
     log:
-        "logs/fairtranslate/inclusive_figures.log",
+        f"{LOGS}/fairtranslate/inclusive_figures.log",
     conda:
         "../../envs/plot.yaml"
     script:

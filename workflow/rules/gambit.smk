@@ -38,10 +38,10 @@ GAMBIT_ALL_ASSIGNMENTS = {d: gambit_assignments(GAMBIT_RUNS, d) for d in GAMBIT_
 
 if GAMBIT:
     TARGETS.extend(
-        expand("results/gambit/tables/{table}.csv", table=GAMBIT_TABLES)
-        + expand("results/gambit/figures/{figure}.{ext}", figure=GAMBIT_FIGURES, ext=["png", "pdf"])
-        + (["results/gambit/tables/validation.csv"] if GAMBIT_VALIDATION else [])
-        + (["results/gambit/tables/detector_agreement.csv"] if len(GAMBIT_DETECTORS) > 1 else [])
+        expand(f"{RESULTS}/gambit/tables/{{table}}.csv", table=GAMBIT_TABLES + GAMBIT_PAPER_TABLES)
+        + expand(f"{RESULTS}/gambit/figures/{{figure}}.{{ext}}", figure=GAMBIT_FIGURES, ext=["png", "pdf"])
+        + ([f"{RESULTS}/gambit/tables/validation.csv"] if GAMBIT_VALIDATION else [])
+        + ([f"{RESULTS}/gambit/tables/detector_agreement.csv"] if len(GAMBIT_DETECTORS) > 1 else [])
     )
 
 
@@ -53,13 +53,15 @@ rule gambit_data:
         data=GAMBIT.get("data", {}).get("path", []),
         isco=GAMBIT.get("isco", []),
     output:
-        data="results/gambit/data.parquet",
-        provenance="results/gambit/data.json",
+        data=f"{RESULTS}/gambit/data.parquet",
+        provenance=f"{RESULTS}/gambit/data.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.gambit.data"),
+        # path, size and sha256 of what it reads: a changed source reruns it
+        sources=source_identity([GAMBIT["data"]["path"]] if GAMBIT else []),
         source=GAMBIT.get("data"),
     log:
-        "logs/gambit/data.log",
+        f"{LOGS}/gambit/data.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -70,11 +72,12 @@ rule gambit_isco:
     input:
         GAMBIT.get("isco", []),
     output:
-        "results/gambit/isco.parquet",
+        f"{RESULTS}/gambit/isco.parquet",
     params:
         code=code_fingerprint("gendermt.benchmarks.gambit.isco"),
+        sources=source_identity([GAMBIT["isco"]] if GAMBIT.get("isco") else []),
     log:
-        "logs/gambit/isco.log",
+        f"{LOGS}/gambit/isco.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -83,14 +86,14 @@ rule gambit_isco:
 
 rule gambit_inputs:
     input:
-        data="results/gambit/data.parquet",
+        data=f"{RESULTS}/gambit/data.parquet",
     output:
-        "results/gambit/inputs/{prompt}.jsonl",
+        f"{RESULTS}/gambit/inputs/{{prompt}}.jsonl",
     params:
         code=code_fingerprint("gendermt.prompts"),
         template=gambit_template,
     log:
-        "logs/gambit/inputs/{prompt}.log",
+        f"{LOGS}/gambit/inputs/{{prompt}}.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -99,13 +102,13 @@ rule gambit_inputs:
 
 rule gambit_detect:
     input:
-        translations="results/gambit/translations/{system}/{prompt}.jsonl",
-        data="results/gambit/data.parquet",
-        isco="results/gambit/isco.parquet",
+        translations=f"{RESULTS}/gambit/translations/{{system}}/{{prompt}}.jsonl",
+        data=f"{RESULTS}/gambit/data.parquet",
+        isco=f"{RESULTS}/gambit/isco.parquet",
         detector=gambit_detector_files,
     output:
-        csv="results/gambit/assignments/{detector}/{system}/{prompt}.csv",
-        summary="results/gambit/assignments/{detector}/{system}/{prompt}.json",
+        csv=f"{RESULTS}/gambit/assignments/{{detector}}/{{system}}/{{prompt}}.csv",
+        summary=f"{RESULTS}/gambit/assignments/{{detector}}/{{system}}/{{prompt}}.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.gambit.detect", *ALL_BACKENDS_CODE),
         detector=gambit_detector,
@@ -115,9 +118,9 @@ rule gambit_detect:
         gpu_model=gambit_detector_gpu_model,
         slurm_partition=gambit_detector_partition,
     log:
-        "logs/gambit/detect/{detector}/{system}/{prompt}.log",
+        f"{LOGS}/gambit/detect/{{detector}}/{{system}}/{{prompt}}.log",
     benchmark:
-        "results/benchmarks/gambit/detect/{detector}/{system}/{prompt}.tsv"
+        f"{RESULTS}/benchmarks/gambit/detect/{{detector}}/{{system}}/{{prompt}}.tsv"
     conda:
         "../../envs/gambit.yaml"
     script:
@@ -127,11 +130,11 @@ rule gambit_detect:
 rule gambit_validate:
     input:
         validation=gambit_validation_file,
-        isco="results/gambit/isco.parquet",
+        isco=f"{RESULTS}/gambit/isco.parquet",
         detector=gambit_detector_files,
     output:
-        csv="results/gambit/validation/{detector}/{prompt}.csv",
-        summary="results/gambit/validation/{detector}/{prompt}.json",
+        csv=f"{RESULTS}/gambit/validation/{{detector}}/{{prompt}}.csv",
+        summary=f"{RESULTS}/gambit/validation/{{detector}}/{{prompt}}.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.gambit.validation"),
         detector=gambit_detector,
@@ -141,7 +144,7 @@ rule gambit_validate:
         gpu_model=gambit_detector_gpu_model,
         slurm_partition=gambit_detector_partition,
     log:
-        "logs/gambit/validate/{detector}/{prompt}.log",
+        f"{LOGS}/gambit/validate/{{detector}}/{{prompt}}.log",
     conda:
         "../../envs/gambit.yaml"
     script:
@@ -151,22 +154,22 @@ rule gambit_validate:
 rule gambit_validation_table:
     input:
         expand(
-            "results/gambit/validation/{detector}/{lang}.json",
+            f"{RESULTS}/gambit/validation/{{detector}}/{{lang}}.json",
             detector=GAMBIT_DETECTORS,
             lang=GAMBIT_VALIDATION,
         ),
     output:
-        csv=report(
-            "results/gambit/tables/validation.csv",
+        csv=table_report(
+            f"{RESULTS}/gambit/tables/validation.csv",
             caption="../report/gambit_validation.rst",
             category="GAMBIT",
             subcategory="Tables",
         ),
-        md="results/gambit/tables/validation.md",
+        md=f"{RESULTS}/gambit/tables/validation.md",
     params:
         code=code_fingerprint("gendermt.benchmarks.gambit.validation_table"),
     log:
-        "logs/gambit/validation_table.log",
+        f"{LOGS}/gambit/validation_table.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -176,23 +179,23 @@ rule gambit_validation_table:
 rule gambit_tables:
     input:
         assignments=GAMBIT_ASSIGNMENTS,
-        isco="results/gambit/isco.parquet",
+        isco=f"{RESULTS}/gambit/isco.parquet",
         labour=list(GAMBIT_LABOUR.values()),
         stereotype=GAMBIT_STEREOTYPE or [],
     output:
         **{
-            table: report(
-                f"results/gambit/tables/{table}.csv",
+            table: table_report(
+                f"{RESULTS}/gambit/tables/{table}.csv",
                 caption=f"../report/gambit_{gambit_figure_caption(table)}.rst",
                 category="GAMBIT",
                 subcategory="Tables",
             )
             for table in GAMBIT_TABLES
         },
-        **{f"{table}_md": f"results/gambit/tables/{table}.md" for table in GAMBIT_TABLES},
+        **{f"{table}_md": f"{RESULTS}/gambit/tables/{table}.md" for table in GAMBIT_TABLES},
         **{
-            table: report(
-                f"results/gambit/tables/{table}.csv",
+            table: table_report(
+                f"{RESULTS}/gambit/tables/{table}.csv",
                 caption="../report/gambit_paper_tables.rst",
                 category="GAMBIT",
                 subcategory="Paper tables",
@@ -200,7 +203,7 @@ rule gambit_tables:
             for table in GAMBIT_PAPER_TABLES
         },
         **{
-            f"{table}_{ext}": f"results/gambit/tables/{table}.{ext}"
+            f"{table}_{ext}": f"{RESULTS}/gambit/tables/{table}.{ext}"
             for table in GAMBIT_PAPER_TABLES
             for ext in ("md", "tex")
         },
@@ -212,7 +215,7 @@ rule gambit_tables:
         labour=GAMBIT_LABOUR,
         settings=GAMBIT.get("analysis", {}),
     log:
-        "logs/gambit/tables.log",
+        f"{LOGS}/gambit/tables.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -221,24 +224,24 @@ rule gambit_tables:
 
 rule gambit_figures:
     input:
-        tables=expand("results/gambit/tables/{table}.csv", table=GAMBIT_FIGURE_TABLES),
+        tables=expand(f"{RESULTS}/gambit/tables/{{table}}.csv", table=GAMBIT_FIGURE_TABLES),
         # read for their `source` column only: a figure on example files says so
         references=list(GAMBIT_LABOUR.values()) + ([GAMBIT_STEREOTYPE] if GAMBIT_STEREOTYPE else []),
     output:
         **{
-            f"{figure}_png": report(
-                f"results/gambit/figures/{figure}.png",
+            f"{figure}_png": figure_report(
+                f"{RESULTS}/gambit/figures/{figure}.png",
                 caption=f"../report/gambit_{gambit_figure_caption(figure)}.rst",
                 category="GAMBIT",
                 subcategory="Figures",
             )
             for figure in GAMBIT_FIGURES
         },
-        **{f"{figure}_pdf": f"results/gambit/figures/{figure}.pdf" for figure in GAMBIT_FIGURES},
+        **{f"{figure}_pdf": f"{RESULTS}/gambit/figures/{figure}.pdf" for figure in GAMBIT_FIGURES},
     params:
         code=code_fingerprint("gendermt.benchmarks.gambit.figures"),
     log:
-        "logs/gambit/figures.log",
+        f"{LOGS}/gambit/figures.log",
     conda:
         "../../envs/plot.yaml"
     script:
@@ -249,19 +252,19 @@ rule gambit_agreement:
     input:
         **GAMBIT_ALL_ASSIGNMENTS,
     output:
-        csv=report(
-            "results/gambit/tables/detector_agreement.csv",
+        csv=table_report(
+            f"{RESULTS}/gambit/tables/detector_agreement.csv",
             caption="../report/gambit_detector_agreement.rst",
             category="GAMBIT",
             subcategory="Tables",
         ),
-        md="results/gambit/tables/detector_agreement.md",
+        md=f"{RESULTS}/gambit/tables/detector_agreement.md",
     params:
         code=code_fingerprint("gendermt.benchmarks.gambit.agreement"),
         runs=GAMBIT_RUNS,
         detectors=GAMBIT_DETECTORS,
     log:
-        "logs/gambit/agreement.log",
+        f"{LOGS}/gambit/agreement.log",
     conda:
         "../../envs/core.yaml"
     script:

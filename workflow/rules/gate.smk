@@ -7,7 +7,7 @@ GATE = BENCHMARKS.get("gate", {})
 GATE_RAW = gate_files(GATE["data"]["root"], GATE["data"]["languages"]) if GATE else []
 GATE_TRANSLATIONS = (
     expand(
-        "results/gate/translations/{system}/{prompt}.jsonl",
+        f"{RESULTS}/gate/translations/{{system}}/{{prompt}}.jsonl",
         system=GATE["systems"],
         prompt=GATE["prompts"],
     )
@@ -17,8 +17,8 @@ GATE_TRANSLATIONS = (
 
 if GATE:
     TARGETS.extend(
-        ["results/gate/tables/prf.csv"]
-        + expand("results/gate/figures/f05.{ext}", ext=["png", "pdf"])
+        [f"{RESULTS}/gate/tables/prf.csv"]
+        + expand(f"{RESULTS}/gate/figures/f05.{{ext}}", ext=["png", "pdf"])
     )
 
 
@@ -29,12 +29,14 @@ rule gate_data:
     input:
         GATE_RAW,
     output:
-        data="results/gate/data.parquet",
-        provenance="results/gate/data.json",
+        data=f"{RESULTS}/gate/data.parquet",
+        provenance=f"{RESULTS}/gate/data.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate.data"),
+        # path, size and sha256 of what it reads: a changed source reruns it
+        sources=source_identity(GATE_RAW),
     log:
-        "logs/gate/data.log",
+        f"{LOGS}/gate/data.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -43,14 +45,14 @@ rule gate_data:
 
 rule gate_inputs:
     input:
-        data="results/gate/data.parquet",
+        data=f"{RESULTS}/gate/data.parquet",
     output:
-        "results/gate/inputs/{prompt}.jsonl",
+        f"{RESULTS}/gate/inputs/{{prompt}}.jsonl",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate.inputs"),
         template=gate_template,
     log:
-        "logs/gate/inputs/{prompt}.log",
+        f"{LOGS}/gate/inputs/{{prompt}}.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -59,23 +61,23 @@ rule gate_inputs:
 
 rule gate_tables:
     input:
-        data="results/gate/data.parquet",
+        data=f"{RESULTS}/gate/data.parquet",
         translations=GATE_TRANSLATIONS,
     output:
-        prf=report(
-            "results/gate/tables/prf.csv",
+        prf=table_report(
+            f"{RESULTS}/gate/tables/prf.csv",
             caption="../report/gate_prf.rst",
             category="GATE",
             subcategory="Tables",
         ),
-        prf_md="results/gate/tables/prf.md",
+        prf_md=f"{RESULTS}/gate/tables/prf.md",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate.tables"),
         min_words=GATE.get("min_words"),
         max_words=GATE.get("max_words"),
         full_set_recall=GATE.get("full_set_recall", False),
     log:
-        "logs/gate/tables.log",
+        f"{LOGS}/gate/tables.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -84,19 +86,19 @@ rule gate_tables:
 
 rule gate_figures:
     input:
-        prf="results/gate/tables/prf.csv",
+        prf=f"{RESULTS}/gate/tables/prf.csv",
     output:
-        png=report(
-            "results/gate/figures/f05.png",
+        png=figure_report(
+            f"{RESULTS}/gate/figures/f05.png",
             caption="../report/gate_f05.rst",
             category="GATE",
             subcategory="Figures",
         ),
-        pdf="results/gate/figures/f05.pdf",
+        pdf=f"{RESULTS}/gate/figures/f05.pdf",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate.tables"),
     log:
-        "logs/gate/figures.log",
+        f"{LOGS}/gate/figures.log",
     conda:
         "../../envs/plot.yaml"
     script:

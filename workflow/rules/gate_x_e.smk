@@ -12,7 +12,7 @@ GATE_X_E_RAW = (
 )
 GATE_X_E_REWRITES = (
     expand(
-        "results/gate-x-e/rewrites/{system}/{prompt}.parquet",
+        f"{RESULTS}/gate-x-e/rewrites/{{system}}/{{prompt}}.parquet",
         system=GATE_X_E["systems"],
         prompt=GATE_X_E["prompts"],
     )
@@ -23,15 +23,15 @@ GATE_X_E_REWRITES = (
 if GATE_X_E:
     TARGETS.extend(
         expand(
-            "results/gate-x-e/tables/{table}.csv",
+            f"{RESULTS}/gate-x-e/tables/{{table}}.csv",
             table=["accuracy", "rewriting", "tuples", "answers"],
         )
-        + expand("results/gate-x-e/figures/accuracy.{ext}", ext=["png", "pdf"])
+        + expand(f"{RESULTS}/gate-x-e/figures/accuracy.{{ext}}", ext=["png", "pdf"])
     )
     # The corpus as published (Table 4, Figure 3, the f/m swap warnings) and Table 3.
     TARGETS.extend(
-        expand("results/gate-x-e/tables/{table}.csv", table=["corpus", "swapped", "errors"])
-        + expand("results/gate-x-e/figures/lengths.{ext}", ext=["png", "pdf"])
+        expand(f"{RESULTS}/gate-x-e/tables/{{table}}.csv", table=["corpus", "swapped", "errors"])
+        + expand(f"{RESULTS}/gate-x-e/figures/lengths.{{ext}}", ext=["png", "pdf"])
     )
 
 
@@ -42,14 +42,16 @@ rule gate_x_e_data:
     input:
         GATE_X_E_RAW,
     output:
-        data="results/gate-x-e/data.parquet",
-        tuples="results/gate-x-e/tuples.parquet",
-        provenance="results/gate-x-e/data.json",
+        data=f"{RESULTS}/gate-x-e/data.parquet",
+        tuples=f"{RESULTS}/gate-x-e/tuples.parquet",
+        provenance=f"{RESULTS}/gate-x-e/data.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate_x_e.data"),
+        # path, size and sha256 of what it reads: a changed source reruns it
+        sources=source_identity(GATE_X_E_RAW),
         exclude_swapped=GATE_X_E.get("exclude_swapped", False),
     log:
-        "logs/gate-x-e/data.log",
+        f"{LOGS}/gate-x-e/data.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -58,14 +60,14 @@ rule gate_x_e_data:
 
 rule gate_x_e_inputs:
     input:
-        data="results/gate-x-e/data.parquet",
+        data=f"{RESULTS}/gate-x-e/data.parquet",
     output:
-        "results/gate-x-e/inputs/{prompt}.jsonl",
+        f"{RESULTS}/gate-x-e/inputs/{{prompt}}.jsonl",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate_x_e.inputs"),
         template=gate_x_e_template,
     log:
-        "logs/gate-x-e/inputs/{prompt}.log",
+        f"{LOGS}/gate-x-e/inputs/{{prompt}}.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -74,15 +76,15 @@ rule gate_x_e_inputs:
 
 rule gate_x_e_rewrites:
     input:
-        translations="results/gate-x-e/translations/{system}/{prompt}.jsonl",
-        tuples="results/gate-x-e/tuples.parquet",
+        translations=f"{RESULTS}/gate-x-e/translations/{{system}}/{{prompt}}.jsonl",
+        tuples=f"{RESULTS}/gate-x-e/tuples.parquet",
     output:
-        "results/gate-x-e/rewrites/{system}/{prompt}.parquet",
+        f"{RESULTS}/gate-x-e/rewrites/{{system}}/{{prompt}}.parquet",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate_x_e.evaluate"),
         answer=gate_x_e_answer,
     log:
-        "logs/gate-x-e/rewrites/{system}/{prompt}.log",
+        f"{LOGS}/gate-x-e/rewrites/{{system}}/{{prompt}}.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -91,43 +93,43 @@ rule gate_x_e_rewrites:
 
 rule gate_x_e_tables:
     input:
-        data="results/gate-x-e/data.parquet",
-        tuples="results/gate-x-e/tuples.parquet",
+        data=f"{RESULTS}/gate-x-e/data.parquet",
+        tuples=f"{RESULTS}/gate-x-e/tuples.parquet",
         rewrites=GATE_X_E_REWRITES,
     output:
-        accuracy=report(
-            "results/gate-x-e/tables/accuracy.csv",
+        accuracy=table_report(
+            f"{RESULTS}/gate-x-e/tables/accuracy.csv",
             caption="../report/gate_x_e_accuracy.rst",
             category="GATE X-E",
             subcategory="Tables",
         ),
-        accuracy_md="results/gate-x-e/tables/accuracy.md",
-        rewriting=report(
-            "results/gate-x-e/tables/rewriting.csv",
+        accuracy_md=f"{RESULTS}/gate-x-e/tables/accuracy.md",
+        rewriting=table_report(
+            f"{RESULTS}/gate-x-e/tables/rewriting.csv",
             caption="../report/gate_x_e_rewriting.rst",
             category="GATE X-E",
             subcategory="Tables",
         ),
-        rewriting_md="results/gate-x-e/tables/rewriting.md",
-        tuples=report(
-            "results/gate-x-e/tables/tuples.csv",
+        rewriting_md=f"{RESULTS}/gate-x-e/tables/rewriting.md",
+        tuples=table_report(
+            f"{RESULTS}/gate-x-e/tables/tuples.csv",
             caption="../report/gate_x_e_tuples.rst",
             category="GATE X-E",
             subcategory="Tables",
         ),
-        tuples_md="results/gate-x-e/tables/tuples.md",
-        answers=report(
-            "results/gate-x-e/tables/answers.csv",
+        tuples_md=f"{RESULTS}/gate-x-e/tables/tuples.md",
+        answers=table_report(
+            f"{RESULTS}/gate-x-e/tables/answers.csv",
             caption="../report/gate_x_e_answers.rst",
             category="GATE X-E",
             subcategory="Tables",
         ),
-        answers_md="results/gate-x-e/tables/answers.md",
+        answers_md=f"{RESULTS}/gate-x-e/tables/answers.md",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate_x_e.tables"),
         bleu=config.get("scoring", {}).get("bleu", {}),
     log:
-        "logs/gate-x-e/tables.log",
+        f"{LOGS}/gate-x-e/tables.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -136,19 +138,19 @@ rule gate_x_e_tables:
 
 rule gate_x_e_figures:
     input:
-        accuracy="results/gate-x-e/tables/accuracy.csv",
+        accuracy=f"{RESULTS}/gate-x-e/tables/accuracy.csv",
     output:
-        png=report(
-            "results/gate-x-e/figures/accuracy.png",
+        png=figure_report(
+            f"{RESULTS}/gate-x-e/figures/accuracy.png",
             caption="../report/gate_x_e_accuracy_figure.rst",
             category="GATE X-E",
             subcategory="Figures",
         ),
-        pdf="results/gate-x-e/figures/accuracy.pdf",
+        pdf=f"{RESULTS}/gate-x-e/figures/accuracy.pdf",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate_x_e.figures"),
     log:
-        "logs/gate-x-e/figures.log",
+        f"{LOGS}/gate-x-e/figures.log",
     conda:
         "../../envs/plot.yaml"
     script:
@@ -159,32 +161,32 @@ rule gate_x_e_corpus:
     input:
         GATE_X_E_RAW,
     output:
-        corpus=report(
-            "results/gate-x-e/tables/corpus.csv",
+        corpus=table_report(
+            f"{RESULTS}/gate-x-e/tables/corpus.csv",
             caption="../report/gate_x_e_corpus.rst",
             category="GATE X-E",
             subcategory="Tables",
         ),
-        corpus_md="results/gate-x-e/tables/corpus.md",
-        swapped=report(
-            "results/gate-x-e/tables/swapped.csv",
+        corpus_md=f"{RESULTS}/gate-x-e/tables/corpus.md",
+        swapped=table_report(
+            f"{RESULTS}/gate-x-e/tables/swapped.csv",
             caption="../report/gate_x_e_swapped.rst",
             category="GATE X-E",
             subcategory="Tables",
         ),
-        swapped_md="results/gate-x-e/tables/swapped.md",
-        lengths_png=report(
-            "results/gate-x-e/figures/lengths.png",
+        swapped_md=f"{RESULTS}/gate-x-e/tables/swapped.md",
+        lengths_png=figure_report(
+            f"{RESULTS}/gate-x-e/figures/lengths.png",
             caption="../report/gate_x_e_lengths.rst",
             category="GATE X-E",
             subcategory="Figures",
         ),
-        lengths_pdf="results/gate-x-e/figures/lengths.pdf",
+        lengths_pdf=f"{RESULTS}/gate-x-e/figures/lengths.pdf",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate_x_e.corpus"),
         exclude_swapped=GATE_X_E.get("exclude_swapped", False),
     log:
-        "logs/gate-x-e/corpus.log",
+        f"{LOGS}/gate-x-e/corpus.log",
     conda:
         "../../envs/plot.yaml"
     script:
@@ -195,17 +197,17 @@ rule gate_x_e_errors:
     input:
         rewrites=GATE_X_E_REWRITES,
     output:
-        csv=report(
-            "results/gate-x-e/tables/errors.csv",
+        csv=table_report(
+            f"{RESULTS}/gate-x-e/tables/errors.csv",
             caption="../report/gate_x_e_errors.rst",
             category="GATE X-E",
             subcategory="Tables",
         ),
-        md="results/gate-x-e/tables/errors.md",
+        md=f"{RESULTS}/gate-x-e/tables/errors.md",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate_x_e.errors"),
     log:
-        "logs/gate-x-e/errors.log",
+        f"{LOGS}/gate-x-e/errors.log",
     conda:
         "../../envs/core.yaml"
     script:

@@ -21,7 +21,7 @@ NEOGATE_SYSTEMS = list(
     )
 )
 NEOGATE_SUMMARIES = [
-    f"results/neogate/scores/{system}/{name}.json"
+    f"{RESULTS}/neogate/scores/{system}/{name}.json"
     for name, run in NEOGATE_RUNS.items()
     for system in NEOGATE.get("systems", [])
     + NEOGATE_PARADIGM_SYSTEMS.get(run["paradigm"], [])
@@ -46,11 +46,11 @@ if NEOGATE:
         )
     TARGETS.extend(
         expand(
-            "results/neogate/tables/{table}.csv",
+            f"{RESULTS}/neogate/tables/{{table}}.csv",
             table=["zeroshot", "fewshot", "extraction", "dataset"],
         )
         + expand(
-            "results/neogate/figures/{metric}.{ext}",
+            f"{RESULTS}/neogate/figures/{{metric}}.{{ext}}",
             metric=NEOGATE_METRICS,
             ext=["png", "pdf"],
         )
@@ -65,15 +65,17 @@ rule neogate_data:
     input:
         NEOGATE_RAW,
     output:
-        data="results/neogate/data.parquet",
-        dev="results/neogate/dev.parquet",
-        provenance="results/neogate/data.json",
+        data=f"{RESULTS}/neogate/data.parquet",
+        dev=f"{RESULTS}/neogate/dev.parquet",
+        provenance=f"{RESULTS}/neogate/data.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.neogate.data"),
+        # path, size and sha256 of what it reads: a changed source reruns it
+        sources=source_identity(NEOGATE_RAW),
         source=NEOGATE.get("data"),
         paradigms=NEOGATE.get("paradigms"),
     log:
-        "logs/neogate/data.log",
+        f"{LOGS}/neogate/data.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -82,16 +84,16 @@ rule neogate_data:
 
 rule neogate_inputs:
     input:
-        data="results/neogate/data.parquet",
-        dev="results/neogate/dev.parquet",
+        data=f"{RESULTS}/neogate/data.parquet",
+        dev=f"{RESULTS}/neogate/dev.parquet",
     output:
-        "results/neogate/inputs/{prompt}.jsonl",
+        f"{RESULTS}/neogate/inputs/{{prompt}}.jsonl",
     params:
         code=code_fingerprint("gendermt.benchmarks.neogate.prompts"),
         template=neogate_template,
         run=neogate_run,
     log:
-        "logs/neogate/inputs/{prompt}.log",
+        f"{LOGS}/neogate/inputs/{{prompt}}.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -100,20 +102,20 @@ rule neogate_inputs:
 
 rule neogate_score:
     input:
-        translations="results/neogate/translations/{system}/{prompt}.jsonl",
-        data="results/neogate/data.parquet",
-        inputs="results/neogate/inputs/{prompt}.jsonl",
+        translations=f"{RESULTS}/neogate/translations/{{system}}/{{prompt}}.jsonl",
+        data=f"{RESULTS}/neogate/data.parquet",
+        inputs=f"{RESULTS}/neogate/inputs/{{prompt}}.jsonl",
     output:
-        scores="results/neogate/scores/{system}/{prompt}.parquet",
-        summary="results/neogate/scores/{system}/{prompt}.json",
-        inspection="results/neogate/scores/{system}/{prompt}.tsv",
+        scores=f"{RESULTS}/neogate/scores/{{system}}/{{prompt}}.parquet",
+        summary=f"{RESULTS}/neogate/scores/{{system}}/{{prompt}}.json",
+        inspection=f"{RESULTS}/neogate/scores/{{system}}/{{prompt}}.tsv",
     params:
         code=code_fingerprint("gendermt.benchmarks.neogate.scoring"),
         run=neogate_run,
         template=neogate_template,
         options=NEOGATE.get("evaluation", {}),
     log:
-        "logs/neogate/score/{system}/{prompt}.log",
+        f"{LOGS}/neogate/score/{{system}}/{{prompt}}.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -123,43 +125,43 @@ rule neogate_score:
 rule neogate_tables:
     input:
         summaries=NEOGATE_SUMMARIES,
-        provenance="results/neogate/data.json",
+        provenance=f"{RESULTS}/neogate/data.json",
     output:
-        zeroshot=report(
-            "results/neogate/tables/zeroshot.csv",
+        zeroshot=table_report(
+            f"{RESULTS}/neogate/tables/zeroshot.csv",
             caption="../report/neogate_zeroshot.rst",
             category="Neo-GATE",
             subcategory="Tables",
         ),
-        zeroshot_md="results/neogate/tables/zeroshot.md",
-        fewshot=report(
-            "results/neogate/tables/fewshot.csv",
+        zeroshot_md=f"{RESULTS}/neogate/tables/zeroshot.md",
+        fewshot=table_report(
+            f"{RESULTS}/neogate/tables/fewshot.csv",
             caption="../report/neogate_fewshot.rst",
             category="Neo-GATE",
             subcategory="Tables",
         ),
-        fewshot_md="results/neogate/tables/fewshot.md",
-        extraction=report(
-            "results/neogate/tables/extraction.csv",
+        fewshot_md=f"{RESULTS}/neogate/tables/fewshot.md",
+        extraction=table_report(
+            f"{RESULTS}/neogate/tables/extraction.csv",
             caption="../report/neogate_extraction.rst",
             category="Neo-GATE",
             subcategory="Tables",
         ),
-        extraction_md="results/neogate/tables/extraction.md",
-        dataset=report(
-            "results/neogate/tables/dataset.csv",
+        extraction_md=f"{RESULTS}/neogate/tables/extraction.md",
+        dataset=table_report(
+            f"{RESULTS}/neogate/tables/dataset.csv",
             caption="../report/neogate_dataset.rst",
             category="Neo-GATE",
             subcategory="Tables",
         ),
-        dataset_md="results/neogate/tables/dataset.md",
+        dataset_md=f"{RESULTS}/neogate/tables/dataset.md",
     params:
         code=code_fingerprint("gendermt.benchmarks.neogate.tables"),
         systems=NEOGATE_SYSTEMS,
         paradigms=NEOGATE_PARADIGMS,
         formats=NEOGATE.get("prompts"),
     log:
-        "logs/neogate/tables.log",
+        f"{LOGS}/neogate/tables.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -170,41 +172,41 @@ rule neogate_figures:
     input:
         summaries=NEOGATE_SUMMARIES,
     output:
-        coverage_png=report(
-            "results/neogate/figures/coverage.png",
+        coverage_png=figure_report(
+            f"{RESULTS}/neogate/figures/coverage.png",
             caption="../report/neogate_heatmap.rst",
             category="Neo-GATE",
             subcategory="Figures",
         ),
-        coverage_pdf="results/neogate/figures/coverage.pdf",
-        accuracy_png=report(
-            "results/neogate/figures/accuracy.png",
+        coverage_pdf=f"{RESULTS}/neogate/figures/coverage.pdf",
+        accuracy_png=figure_report(
+            f"{RESULTS}/neogate/figures/accuracy.png",
             caption="../report/neogate_heatmap.rst",
             category="Neo-GATE",
             subcategory="Figures",
         ),
-        accuracy_pdf="results/neogate/figures/accuracy.pdf",
-        cwa_png=report(
-            "results/neogate/figures/cwa.png",
+        accuracy_pdf=f"{RESULTS}/neogate/figures/accuracy.pdf",
+        cwa_png=figure_report(
+            f"{RESULTS}/neogate/figures/cwa.png",
             caption="../report/neogate_heatmap.rst",
             category="Neo-GATE",
             subcategory="Figures",
         ),
-        cwa_pdf="results/neogate/figures/cwa.pdf",
-        misgeneration_png=report(
-            "results/neogate/figures/misgeneration.png",
+        cwa_pdf=f"{RESULTS}/neogate/figures/cwa.pdf",
+        misgeneration_png=figure_report(
+            f"{RESULTS}/neogate/figures/misgeneration.png",
             caption="../report/neogate_heatmap.rst",
             category="Neo-GATE",
             subcategory="Figures",
         ),
-        misgeneration_pdf="results/neogate/figures/misgeneration.pdf",
+        misgeneration_pdf=f"{RESULTS}/neogate/figures/misgeneration.pdf",
     params:
         code=code_fingerprint("gendermt.benchmarks.neogate.figures"),
         systems=NEOGATE_SYSTEMS,
         paradigms=NEOGATE_PARADIGMS,
         formats=NEOGATE.get("prompts"),
     log:
-        "logs/neogate/figures.log",
+        f"{LOGS}/neogate/figures.log",
     conda:
         "../../envs/plot.yaml"
     script:

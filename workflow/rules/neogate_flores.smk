@@ -7,7 +7,7 @@
 NEOGATE_FLORES = BENCHMARKS.get("neogate-flores", {})
 NEOGATE_FLORES_RUNS = (
     expand(
-        "results/neogate-flores/scores/{system}/{prompt}.json",
+        f"{RESULTS}/neogate-flores/scores/{{system}}/{{prompt}}.json",
         system=NEOGATE_FLORES["systems"],
         prompt=NEOGATE_FLORES["prompts"],
     )
@@ -17,7 +17,7 @@ NEOGATE_FLORES_RUNS = (
 NEOGATE_FLORES_METRICS = NEOGATE_FLORES.get("metrics", [])
 
 if NEOGATE_FLORES:
-    TARGETS.extend(["results/neogate-flores/tables/flores.csv"])
+    TARGETS.extend([f"{RESULTS}/neogate-flores/tables/flores.csv"])
 
 
 ruleorder: neogate_flores_inputs > build_inputs
@@ -28,12 +28,16 @@ rule neogate_flores_data:
         source=NEOGATE_FLORES.get("data", {}).get("source", []),
         reference=NEOGATE_FLORES.get("data", {}).get("reference", []),
     output:
-        data="results/neogate-flores/data.parquet",
-        provenance="results/neogate-flores/data.json",
+        data=f"{RESULTS}/neogate-flores/data.parquet",
+        provenance=f"{RESULTS}/neogate-flores/data.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.neogate.flores"),
+        # path, size and sha256 of what it reads: a changed source reruns it
+        sources=source_identity(
+            [NEOGATE_FLORES["data"][k] for k in ("source", "reference")] if NEOGATE_FLORES else []
+        ),
     log:
-        "logs/neogate-flores/data.log",
+        f"{LOGS}/neogate-flores/data.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -42,14 +46,14 @@ rule neogate_flores_data:
 
 rule neogate_flores_inputs:
     input:
-        data="results/neogate-flores/data.parquet",
+        data=f"{RESULTS}/neogate-flores/data.parquet",
     output:
-        "results/neogate-flores/inputs/{prompt}.jsonl",
+        f"{RESULTS}/neogate-flores/inputs/{{prompt}}.jsonl",
     params:
         code=code_fingerprint("gendermt.benchmarks.neogate.flores"),
         template=neogate_flores_template,
     log:
-        "logs/neogate-flores/inputs/{prompt}.log",
+        f"{LOGS}/neogate-flores/inputs/{{prompt}}.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -60,27 +64,27 @@ rule neogate_flores_table:
     input:
         summaries=NEOGATE_FLORES_RUNS,
         comet=(
-            ["results/neogate-flores/scores/comet.parquet"]
+            [f"{RESULTS}/neogate-flores/scores/comet.parquet"]
             if "comet" in NEOGATE_FLORES_METRICS
             else []
         ),
         bertscore=(
-            ["results/neogate-flores/scores/bertscore.parquet"]
+            [f"{RESULTS}/neogate-flores/scores/bertscore.parquet"]
             if "bertscore" in NEOGATE_FLORES_METRICS
             else []
         ),
     output:
-        csv=report(
-            "results/neogate-flores/tables/flores.csv",
+        csv=table_report(
+            f"{RESULTS}/neogate-flores/tables/flores.csv",
             caption="../report/neogate_flores.rst",
             category="Neo-GATE",
             subcategory="Tables",
         ),
-        md="results/neogate-flores/tables/flores.md",
+        md=f"{RESULTS}/neogate-flores/tables/flores.md",
     params:
         code=code_fingerprint("gendermt.benchmarks.neogate.flores"),
     log:
-        "logs/neogate-flores/table.log",
+        f"{LOGS}/neogate-flores/table.log",
     conda:
         "../../envs/core.yaml"
     script:

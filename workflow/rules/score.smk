@@ -3,11 +3,11 @@
 
 rule score:
     input:
-        translations="results/{benchmark}/translations/{system}/{prompt}.jsonl",
-        data="results/{benchmark}/data.parquet",
+        translations=f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl",
+        data=f"{RESULTS}/{{benchmark}}/data.parquet",
     output:
-        scores="results/{benchmark}/scores/{system}/{prompt}.parquet",
-        summary="results/{benchmark}/scores/{system}/{prompt}.json",
+        scores=f"{RESULTS}/{{benchmark}}/scores/{{system}}/{{prompt}}.parquet",
+        summary=f"{RESULTS}/{{benchmark}}/scores/{{system}}/{{prompt}}.json",
     params:
         code=code_fingerprint("gendermt.scoring.score"),
         metrics=sacrebleu_metrics_of,
@@ -16,9 +16,9 @@ rule score:
         tokenize=bleu_tokenizers(),
         normalize=hypothesis_normalization_of,
     log:
-        "logs/{benchmark}/score/{system}/{prompt}.log",
+        f"{LOGS}/{{benchmark}}/score/{{system}}/{{prompt}}.log",
     benchmark:
-        "results/benchmarks/{benchmark}/score/{system}/{prompt}.tsv"
+        f"{RESULTS}/benchmarks/{{benchmark}}/score/{{system}}/{{prompt}}.tsv"
     conda:
         "../../envs/core.yaml"
     script:
@@ -30,10 +30,10 @@ rule score:
 rule comet:
     input:
         translations=benchmark_translations,
-        data="results/{benchmark}/data.parquet",
+        data=f"{RESULTS}/{{benchmark}}/data.parquet",
     output:
-        scores=protected("results/{benchmark}/scores/comet.parquet"),
-        summary=protected("results/{benchmark}/scores/comet.json"),
+        scores=protected(f"{RESULTS}/{{benchmark}}/scores/comet.parquet"),
+        summary=protected(f"{RESULTS}/{{benchmark}}/scores/comet.json"),
     params:
         code=code_fingerprint("gendermt.scoring.comet"),
         settings=comet_settings_of,
@@ -42,9 +42,9 @@ rule comet:
         gpu_model=comet_gpu_model,
         slurm_partition=comet_partition,
     log:
-        "logs/{benchmark}/comet.log",
+        f"{LOGS}/{{benchmark}}/comet.log",
     benchmark:
-        "results/benchmarks/{benchmark}/comet.tsv"
+        f"{RESULTS}/benchmarks/{{benchmark}}/comet.tsv"
     conda:
         "../../envs/comet.yaml"
     script:
@@ -55,19 +55,19 @@ rule comet:
 rule bertscore:
     input:
         translations=benchmark_translations,
-        data="results/{benchmark}/data.parquet",
+        data=f"{RESULTS}/{{benchmark}}/data.parquet",
     output:
-        scores="results/{benchmark}/scores/bertscore.parquet",
-        summary="results/{benchmark}/scores/bertscore.json",
+        scores=f"{RESULTS}/{{benchmark}}/scores/bertscore.parquet",
+        summary=f"{RESULTS}/{{benchmark}}/scores/bertscore.json",
     params:
         code=code_fingerprint("gendermt.scoring.bertscore"),
         settings=bertscore_settings(),
     resources:
         gpu=bertscore_gpus,
     log:
-        "logs/{benchmark}/bertscore.log",
+        f"{LOGS}/{{benchmark}}/bertscore.log",
     benchmark:
-        "results/benchmarks/{benchmark}/bertscore.tsv"
+        f"{RESULTS}/benchmarks/{{benchmark}}/bertscore.tsv"
     conda:
         "../../envs/comet.yaml"
     script:

@@ -12,52 +12,54 @@ SCORECARD_BENCHMARKS = [
 ]
 # FairTranslate's per-item scores (and data, for example_id) give its gaps' bootstrap CIs.
 SCORECARD_ITEMS = (
-    ["results/fairtranslate/data.parquet"] if "fairtranslate" in SCORECARD_BENCHMARKS else []
+    [f"{RESULTS}/fairtranslate/data.parquet"] if "fairtranslate" in SCORECARD_BENCHMARKS else []
 )
 SCORECARD_SCORES = FAIRTRANSLATE_SCORES if "fairtranslate" in SCORECARD_BENCHMARKS else []
 
 if SCORECARD_BENCHMARKS:
     TARGETS.extend(
         expand(
-            "results/scorecard/scorecard.{ext}",
-            ext=["csv", "md", "tex", "json", "png", "pdf"],
+            f"{RESULTS}/scorecard/scorecard.{{ext}}",
+            ext=["csv", "md", "tex", "json", "png", "pdf", "html"],
         )
-        + ["results/scorecard/legend.csv"]
+        + [f"{RESULTS}/scorecard/legend.csv"]
     )
 
 
 rule scorecard:
     input:
         tables=[
-            f"results/{table}"
+            f"{RESULTS}/{table}"
             for name in SCORECARD_BENCHMARKS
             for table in SCORECARD_TABLES[name]
         ],
         data=SCORECARD_ITEMS,
         scores=SCORECARD_SCORES,
     output:
-        csv=report(
-            "results/scorecard/scorecard.csv",
+        csv=f"{RESULTS}/scorecard/scorecard.csv",
+        # the scorecard as the report shows it: a table tinted per column (sortable)
+        html=figure_report(
+            f"{RESULTS}/scorecard/scorecard.html",
             caption="../report/scorecard.rst",
             category="All benchmarks",
             subcategory="Scorecard",
         ),
-        png=report(
-            "results/scorecard/scorecard.png",
+        png=figure_report(
+            f"{RESULTS}/scorecard/scorecard.png",
             caption="../report/scorecard_figure.rst",
             category="All benchmarks",
             subcategory="Scorecard",
         ),
-        legend=report(
-            "results/scorecard/legend.csv",
+        legend=table_report(
+            f"{RESULTS}/scorecard/legend.csv",
             caption="../report/scorecard_legend.rst",
             category="All benchmarks",
             subcategory="Scorecard",
         ),
-        md="results/scorecard/scorecard.md",
-        tex="results/scorecard/scorecard.tex",
-        json="results/scorecard/scorecard.json",
-        pdf="results/scorecard/scorecard.pdf",
+        md=f"{RESULTS}/scorecard/scorecard.md",
+        tex=f"{RESULTS}/scorecard/scorecard.tex",
+        json=f"{RESULTS}/scorecard/scorecard.json",
+        pdf=f"{RESULTS}/scorecard/scorecard.pdf",
     params:
         code=code_fingerprint("gendermt.scorecard.stage"),
         benchmarks=SCORECARD_BENCHMARKS,
@@ -65,7 +67,7 @@ rule scorecard:
         bootstrap=statistics_settings().get("bootstrap", {}),
         floors=config.get("scorecard", {}).get("quality_floors", {}),
     log:
-        "logs/scorecard/scorecard.log",
+        f"{LOGS}/scorecard/scorecard.log",
     conda:
         "../../envs/plot.yaml"
     script:

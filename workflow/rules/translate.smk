@@ -4,14 +4,14 @@
 
 rule build_inputs:
     input:
-        data="results/{benchmark}/data.parquet",
+        data=f"{RESULTS}/{{benchmark}}/data.parquet",
     output:
-        "results/{benchmark}/inputs/{prompt}.jsonl",
+        f"{RESULTS}/{{benchmark}}/inputs/{{prompt}}.jsonl",
     params:
         code=code_fingerprint("gendermt.prompts"),
         template=template_of,
     log:
-        "logs/{benchmark}/inputs/{prompt}.log",
+        f"{LOGS}/{{benchmark}}/inputs/{{prompt}}.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -20,15 +20,15 @@ rule build_inputs:
 
 rule translate:
     input:
-        inputs="results/{benchmark}/inputs/{prompt}.jsonl",
-        data="results/{benchmark}/data.parquet",
+        inputs=f"{RESULTS}/{{benchmark}}/inputs/{{prompt}}.jsonl",
+        data=f"{RESULTS}/{{benchmark}}/data.parquet",
         stored=stored_outputs_of,
         model_files=model_files_of,
     output:
         # protected: hours of GPU time; a change that would redo them stops the run instead
         # (README, "Protected outputs")
-        raw=protected("results/{benchmark}/raw/{system}/{prompt}.jsonl"),
-        meta=protected("results/{benchmark}/raw/{system}/{prompt}.meta.json"),
+        raw=protected(f"{RESULTS}/{{benchmark}}/raw/{{system}}/{{prompt}}.jsonl"),
+        meta=protected(f"{RESULTS}/{{benchmark}}/raw/{{system}}/{{prompt}}.meta.json"),
     params:
         # the runner and this system's backend only (editing another backend reruns nothing)
         code=translation_code,
@@ -42,9 +42,9 @@ rule translate:
         gpu_model=translation_gpu_model,
         slurm_partition=translation_partition,
     log:
-        "logs/{benchmark}/translate/{system}/{prompt}.log",
+        f"{LOGS}/{{benchmark}}/translate/{{system}}/{{prompt}}.log",
     benchmark:
-        "results/benchmarks/{benchmark}/translate/{system}/{prompt}.tsv"
+        f"{RESULTS}/benchmarks/{{benchmark}}/translate/{{system}}/{{prompt}}.tsv"
     conda:
         "../../envs/translate.yaml"
     script:
@@ -56,16 +56,16 @@ rule translate:
 # on a cluster, one submission per system × prompt would cost more than the work.
 rule extract:
     input:
-        raw="results/{benchmark}/raw/{system}/{prompt}.jsonl",
-        meta="results/{benchmark}/raw/{system}/{prompt}.meta.json",
+        raw=f"{RESULTS}/{{benchmark}}/raw/{{system}}/{{prompt}}.jsonl",
+        meta=f"{RESULTS}/{{benchmark}}/raw/{{system}}/{{prompt}}.meta.json",
     output:
-        translations="results/{benchmark}/translations/{system}/{prompt}.jsonl",
-        meta="results/{benchmark}/translations/{system}/{prompt}.meta.json",
+        translations=f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl",
+        meta=f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.meta.json",
     params:
         code=code_fingerprint("gendermt.extract"),
         postprocess=postprocess_of,
     log:
-        "logs/{benchmark}/extract/{system}/{prompt}.log",
+        f"{LOGS}/{{benchmark}}/extract/{{system}}/{{prompt}}.log",
     localrule: True
     conda:
         "../../envs/core.yaml"
@@ -74,24 +74,24 @@ rule extract:
 
 
 # Why each output ended (eos, stop, length = cut off, n/a), counted per run of a benchmark.
-TARGETS.extend(f"results/{b}/tables/finish_reasons.csv" for b in BENCHMARKS)
+TARGETS.extend(f"{RESULTS}/{b}/tables/finish_reasons.csv" for b in BENCHMARKS)
 
 
 rule finish_reasons:
     input:
         translations=translation_files_of,
     output:
-        csv=report(
-            "results/{benchmark}/tables/finish_reasons.csv",
+        csv=table_report(
+            f"{RESULTS}/{{benchmark}}/tables/finish_reasons.csv",
             caption="../report/finish_reasons.rst",
             category="Translation runs",
             subcategory="{benchmark}",
         ),
-        md="results/{benchmark}/tables/finish_reasons.md",
+        md=f"{RESULTS}/{{benchmark}}/tables/finish_reasons.md",
     params:
         code=code_fingerprint("gendermt.analysis.finish"),
     log:
-        "logs/{benchmark}/finish_reasons.log",
+        f"{LOGS}/{{benchmark}}/finish_reasons.log",
     conda:
         "../../envs/core.yaml"
     script:

@@ -12,7 +12,7 @@ WINOMT_READERS = WINOMT.get("readers", ["corrected"])
 WINOMT_PUBLISHED = WINOMT.get("published", "resources/winomt/stanovsky2019_table2.csv")
 WINOMT_SUMMARIES = (
     expand(
-        "results/winomt/gender/{reader}/{system}/{prompt}.json",
+        f"{RESULTS}/winomt/gender/{{reader}}/{{system}}/{{prompt}}.json",
         reader=WINOMT_READERS[:1],
         system=WINOMT_SYSTEMS,
         prompt=WINOMT.get("prompts", []),
@@ -22,7 +22,7 @@ WINOMT_SUMMARIES = (
 )
 WINOMT_ALL_SUMMARIES = (
     expand(
-        "results/winomt/gender/{reader}/{system}/{prompt}.json",
+        f"{RESULTS}/winomt/gender/{{reader}}/{{system}}/{{prompt}}.json",
         reader=WINOMT_READERS,
         system=WINOMT_SYSTEMS,
         prompt=WINOMT.get("prompts", []),
@@ -33,8 +33,8 @@ WINOMT_ALL_SUMMARIES = (
 
 if WINOMT:
     TARGETS.extend(
-        ["results/winomt/tables/summary.csv", "results/winomt/tables/readers.csv"]
-        + expand("results/winomt/figures/systems.{ext}", ext=["png", "pdf"])
+        [f"{RESULTS}/winomt/tables/summary.csv", f"{RESULTS}/winomt/tables/readers.csv"]
+        + expand(f"{RESULTS}/winomt/figures/systems.{{ext}}", ext=["png", "pdf"])
     )
 
 
@@ -42,13 +42,15 @@ rule winomt_data:
     input:
         WINOMT_RAW,
     output:
-        data="results/winomt/data.parquet",
-        provenance="results/winomt/data.json",
+        data=f"{RESULTS}/winomt/data.parquet",
+        provenance=f"{RESULTS}/winomt/data.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.winomt.data"),
+        # path, size and sha256 of what it reads: a changed source reruns it
+        sources=source_identity(WINOMT_RAW),
         source=WINOMT_DATA,
     log:
-        "logs/winomt/data.log",
+        f"{LOGS}/winomt/data.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -61,22 +63,22 @@ rule winomt_data:
 rule winomt_gender:
     input:
         translations=expand(
-            "results/winomt/translations/{system}/{{prompt}}.jsonl", system=WINOMT_SYSTEMS
+            f"{RESULTS}/winomt/translations/{{system}}/{{{{prompt}}}}.jsonl", system=WINOMT_SYSTEMS
         ),
-        data="results/winomt/data.parquet",
+        data=f"{RESULTS}/winomt/data.parquet",
     output:
         tables=expand(
-            "results/winomt/gender/{reader}/{system}/{{prompt}}.parquet",
+            f"{RESULTS}/winomt/gender/{{reader}}/{{system}}/{{{{prompt}}}}.parquet",
             reader=WINOMT_READERS,
             system=WINOMT_SYSTEMS,
         ),
         csvs=expand(
-            "results/winomt/gender/{reader}/{system}/{{prompt}}.csv",
+            f"{RESULTS}/winomt/gender/{{reader}}/{{system}}/{{{{prompt}}}}.csv",
             reader=WINOMT_READERS,
             system=WINOMT_SYSTEMS,
         ),
         summaries=expand(
-            "results/winomt/gender/{reader}/{system}/{{prompt}}.json",
+            f"{RESULTS}/winomt/gender/{{reader}}/{{system}}/{{{{prompt}}}}.json",
             reader=WINOMT_READERS,
             system=WINOMT_SYSTEMS,
         ),
@@ -86,9 +88,9 @@ rule winomt_gender:
         readers=WINOMT_READERS,
         systems=WINOMT_SYSTEMS,
     log:
-        "logs/winomt/gender/{prompt}.log",
+        f"{LOGS}/winomt/gender/{{prompt}}.log",
     benchmark:
-        "results/benchmarks/winomt/gender/{prompt}.tsv"
+        f"{RESULTS}/benchmarks/winomt/gender/{{prompt}}.tsv"
     conda:
         "../../envs/winomt.yaml"
     script:
@@ -99,19 +101,19 @@ rule winomt_tables:
     input:
         summaries=WINOMT_SUMMARIES,
     output:
-        csv=report(
-            "results/winomt/tables/summary.csv",
+        csv=table_report(
+            f"{RESULTS}/winomt/tables/summary.csv",
             caption="../report/winomt_summary.rst",
             category="WinoMT",
             subcategory="Tables",
         ),
-        md="results/winomt/tables/summary.md",
+        md=f"{RESULTS}/winomt/tables/summary.md",
     params:
         code=code_fingerprint("gendermt.benchmarks.winomt.tables"),
         systems=WINOMT.get("systems"),
         langs=WINOMT.get("prompts"),
     log:
-        "logs/winomt/tables.log",
+        f"{LOGS}/winomt/tables.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -123,20 +125,20 @@ rule winomt_readers:
         summaries=WINOMT_ALL_SUMMARIES,
         published=WINOMT_PUBLISHED,
     output:
-        csv=report(
-            "results/winomt/tables/readers.csv",
+        csv=table_report(
+            f"{RESULTS}/winomt/tables/readers.csv",
             caption="../report/winomt_readers.rst",
             category="WinoMT",
             subcategory="Tables",
         ),
-        md="results/winomt/tables/readers.md",
+        md=f"{RESULTS}/winomt/tables/readers.md",
     params:
         code=code_fingerprint("gendermt.benchmarks.winomt.tables"),
         systems=WINOMT_SYSTEMS,
         langs=WINOMT.get("prompts"),
         readers=WINOMT_READERS,
     log:
-        "logs/winomt/readers.log",
+        f"{LOGS}/winomt/readers.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -147,19 +149,19 @@ rule winomt_figures:
     input:
         summaries=WINOMT_SUMMARIES,
     output:
-        png=report(
-            "results/winomt/figures/systems.png",
+        png=figure_report(
+            f"{RESULTS}/winomt/figures/systems.png",
             caption="../report/winomt_systems.rst",
             category="WinoMT",
             subcategory="Figures",
         ),
-        pdf="results/winomt/figures/systems.pdf",
+        pdf=f"{RESULTS}/winomt/figures/systems.pdf",
     params:
         code=code_fingerprint("gendermt.benchmarks.winomt.figures"),
         systems=WINOMT.get("systems"),
         langs=WINOMT.get("prompts"),
     log:
-        "logs/winomt/figures.log",
+        f"{LOGS}/winomt/figures.log",
     conda:
         "../../envs/plot.yaml"
     script:

@@ -1,5 +1,6 @@
-"""``gendermt scorecard --results DIR [--json]``: the scorecard from a results folder, without
-Snakemake (the benchmarks whose tables are there)."""
+"""``gendermt scorecard [--results DIR] [--json]``: the scorecard from one run's results folder
+(results/<run>/; default results/default/), without Snakemake (the benchmarks whose tables
+are there)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,13 @@ from gendermt.output import print_json
 def register(commands: argparse._SubParsersAction) -> None:
     cmd = commands.add_parser(
         "scorecard", help="every benchmark's headline figures per system, side by side",
-        description="Read each benchmark's tables under a results folder (the workflow's "
-                    "results/) and print one row per system with each benchmark's headline "
-                    "figures (Markdown with the header note, or JSON with --json).")
-    cmd.add_argument("--results", required=True, help="the workflow's results folder")
+        description="Read each benchmark's tables under one run's results folder (the "
+                    "workflow's results/<run>/) and print one row per system with each "
+                    "benchmark's headline figures (Markdown with the header note, or JSON "
+                    "with --json).")
+    cmd.add_argument("--results", default="results/default",
+                     help="one run's results folder, results/<run>/ (default: results/default, "
+                          "the embedded default's)")
     cmd.add_argument("--json", action="store_true",
                      help="print one JSON object per system (keys: see the README)")
     cmd.add_argument("--benchmarks", default=None,
@@ -41,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
         "resamples": args.resamples, "seed": args.seed, "level": args.level})
     if not card.systems:
         raise GenderMTError(f"{args.results}: no benchmark tables found (expected e.g. "
-                            "fairtranslate/tables/by_gender.csv)")
+                            "fairtranslate/tables/by_gender.csv; a run's tables are in "
+                            "results/<run>/)")
     if args.json:
         print_json(to_records(card), getattr(args, "precision", None))
     else:

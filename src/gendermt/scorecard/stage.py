@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from gendermt.io import write_text
+
 from .build import build
 from .heatmap import draw
+from .page import page
 from .write import write_scorecard
 
 
@@ -14,10 +17,12 @@ def make_scorecard(results: str | Path, benchmarks: Sequence[str], systems: Sequ
                    outputs: dict, bootstrap: dict | None = None,
                    fairtranslate_scores: Sequence[str | Path] | None = None,
                    floors: dict[str, float] | None = None) -> None:
-    """``outputs``: csv, legend, md, tex, json, png, pdf paths; ``floors``: quality floors
-    by figure key (``scorecard.quality_floors`` in config)."""
+    """``outputs``: csv, legend, md, tex, json, png, pdf (and html, the report's) paths;
+    ``floors``: quality floors by figure key (``scorecard.quality_floors`` in config)."""
     card = build(results, list(benchmarks), systems, bootstrap,
                  fairtranslate_scores, floors)
     write_scorecard(card, outputs["csv"], outputs["legend"], outputs["md"], outputs["tex"],
                     outputs["json"])
     draw(card, outputs["png"], outputs["pdf"])
+    if "html" in outputs:
+        write_text(outputs["html"], page(card))

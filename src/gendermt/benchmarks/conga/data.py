@@ -237,7 +237,8 @@ def load(path: str | Path, fmt: str = "auto", columns: str = "names",
     raw = read_table(path, fmt)
     data = to_data_table(raw, path, columns, tags)
     provenance = {
-        "path": str(path), "sha256": _sha256(Path(path)), "format": fmt, "columns": columns,
+        "path": str(path), "size": Path(path).stat().st_size, "sha256": _sha256(Path(path)),
+        "format": fmt, "columns": columns,
         "tags": tags or {}, "rows": len(data),
         "rows_single_translation": int(data["ref_single"].notna().sum()),
         "rows_with_alternatives": int((data["n_alternatives_found"] > 0).sum()),

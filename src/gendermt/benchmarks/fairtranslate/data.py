@@ -302,6 +302,10 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def _size(path: Path) -> int:
+    return sum(f.stat().st_size for f in (_shards(path) if path.is_dir() else [path]))
+
+
 def load(path: str | Path | None = None, *, hub: str | None = None,
          revision: str | None = None, cache_dir: str | None = None
          ) -> tuple[pd.DataFrame, dict]:
@@ -310,12 +314,12 @@ def load(path: str | Path | None = None, *, hub: str | None = None,
         raise ValueError("give exactly one of path= or hub=")
     if path is not None:
         raw, origin = read_published(path), Path(path)
-        provenance = {"path": str(path), "sha256": _sha256(origin)}
+        provenance = {"path": str(path), "size": _size(origin), "sha256": _sha256(origin)}
     else:
         raw, folder = read_hub(hub, revision, cache_dir)
         origin = Path(folder)
         provenance = {"hub": hub, "revision": revision or "main", "commit": origin.name,
-                      "sha256": _sha256(origin)}
+                      "size": _size(origin), "sha256": _sha256(origin)}
     data = to_data_table(raw, origin)
     unpaired = int(data[[f"ref_{g}" for g in GENDERS]].isna().any(axis=1).sum())
     if unpaired:

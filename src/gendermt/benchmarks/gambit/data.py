@@ -306,7 +306,8 @@ def build(source: dict[str, Any], output: str | Path, provenance: str | Path,
         check_codes(frame, path, columns["isco"], isco)
     write_parquet(output, frame)
     write_json(provenance, {
-        "files": {"data": {"path": str(path), "sha256": _sha256(path)}},
+        "files": {"data": {"path": str(path), "size": Path(path).stat().st_size,
+                           "sha256": _sha256(path)}},
         "format": fmt,
         "columns": columns,
         "items": len(frame),

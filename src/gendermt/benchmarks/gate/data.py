@@ -144,7 +144,8 @@ def build(paths: list[str | Path], items_out: str | Path, provenance_out: str | 
     items = pd.concat(frames, ignore_index=True)
     write_parquet(items_out, items)
     write_json(provenance_out, {
-        "files": [{"path": str(p), "sha256": hashlib.sha256(Path(p).read_bytes()).hexdigest()}
+        "files": [{"path": str(p), "size": Path(p).stat().st_size,
+                   "sha256": hashlib.sha256(Path(p).read_bytes()).hexdigest()}
                   for p in paths],
         "requests": int(len(items)), "quoting": "gateeval",
     })

@@ -324,7 +324,8 @@ def build(paths: Sequence[str | Path], items_out: str | Path, tuples_out: str | 
     write_parquet(items_out, items)
     write_parquet(tuples_out, tuples)
     write_json(provenance_out, {
-        "files": [{"path": str(p), "sha256": hashlib.sha256(Path(p).read_bytes()).hexdigest()}
+        "files": [{"path": str(p), "size": Path(p).stat().st_size,
+                   "sha256": hashlib.sha256(Path(p).read_bytes()).hexdigest()}
                   for p in paths],
         "instances": int(len(instances)),
         "instances_with_3plus_agmes_left_out": int((instances["agmes"] >= 3).sum()),

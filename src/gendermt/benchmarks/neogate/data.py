@@ -168,11 +168,13 @@ def build(test: str | Path, dev: str | Path, paradigms: Mapping[str, Mapping[str
     write_parquet(data_out, data)
     write_parquet(dev_out, dev_data)
     write_json(provenance_out, {
-        "test": {"path": str(test), "sha256": _sha256(Path(test)),
+        "test": {"path": str(test), "size": Path(test).stat().st_size,
+                 "sha256": _sha256(Path(test)),
                  **annotation_stats(data["annotation_tagged"])},
-        "dev": {"path": str(dev), "sha256": _sha256(Path(dev)),
+        "dev": {"path": str(dev), "size": Path(dev).stat().st_size, "sha256": _sha256(Path(dev)),
                 **annotation_stats(dev_data["annotation_tagged"])},
         "paradigms": {name: {"mapping": str(paradigms[name]["mapping"]),
+                             "size": Path(paradigms[name]["mapping"]).stat().st_size,
                              "sha256": _sha256(Path(paradigms[name]["mapping"])),
                              "neomorphemes": paradigm_neomorphemes(
                                  name, mapping, paradigms[name].get("neomorphemes")),

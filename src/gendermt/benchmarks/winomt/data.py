@@ -105,7 +105,8 @@ def build(path: str, pro: str | None, anti: str | None, output: str, provenance:
     write_parquet(output, frame)
     files = {"data": path, "pro": pro, "anti": anti}
     write_json(provenance, {
-        "files": {k: {"path": str(v), "sha256": _sha256(v)} for k, v in files.items() if v},
+        "files": {k: {"path": str(v), "size": Path(v).stat().st_size, "sha256": _sha256(v)}
+                  for k, v in files.items() if v},
         "items": len(frame),
         "gold": frame["gold"].value_counts().to_dict(),
         "stereotype": frame["stereotype"].value_counts().to_dict(),

@@ -1,0 +1,92 @@
+# The report's own pages: every registered table (table_report in common.smk) as HTML, shown
+# inline; and the front page: what the run shows (config files, data sources and whether each
+# is a project sample, systems, commit, date), then the scorecard and its legend. Included
+# last: every rule file has registered its tables by then.
+
+
+# Only the tables this configuration makes (rules of unconfigured benchmarks exist too).
+REPORT_TABLE_PAGES = {
+    csv: {**spec, "html": csv[: -len(".csv")] + ".html"}
+    for csv, spec in REPORT_TABLES.items()
+    if csv in TARGETS
+}
+RUN_SUMMARY = run_summary_of(RUN, workflow.configfiles, config, workflow.basedir, SOURCE_HASHER)
+SOURCE_HASHER.save()
+if workflow.is_main_process:
+    print(startup_line(RUN_SUMMARY), file=sys.stderr)
+
+TARGETS.extend([spec["html"] for spec in REPORT_TABLE_PAGES.values()])
+TARGETS.extend(
+    expand(f"{RESULTS}/report/run.{{ext}}", ext=["json", "md"])
+    + [f"{RESULTS}/report/front.html"]
+)
+
+
+# One page job per rule that writes tables, with that rule's params: a caption is rendered
+# with the params of the job whose output it describes (captions read them, e.g.
+# snakemake.params.clean_outlier).
+REPORT_TABLE_RULES: dict[str, list[str]] = {}
+for _rule in workflow.rules:
+    for _out in _rule.output:
+        if str(_out) in REPORT_TABLE_PAGES:
+            REPORT_TABLE_RULES.setdefault(_rule.name, []).append(str(_out))
+
+
+for _source_rule, _tables in REPORT_TABLE_RULES.items():
+
+    rule:
+        name:
+            f"report_tables_{_source_rule}"
+        input:
+            _tables,
+        output:
+            **{
+                f"table{i}": report(
+                    REPORT_TABLE_PAGES[csv]["html"],
+                    caption=REPORT_TABLE_PAGES[csv]["caption"],
+                    category=REPORT_TABLE_PAGES[csv]["category"],
+                    subcategory=REPORT_TABLE_PAGES[csv]["subcategory"],
+                    labels=REPORT_TABLE_PAGES[csv]["labels"],
+                )
+                for i, csv in enumerate(_tables)
+            },
+        params:
+            **{
+                key: value
+                for key, value in workflow.get_rule(_source_rule).params.items()
+                if not callable(value)
+            },
+            html_code=code_fingerprint("gendermt.htmltable"),
+            html_pages={
+                csv: {
+                    "html": REPORT_TABLE_PAGES[csv]["html"],
+                    "title": f"{REPORT_TABLE_PAGES[csv]['category']} · "
+                    f"{REPORT_TABLE_PAGES[csv]['labels']['result']}",
+                }
+                for csv in _tables
+            },
+        log:
+            f"{LOGS}/report/tables_{_source_rule}.log",
+        conda:
+            "../../envs/core.yaml"
+        script:
+            "../scripts/report_tables.py"
+
+
+rule run_summary:
+    input:
+        scorecard=rules.scorecard.output.html if SCORECARD_BENCHMARKS else [],
+        legend=rules.scorecard.output.legend if SCORECARD_BENCHMARKS else [],
+    output:
+        json=f"{RESULTS}/report/run.json",
+        md=f"{RESULTS}/report/run.md",
+        html=f"{RESULTS}/report/front.html",
+    params:
+        code=code_fingerprint("gendermt.frontpage"),
+        summary=RUN_SUMMARY,
+    log:
+        f"{LOGS}/report/run_summary.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/run_summary.py"
