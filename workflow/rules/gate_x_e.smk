@@ -30,6 +30,9 @@ if GATE_X_E:
     )
 
 
+localrules: gate_x_e_data, gate_x_e_inputs, gate_x_e_rewrites, gate_x_e_tables, gate_x_e_figures
+
+
 ruleorder: gate_x_e_inputs > build_inputs
 
 

@@ -1,6 +1,9 @@
 # Stage 4: all sacrebleu metrics of one translation file in one CPU job; COMET in a GPU job.
 
 
+localrules: score
+
+
 rule score:
     input:
         translations="results/{benchmark}/translations/{system}/{prompt}.jsonl",

@@ -2,6 +2,9 @@
 # system × prompt. Translation jobs of GPU backends ask for GPUs through `resources`.
 
 
+localrules: build_inputs
+
+
 rule build_inputs:
     input:
         data="results/{benchmark}/data.parquet",

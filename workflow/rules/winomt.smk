@@ -23,6 +23,9 @@ if WINOMT:
     )
 
 
+localrules: winomt_data, winomt_tables, winomt_figures
+
+
 rule winomt_data:
     input:
         WINOMT_RAW,
