@@ -23,7 +23,7 @@ import logging
 import os
 import platform
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -83,12 +83,14 @@ def _length(request: Request) -> int:
 
 def translate_file(inputs: str | Path, data: str | Path, system: str, settings: dict[str, Any],
                    output: str | Path, meta: str | Path, postprocess: Sequence[str] = (),
-                   cache_dir: str | Path | None = None, benchmark: str = "") -> None:
+                   cache_dir: str | Path | None = None, benchmark: str = "",
+                   shared: Mapping[str, str] | None = None) -> None:
     """Workflow stage: ``inputs/{prompt}.jsonl`` → ``translations/{system}/{prompt}.jsonl``.
 
     With ``cache_dir``, outputs are looked up in and added to the request cache there;
     ``benchmark`` (and the inputs' prompt) fill placeholders in settings such as a stored
-    file's path.
+    file's path. ``shared``: raw outputs by request digest already made for this system
+    (:mod:`gendermt.source_translations`), used before the cache.
     """
     output = Path(output)
     records = read_jsonl(inputs)
@@ -114,7 +116,11 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
         log.info("resuming %s: %d of %d items already translated", partial, len(done),
                  len(requests))
     cache = RequestCache(cache_dir if backend.cacheable else None)
-    hits = cache.get_many(digests[r.item_id] for r in todo)
+    hits = {digests[r.item_id]: shared[digests[r.item_id]] for r in todo
+            if digests[r.item_id] in (shared or {})}
+    if hits:
+        log.info("%d requests from the system's translation of the distinct sources", len(hits))
+    hits.update(cache.get_many(digests[r.item_id] for r in todo if digests[r.item_id] not in hits))
     # Identical requests within the file are sent once (for systems whose output is a
     # function of the request: lookups such as the oracles answer per item). The longest go
     # first, so that a batch too large for memory fails at once, and batches hold similar

@@ -26,6 +26,7 @@ rule translate:
         inputs="results/{benchmark}/inputs/{prompt}.jsonl",
         data="results/{benchmark}/data.parquet",
         stored=stored_outputs_of,
+        sources=shared_sources_of,
     output:
         # protected: hours of GPU time; a change that would redo them stops the run instead
         # (README, "Protected outputs")

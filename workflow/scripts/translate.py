@@ -1,4 +1,5 @@
 from gendermt.io import logging_to
+from gendermt.source_translations import shared_outputs
 from gendermt.translate import translate_file, translation_cache_dir
 
 with logging_to(snakemake.log[0]):
@@ -12,4 +13,5 @@ with logging_to(snakemake.log[0]):
         snakemake.params.postprocess,
         cache_dir=translation_cache_dir(snakemake.config),
         benchmark=snakemake.wildcards.benchmark,
+        shared=shared_outputs(snakemake.input.sources[0]) if snakemake.input.sources else None,
     )

@@ -1,0 +1,30 @@
+# Systems that read only the source (NMT, Apertium) and run several prompts of a benchmark:
+# one job translates the distinct sources of all those prompts, and each prompt's `translate`
+# job takes its outputs from it, so that parallel prompt jobs do not each translate the same
+# sources (gendermt/source_translations.py). Not protected: adding a prompt re-makes it from
+# the request cache, and the prompts' files (protected) read it as `ancient`.
+
+
+rule translate_sources:
+    input:
+        inputs=source_inputs_of,
+        data="results/{benchmark}/data.parquet",
+    output:
+        requests="results/{benchmark}/sources/{system}.inputs.jsonl",
+        translations="results/{benchmark}/sources/{system}.jsonl",
+        meta="results/{benchmark}/sources/{system}.meta.json",
+    params:
+        code=code_fingerprint("gendermt.source_translations"),
+        settings=system_settings,
+    resources:
+        gpu=source_gpus,
+        gpu_model=source_gpu_model,
+        slurm_partition=source_partition,
+    log:
+        "logs/{benchmark}/translate_sources/{system}.log",
+    benchmark:
+        "results/benchmarks/{benchmark}/translate_sources/{system}.tsv"
+    conda:
+        "../../envs/translate.yaml"
+    script:
+        "../scripts/translate_sources.py"

@@ -1,0 +1,16 @@
+from gendermt.io import logging_to
+from gendermt.source_translations import translate_sources
+from gendermt.translate import translation_cache_dir
+
+with logging_to(snakemake.log[0]):
+    translate_sources(
+        snakemake.input.inputs,
+        snakemake.input.data,
+        snakemake.wildcards.system,
+        snakemake.params.settings,
+        snakemake.output.requests,
+        snakemake.output.translations,
+        snakemake.output.meta,
+        cache_dir=translation_cache_dir(snakemake.config),
+        benchmark=snakemake.wildcards.benchmark,
+    )
