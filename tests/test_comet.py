@@ -123,6 +123,17 @@ def test_tiny_checkpoint_through_unbabel_comet(tmp_path):
     assert summary["calls_saved"] == 24 - 15
     assert set(summary["runs"]) == {"copy/baseline", "copy/moral", "oracle/baseline",
                                     "oracle/moral"}
+    # the score store: the first run scores every distinct triple; with a fifth run added,
+    # only its 3 new triples (its first three are the oracle's); the scores read back from
+    # the store are those computed without it
+    first, fifth = report["store_summaries"]
+    assert (first["scored_this_run"], first["from_store"]) == (15, 0)
+    assert (fifth["distinct_triples"], fifth["scored_this_run"], fifth["from_store"]) == (
+        18, 3, 15)
+    stored = pd.DataFrame(report["stored_scores"])
+    assert len(stored) == 30
+    merged = stored.merge(scores, on=["system", "prompt", "item_id"], suffixes=("", "_direct"))
+    assert merged["score"].tolist() == pytest.approx(merged["score_direct"].tolist(), abs=1e-9)
 
 
 @needs_comet_env
