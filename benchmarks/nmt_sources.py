@@ -7,8 +7,9 @@ Usage: python benchmarks/nmt_sources.py [--prompts 4] [--cores 2]
 Both runs are real Snakemake runs of FairTranslate's shipped sample with one hf-seq2seq system
 (a tiny random-weight Marian model built on the fly: tests/tiny_models.py; on CPU) under the
 first N prompts, each in a fresh copy of the project with an empty cache. "Before" is the same
-checkout with the translate rule's `sources=` input removed (the workflow as it was). Requests
-are counted from the jobs' metadata (`requests_sent`); distinct sources from the inputs.
+checkout with the translate rule's `sources=` input (and its script's `shared=`) removed: the
+workflow as it was. Requests are counted from the jobs' metadata (`requests_sent`); distinct
+sources from the inputs.
 With --cores 2, two prompt jobs run at a time: before, the first two both start with an empty
 cache (the later ones find the first ones' outputs there); on a cluster all of them do.
 """
@@ -57,6 +58,9 @@ def project(dest: Path, model: Path, prompts: int, before: bool) -> list[str]:
         text = rule.read_text(encoding="utf-8")
         rule.write_text(re.sub(r"^\s*sources=shared_sources_of,\n", "", text, flags=re.M),
                         encoding="utf-8")
+        script = dest / "workflow" / "scripts" / "translate.py"
+        text = script.read_text(encoding="utf-8")
+        script.write_text(re.sub(r"^\s*shared=.*\n", "", text, flags=re.M), encoding="utf-8")
     config_file = dest / "config" / "config.yaml"
     config = yaml.safe_load(config_file.read_text(encoding="utf-8"))
     ft = config["benchmarks"]["fairtranslate"]
