@@ -111,3 +111,46 @@ def test_parallel_prompt_jobs_send_each_distinct_source_once(tmp_path):
     sources_meta = json.loads((workdir / FT / "sources" / "nmt.meta.json").read_text())
     assert sources_meta["requests_sent"] == 0
     assert sources_meta["cached_items"] == sources_meta["items"]
+
+
+def test_a_prompt_job_takes_only_outputs_made_with_its_own_settings(tmp_path):
+    """translate_file(shared=...) on the sources file: every request answered from it with
+    the same settings (nothing sent); with other decoding settings (another identity), none."""
+    from gendermt.io import write_jsonl
+    from gendermt.source_translations import shared_outputs, translate_sources
+    from gendermt.translate import translate_file
+
+    model = tiny_models.build_seq2seq(tmp_path / "marian")
+    data = pd.DataFrame({"item_id": ["a", "b", "c"], "source": ["the nurse", "he said",
+                                                                "the nurse"]})
+    data.to_parquet(tmp_path / "data.parquet", index=False)
+    inputs = []
+    for prompt in ("p", "q"):
+        path = tmp_path / "inputs" / f"{prompt}.jsonl"
+        write_jsonl(path, ({"item_id": i, "source": s, "messages": [{"role": "user",
+                                                                   "content": prompt + s}],
+                            "tgt_lang": "fr", "prompt": prompt}
+                           for i, s in zip(data["item_id"], data["source"], strict=True)))
+        inputs.append(path)
+    settings = {"backend": "hf-seq2seq", "model": str(model), "max_new_tokens": 3, "gpus": 0}
+    sources = tmp_path / "sources" / "nmt.jsonl"
+    translate_sources(inputs, tmp_path / "data.parquet", "nmt", settings,
+                      tmp_path / "sources" / "nmt.inputs.jsonl", sources,
+                      tmp_path / "sources" / "nmt.meta.json")
+    assert json.loads((tmp_path / "sources" / "nmt.meta.json").read_text())[
+        "requests_sent"] == 2
+    shared = shared_outputs(sources)
+    assert len(shared) == 2
+
+    def prompt_job(settings, name):
+        out = tmp_path / name / "p.jsonl"
+        translate_file(inputs[0], tmp_path / "data.parquet", "nmt", settings, out,
+                       tmp_path / name / "p.meta.json", shared=shared)
+        return (json.loads((tmp_path / name / "p.meta.json").read_text()),
+                [r["raw"] for r in read_jsonl(out)])
+
+    meta, raws = prompt_job(settings, "same")
+    assert meta["requests_sent"] == 0 and meta["cached_items"] == 3
+    assert raws[0] == raws[2]
+    meta, _ = prompt_job({**settings, "max_new_tokens": 4}, "other")
+    assert meta["requests_sent"] == 2 and meta["cached_items"] == 0

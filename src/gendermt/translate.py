@@ -116,6 +116,7 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
         log.info("resuming %s: %d of %d items already translated", partial, len(done),
                  len(requests))
     cache = RequestCache(cache_dir if backend.cacheable else None)
+    shared = shared if backend.cacheable else None  # keyed by request: lookups answer per item
     hits = {digests[r.item_id]: shared[digests[r.item_id]] for r in todo
             if digests[r.item_id] in (shared or {})}
     if hits:
