@@ -167,3 +167,28 @@ def test_bertscore_through_the_command_line_on_a_tiny_model(tmp_path):
     assert list(stage["prompt"]) == ["p", "p", "q", "q"]
     assert (stage["metric"] == "bertscore").all()
     assert stage["score"].tolist() == pytest.approx(rows * 2, abs=1e-6)
+
+
+def test_hypothesis_normaliser_reaches_comet_and_its_signature(tmp_path, monkeypatch):
+    """normalize_hypotheses: COMET scores the normalised hypotheses, as the authors did, and
+    the signature says so (the model is replaced by a recorder: no weights needed)."""
+    seen = []
+
+    def fake_score(model, triples, batch_size, gpus):
+        seen.extend(triples["hypothesis"])
+        return [50.0] * len(triples)
+
+    monkeypatch.setattr(comet, "load_model", lambda model, cache_dir=None: (None, "0.0"))
+    monkeypatch.setattr(comet, "score_triples", fake_score)
+    data = tmp_path / "data.parquet"
+    pd.DataFrame({"item_id": ["a"], "source": ["They left."],
+                  "reference": ["Iel est parti.e."]}).to_parquet(data)
+    path = tmp_path / "x" / "p.jsonl"
+    write_jsonl(path, [{"item_id": "a", "hypothesis": "Il ou elle est parti·e."}])
+    out = tmp_path / "comet.parquet"
+    comet.comet_benchmark([path], data, out, tmp_path / "comet.json", {"model": "m"},
+                          normalize="non_binary_standardization")
+    assert seen == ["Iel est parti.e."]
+    assert pd.read_parquet(out)["signature"].iloc[0].endswith("|hyp:non_binary_standardization")
+    summary = json.loads((tmp_path / "comet.json").read_text())
+    assert summary["hypothesis_normalization"] == "non_binary_standardization"

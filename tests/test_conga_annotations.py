@@ -194,3 +194,44 @@ def test_llm_annotator_through_a_backend(tmp_path, data, monkeypatch):
     info = json.loads(summary.read_text())
     assert info["by_source"] == {"llm": 1, "unannotated": 9}
     assert info["annotator"]["template"]["version"] == 1
+
+
+def test_llm_annotator_rerun_sends_nothing_already_answered(tmp_path, data):
+    """The annotator goes through the request cache, as translation does: a second run (or a
+    run resumed after a kill) asks the loopback server nothing it has already answered."""
+    from .chat_server import ChatServer
+
+    items = _items(data)
+    first = items["hypothesis"].iloc[0]
+
+    def responder(body):
+        # tags the first output; echoes the others unchanged (no tag: accepted, no entity)
+        user = body["messages"][-1]["content"]
+        return first.replace("stanca", "stanca <F1>") if first in user else "?"
+
+    translations = tmp_path / "t.jsonl"
+    write_jsonl(translations, ({"item_id": i, "raw": h, "hypothesis": h}
+                               for i, h in zip(items["item_id"], items["hypothesis"],
+                                               strict=True)))
+    data_path = tmp_path / "data.parquet"
+    write_parquet(data_path, data)
+    with ChatServer(responder=responder) as server:
+        annotator = {"system": "robot", "template": load_template(TEMPLATES, "conga_rules"),
+                     "settings": {"backend": "openai-compatible", "base_url": server.url,
+                                  "model": "scripted-annotator", "temperature": 0,
+                                  "timeout": 10, "max_retries": 0, "batch_size": 4}}
+        runs = []
+        for name in ("first", "second"):
+            out, summary = tmp_path / f"{name}.jsonl", tmp_path / f"{name}.json"
+            annotate_file(translations, data_path, out, summary, annotator=annotator,
+                          cache_dir=tmp_path / "cache")
+            runs.append((read_jsonl(out), json.loads(summary.read_text()),
+                         len(server.requests)))
+    (first_records, first_info, after_first), (records, info, after_second) = runs
+    asked = len(items)
+    assert after_first == asked and first_info["annotator"]["requests_sent"] == asked
+    assert after_second == asked  # nothing sent again
+    assert info["annotator"]["requests_sent"] == 0
+    assert info["annotator"]["requests_cached"] == asked
+    assert records == first_records
+    assert records[0]["annotation_source"] == "llm:robot@conga_rules:v1"

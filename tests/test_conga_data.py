@@ -68,6 +68,18 @@ def test_malformed_rows_name_file_row_and_column(tmp_path, edit, message):
     assert str(path) in str(err.value) and message in str(err.value)
 
 
+def test_row_numbers_count_blank_lines_and_zero_width_text_is_empty(tmp_path):
+    rows = _rows()
+    rows[3][1] = "When I <A1 arrived"
+    rows.insert(2, [])  # a blank line after data row 1: the bad row is now line 5, row 4
+    with pytest.raises(DatasetError, match="row 4, column 'ENGLISH'"):
+        load(_write(tmp_path / "blank.tsv", rows))
+    rows = _rows()
+    rows[2][1] = "\u200b"
+    with pytest.raises(DatasetError, match="row 2, column 'ENGLISH': empty English"):
+        load(_write(tmp_path / "zw.tsv", rows))
+
+
 def test_malformed_english_tag_names_the_sentence(tmp_path):
     rows = _rows()
     rows[5][1] = "She <Q1> was the first engineer."
@@ -85,3 +97,13 @@ def test_missing_file_and_xlsx_without_openpyxl(tmp_path):
         (tmp_path / "g.xlsx").write_bytes(b"not a workbook")
         with pytest.raises(MissingResourceError, match="openpyxl"):
             load(tmp_path / "g.xlsx")
+
+
+def test_a_non_utf8_byte_past_the_header_is_named(tmp_path):
+    # far enough down that the header's read does not decode it
+    rows = _rows()
+    path = tmp_path / "latin.tsv"
+    text = "\t".join(rows[0]) + "\n" + "x\ty\n" * 50_000
+    path.write_bytes(text.encode() + b"caf\xe9\ty\n")
+    with pytest.raises(DatasetError, match="latin.tsv: not UTF-8 text"):
+        load(path)

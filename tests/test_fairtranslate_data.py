@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from gendermt.benchmarks.fairtranslate import data as data_module
 from gendermt.benchmarks.fairtranslate.data import build, load
 from gendermt.errors import DatasetError, MissingResourceError
 
@@ -287,6 +288,42 @@ def test_missing_male_row_keeps_female_and_inclusive_together(tmp_path, raw, sam
     assert prov["examples"] == 18
 
 
+def test_similarities_equal_the_pairwise_similarity():
+    texts = ["Le médecin est là ||| The doctor is here", "La médecin est là", "Iel est là", ""]
+    tokens = [data_module._tokens(t) for t in texts]
+    expected = [[data_module._similarity(a, b) for b in texts] for a in texts[:2]]
+    assert data_module._similarities(tokens[:2], tokens).tolist() == expected
+
+
+def test_pairing_is_bounded_to_blocks_of_consecutive_rows(tmp_path, raw, sample_raw,
+                                                          monkeypatch):
+    # One candidate group of 54 rows in file order; blocks of 6 rows keep each triple
+    # together and compare 6 rows at most with each other.
+    frame = raw.copy()
+    frame["stereotype"] = "gender-balanced"
+    frame["ambiguity"] = "ambiguous"
+    frame["occupation"] = [["avocat", "avocate", "avocat.e"] for _ in range(len(frame))]
+    calls = []
+    original = data_module._similarities
+    monkeypatch.setattr(data_module, "_similarities", lambda a, b: calls.append(len(a) * len(b))
+                        or original(a, b))
+    monkeypatch.setattr(data_module, "MAX_GROUP_ROWS", 6)
+    data, prov = load(path=write(frame, tmp_path / "s.parquet"))
+    assert prov["rows_without_all_variants"] == 0
+    _check_true_triples(data, np.arange(len(frame)), sample_raw)
+    assert sum(calls) == 9 * (2 * 2 + 2 * 2)  # 9 blocks: 2 male × 2 female, 2 × 2 inclusive
+
+
+def test_non_utf8_csv_is_named_and_a_bom_is_read(tmp_path, raw, sample_loaded):
+    path = write(raw, tmp_path / "authors.csv")
+    data = path.read_bytes()
+    path.write_bytes(b"\xef\xbb\xbf" + data)
+    assert_same_table(load(path=path)[0], sample_loaded[0])
+    path.write_bytes(data.replace("infirmière".encode(), "infirmière".encode("latin-1"), 1))
+    with pytest.raises(DatasetError, match=r"authors.csv: not UTF-8 text: byte 0xe8 on line"):
+        load(path=path)
+
+
 # --------------------------------------------------------------------------- 5. malformed files
 def _add_ids(frame: pd.DataFrame) -> pd.DataFrame:
     out = frame.copy()
@@ -317,6 +354,11 @@ MALFORMED = [
     ("item_id-duplicate", lambda f: set_cells(_add_ids(f), "item_id", [10], "ft-3"), 10,
      "item_id", ["'ft-3'", "first seen in row 3"]),
     ("header-only", lambda f: f.iloc[:0], None, None, ["no rows"]),
+    # issue 18
+    ("exact-duplicate-row", lambda f: pd.concat([f, f.iloc[[2, 2]]], ignore_index=True), 55,
+     None, ["an exact duplicate of row 3", "1 more duplicated rows"]),
+    ("english-zero-width", lambda f: set_cells(f, "english", [4], "\u200b\u200d"), 4,
+     "english", ["empty"]),
 ]
 
 

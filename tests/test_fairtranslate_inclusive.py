@@ -19,10 +19,17 @@ from gendermt.benchmarks.fairtranslate.normalize import (
     normalize,
     normalize_with_rules,
 )
-from gendermt.benchmarks.fairtranslate.occupations import NOT_FOUND, UNDECIDED, occupation_form
+from gendermt.benchmarks.fairtranslate.occupations import (
+    NOT_FOUND,
+    TWO_REFERENTS,
+    UNDECIDED,
+    occupation_form,
+)
 from gendermt.benchmarks.fairtranslate.pronouns import CLASSES, classify_they, has_they
 from gendermt.benchmarks.fairtranslate.tokens import tokens
 from gendermt.cli import main
+
+from .conftest import ROOT
 
 # ----------------------------------------------------------------------------- normalisation
 NORMALIZED = [
@@ -171,8 +178,10 @@ FLIGHT = ["hôte de l’air", "hôtesse de l’air", "hôte.esse de l’air"]
     ("L'INFIRMIÈRE est restée tard.", NURSE, "feminine", False, None),
     # the normaliser makes this doublet the inclusive form itself
     ("L'infirmier ou l'infirmière est resté tard.", NURSE, "inclusive", False, None),
-    ("L'infirmier et l'infirmière sont restés.", NURSE, "inclusive", True, None),
-    ("L'infirmier a parlé à l'infirmière.", NURSE, "inclusive", True, None),  # known limit
+    # "et": two people, not one named twice (a doublet is "ou" or "/")
+    ("L'infirmier et l'infirmière sont restés.", NURSE, None, False, TWO_REFERENTS),
+    ("Une infirmière et un infirmier arrivent.", NURSE, None, False, TWO_REFERENTS),
+    ("L'infirmier a parlé à l'infirmière.", NURSE, None, False, TWO_REFERENTS),
     ("Les infirmières sont restées.", NURSE, None, False, NOT_FOUND),  # plural: not a form
     ("Le chirurgien est resté tard.", NURSE, None, False, NOT_FOUND),
     ("Un journaliste bien connu a interviewé le maire.", JOURNALIST, "masculine", False, None),
@@ -182,7 +191,9 @@ FLIGHT = ["hôte de l’air", "hôtesse de l’air", "hôte.esse de l’air"]
     ("Cet.te journaliste est connu.e.", JOURNALIST, "inclusive", False, None),
     ("L'journaliste", JOURNALIST, None, False, UNDECIDED),
     ("Les journalistes sont arrivés.", JOURNALIST, None, False, NOT_FOUND),
-    ("Le journaliste dit que la journaliste ment.", JOURNALIST, "inclusive", True, None),
+    ("Le journaliste dit que la journaliste ment.", JOURNALIST, None, False, TWO_REFERENTS),
+    # a doublet the normaliser cannot merge: one referent, counted inclusive and flagged
+    ("Le journaliste ou la journaliste ment.", JOURNALIST, "inclusive", True, None),
     ("Le médecin est arrivé.", DOCTOR, "masculine", False, None),
     ("La médecin est arrivée.", DOCTOR, "feminine", False, None),
     ("Lea médecin est arrivé.e.", DOCTOR, "inclusive", False, None),
@@ -290,6 +301,16 @@ PRONOUN_CASES = [
      "singular-gendered"),
     (MECHANIC_IT, "Le mécanicien a réparé la voiture ; ils ont dit qu'elle fonctionne.",
      "plural"),
+    # an English "it" rendered by ce/c' (or an impersonal il) leaves the person's il alone
+    ("They said it was easy.", "Il a dit que c'était facile.", "singular-gendered"),
+    ("They said it was easy.", "Elle a dit que cela était facile.", "singular-gendered"),
+    ("They said it was easy.", "Il a dit qu'il était facile de le faire.", "singular-gendered"),
+    ("They said it was easy.", "Iel a dit que c'était facile.", "inclusive"),
+    ("They said it was easy.", "On a dit que c'était facile.", "no-pronoun"),
+    # empty outputs and copies of the English are untranslated, not "no pronoun"
+    ("They said it was easy.", "", "untranslated"),
+    ("They said it was easy.", "  They said it  was easy. ", "untranslated"),
+    (PLUMBER, PLUMBER, "untranslated"),
     # several "they"
     ("They arrived early and they left late.", "Iel est arrivé.e tôt et iel est parti.e tard.",
      "inclusive"),
@@ -340,12 +361,15 @@ def test_cli_pronoun(monkeypatch, capsys):
     assert captured.err == ""
 
 
-def test_cli_pronoun_rejects_a_line_without_tab(monkeypatch, capsys):
-    monkeypatch.setattr("sys.stdin", io.StringIO("They left.\tIls sont partis.\nno tab\n"))
+def test_cli_pronoun_reports_a_line_without_tab_and_keeps_the_good_lines(monkeypatch, capsys):
+    # issue 24: the good lines' results are printed (aligned: the bad line's is empty)
+    monkeypatch.setattr("sys.stdin", io.StringIO(
+        "They left.\tIls sont partis.\nno tab\nThey came.\tIel est venu.\n"))
     assert main(["fairtranslate", "pronoun"]) == 2
     captured = capsys.readouterr()
-    assert "stdin line 2" in captured.err
-    assert captured.out == ""
+    assert "stdin line 2: expected 'english<TAB>french'" in captured.err
+    assert "1 of 3 stdin lines could not be classified (lines 2;" in captured.err
+    assert captured.out == "plural\n\ninclusive\n"
 
 
 def test_cli_pronoun_warns_without_they(monkeypatch, capsys):
@@ -386,3 +410,19 @@ def test_read_translations_names_the_file_and_line(tmp_path):
     path.write_text('{"item_id": "a", "raw": "x", "hypothesis": "x"}\n{"item_id": "b"}\n')
     with pytest.raises(Exception, match=r"baseline.jsonl: line 2 has no raw, hypothesis"):
         inclusive_tables.read_translations([path])
+
+
+@pytest.mark.parametrize("text, once", [
+    ("un ou une boulanger ou boulangère", "un.e boulanger.ère"),
+    ("Un ou une infirmier ou infirmière arrive.", "Un.e infirmier.ère arrive."),
+    ("Il ou elle est un ou une traducteur ou traductrice.", "Iel est un.e traducteur.rice."),
+])
+def test_normaliser_is_idempotent(text, once):
+    assert normalize(text) == once
+    assert normalize(normalize(text)) == normalize(text)
+
+
+def test_normaliser_is_idempotent_on_every_sample_reference():
+    data = pd.read_parquet(ROOT / "resources/fairtranslate/data/train-00000-of-00001.parquet")
+    for text in [*data["french"], *data["english"]]:
+        assert normalize(normalize(text)) == normalize(text), text

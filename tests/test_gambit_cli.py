@@ -133,3 +133,25 @@ def test_level_must_be_4_or_3(files):
     with pytest.raises(SystemExit):
         main(["score", "grape", "--assignments", str(files["assignments"]),
               "--reference", "parity", "--level", "2"])
+
+
+def test_overall_reference_national(files, capsys):
+    base = ["--assignments", files["assignments"], "--reference", files["labour"]]
+    weighted = run_json(capsys, *base)["overall"]
+    assert weighted["reference_code"] is None
+    national = run_json(capsys, *base, "--overall-reference", "national", "--lang", "fr")
+    overall = national["overall"]
+    # every gendered assignment counts: 3 m, 3 f against 49.0% women
+    assert (overall["n_masculine"], overall["n_feminine"]) == (3, 3)
+    assert overall["reference_f"] == 0.49 and overall["reference_code"] == "national"
+    assert overall["grape_m"] == pytest.approx((0.5 - 0.51) / 0.51)
+    assert "back-solved" in overall["note"]
+    own = run_json(capsys, *base, "--overall-reference", "national", "--national-share", "0.4")
+    assert own["overall"]["reference_f"] == 0.4
+    # the groups keep their own references
+    assert own["groups"] == national["groups"]
+    assert main(["score", "grape", *map(str, base), "--overall-reference", "national"]) == 2
+    assert "--national-share or --lang" in capsys.readouterr().err
+    assert main(["score", "grape", *map(str, base), "--overall-reference", "national",
+                 "--lang", "de"]) == 2
+    assert "no national reference for language 'de'" in capsys.readouterr().err

@@ -332,6 +332,25 @@ def test_malformed_rows_are_named(tmp_path, records, change, column, row, messag
     assert str(path) in str(err.value)
 
 
+@pytest.mark.parametrize(("code", "message"), [
+    ("9999", "ISCO-08 code '9999' is not a unit group of"),
+    ("\u0662\u0662\u0662\u0661", "is not a 4-digit"),  # Arabic-Indic ٢٢٢١
+])
+def test_codes_outside_the_isco_hierarchy_stop_the_data_stage(tmp_path, records, code,
+                                                               message):
+    rows = [dict(r) for r in records[:3]]
+    rows[2]["isco_code"] = code
+    path = _write_jsonl(tmp_path / "bad.jsonl", rows)
+    isco = RES / "isco08-excerpt.csv"
+    with pytest.raises(DatasetError, match=message) as err:
+        build({"path": str(path)}, tmp_path / "d.parquet", tmp_path / "d.json", isco=isco)
+    assert err.value.row == 3 and err.value.column == "isco_code"
+    assert not (tmp_path / "d.parquet").exists()
+    with pytest.raises(DatasetError, match=message):
+        load({"path": str(path)}, isco=isco)
+    assert len(load({"path": str(SAMPLE)}, isco=isco)) == 100
+
+
 def test_missing_required_column_is_named(tmp_path, records):
     rows = [{k: v for k, v in r.items() if k != "isco_code"} for r in records[:2]]
     path = _write_jsonl(tmp_path / "bad.jsonl", rows)

@@ -200,3 +200,81 @@ def test_load_assignments_empty_or_missing_file(write, tmp_path):
         load_assignments(write(""))
     with pytest.raises(DatasetError, match="no such file"):
         load_assignments(tmp_path / "absent.csv")
+
+
+def test_level_3_group_pools_its_4_digit_members_by_gendered_assignments():
+    # the issue's case: 2221 at .85 with 4 gendered assignments, 2222 at .99 with 2
+    frame = assignments([("2221", "Feminine")] * 3 + [("2221", "Masculine")]
+                        + [("2221", "Not Clear")] * 7 + [("2222", "Feminine")] * 2)
+    result = score(frame, 3, labour({"2221": 0.85, "2222": 0.99, "2223": 0.1}))
+    group = result["groups"]["222"]
+    assert group["reference_f"] == pytest.approx((4 * 0.85 + 2 * 0.99) / 6)
+    assert round(group["reference_f"], 3) == 0.897
+    # 2223 has no assignment: weight 0; the code says what was pooled
+    assert group["reference_code"] == "2221+2222+2223"
+    assert "pooled from 2221, 2222, 2223" in group["note"]
+    assert group["grape_f"] == pytest.approx((5 / 6 - 0.8966667) / 0.8966667, rel=1e-5)
+
+
+def test_pooling_prefers_the_group_code_and_falls_back_to_ancestors():
+    frame = assignments([("2221", "Feminine")])
+    assert score(frame, 3, labour({"222": 0.7, "2221": 0.9}))["groups"]["222"][
+        "reference_f"] == 0.7
+    fallback = score(frame, 3, labour({"22": 0.6}))["groups"]["222"]
+    assert (fallback["reference_f"], fallback["reference_code"]) == (0.6, "22")
+
+
+def test_national_overall_reference_is_one_constant_over_every_assignment():
+    frame = assignments([("2221", "Feminine")] * 3 + [("2221", "Masculine")]
+                        + [("9999", "Masculine")] * 2)
+    result = score(frame, 4, labour({"2221": 0.9}), "national", 0.49, "national 0.49")
+    overall = result["overall"]
+    # all 6 gendered assignments count, 9999 (no labour entry) too
+    assert (overall["n_masculine"], overall["n_feminine"]) == (3, 3)
+    assert overall["reference_f"] == 0.49 and overall["reference_code"] == "national"
+    assert overall["grape_m"] == pytest.approx((0.5 - 0.51) / 0.51)
+    weighted = score(frame, 4, labour({"2221": 0.9}), "weighted")["overall"]
+    assert weighted["reference_f"] == 0.9
+    missing = score(frame, 4, labour({"2221": 0.9}), "national", None, "no national")
+    assert missing["overall"]["grape_m"] is None and missing["overall"]["note"] == "no national"
+    with pytest.raises(ValueError, match="overall_reference"):
+        score(frame, 4, labour({"2221": 0.9}), "country")
+
+
+def test_paper_national_constants_reproduce_table_2():
+    # Table 2 (parity, real) GRAPE_m per system → the real column from the constant
+    from gendermt.benchmarks.gambit.grape import PAPER_NATIONAL
+
+    table2 = {"fr": [(0.92, 0.88), (0.66, 0.63), (0.94, 0.90), (0.86, 0.82), (0.92, 0.89),
+                     (0.87, 0.83)],
+              "el": [(0.91, 0.67), (0.58, 0.38), (0.95, 0.71), (0.78, 0.56), (0.97, 0.72),
+                     (0.92, 0.67)]}
+    for lang, rows in table2.items():
+        pref_m = 1 - PAPER_NATIONAL[lang]
+        for parity, real in rows:
+            p_m = (1 + parity) / 2
+            # both columns are rounded to 2 decimals: up to ~0.01 apart
+            assert (p_m - pref_m) / pref_m == pytest.approx(real, abs=0.011)
+
+
+def test_grape_tables_national_default_and_weighted_mode():
+    from gendermt.benchmarks.gambit.analyses import DEFAULT_SETTINGS, Run, grape_tables
+
+    assert DEFAULT_SETTINGS["overall_reference"] == "national"
+    frame = assignments([("2221", "Feminine")] * 3 + [("7111", "Masculine")] * 3)
+    runs = [Run("m", "s", "fr", frame), Run("m", "s", "el", frame), Run("m", "s", "de", frame)]
+    table = labour({"2221": 0.9, "7111": 0.1})
+    overall, _ = grape_tables(runs, {"fr": table, "el": None, "de": table}, [4],
+                              overall_reference="national")
+    real = overall[overall["reference"] == "real"].set_index("lang")
+    assert real.loc["fr", "reference_f"] == 0.49
+    # no labour file for el: the national reference still gives Table 2's real column
+    assert real.loc["el", "reference_f"] == 0.428
+    assert real.loc["el", "grape_m"] == pytest.approx((0.5 - 0.572) / 0.572)
+    assert pd.isna(real.loc["de", "grape_m"]) and "analysis.national_reference" in real.loc[
+        "de", "note"]
+    mine, _ = grape_tables(runs[2:], {"de": table}, [4], overall_reference="national",
+                           national={"de": 0.47})
+    assert mine[mine["reference"] == "real"]["reference_f"].iloc[0] == 0.47
+    weighted, _ = grape_tables(runs[:1], {"fr": table}, [4], overall_reference="weighted")
+    assert weighted[weighted["reference"] == "real"]["reference_f"].iloc[0] == pytest.approx(0.5)

@@ -15,6 +15,8 @@ from gendermt.benchmarks.gambit.analyses import Run
 from gendermt.benchmarks.gambit.figures import write_figures
 from gendermt.benchmarks.gambit.tables import write_frames, write_tables
 
+from .conftest import ROOT
+
 
 def make_run(model: str, lang: str, counts: dict[str, tuple[int, int, int]],
              system: str | None = None) -> Run:
@@ -275,3 +277,51 @@ def test_write_tables_from_files(tmp_path):
     assert {p.name for p in figures.values()} == {
         f"{stem}.{ext}" for stem in ("intra_model_fr", "intra_model_el", "grape_overview")
         for ext in ("png", "pdf")}
+
+
+def test_overview_names_example_references_and_its_real_points(tmp_path):
+    import matplotlib.pyplot as plt
+
+    from gendermt.benchmarks.gambit.figures import example_references, overview, read_tables
+
+    runs, *_ = two_language_runs()
+    labour = {"fr": pd.DataFrame({"isco": ["20", "21"], "female_share": [0.3, 0.4]})}
+    write_frames(runs, {}, labour, None, None, {"overall_reference": "weighted"},
+                 tmp_path / "tables")
+    example = tmp_path / "labour-example-fr.csv"
+    example.write_text("isco,female_share,source\n20,0.3,\"project-written example\"\n",
+                       encoding="utf-8")
+    real = tmp_path / "labour-fr.csv"
+    real.write_text("isco,female_share,source\n20,0.3,EU-LFS 2023\n", encoding="utf-8")
+    assert example_references([example, real]) == ["labour-example-fr.csv"]
+    shipped = ROOT / "resources" / "gambit" / "references"
+    assert len(example_references(sorted(shipped.glob("*.csv")))) == 3
+    tables = read_tables(tmp_path / "tables")
+    fig = overview(tables["grape"], tables["grape_groups"], tables["stereotype_groups"],
+                   ["labour-example-fr.csv"])
+    assert "EXAMPLE REFERENCE DATA" in fig._suptitle.get_text()
+    assert "labour-example-fr.csv" in fig._suptitle.get_text()
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert "GRAPE_m vs real (labour) reference" in labels
+    assert "real reference" not in labels
+    plt.close(fig)
+    fig = overview(tables["grape"], tables["grape_groups"], tables["stereotype_groups"])
+    assert "EXAMPLE" not in fig._suptitle.get_text()
+    plt.close(fig)
+
+
+def test_stereotype_panel_dodges_equal_values():
+    import matplotlib.pyplot as plt
+
+    from gendermt.benchmarks.gambit.figures import overview
+
+    overall = pd.DataFrame({"model": ["A", "B"], "lang": ["fr", "fr"], "level": [4, 4],
+                            "reference": ["parity"] * 2, "grape_m": [1.0, 1.0]})
+    groups = pd.DataFrame(columns=["level", "reference", "p_feminine", "model", "lang"])
+    stereo = pd.DataFrame({"model": ["A", "B"], "lang": ["fr", "fr"],
+                           "group": ["masculine"] * 2, "grape_m": [1.0, 1.0]})
+    fig = overview(overall, groups, stereo)
+    xs = [line.get_xdata()[0] for line in fig.axes[2].get_lines() if line.get_marker() != "None"
+          and len(line.get_xdata()) == 1]
+    assert len(xs) == 2 and xs[0] != xs[1]  # the same value, side by side
+    plt.close(fig)

@@ -190,3 +190,53 @@ def test_score_gate_refuses_files_with_more_variants(tmp_path, capsys):
     assert main(["score", "gate", "--reference", str(REAL / "ES" / "ES_4_variants.tsv"),
                  "--hyp", str(hyp), "--gender", "feminine"]) == 2
     assert "2-variant" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------- malformed files (issue 18)
+def test_a_row_with_an_extra_tab_stops_the_load_naming_row_and_column(tmp_path):
+    path = write_reference(tmp_path, ROWS)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines[2] = lines[2] + "\textra"  # data row 2
+    path.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(DatasetError, match=r"ES_2_variants.tsv, row 2, column 'data_split': "
+                                           r"9 tab-separated fields where the header has 8"):
+        load_variants(path)
+    lines[2] = "\t".join(lines[2].split("\t")[:5])  # too few
+    path.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(DatasetError, match=r"row 2, column 'kw_f': 5 tab-separated"):
+        load_variants(path)
+
+
+def test_an_unclosed_quote_stops_the_load_instead_of_swallowing_rows(tmp_path):
+    rows = list(ROWS)
+    rows[1] = (rows[1][0], rows[1][1], '"Ella A.', rows[1][3])
+    rows[3] = (rows[3][0], rows[3][1], 'Las "vi".', rows[3][3])  # closes the quote
+    path = write_reference(tmp_path, rows)
+    with pytest.raises(DatasetError, match=r"row 2, column 'f': a field that starts with"):
+        load_variants(path)
+    # as published (no quoting) the same file reads every row
+    assert len(load_variants(path, quoting="none")) == 4
+
+
+def test_a_header_only_file_is_an_error_and_blank_lines_count_in_row_numbers(tmp_path):
+    path = tmp_path / "ES_2_variants.tsv"
+    path.write_text(HEADER + "\n", encoding="utf-8")
+    with pytest.raises(DatasetError, match="a header and no data rows"):
+        load_variants(path)
+    path = write_reference(tmp_path, ROWS)
+    text = path.read_text(encoding="utf-8").replace("\n", "\n\n", 1)  # blank line 2
+    path.write_text("\ufeff" + text, encoding="utf-8")  # and a BOM before the header
+    frame = load_variants(path)
+    assert frame["row"].tolist() == [2, 3, 4, 5]
+    assert frame["labels"].iat[0] == "SUBJ;PROF"
+
+
+def test_huge_fields_and_non_utf8_files_are_named(tmp_path):
+    rows = list(ROWS)
+    rows[0] = (rows[0][0], "x" * 200_000, rows[0][2], rows[0][3])
+    assert len(load_variants(write_reference(tmp_path, rows))["source"].iat[0]) == 200_000
+    path = tmp_path / "ES_2_variants.tsv"
+    path.write_bytes(HEADER.encode() + b"\nA\tb\xe9\tc\td\tx\tx\tx\tdev\n")
+    with pytest.raises(DatasetError, match=r"ES_2_variants.tsv: not UTF-8 text: byte 0xe9 "
+                                           r"on line 2"):
+        load_variants(path)

@@ -136,6 +136,33 @@ def test_empty_source_is_named(tmp_path):
         load_instances(path)
 
 
+def test_unknown_labels_are_named_with_the_closest_known_one(tmp_path):
+    row = "1\t1 AGME;target_only_gendred_pronoun\tO geldi.\tShe came.\tHe came.\tThey came.\t\t"
+    path = _write(tmp_path, HEADER, [row])
+    with pytest.raises(DatasetError, match="row 1, column 'labels': unknown label "
+                                           "'target_only_gendred_pronoun' \\(did you mean "
+                                           "'target_only_gendered_pronoun'"):
+        load_instances(path)
+
+
+def test_invisible_source_is_empty_blank_lines_count_and_bom_is_read(tmp_path):
+    row = "1\t1 AGME\t\u200b\u2060\tShe came.\tHe came.\tThey came.\t\t"
+    with pytest.raises(DatasetError, match="row 1, column 'source'"):
+        load_instances(_write(tmp_path, HEADER, [row]))
+    good = "1\t1 AGME\tO geldi.\tShe came.\tHe came.\tThey came.\t\t"
+    path = _write(tmp_path, "\ufeff" + HEADER, ["", good.replace("O geldi.", " ")])
+    with pytest.raises(DatasetError, match="row 2, column 'source'"):
+        load_instances(path)
+    path = _write(tmp_path, "\ufeff" + HEADER, ["", good])
+    assert load_instances(path)["row"].tolist() == [2]
+
+
+def test_fields_over_csv_s_default_limit_are_read(tmp_path):
+    long = "O geldi. " * 20_000  # 180 kB: over csv's 128 KiB field limit
+    row = f"1\t1 AGME\t{long}\tShe came.\tHe came.\tThey came.\t\t"
+    assert len(load_instances(_write(tmp_path, HEADER, [row]))["source"].iat[0]) > 131072
+
+
 def test_unknown_language_folder():
     with pytest.raises(GenderMTError, match="klingon"):
         data_files(SAMPLE, ["klingon"])

@@ -139,3 +139,93 @@ def test_cli_on_the_real_turkish_file(tmp_path, capsys):
     assert out["accuracy"]["Overall"]["Negative"]["Gender"] == 1.0
     assert out["n"]["Overall"]["Negative"]["Gender"] == 300
     assert out["accuracy"]["Pronoun-Only"]["Fem Orig"]["M"] == 0.0
+
+
+def test_cli_reads_none_as_keep_the_original_and_prints_dashes(tmp_path, capsys, sample):
+    tuples = sample[1]
+    # "None" everywhere: what the workflow reads as keep-the-original
+    path = tmp_path / "none.csv"
+    tuples[["tuple_id"]].assign(rewrite="None").to_csv(path, index=False)
+    assert main(["score", "gate-x-e", "--data", str(SAMPLE), "--rewrites", str(path),
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    keep = mark(rewrites_from_answers(tuples, dict.fromkeys(tuples.item_id, "None")))
+    assert out["correct"] == int(keep["match"].sum()) > 0
+    assert out["accuracy"]["Overall"]["Negative"]["Gender"] == 1.0
+    # the text table: cells with no tuple are "-", never nan
+    assert main(["score", "gate-x-e", "--data", str(SAMPLE), "--rewrites", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "nan" not in text.lower() and " - " in text
+
+
+def test_table_markdown_prints_dashes_for_empty_cells():
+    from gendermt.benchmarks.gate_x_e.tables import _markdown
+
+    frame = pd.DataFrame({"a": ["x", "y"], "b": [0.5, float("nan")]})
+    text = _markdown(frame, "t")
+    assert "nan" not in text and "0.50" in text and "| -" in text
+
+
+def test_accuracy_figure_tells_an_empty_cell_from_a_zero_and_shows_n():
+    import matplotlib.pyplot as plt
+
+    from gendermt.benchmarks.gate_x_e.figures import accuracy_figure
+
+    frame = pd.DataFrame([
+        {"system": "s", "prompt": "p", "language": "tr", "subtype": "Overall",
+         "original": "Fem Orig", "requested": "M", "n": 7, "correct": 0, "accuracy": 0.0},
+        {"system": "s", "prompt": "p", "language": "tr", "subtype": "Overall",
+         "original": "Negative", "requested": "Gender", "n": 3, "correct": 3,
+         "accuracy": 1.0},
+    ])
+    fig = accuracy_figure(frame)
+    ax = fig.axes[0]
+    texts = [t.get_text() for t in ax.texts]
+    assert "7" in texts and "3" in texts
+    # 10 columns × 3 subtypes, 2 measured: 28 cells say "–"
+    assert texts.count("–") == 28
+    # the measured zero has an outline bar on the axis (unfilled patch)
+    assert any(not p.get_fill() for p in ax.patches)
+    plt.close(fig)
+
+
+def test_gpt35_templates_render_the_translation_only():
+    from gendermt.benchmarks.gate_x_e.inputs import render
+    from gendermt.prompts import load_templates
+
+    templates = load_templates(ROOT / "resources" / "prompts" / "gate-x-e.yaml")
+    zero, few = templates["gpt35_zero_shot"], templates["gpt35_few_shot"]
+    assert zero["answer"] == few["answer"] == "neutral" and zero["version"] == 1
+    assert "answer" not in templates["step_by_step"]
+    messages = render(few, "Onu gördüm.", "I saw him.", "tr")
+    text = messages[-1]["content"]
+    assert text.endswith("Text: I saw him.\nRewrite:") and "Onu" not in text
+    assert text.count("Rewrite:") == 6  # five examples and the task
+    assert render(zero, "Onu gördüm.", "I saw him.", "tr")[-1]["content"].count(
+        "Rewrite:") == 1
+
+
+def test_neutral_answers_make_the_gendered_rewrites_by_rule(sample):
+    from gendermt.benchmarks.gate_x_e.neutral_answers import (
+        neutral_of,
+        rewrites_from_neutral_answers,
+    )
+
+    assert neutral_of("Rewrite: They saw them.") == "They saw them."
+    assert neutral_of("\"They saw them.\"") == "They saw them."
+    assert neutral_of("None") is None and neutral_of("") == ""
+    assert neutral_of("Neutral: A\nFeminine: B\nMasculine: C") == "A"
+    items, tuples = sample
+    pronoun = tuples[(tuples["category"] == "Pronoun-Only")
+                     & (tuples["original_gender"] == "feminine")]
+    # a perfect neutral rewriter: its answers are the neutral references
+    neutral_refs = {r.item_id: r.reference for r in pronoun.itertuples(index=False)
+                    if r.requested_gender == "neutral"}
+    raws = dict.fromkeys(tuples["item_id"], "None") | neutral_refs
+    scored = mark(rewrites_from_neutral_answers(tuples, raws))
+    mine = scored[scored["item_id"].isin(neutral_refs)]
+    assert mine[mine["requested_gender"] == "neutral"]["match"].all()
+    # the masculine rewrites come from the feminine originals by rule
+    masc = mine[mine["requested_gender"] == "masculine"]
+    assert masc["match"].mean() > 0.8
+    assert set(scored["answer"]) == {"none", "complete"}

@@ -82,3 +82,30 @@ def test_sigkill_and_resume(tmp_path, sample_data):
     info = json.loads(meta.read_text())
     assert info["resumed_items"] == len(kept) and info["translated_this_run"] == 30 - len(kept)
     assert not partial.exists()
+
+
+def test_sigkill_mid_batch_keeps_every_answer_received(tmp_path, sample_data):
+    """Issue 18 item 14: answers reach the partial file as they arrive, not per batch: a
+    SIGKILL in the middle of one large batch loses none of the answers already paid for."""
+    rows = sample_data.drop_duplicates("source").head(30)
+    data = tmp_path / "data.parquet"
+    rows.to_parquet(data)
+    inputs = tmp_path / "inputs.jsonl"
+    write_jsonl(inputs, ({"item_id": r.item_id, "prompt": "baseline", "source": r.source,
+                          "messages": [{"role": "user", "content": r.source}]}
+                         for r in rows.itertuples()))
+    out, meta = tmp_path / "t" / "baseline.jsonl", tmp_path / "t" / "baseline.meta.json"
+    partial = out.with_name(out.name + ".partial")
+    with ChatServer(delay=0.1) as server:
+        settings = {"backend": "openai-compatible", "base_url": server.url, "model": "m",
+                    "batch_size": 30, "concurrency": 1, "timeout": 10}
+        args = {"inputs": str(inputs), "data": str(data), "settings": settings,
+                "out": str(out), "meta": str(meta), "cache": None}
+        start_and_kill(args, partial, at_least=5)
+        kept = set(valid_lines(partial))
+        assert 5 <= len(kept) < 30 and not out.exists()
+        sent_before = len(server.requests)
+        translate_file(inputs, data, "api", settings, out, meta, [])
+        assert len(server.requests) - sent_before == 30 - len(kept)
+    assert [r["item_id"] for r in read_jsonl(out)] == list(rows["item_id"])
+    assert json.loads(meta.read_text())["resumed_items"] == len(kept)

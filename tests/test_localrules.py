@@ -21,7 +21,11 @@ def rules_and_localrules() -> tuple[set[str], set[str]]:
     rules, local = set(), set()
     for path in [ROOT / "Snakefile", *sorted(RULES.glob("*.smk"))]:
         text = path.read_text(encoding="utf-8")
-        rules.update(re.findall(r"^rule (\w+):", text, flags=re.M))
+        # each rule's block, to the next top-level line; `localrule: True` inside it
+        for name, body in re.findall(r"^rule (\w+):\n((?:[ \t]+.*\n|\n)*)", text, flags=re.M):
+            rules.add(name)
+            if re.search(r"^\s+localrule:\s*True", body, flags=re.M):
+                local.add(name)
         for line in re.findall(r"^localrules:(.*)$", text, flags=re.M):
             local.update(name.strip() for name in line.split(",") if name.strip())
     return rules, local

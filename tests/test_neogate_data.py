@@ -38,7 +38,10 @@ def mappings():
 
 def write(tmp_path, text, name="Neo-GATE.tsv"):
     path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
     return path
 
 
@@ -138,12 +141,24 @@ def test_the_old_id_header_and_the_first_release_split_column(tmp_path, mappings
     (HEADER + ROW.replace("\tMy friend is rich.", "\t "), "row 1, column 'SOURCE': empty"),
     (HEADER + ROW.replace(";ricco ricca", ";ricco  ricca"), "row 1, column 'ANNOTATION'"),
     (HEADER + ROW.replace("amic=1", "amic=uno"), "row 1, column 'ANNOTATION'.*integer"),
+    # issue 18: ids that are not ASCII numbers, the same number twice, invisible text
+    (HEADER + ROW.replace("1\tIT", "\u00b2\tIT"), "row 1, column '#': the id '²' is not"),
+    (HEADER + ROW + ROW.replace("1\tIT", "01\tIT"), "row 2, column '#': duplicated id 01"),
+    (HEADER + ROW.replace("\tMy friend is rich.", "\t\u200b"), "row 1, column 'SOURCE': empty"),
+    (HEADER + "\n" + ROW.replace("1\tIT", "x\tIT"), "row 2, column '#'"),  # blank lines count
+    (b"\xff\xfe" + HEADER.encode(), "not UTF-8 text: byte 0xff on line 1"),
 ])
 def test_malformed_files_name_file_row_and_column(tmp_path, mappings, text, match):
     path = write(tmp_path, text)
     with pytest.raises(DatasetError, match=match) as err:
         load(path, mappings)
     assert str(path) in str(err.value)
+
+
+def test_a_bom_before_the_header_and_huge_fields_are_read(tmp_path, mappings):
+    long = ROW.replace("My friend is rich.", "My friend is rich." + " x" * 70_000)
+    frame = read_tsv(write(tmp_path, "\ufeff" + HEADER + long))
+    assert list(frame["#"]) == ["1"] and len(frame["SOURCE"].iat[0]) > 131072
 
 
 def test_a_missing_file_says_where_to_get_it(tmp_path, mappings):
@@ -206,3 +221,21 @@ def test_cli_runs_as_a_command(tmp_path):
                            str(hyp), "--json"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["coverage"] == 0.0
+
+
+def test_cli_export_tsv_quotes_a_field_holding_a_tab(tmp_path, capsys):
+    import csv
+
+    hyp = tmp_path / "out.txt"
+    # a mis-generated word with a tab in it (the tokeniser splits on spaces only)
+    hyp.write_text("\n".join(["tuttə\t\"belli\""] + ["ciao"] * 11), encoding="utf-8")
+    tsv = tmp_path / "eval.tsv"
+    assert main(["score", "neogate", "--data", str(TEST), "--mapping",
+                 str(NEOGATE / "schwa.json"), "--hyp", str(hyp), "--neomorphemes", "ə",
+                 "--export-tsv", str(tsv), "--json"]) == 0
+    capsys.readouterr()
+    with tsv.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.reader(fh, delimiter="\t"))
+    assert all(len(row) == 7 for row in rows)
+    assert rows[1][6] == "tuttə\tbelli"  # quotes are punctuation the script deletes
+    assert '"tuttə\tbelli"' in tsv.read_text(encoding="utf-8")

@@ -3,12 +3,14 @@ and every study config against the config schema."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import yaml
 
 from gendermt.benchmarks.neogate.data import load
 from gendermt.benchmarks.neogate.extract import extract
-from gendermt.benchmarks.neogate.paradigm import load_mapping
+from gendermt.benchmarks.neogate.paradigm import MappingError, load_mapping
 from gendermt.benchmarks.neogate.prompts import (
     render,
     resolve_templates,
@@ -142,3 +144,23 @@ def test_the_neogate_study_lists_the_paper_systems_and_grid(templates):
     for name in spec["systems"]:
         if config["systems"][name]["backend"] != "reference-oracle":
             assert config["systems"][name]["temperature"] == 0, name
+
+
+def test_a_paradigm_spelt_with_letters_must_name_its_neomorphemes(tmp_path, templates):
+    # the paper's 'u' paradigm: read off its forms, its characters would be none
+    forms = json.loads((NEOGATE / "asterisk.json").read_text(encoding="utf-8"))
+    u = tmp_path / "u.json"
+    u.write_text(json.dumps({tag: form.replace("*", "u") for tag, form in forms.items()}),
+                 encoding="utf-8")
+    spec = {"prompts": ["zeroshot"], "paradigms": {"upar": {"mapping": str(u)}}}
+    with pytest.raises(MappingError, match=r"paradigm 'upar'.*neomorphemes:"):
+        study_runs(spec, templates)
+    spec["paradigms"]["upar"]["neomorphemes"] = "u"
+    run = study_runs(spec, templates)["zeroshot-upar"]
+    assert run["neomorphemes"] == "u" and run["phrase"] == "the neomorpheme ‘u’"
+    # one letter-only form among symbol forms is enough to stop
+    mixed = tmp_path / "mixed.json"
+    mixed.write_text(json.dumps({**forms, "<ENDS>": "u"}), encoding="utf-8")
+    with pytest.raises(MappingError, match=r"<ENDS> → 'u'"):
+        study_runs({"prompts": ["zeroshot"], "paradigms": {"m": {"mapping": str(mixed)}}},
+                   templates)

@@ -7,9 +7,15 @@ import gendermt.provenance as provenance
 
 def test_modules_run_by_follows_imports():
     mods = provenance.modules_run_by("gendermt.translate")
-    assert {"gendermt.translate", "gendermt.backends", "gendermt.backends.offline",
-            "gendermt.postprocess", "gendermt.io", "gendermt"} <= set(mods)
+    assert {"gendermt.translate", "gendermt.backends", "gendermt.backends.base",
+            "gendermt.cache", "gendermt.io", "gendermt"} <= set(mods)
     assert "gendermt.scoring.score" not in mods
+    # issue 18 item 6: a translation job runs its own backend only (named by the rule), and
+    # post-processing is a stage of its own (`gendermt.extract`)
+    assert not [m for m in mods if m.startswith("gendermt.backends.")
+                and m != "gendermt.backends.base"], mods
+    assert "gendermt.postprocess" not in mods
+    assert "gendermt.postprocess" in provenance.modules_run_by("gendermt.extract")
     tables = provenance.modules_run_by("gendermt.benchmarks.fairtranslate.tables")
     assert "gendermt.analysis.anova" in tables and "gendermt.translate" not in tables
 
@@ -25,11 +31,16 @@ def copy_of_package(tmp_path, monkeypatch):
 
 
 def test_fingerprint_changes_only_with_code_the_stage_runs(copy_of_package):
+    jobs = {"oracle": ("gendermt.translate", "gendermt.backends.offline"),
+            "api": ("gendermt.translate", "gendermt.backends.openai_api")}
     before = {m: provenance.code_fingerprint(m) for m in
               ("gendermt.translate", "gendermt.scoring.score")}
+    before_jobs = {j: provenance.code_fingerprint(*mods) for j, mods in jobs.items()}
     offline = copy_of_package / "backends" / "offline.py"
     offline.write_text(offline.read_text() + "\n# a change\n")
     provenance._imports.cache_clear()
-    assert provenance.code_fingerprint("gendermt.translate") != before["gendermt.translate"]
+    assert provenance.code_fingerprint(*jobs["oracle"]) != before_jobs["oracle"]
+    assert provenance.code_fingerprint(*jobs["api"]) == before_jobs["api"]
+    assert provenance.code_fingerprint("gendermt.translate") == before["gendermt.translate"]
     assert provenance.code_fingerprint("gendermt.scoring.score") == before[
         "gendermt.scoring.score"]

@@ -136,3 +136,14 @@ def test_winomt_per_language_and_comet_gaps_without_item_scores(tmp_path):
     assert records["bing"]["fairtranslate"] is None
     assert records["bing"]["winomt"]["acc_fr"] == 55.2
     assert records["bing"]["winomt"]["acc_es"] is None
+
+
+def test_cli_benchmarks_takes_gambit_as_grape(results, capsys):
+    # issue 24: folders, the config and the report say GAMBIT; the scorecard's key is grape
+    assert main(["scorecard", "--results", str(results), "--benchmarks", "grape", "--json"]) == 0
+    grape = json.loads(capsys.readouterr().out)
+    for name in ("gambit", "GAMBIT", "gambit,neogate"):
+        assert main(["scorecard", "--results", str(results), "--benchmarks", name,
+                     "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert [r["grape"] for r in out] == [r["grape"] for r in grape]

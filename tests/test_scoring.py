@@ -103,3 +103,45 @@ def test_score_file_refuses_missing_items(tmp_path, sample_data):
     with pytest.raises(GenderMTError, match="4 of 54 items have no hypothesis"):
         score_file(translations, data, tmp_path / "s.parquet", tmp_path / "s.json", ["bleu"])
     assert not (tmp_path / "s.parquet").exists()
+
+
+def test_hypothesis_normalisation_is_a_scoring_option_in_the_signature(tmp_path, sample_data):
+    """The authors' non_binary_standardization before scoring: the hypotheses are rewritten
+    (never the references), the stored outputs are not, and every signature says so."""
+    from gendermt.benchmarks.fairtranslate.authors import non_binary_standardization
+    from gendermt.scoring import nltk_bleu
+
+    data = tmp_path / "data.parquet"
+    sample_data.to_parquet(data)
+    row = sample_data[sample_data["gender"] == "inclusive"].iloc[0]
+    # an inclusive reference written with middle dots and "il ou elle": the authors'
+    # normaliser turns it back towards the reference's spelling
+    hyp = row.reference.replace(".", "·").replace("Iel ", "Il ou elle ")
+    assert non_binary_standardization(hyp) != hyp
+    translations = tmp_path / "t.jsonl"
+    write_jsonl(translations, [{"item_id": r.item_id, "raw": r.source,
+                                "hypothesis": hyp if r.item_id == row.item_id else r.source}
+                               for r in sample_data.itertuples()])
+    runs = {}
+    for name in (None, "non_binary_standardization"):
+        out = tmp_path / f"{name}.parquet"
+        score_file(translations, data, out, out.with_suffix(".json"), ["bleu_nltk_m4", "chrf"],
+                   normalize=name)
+        runs[name] = (pd.read_parquet(out), json.loads(out.with_suffix(".json").read_text()))
+    plain, normed = runs[None], runs["non_binary_standardization"]
+    one = {k: s[(s["item_id"] == row.item_id) & (s["metric"] == "bleu_nltk_m4")]["score"].item()
+           for k, (s, _) in runs.items()}
+    assert one["non_binary_standardization"] == pytest.approx(nltk_bleu.sentence_bleu_m4(
+        non_binary_standardization(hyp), row.reference))
+    assert one["non_binary_standardization"] != pytest.approx(one[None])
+    for metric in ("bleu_nltk_m4", "chrf"):
+        assert normed[1]["metrics"][metric]["signature"].endswith(
+            "|hyp:non_binary_standardization")
+        assert normed[1]["metrics"][metric]["sentence_signature"].endswith(
+            "|hyp:non_binary_standardization")
+        assert "|hyp:" not in plain[1]["metrics"][metric]["signature"]
+    assert set(normed[0]["signature"].str.endswith("|hyp:non_binary_standardization")) == {True}
+    assert normed[1]["hypothesis_normalization"] == "non_binary_standardization"
+    with pytest.raises(GenderMTError, match="unknown hypothesis normaliser"):
+        score_file(translations, data, tmp_path / "x.parquet", tmp_path / "x.json", ["chrf"],
+                   normalize="lowercase")

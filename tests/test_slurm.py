@@ -153,7 +153,7 @@ def test_a_job_cancelled_mid_run_is_retried_and_resumes_without_loss_or_duplicat
         tmp_path):
     workdir = big_project(copy_project(tmp_path / "project"))
     target = FT / "translations/copy-source/baseline.jsonl"
-    partial = workdir / FT / "translations/copy-source/baseline.jsonl.partial"
+    partial = workdir / FT / "raw/copy-source/baseline.jsonl.partial"
     proc = subprocess.Popen([snakemake_exe(), *SLURM_ARGS, str(target)], cwd=workdir,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env=slurm_env())

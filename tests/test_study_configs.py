@@ -116,7 +116,9 @@ def test_every_system_of_the_papers_is_valid():
         check_system(settings)
         models.add(settings.get("model"))
         if settings["backend"] in ("hf-causal", "vllm", "openai-compatible"):
-            assert settings.get("temperature") == 0  # greedy, as the papers
+            # greedy, as the papers; ConGA's TowerInstruct ran at 0.2 (its §4)
+            expected = 0.2 if settings.get("model") == "thinkverse/towerinstruct" else 0
+            assert settings.get("temperature") == expected, settings
     for model in ["facebook/nllb-200-distilled-600M", "facebook/nllb-200-1.3B",
                   "facebook/m2m100_418M", "Helsinki-NLP/opus-mt-en-it",
                   "facebook/mbart-large-50-one-to-many-mmt", "google/gemma-2-2b-it",
@@ -126,3 +128,46 @@ def test_every_system_of_the_papers_is_valid():
                   "utter-project/EuroLLM-1.7B-Instruct", "gpt-4",
                   "anthropic/claude-3.5-sonnet"]:
         assert model in models, model
+
+
+def test_conga_temperature_is_the_papers_and_leaves_neogate_greedy():
+    """ConGA §4: TowerInstruct "with a temperature setting of 0.2"; one truth in both files,
+    and combining them does not change Neo-GATE's greedy TowerInstruct."""
+    both = merged("config/study/systems.yaml", "config/study/conga.yaml")
+    conga = both["benchmarks"]["conga"]["systems"]
+    towers = [s for s in conga if "tower" in s]
+    assert towers and all(both["systems"][s]["temperature"] == 0.2 for s in towers)
+    assert both["systems"]["towerinstruct-7b-ollama"]["temperature"] == 0.2
+    assert both["systems"]["towerinstruct-7b"]["temperature"] == 0
+    text = (ROOT / "config" / "study" / "systems.yaml").read_text(encoding="utf-8")
+    assert "a temperature of 0\"" not in text
+
+
+def test_fairtranslate_study_runs_the_authors_pipeline(project):
+    """The study config's planned jobs carry the authors' pipeline in their params: the
+    clean_outlier filter (tables and figures), NLTK BLEU-m4 among the metrics scored, and
+    their normaliser as the scoring option (sacreBLEU jobs and the COMET job)."""
+    from .dag_params import job_params
+
+    jobs = job_params(project, "config/study/systems.yaml", "config/study/fairtranslate.yaml")
+    ours = [j for j in jobs if j["rule"].startswith("fairtranslate_")
+            or j["wildcards"].get("benchmark") == "fairtranslate"]
+    score = [j for j in ours if j["rule"] == "score"]
+    assert len(score) == 16
+    for job in score:
+        assert "bleu_nltk_m4" in job["params"]["metrics"]
+        assert job["params"]["normalize"] == "non_binary_standardization"
+    comet = [j for j in ours if j["rule"] == "comet"]
+    assert [j["params"]["normalize"] for j in comet] == ["non_binary_standardization"]
+    for rule in ("fairtranslate_tables", "fairtranslate_figures"):
+        (job,) = [j for j in ours if j["rule"] == rule]
+        assert job["params"]["clean_outlier"] == {
+            "enabled": True, "threshold": 0.6,
+            "systems": ["gemma-2-2b", "mistral-7b", "llama-3.1-8b", "llama-3.3-70b"]}
+        assert job["params"]["metrics"][0] == "bleu_nltk_m4"
+    # the default: no filter (no COMET), no normaliser
+    default = job_params(project, "config/config.yaml")
+    (tables,) = [j for j in default if j["rule"] == "fairtranslate_tables"]
+    assert tables["params"]["clean_outlier"]["enabled"] is False
+    assert {j["params"]["normalize"] for j in default
+            if j["rule"] == "score" and j["wildcards"]["benchmark"] == "fairtranslate"} == {None}

@@ -235,7 +235,7 @@ def test_changing_one_prompt_reruns_only_what_used_it(default_run, tmp_path):
     assert "Nothing to be done" in output_of(before), explain(before)
     # translations are protected(): Snakemake refuses to plan their rerun until the user
     # unlocks them on purpose (README, "Protected outputs"), as here (root is never refused)
-    for path in (workdir / FT / "translations").rglob("*"):
+    for path in (workdir / FT / "raw").rglob("*"):
         path.chmod(path.stat().st_mode | 0o200)
 
     prompts_file = workdir / "resources/prompts/fairtranslate.yaml"
@@ -257,13 +257,14 @@ def test_changing_one_prompt_reruns_only_what_used_it(default_run, tmp_path):
         by_rule.setdefault(rule, set()).add((wc.get("system"), wc.get("prompt")))
     assert by_rule.pop("build_inputs") == {(None, p) for p in changed}
     assert by_rule.pop("translate") == set(product(SYSTEMS, changed))
+    assert by_rule.pop("extract") == set(product(SYSTEMS, changed))
     assert by_rule.pop("score") == set(product(SYSTEMS, changed))
     # what is left are the benchmark-wide aggregations (tables, figures; each benchmark or
     # analysis may add its own), once each
     assert {"fairtranslate_tables", "fairtranslate_figures", "all"} <= set(by_rule), by_rule
     assert all(wcs == {(None, None)} for wcs in by_rule.values()), by_rule
-    assert job_stats(text) == {"build_inputs": 2, "translate": 8, "score": 8,
-                               **dict.fromkeys(by_rule, 1), "total": 18 + len(by_rule)}
+    assert job_stats(text) == {"build_inputs": 2, "translate": 8, "extract": 8, "score": 8,
+                               **dict.fromkeys(by_rule, 1), "total": 26 + len(by_rule)}
 
 
 # ----------------------------------------------------------------------------- 9. bad input

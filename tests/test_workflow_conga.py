@@ -100,3 +100,26 @@ def test_per_sentence_log(run):
     unannotated = log[log["system"] == "copy-source"]
     assert (unannotated["status"] == "unannotated").all()
     assert (unannotated["match_m"] == "").all()
+
+
+def test_unannotated_system_reads_not_annotated_and_entity_variant_is_beside(run):
+    """Tables 3 and 5 show a system without annotated output as not annotated (empty in the
+    CSV, never 0); Table 6 carries the entity-denominator variant beside the paper's."""
+    tags = pd.read_csv(run.path(f"{CG}/tables/tags.csv"))
+    copy = tags[tags["system"] == "copy-source"]
+    assert len(copy) == 3 and copy["tags"].isna().all() and not copy["annotated"].any()
+    cats = pd.read_csv(run.path(f"{CG}/tables/categories.csv"))
+    copy = cats[cats["system"] == "copy-source"]
+    assert copy["count"].isna().all() and not copy["annotated"].any()
+    assert cats[cats["system"] != "copy-source"]["count"].notna().all()
+    for name in ("tags", "categories"):
+        md = run.path(f"{CG}/tables/{name}.md").read_text(encoding="utf-8")
+        line = next(ln for ln in md.splitlines() if ln.startswith("| M") or "Match M" in ln)
+        assert line.rstrip(" |").endswith("not annotated"), (name, line)
+    metrics = pd.read_csv(run.path(f"{CG}/tables/metrics.csv")).set_index(["system", "gender"])
+    first = metrics.loc[("conga-oracle-first", "F")]
+    # the paper's tag denominator keeps a right rendering below 100%; entities do not
+    assert first["precision"] == first["precision_tags"] < 1
+    assert first["precision_entities"] == first["recall_entities"] == 1.0
+    md = run.path(f"{CG}/tables/metrics.md").read_text(encoding="utf-8")
+    assert "cannot reach 100%" in md and "Precision (entities)" in md

@@ -19,14 +19,14 @@ pytestmark = pytest.mark.workflow
 
 FT = Path("results/fairtranslate")
 TABLES = ["normalization", "normalized_outputs", "inclusive_indicators", "occupation_forms",
-          "they_pronouns", "word_counts"]
+          "they_pronouns", "word_counts", "classifier_modes"]
 FIGURES = ["occupation_forms", "they_by_prompt", "they_by_ambiguity"]
 PROMPTS = ["baseline", "moral", "linguistic", "moral_linguistic"]
 ORACLES = {"oracle-male": "masculine", "oracle-female": "feminine",
            "oracle-inclusive": "inclusive"}
 SYSTEMS = [*ORACLES, "copy-source"]
 ORACLE_PRONOUN = {"oracle-male": "il", "oracle-female": "elle", "oracle-inclusive": "iel",
-                  "copy-source": "none"}
+                  "copy-source": "untranslated"}
 
 
 def read_table(run: Run, name: str) -> pd.DataFrame:
@@ -103,7 +103,8 @@ def test_singular_they_follows_each_oracle(default_run):
     classes = overall[overall["rows"] > 0].set_index(["system", "prompt"])["class"]
     assert (classes.xs("oracle-inclusive") == "inclusive").all()
     assert (classes.xs("oracle-male") == "singular-gendered").all()
-    assert (classes.xs("copy-source") == "no-pronoun").all()
+    # a copy of the English is untranslated: its own bucket, not the inclusive "no pronoun"
+    assert (classes.xs("copy-source") == "untranslated").all()
 
 
 def test_word_counts_come_from_the_data(default_run):
@@ -143,3 +144,25 @@ def test_inclusive_tables_and_figures_are_in_the_report(default_run):
     for name in [f"{t}.{e}" for t in TABLES for e in ("csv", "md")] + [
             f"{f}.png" for f in FIGURES]:
         assert name in html, name
+
+
+def test_both_classifier_modes_side_by_side(default_run):
+    """The authors' rules and the corrected ones in one table: they agree where the rules
+    agree, and differ where the authors' single-token matcher misses multi-word forms and
+    where the corrected mode puts copies of the English apart."""
+    table = read_table(default_run, "classifier_modes")
+    assert set(table["analysis"]) == {"table4", "occupation", "they"}
+    t4 = table[table["analysis"] == "table4"].set_index(["system", "prompt"])
+    assert (t4.loc["oracle-inclusive", "authors"] == 18).all()
+    assert (t4.loc["oracle-inclusive", "corrected"] == 18).all()
+    occupation = table[(table["analysis"] == "occupation")
+                       & (table["system"] == "oracle-inclusive") & (table["cell"] == "inclusive")]
+    # the sample's multi-word occupations (2 rows per gold gender) are n/a for the authors
+    assert (occupation["corrected_of"] == 18).all() and (occupation["authors_of"] == 16).all()
+    they = table[(table["analysis"] == "they") & (table["system"] == "copy-source")
+                 & (table["group"] == "all")].set_index(["prompt", "cell"])
+    assert (they.xs("none", level="cell")["authors"] == 12).all()
+    assert (they.xs("untranslated", level="cell")["corrected"] == 12).all()
+    markdown = default_run.path(FT / "tables" / "classifier_modes.md").read_text("utf-8")
+    assert "| system           | prompt           | authors   | corrected   | paper   |" \
+        in markdown

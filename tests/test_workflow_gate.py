@@ -157,3 +157,26 @@ def test_gate_table_equals_the_scoring_command(default_run, tmp_path, capsys):
     for category, stats in out.items():
         for key, value in stats.items():
             assert mine.loc[category, key] == pytest.approx(value), (category, key)
+
+
+def test_corpus_tables_table_3_and_figure_3_are_written(default_run):
+    default_run.require_success()
+    jobs = [rule for rule, _ in planned_jobs(output_of(default_run.proc))]
+    assert jobs.count("gate_x_e_corpus") == jobs.count("gate_x_e_errors") == 1
+    corpus = read_csv(default_run, GXE / "tables" / "corpus.csv").set_index("label")
+    assert corpus.loc["total instance count", "tr"] > 0
+    assert "tr (paper)" in corpus.columns
+    swapped = read_csv(default_run, GXE / "tables" / "swapped.csv")
+    assert list(swapped.columns)[:4] == ["instance_id", "language", "row", "kind"]
+    errors = read_csv(default_run, GXE / "tables" / "errors.csv")
+    assert set(errors["system"]) == set(GXE_SYSTEMS)
+    # the oracle makes no error; keeping the original misses every change
+    oracle = errors[(errors["system"] == "oracle-rewriter")
+                    & (errors["error_type"] == "total errors")]
+    assert (oracle["errors"] == 0).all()
+    keep = errors[(errors["system"] == "keep-original")
+                  & errors["error_type"].str.startswith("extraneous")]
+    assert (keep["errors"].fillna(0) == 0).all()
+    md = default_run.path(GXE / "tables" / "errors.md").read_text(encoding="utf-8")
+    assert "nan" not in md.lower()
+    assert default_run.path(GXE / "figures" / "lengths.png").read_bytes().startswith(b"\x89PNG")

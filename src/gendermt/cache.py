@@ -1,8 +1,15 @@
 """An on-disk store of raw outputs, so that an identical request is never sent twice.
 
-Keyed by :func:`gendermt.translate.request_digest` (the backend's identity: backend, model,
-revision and decoding settings; and the rendered request), so that two prompts, two
-benchmarks or a rerun that ask the same thing of the same system share one answer.
+Keyed by :meth:`gendermt.backends.base.Backend.request_digest` (what determines an output:
+for an API the model's name and the request body as sent; for other backends their identity
+— backend, model, revision, decoding settings — and the rendered request), so that two
+prompts, two benchmarks or a rerun that ask the same thing of the same system share one
+answer. Only answers that passed validation are stored: an empty or whitespace-only output
+is never cached. :meth:`RequestCache.forget` (``gendermt cache forget``) drops entries.
+
+Each entry also records the run that produced it (``run_id``, seconds per item), and the
+``runs`` table each run's record (start, device, dtype, throughput), so that a rerun served
+from the cache still says how and by what its outputs were made.
 
 One SQLite file: several translation jobs may read and write it at once (SQLite locks the
 file; writers wait up to ``timeout`` seconds), and a job killed mid-write leaves the last
@@ -12,13 +19,22 @@ cluster whose shared filesystem does not honour locks, give each node its own ``
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from collections.abc import Iterable, Mapping
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 FILENAME = "requests.sqlite"
+# Columns added after the first version (existing caches gain them on open).
+_EXTRA_COLUMNS = {"run_id": "TEXT", "seconds": "REAL"}
+
+
+def is_blank(raw: str) -> bool:
+    """An output that is no answer (empty or whitespace only): never cached."""
+    return not raw.strip()
 
 
 class RequestCache:
@@ -32,32 +48,93 @@ class RequestCache:
             with closing(self._connect()) as con, con:
                 con.execute("CREATE TABLE IF NOT EXISTS outputs (digest TEXT PRIMARY KEY, "
                             "raw TEXT NOT NULL, backend TEXT NOT NULL, created REAL NOT NULL)")
+                con.execute("CREATE TABLE IF NOT EXISTS runs (run_id TEXT PRIMARY KEY, "
+                            "record TEXT NOT NULL)")
+                have = {row[1] for row in con.execute("PRAGMA table_info(outputs)")}
+                for column, kind in _EXTRA_COLUMNS.items():
+                    if column not in have:
+                        try:
+                            con.execute(f"ALTER TABLE outputs ADD COLUMN {column} {kind}")
+                        except sqlite3.OperationalError as exc:  # another job added it
+                            if "duplicate column" not in str(exc):
+                                raise
 
     def _connect(self) -> sqlite3.Connection:
         return sqlite3.connect(self.path, timeout=self.timeout)
 
-    def get_many(self, digests: Iterable[str]) -> dict[str, str]:
-        """The stored outputs of those digests that have one."""
+    def entries(self, digests: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """``{digest: {"raw", "run_id", "seconds"}}`` of those digests that have an entry
+        (blank outputs stored by older versions are left out: they are no answer)."""
         digests = list(dict.fromkeys(digests))
         if self.path is None or not digests:
             return {}
-        found: dict[str, str] = {}
+        found: dict[str, dict[str, Any]] = {}
         with closing(self._connect()) as con:
             for start in range(0, len(digests), 500):  # SQLite's limit on bound parameters
                 chunk = digests[start:start + 500]
                 marks = ",".join("?" * len(chunk))
-                found.update(con.execute(
-                    f"SELECT digest, raw FROM outputs WHERE digest IN ({marks})", chunk))
+                for digest, raw, run_id, seconds in con.execute(
+                        f"SELECT digest, raw, run_id, seconds FROM outputs "
+                        f"WHERE digest IN ({marks})", chunk):
+                    if not is_blank(raw):
+                        found[digest] = {"raw": raw, "run_id": run_id, "seconds": seconds}
         return found
 
-    def put_many(self, outputs: Mapping[str, str], backend: str) -> None:
-        """Store outputs (one transaction: all of them or, if killed, none)."""
-        if self.path is None or not outputs:
-            return
-        now = time.time()
+    def get_many(self, digests: Iterable[str]) -> dict[str, str]:
+        """The stored outputs of those digests that have one."""
+        return {d: e["raw"] for d, e in self.entries(digests).items()}
+
+    def put_many(self, outputs: Mapping[str, str], backend: str, run_id: str | None = None,
+                 seconds: Mapping[str, float] | None = None) -> int:
+        """Store outputs (one transaction: all of them or, if killed, none); blank outputs
+        are left out. Returns how many were stored."""
+        rows = [(d, raw, backend, time.time(), run_id, (seconds or {}).get(d))
+                for d, raw in outputs.items() if not is_blank(raw)]
+        if self.path is None or not rows:
+            return 0
         with closing(self._connect()) as con, con:
-            con.executemany("INSERT OR REPLACE INTO outputs VALUES (?, ?, ?, ?)",
-                            [(d, raw, backend, now) for d, raw in outputs.items()])
+            con.executemany("INSERT OR REPLACE INTO outputs (digest, raw, backend, created, "
+                            "run_id, seconds) VALUES (?, ?, ?, ?, ?, ?)", rows)
+        return len(rows)
+
+    def forget(self, digests: Iterable[str] = (), *, blank: bool = False,
+               prefix: bool = False) -> int:
+        """Drop the entries of ``digests`` (with ``prefix``: of digests starting with them,
+        e.g. the 16-digit keys of partial records), and with ``blank`` every empty or
+        whitespace-only output. Returns how many were dropped."""
+        if self.path is None:
+            return 0
+        dropped = 0
+        with closing(self._connect()) as con, con:
+            for digest in dict.fromkeys(digests):
+                if prefix:
+                    cur = con.execute("DELETE FROM outputs WHERE substr(digest, 1, ?) = ?",
+                                      (len(digest), digest))
+                else:
+                    cur = con.execute("DELETE FROM outputs WHERE digest = ?", (digest,))
+                dropped += cur.rowcount
+            if blank:
+                dropped += con.execute("DELETE FROM outputs WHERE trim(raw, ' ' || char(9, "
+                                       "10, 11, 12, 13)) = ''").rowcount
+        return dropped
+
+    def put_run(self, run_id: str, record: Mapping[str, Any]) -> None:
+        """Record (or update) a run's record."""
+        if self.path is None:
+            return
+        with closing(self._connect()) as con, con:
+            con.execute("INSERT OR REPLACE INTO runs VALUES (?, ?)",
+                        (run_id, json.dumps(dict(record), ensure_ascii=False)))
+
+    def runs(self, run_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """The records of those runs the cache knows."""
+        ids = [r for r in dict.fromkeys(run_ids) if r]
+        if self.path is None or not ids:
+            return {}
+        with closing(self._connect()) as con:
+            marks = ",".join("?" * len(ids))
+            return {run_id: json.loads(record) for run_id, record in con.execute(
+                f"SELECT run_id, record FROM runs WHERE run_id IN ({marks})", ids)}
 
     def __len__(self) -> int:
         if self.path is None:

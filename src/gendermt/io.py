@@ -8,6 +8,7 @@ import logging
 import os
 import sys
 import tempfile
+from datetime import datetime, timezone
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -66,12 +67,20 @@ def write_table(frame: pd.DataFrame, csv_path: str | os.PathLike,
 
 @contextlib.contextmanager
 def logging_to(log_path: str | os.PathLike | None) -> Iterator[None]:
-    """Send logging records and stderr (progress bars, warnings) to ``log_path``."""
+    """Send logging records and stderr (progress bars, warnings) to ``log_path``.
+
+    A rerun appends to the log under a header line, so that the log of a failed or killed
+    run (the reason it failed) is still there after the run that replaced it."""
     if log_path is None:
         yield
         return
     Path(log_path).parent.mkdir(parents=True, exist_ok=True)
-    with open(log_path, "w", encoding="utf-8") as fh, contextlib.redirect_stderr(fh):
+    with open(log_path, "a", encoding="utf-8") as fh, contextlib.redirect_stderr(fh):
+        if fh.tell():
+            fh.write("\n")
+        fh.write(f"==== run started {datetime.now(timezone.utc).isoformat(timespec='seconds')}"
+                 f" (pid {os.getpid()}) ====\n")
+        fh.flush()
         handler = logging.StreamHandler(fh)
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
         root = logging.getLogger()

@@ -30,8 +30,18 @@ def first_line(text: str) -> str:
     return ""
 
 
+def strip_brackets(text: str) -> str:
+    """Remove one pair of angle brackets wrapping the whole text (Neo-GATE's FLORES prompt,
+    its Table 10, wraps every sentence in ``<…>`` and models answer in kind)."""
+    text = text.strip()
+    if len(text) >= 2 and text.startswith("<") and text.endswith(">"):
+        return text[1:-1].strip()
+    return text
+
+
 STEPS: dict[str, Callable[[str], str]] = {
     "strip": str.strip, "strip_quotes": strip_quotes, "first_line": first_line,
+    "strip_brackets": strip_brackets,
 }
 
 

@@ -26,13 +26,83 @@ LANGUAGE_NAMES = {"en": "English", "fr": "French", "it": "Italian", "es": "Spani
                   "fi": "Finnish", "fa": "Persian"}
 
 
+# The placeholders every template may use (render fills them); benchmarks add their own.
+PLACEHOLDERS = frozenset({"source", "src_lang_name", "tgt_lang_name"})
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{name}`` placeholders of a template text. Literal braces (``{{``/``}}`` aside),
+    positional ``{}`` / ``{0}``, attribute or index access and conversions are errors: they
+    would fail, or render something other than the text, only when a job formats it."""
+    import string
+
+    try:
+        fields = list(string.Formatter().parse(text))
+    except ValueError as exc:
+        raise GenderMTError(f"{exc} (write a literal brace as {{{{ or }}}})") from None
+    names = set()
+    for _, name, spec, conversion in fields:
+        if name is None:
+            continue
+        if not name.isidentifier() or name.isdigit() or spec or conversion:
+            raise GenderMTError(f"'{{{name}{'!' + conversion if conversion else ''}"
+                                f"{':' + spec if spec else ''}}}' is not a plain placeholder "
+                                "such as {source} (write a literal brace as {{ or }})")
+        names.add(name)
+    return names
+
+
+def check_placeholders(templates: dict[str, dict[str, Any]], allowed: set[str] | frozenset,
+                       path: str | Path, roles: tuple[str, ...] = ("system", "user")) -> None:
+    """Every placeholder of the templates' ``roles`` is one ``allowed`` fills."""
+    for name, tpl in templates.items():
+        for role in roles:
+            text = tpl.get(role)
+            if not text:
+                continue
+            try:
+                unknown = sorted(placeholders(text) - set(allowed))
+            except GenderMTError as exc:
+                raise GenderMTError(f"{path}: template {name!r} ({role}): {exc}") from None
+            if unknown:
+                raise GenderMTError(
+                    f"{path}: template {name!r} ({role}) uses the placeholder(s) "
+                    f"{', '.join('{' + u + '}' for u in unknown)}, which this benchmark does not "
+                    f"fill (it fills {', '.join('{' + a + '}' for a in sorted(allowed))})")
+
+
+def _read_spec(path: str | Path) -> dict[str, Any]:
+    """A template file's YAML, with errors that name it (missing, unreadable, not a mapping
+    with ``templates``)."""
+    path = Path(path)
+    if not path.is_file():
+        raise GenderMTError(f"template file {path} does not exist")
+    try:
+        spec = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise GenderMTError(f"{path}: not a readable YAML file: {exc}") from None
+    if not isinstance(spec, dict) or not isinstance(spec.get("templates"), dict) \
+            or not spec["templates"]:
+        raise GenderMTError(f"{path}: no `templates:` mapping (name → version, user, system)")
+    if not isinstance(spec.get("fragments", {}), dict):
+        raise GenderMTError(f"{path}: `fragments:` must map names to texts")
+    return spec
+
+
 def load_templates(path: str | Path) -> dict[str, dict[str, Any]]:
     """Resolve every template of a file into ``{name: {version, system, user, sha256}}``."""
-    spec = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    spec = _read_spec(path)
     fragments: dict[str, str] = spec.get("fragments", {})
     joiner: str = spec.get("joiner", " ")
     resolved = {}
     for name, tpl in spec["templates"].items():
+        if not isinstance(tpl, dict) or "version" not in tpl:
+            raise GenderMTError(f"{path}: template {name!r} has no `version` (bump it whenever "
+                                "the template's text changes)")
+        for role in ("system", "user"):
+            if not isinstance(tpl.get(role) or [], list):
+                raise GenderMTError(f"{path}: template {name!r}: `{role}` must be a list of "
+                                    "fragment names")
         parts = {}
         for role in ("system", "user"):
             names = tpl.get(role) or []
@@ -40,9 +110,13 @@ def load_templates(path: str | Path) -> dict[str, dict[str, Any]]:
             if unknown:
                 raise GenderMTError(f"{path}: template {name!r} uses unknown fragment(s) {unknown}")
             parts[role] = joiner.join(fragments[n] for n in names) if names else None
-        if not parts["user"] or "{source}" not in parts["user"]:
-            raise GenderMTError(f"{path}: template {name!r} has no user message with {{source}}")
+        # the text the system works on; a monolingual rewriter's is {translation}
+        slot = "{" + tpl.get("input", "source") + "}"
+        if not parts["user"] or slot not in parts["user"]:
+            raise GenderMTError(f"{path}: template {name!r} has no user message with {slot}")
         body = {"name": name, "version": tpl["version"], **parts}
+        if "answer" in tpl:  # how a benchmark reads the answers (GATE X-E: neutral)
+            body["answer"] = tpl["answer"]
         body["sha256"] = hashlib.sha256(
             json.dumps(body, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
         resolved[name] = body

@@ -71,9 +71,11 @@ def modules_run_by(module: str) -> list[str]:
     return sorted(seen)
 
 
-def code_fingerprint(module: str) -> str:
-    """sha256 (16 hex digits) over the source of the modules ``module`` runs."""
+def code_fingerprint(module: str, *more: str) -> str:
+    """sha256 (16 hex digits) over the source of the modules ``module`` (and ``more``, e.g.
+    the backend a translation job loads by name) run."""
     digest = hashlib.sha256()
-    for name in modules_run_by(module):
+    names = sorted(set().union(*(modules_run_by(m) for m in (module, *more))))
+    for name in names:
         digest.update(name.encode() + b"\0" + _file_of(name).read_bytes() + b"\0")
     return digest.hexdigest()[:16]

@@ -8,8 +8,9 @@ cache answers the repeats only when the prompts' jobs run one after another; par
 job per system and benchmark (`translate_sources` in workflow/rules/translate_sources.smk)
 translates the distinct requests of every prompt the system runs, through the same
 resumable, cached :func:`gendermt.translate.translate_file`; each prompt's job then takes its
-raw outputs from that file (:func:`shared_outputs`, keyed by the request digest, so a job
-with other settings finds nothing there) and sends nothing, on no GPU.
+raw outputs from that file (:func:`shared_outputs`, keyed by the request digest the backend
+gives each request, so a job with other settings finds nothing there) and sends nothing, on
+no GPU.
 
 Which systems: a backend with ``prompted = False`` that is ``cacheable`` (lookups such as the
 oracles answer per item, not per source), running two or more prompts of the benchmark.
@@ -17,14 +18,15 @@ oracles answer per item, not per source), running two or more prompts of the ben
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from gendermt.backends import Request, backend_class
+import pandas as pd
+
+from gendermt.backends import Request, backend_class, build_backend
 from gendermt.io import read_jsonl, write_jsonl
-from gendermt.translate import request_digest, translate_file
+from gendermt.translate import translate_file
 
 PROMPT = "sources"  # the `prompt` of the distinct-source requests (no template: no prompt)
 
@@ -61,19 +63,25 @@ def translate_sources(input_files: Sequence[str | Path], data: str | Path, syste
                       meta: str | Path, cache_dir: str | Path | None = None,
                       benchmark: str = "") -> None:
     """Workflow stage: every prompt's ``inputs/{prompt}.jsonl`` → the distinct requests
-    (``requests``) → their raw outputs (``output``, ``meta``), resumable and cached as any
-    translation."""
-    write_jsonl(requests, distinct_requests(input_files))
+    (``requests``, each with the request cache's digest the system gives it) → their raw
+    outputs (``output``, ``meta``), resumable and cached as any translation."""
+    records = distinct_requests(input_files)
+    # the backend's own key (identity, request code version, what it sends); building it
+    # loads no model
+    backend = build_backend(settings, pd.read_parquet(data),
+                            {"benchmark": benchmark, "prompt": PROMPT})
+    for rec in records:
+        rec["digest"] = backend.request_digest(Request(
+            rec["item_id"], rec["source"], [], rec["src_lang"], rec["tgt_lang"]))
+    write_jsonl(requests, records)
     translate_file(requests, data, system, settings, output, meta, (), cache_dir=cache_dir,
                    benchmark=benchmark)
 
 
 def shared_outputs(translations: str | Path) -> dict[str, str]:
-    """Raw outputs of a ``sources/{system}.jsonl`` by request digest (the backend identity it
-    was made with, from its metadata, and the request), for ``translate_file(shared=...)``."""
-    requests, meta = sidecars(translations)
-    identity = json.loads(Path(meta).read_text(encoding="utf-8"))["backend"]
+    """Raw outputs of a ``sources/{system}.jsonl`` by request digest, for
+    ``translate_file(shared=...)``: a prompt's job whose system gives a request the same
+    digest (same settings, same request code) takes its output from here."""
+    requests, _ = sidecars(translations)
     raw = {rec["item_id"]: rec["raw"] for rec in read_jsonl(translations)}
-    return {request_digest(identity, Request(r["item_id"], r["source"], [], r["src_lang"],
-                                             r["tgt_lang"])): raw[r["item_id"]]
-            for r in read_jsonl(requests)}
+    return {r["digest"]: raw[r["item_id"]] for r in read_jsonl(requests)}

@@ -1,7 +1,7 @@
 """Running a system over one input file: resumable, with progress, timing and metadata.
 
-Outputs are appended to ``<output>.partial`` (flushed and fsynced per batch) as they are
-produced. A job killed at any point and started again reads what is there, drops a torn last
+Outputs are appended to ``<output>.partial`` as each arrives (flushed at once, so that even a
+SIGKILL loses no answer received; fsynced per batch). A job killed at any point and started again reads what is there, drops a torn last
 line, and translates only the missing items. Each partial record carries a key of what
 produced it (backend identity and the request), so that a rerun after the prompt or the
 system changed does not reuse stale outputs. When every item is present the records are
@@ -11,18 +11,28 @@ change of post-processing alone needs no new translation.
 
 Before anything is sent, requests are looked up in the request cache (:mod:`gendermt.cache`);
 identical requests within the file are sent once; the rest go in batches sorted by length.
-Each batch's outputs go to the partial file first, then to the cache.
+Each batch's outputs go to the partial file first, then to the cache (a cache that cannot be
+written costs a warning, never the job). One item that fails for good (the backend's
+:class:`~gendermt.backends.base.ItemFailed`) does not discard the answers of its batch: they
+are kept, the batch is finished, and then the job fails naming the item(s).
+
+The ``.meta.json`` keeps the record of every run that made the file's outputs (``runs``:
+each run's start, resolved device and dtype, throughput), so that a rerun served from the
+cache or resumed does not overwrite how the outputs were first made.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib
 import json
 import logging
 import os
 import platform
+import sqlite3
 import time
+import uuid
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
@@ -33,9 +43,10 @@ from tqdm import tqdm
 
 import gendermt
 from gendermt.backends import Request, build_backend
-from gendermt.cache import RequestCache
+from gendermt.backends.base import ItemFailed
+from gendermt.cache import RequestCache, is_blank
+from gendermt.errors import GenderMTError
 from gendermt.io import read_jsonl, write_json, write_jsonl
-from gendermt.postprocess import pipeline
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +61,7 @@ def _read_partial(path: Path) -> dict[str, dict]:
             try:
                 rec = json.loads(line)
                 done[rec["item_id"]] = rec
-            except (json.JSONDecodeError, KeyError):
+            except (json.JSONDecodeError, KeyError, TypeError):
                 torn += 1
     if torn:
         log.warning("%s: dropped %d incomplete line(s) left by an interrupted run", path, torn)
@@ -58,9 +69,41 @@ def _read_partial(path: Path) -> dict[str, dict]:
     return done
 
 
+def _runs_path(partial: Path) -> Path:
+    """Beside the partial file: the record of each run that wrote to it (JSON lines)."""
+    return partial.with_name(partial.name + ".runs")
+
+
+def _read_runs(path: Path) -> dict[str, dict]:
+    runs: dict[str, dict] = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                rec = json.loads(line)
+                runs[rec["run_id"]] = rec
+            except (json.JSONDecodeError, KeyError, TypeError):
+                continue  # a line torn by a kill
+    return runs
+
+
+def _earlier_runs(producers: dict[str, list[float]], known: dict[str, dict]) -> list[dict]:
+    """Records of the earlier runs whose outputs this file holds, oldest first, with what
+    they made here (``items_here``) and, for a run killed before its end, its throughput
+    from the seconds per item it recorded."""
+    found = []
+    for run_id, seconds in producers.items():
+        rec = dict(known.get(run_id) or {"run_id": run_id})
+        rec["items_here"] = len(seconds)
+        if "items_per_second" not in rec and seconds and sum(seconds) > 0:
+            rec["items_per_second"] = round(len(seconds) / sum(seconds), 3)
+        found.append(rec)
+    return sorted(found, key=lambda r: r.get("started") or "")
+
+
 def request_digest(identity: dict[str, Any], request: Request) -> str:
     """What determines a raw output: the backend's identity (backend, model, revision,
-    decoding settings) and the rendered request. The request cache's key."""
+    decoding settings) and the rendered request; the request cache's key for backends that
+    do not say what they send (:meth:`Backend.request_digest`, which jobs use)."""
     payload = json.dumps([identity, request.source, request.messages, request.src_lang,
                           request.tgt_lang], sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(payload.encode()).hexdigest()
@@ -81,28 +124,40 @@ def _length(request: Request) -> int:
     return len(request.source) + sum(len(str(m.get("content", ""))) for m in request.messages)
 
 
+def _open_cache(cache_dir: str | Path | None) -> RequestCache:
+    try:
+        return RequestCache(cache_dir)
+    except (sqlite3.Error, OSError) as exc:
+        log.warning("the request cache %s cannot be opened (%s): running without it",
+                    cache_dir, exc)
+        return RequestCache(None)
+
+
 def translate_file(inputs: str | Path, data: str | Path, system: str, settings: dict[str, Any],
                    output: str | Path, meta: str | Path, postprocess: Sequence[str] = (),
                    cache_dir: str | Path | None = None, benchmark: str = "",
                    shared: Mapping[str, str] | None = None) -> None:
-    """Workflow stage: ``inputs/{prompt}.jsonl`` → ``translations/{system}/{prompt}.jsonl``.
+    """Workflow stage: ``inputs/{prompt}.jsonl`` → ``raw/{system}/{prompt}.jsonl``.
 
     With ``cache_dir``, outputs are looked up in and added to the request cache there;
     ``benchmark`` (and the inputs' prompt) fill placeholders in settings such as a stored
-    file's path. ``shared``: raw outputs by request digest already made for this system
-    (:mod:`gendermt.source_translations`), used before the cache.
+    file's path. ``postprocess`` gives each record's ``hypothesis`` (the workflow leaves it
+    empty here and extracts in a stage of its own, :func:`gendermt.extract.extract_file`).
+    ``shared``: raw outputs by request digest this system already made for every prompt
+    (:mod:`gendermt.source_translations`), taken like cache entries.
     """
     output = Path(output)
     records = read_jsonl(inputs)
     requests = [Request(r["item_id"], r["source"], r["messages"], r.get("src_lang", ""),
                         r.get("tgt_lang", "")) for r in records]
-    extract = pipeline(postprocess)
+    # Imported by name, so that the translation job's code fingerprint leaves it out: the
+    # workflow extracts hypotheses in a stage of its own (`extract`), and an edit of the
+    # post-processing code must not redo translations.
+    extract = importlib.import_module("gendermt.postprocess").pipeline(postprocess)
     context = {"benchmark": benchmark, "prompt": records[0]["prompt"] if records else ""}
     backend = build_backend(settings, pd.read_parquet(data), context)
     identity = backend.identity()
-    digests = {r.item_id: request_digest(identity, r if backend.prompted else
-                                         dataclasses.replace(r, messages=[]))
-               for r in requests}
+    digests = {r.item_id: backend.request_digest(r) for r in requests}
     keys = {item: digest[:16] for item, digest in digests.items()}
     partial = output.with_name(output.name + ".partial")
     previous = _read_partial(partial)
@@ -115,13 +170,24 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     if done:
         log.info("resuming %s: %d of %d items already translated", partial, len(done),
                  len(requests))
-    cache = RequestCache(cache_dir if backend.cacheable else None)
-    shared = shared if backend.cacheable else None  # keyed by request: lookups answer per item
-    hits = {digests[r.item_id]: shared[digests[r.item_id]] for r in todo
-            if digests[r.item_id] in (shared or {})}
-    if hits:
-        log.info("%d requests from the system's translation of the distinct sources", len(hits))
-    hits.update(cache.get_many(digests[r.item_id] for r in todo if digests[r.item_id] not in hits))
+    cache = _open_cache(cache_dir if backend.cacheable else None)
+    try:
+        cached = cache.entries(digests[r.item_id] for r in todo)
+    except sqlite3.Error as exc:
+        log.warning("the request cache %s cannot be read (%s): sending every request",
+                    cache.path, exc)
+        cached = {}
+    legacy_found = _legacy_hits(cache, backend, [r for r in todo if digests[r.item_id]
+                                                 not in cached], digests)
+    cached.update(legacy_found)
+    shared_found = {digests[r.item_id]: {"raw": shared[digests[r.item_id]]} for r in todo
+                    if backend.cacheable and digests[r.item_id] in (shared or {})
+                    and digests[r.item_id] not in cached}
+    if shared_found:
+        log.info("%d requests answered by the system's translation of the distinct sources",
+                 len(shared_found))
+    cached.update(shared_found)
+    hits = {d: e["raw"] for d, e in cached.items()}
     # Identical requests within the file are sent once (for systems whose output is a
     # function of the request: lookups such as the oracles answer per item). The longest go
     # first, so that a batch too large for memory fails at once, and batches hold similar
@@ -136,46 +202,100 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     for req in todo:
         items_of.setdefault(group[req.item_id], []).append(req)
 
+    run_id = uuid.uuid4().hex[:12]
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    this_run = {"run_id": run_id, "started": started, "system": system,
+                "benchmark": benchmark, "prompt": context["prompt"],
+                "gendermt": gendermt.__version__, "python": platform.python_version(),
+                "host": platform.node()}
+    runs_file = _runs_path(partial)
     t0 = time.perf_counter()
     tokens = 0
+    sent = answered = 0
     partial.parent.mkdir(parents=True, exist_ok=True)
+
+    def save_run(**stats: Any) -> None:
+        this_run.update(stats)
+        if to_send:  # a run that sent nothing made nothing to record
+            with runs_file.open("a", encoding="utf-8") as rf:
+                rf.write(json.dumps(this_run, ensure_ascii=False) + "\n")
+            try:
+                cache.put_run(run_id, this_run)
+            except sqlite3.Error as exc:
+                log.warning("the request cache %s cannot be written (%s)", cache.path, exc)
+
+    def cache_put(outputs: dict[str, str], seconds: dict[str, float]) -> None:
+        # After the partial file: a kill between the two only costs a cache entry, and a
+        # cache that cannot be written costs a warning, never the answers.
+        try:
+            cache.put_many(outputs, backend.name, run_id, seconds)
+        except sqlite3.Error as exc:
+            log.warning("could not store %d outputs in the request cache %s (%s); they are "
+                        "kept in %s", len(outputs), cache.path, exc, partial)
+
     with partial.open("a", encoding="utf-8") as fh, \
             tqdm(total=len(requests), initial=len(done), desc=f"{system}", unit="item",
                  mininterval=1.0) as bar:
 
-        def record(digest: str, raw: str, seconds: float, cached: bool) -> int:
+        def record(digest: str, raw: str, seconds: float, cached_from: str | None,
+                   run: str | None) -> int:
             for req in items_of[digest]:
                 rec = {"item_id": req.item_id, "key": keys[req.item_id], "raw": raw,
-                       "seconds": round(seconds, 6), **({"cached": True} if cached else {})}
+                       "seconds": round(seconds, 6), **({"cached": True} if cached_from else {}),
+                       **({"run": run} if run else {})}
                 done[req.item_id] = rec
                 fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            fh.flush()  # in the OS's hands: a SIGKILL no longer loses it
             return len(items_of[digest])
 
-        n_cached = sum(record(d, raw, 0.0, True) for d, raw in hits.items())
+        if legacy_found:  # under the current key from now on
+            cache_put({d: e["raw"] for d, e in legacy_found.items()},
+                      {d: e.get("seconds") or 0.0 for d, e in legacy_found.items()})
+        n_cached = sum(record(d, e["raw"], e.get("seconds") or 0.0, "cache", e.get("run_id"))
+                       for d, e in cached.items())
         if n_cached:
             log.info("%d items found in the request cache %s", n_cached, cache.path)
-            fh.flush()
             os.fsync(fh.fileno())
             bar.update(n_cached)
+        if to_send:
+            save_run(resolved=backend.provenance())
         for start in range(0, len(to_send), backend.batch_size):
             batch = to_send[start:start + backend.batch_size]
             b0 = time.perf_counter()
-            raws = backend.translate(batch)
-            if len(raws) != len(batch):
-                raise RuntimeError(f"backend {backend.name} returned {len(raws)} outputs for "
-                                   f"{len(batch)} requests")
+            failures: list[tuple[Request, Exception]] = []
+            got: dict[str, str] = {}
+            arrived: dict[str, float] = {}
+            outs: list[str] = []
+            for i, raw in backend.translate_each(batch):
+                req = batch[i]
+                if isinstance(raw, Exception):
+                    failures.append((req, raw))
+                    continue
+                if not isinstance(raw, str):
+                    raise RuntimeError(f"backend {backend.name} returned "
+                                       f"{type(raw).__name__} for item {req.item_id}")
+                arrived[req.item_id] = time.perf_counter() - b0
+                got[digests[req.item_id]] = raw
+                outs.append(raw)
+                n = record(group[req.item_id], raw, arrived[req.item_id], None, run_id)
+                answered += n
+                bar.update(n)
+            if len(outs) + len(failures) != len(batch):
+                raise RuntimeError(f"backend {backend.name} returned {len(outs) + len(failures)}"
+                                   f" outputs for {len(batch)} requests")
             per_item = (time.perf_counter() - b0) / len(batch)
-            n = sum(record(group[req.item_id], raw, per_item, False)
-                    for req, raw in zip(batch, raws, strict=True))
-            fh.flush()
             os.fsync(fh.fileno())
-            # After the partial file: a kill between the two only costs a cache entry.
-            cache.put_many({digests[req.item_id]: raw for req, raw in zip(batch, raws,
-                                                                         strict=True)},
-                           backend.name)
-            tokens += backend.count_tokens(raws)
-            bar.update(n)
+            cache_put(got, {digests[r.item_id]: per_item for r in batch})
+            tokens += backend.count_tokens(outs)
+            sent += len(batch)
+            if failures:
+                save_run(requests_sent=sent, seconds=round(time.perf_counter() - t0, 3),
+                         failed_items=[r.item_id for r, _ in failures])
+                _raise_failures(failures, len(batch) - len(failures), partial)
+            blank = sum(is_blank(raw) for raw in outs)
+            if blank:
+                log.warning("%s: %d empty output(s) in this batch (kept in the file, not "
+                            "cached)", system, blank)
     seconds = time.perf_counter() - t0
     rate = len(to_send) / max(seconds, 1e-9)
     token_rate = tokens / max(seconds, 1e-9)
@@ -188,7 +308,32 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     missing = keys.keys() - done.keys()
     if missing:  # the loop covers every request, so this is a bug, not bad input
         raise RuntimeError(f"{len(missing)} items have no translation")
-    write_jsonl(output, ({"item_id": r.item_id, "raw": done[r.item_id]["raw"],
+    stats = {"requests_sent": len(to_send), "items": answered, "seconds": round(seconds, 3),
+             "output_tokens": tokens, "items_per_second": round(rate, 3),
+             "tokens_per_second": round(token_rate, 3), "resolved": backend.provenance(),
+             "finished": datetime.now(
+                 timezone.utc).isoformat(timespec="seconds")}
+    if to_send:
+        save_run(**stats)
+    # Who made the outputs: earlier runs (resumed from the partial file, or served from the
+    # cache) keep their records; this run's is added when it sent anything.
+    producers: dict[str, list[float]] = {}
+    for r in requests:
+        rec = done[r.item_id]
+        if rec.get("run") and rec["run"] != run_id:
+            producers.setdefault(rec["run"], []).append(float(rec.get("seconds") or 0))
+    known = _read_runs(runs_file)
+    try:
+        known.update({k: v for k, v in cache.runs(producers).items() if k not in known})
+    except sqlite3.Error:
+        pass
+    runs = _earlier_runs(producers, known) + ([{**this_run, "items_here": answered}]
+                                              if to_send else [])
+    # The throughput and resolved settings of the run(s) that made the outputs: this run's
+    # when it sent requests, else the first earlier run's (not a cache's "0 items/s").
+    made_by = this_run if to_send else next(iter(runs), {})
+    write_jsonl(output, ({"item_id": r.item_id, "key": keys[r.item_id],
+                          "raw": done[r.item_id]["raw"],
                           "hypothesis": extract(done[r.item_id]["raw"]),
                           "seconds": done[r.item_id]["seconds"]} for r in requests))
     write_json(meta, {
@@ -196,12 +341,49 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
         "prompt": records[0]["prompt"] if records else None,
         "template_version": records[0].get("template_version") if records else None,
         "template_sha256": records[0].get("template_sha256") if records else None,
-        "items": len(requests), "translated_this_run": len(todo),
+        "items": len(requests), "translated_this_run": answered,
         "resumed_items": len(requests) - len(todo), "seconds_this_run": round(seconds, 3),
         "requests_sent": len(to_send), "cached_items": n_cached,
-        "output_tokens": tokens, "items_per_second": round(rate, 3),
-        "tokens_per_second": round(token_rate, 3),
-        "resolved": backend.provenance(),
+        "output_tokens": tokens if to_send else made_by.get("output_tokens", 0),
+        "items_per_second": round(rate, 3) if to_send else made_by.get("items_per_second"),
+        "tokens_per_second": (round(token_rate, 3) if to_send
+                              else made_by.get("tokens_per_second")),
+        "resolved": backend.provenance() if to_send else made_by.get("resolved",
+                                                                     backend.provenance()),
+        "runs": runs,
         "started": started, "gendermt": gendermt.__version__, "python": platform.python_version(),
     })
     partial.unlink(missing_ok=True)
+    runs_file.unlink(missing_ok=True)
+
+
+def _legacy_hits(cache: RequestCache, backend: Any, requests: list[Request],
+                 digests: dict[str, str]) -> dict[str, dict]:
+    """Entries stored under the keys an earlier version gave these requests, by the
+    current key (see :meth:`Backend.legacy_digests`)."""
+    if cache.path is None or not requests:
+        return {}
+    old = {}
+    for r in requests:
+        for legacy in backend.legacy_digests(r):
+            old.setdefault(legacy, digests[r.item_id])
+    try:
+        found = cache.entries(old)
+    except sqlite3.Error:
+        return {}
+    return {old[d]: e for d, e in found.items()}
+
+
+def _raise_failures(failures: list[tuple[Request, Exception]], kept: int, partial: Path) -> None:
+    """Fail the job after its batch, naming the items that failed (their batch's other
+    answers are kept in the partial file for the rerun)."""
+    first = failures[0][1]
+    if not isinstance(first, GenderMTError):
+        raise first
+    if len(failures) == 1:
+        raise first
+    names = ", ".join(r.item_id for r, _ in failures[:5]) + (", ..." if len(failures) > 5
+                                                             else "")
+    raise ItemFailed(failures[0][0].item_id,
+                     f"{len(failures)} items failed ({names}); the batch's other {kept} "
+                     f"answers are kept in {partial}; first error: {first}") from first

@@ -14,15 +14,26 @@ SRC = str(Path(workflow.basedir) / "src")
 sys.path.insert(0, SRC)
 os.environ.update(PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])))
 
-from gendermt.backends import check_system, system_gpus
+from gendermt.backends import (
+    BACKEND_MODULES,
+    backend_module,
+    output_settings,
+    system_gpus,
+)
 from gendermt.benchmarks.gambit.lexicon import cues_path_for
+from gendermt.config_checks import check_config, check_schema
 from gendermt.errors import GenderMTError
-from gendermt.prompts import load_templates
+from gendermt.extract import extract_file
 from gendermt.provenance import code_fingerprint
 from gendermt.scoring.metrics import NEURAL_METRICS
 from gendermt.source_translations import shares_sources
 
 
+# The schema, with a message naming the key, then Snakemake's validation (defaults).
+try:
+    check_schema(config, Path(workflow.basedir) / "workflow/schemas/config.schema.yaml")
+except GenderMTError as _exc:
+    raise WorkflowError(f"config: {_exc}")
 validate(config, schema="../schemas/config.schema.yaml")
 
 
@@ -34,27 +45,12 @@ wildcard_constraints:
 
 BENCHMARKS = config["benchmarks"]
 SYSTEMS = config["systems"]
-TEMPLATES = {name: load_templates(spec["templates"]) for name, spec in BENCHMARKS.items()}
-
-for _name, _settings in SYSTEMS.items():
-    try:
-        check_system(_settings)
-    except GenderMTError as _exc:
-        raise WorkflowError(f"systems.{_name}: {_exc}")
-
-for _name, _spec in BENCHMARKS.items():
-    _unknown = [s for s in _spec["systems"] if s not in SYSTEMS]
-    if _unknown:
-        raise WorkflowError(
-            f"benchmarks.{_name}.systems names {_unknown}, which are not defined under "
-            f"`systems:` (defined: {', '.join(SYSTEMS)})"
-        )
-    _unknown = [p for p in _spec["prompts"] if p not in TEMPLATES[_name]]
-    if _unknown:
-        raise WorkflowError(
-            f"benchmarks.{_name}.prompts names {_unknown}, which {_spec['templates']} does "
-            f"not define (it has: {', '.join(TEMPLATES[_name])})"
-        )
+# Every value the schema cannot check (settings, templates, sacrebleu options, reference
+# files), checked before any job runs (gendermt.config_checks).
+try:
+    TEMPLATES = check_config(config)
+except GenderMTError as _exc:
+    raise WorkflowError(f"config: {_exc}")
 
 
 # --- lookups by wildcards -------------------------------------------------------------
@@ -62,8 +58,19 @@ def template_of(wildcards):
     return TEMPLATES[wildcards.benchmark][wildcards.prompt]
 
 
-def system_settings(wildcards):
-    return SYSTEMS[wildcards.system]
+def system_output_settings(wildcards):
+    """The settings that change a system's outputs (not concurrency, timeouts, ...)."""
+    return output_settings(SYSTEMS[wildcards.system])
+
+
+def translation_code(wildcards):
+    """The translation runner and this system's backend module (nothing else's)."""
+    own = backend_module(SYSTEMS[wildcards.system])
+    return code_fingerprint("gendermt.translate", *([own] if own else []))
+
+
+# Stages that build a backend for a configured system (an LLM judge, an annotator).
+ALL_BACKENDS_CODE = sorted(set(BACKEND_MODULES.values()))
 
 
 def stored_outputs_of(wildcards):
@@ -148,6 +155,27 @@ def sacrebleu_metrics_of(wildcards):
 def metric_options(wildcards):
     scoring = config.get("scoring", {})
     return {m: scoring.get(m) or {} for m in sacrebleu_metrics_of(wildcards)}
+
+
+def fairtranslate_clean_outlier(spec):
+    """benchmarks.fairtranslate.clean_outlier with its defaults, checked against the config."""
+    from gendermt.benchmarks.fairtranslate import outliers
+
+    try:
+        settings = outliers.settings_of(spec.get("clean_outlier"), spec["systems"])
+    except GenderMTError as exc:
+        raise WorkflowError(f"benchmarks.fairtranslate.{exc}")
+    if settings["enabled"] and "comet" not in spec.get("metrics", []):
+        raise WorkflowError(
+            "benchmarks.fairtranslate.clean_outlier is enabled but `comet` is not among "
+            "the metrics: the filter keeps rows by their COMET scores"
+        )
+    return settings
+
+
+def hypothesis_normalization_of(wildcards):
+    """The benchmark's `normalize_hypotheses` (a scoring option; None: none)."""
+    return BENCHMARKS[wildcards.benchmark].get("normalize_hypotheses")
 
 
 def corpus_groups_of(wildcards):
@@ -262,6 +290,18 @@ def gate_x_e_files(root, languages):
 
 def gate_x_e_template(wildcards):
     return TEMPLATES["gate-x-e"][wildcards.prompt]
+
+
+def neogate_flores_template(wildcards):
+    """A Neo-GATE FLORES template with its chat demonstrations (neogate/flores.py)."""
+    from gendermt.benchmarks.neogate.flores import load_template
+
+    return load_template(BENCHMARKS["neogate-flores"]["templates"], wildcards.prompt)
+
+
+def gate_x_e_answer(wildcards):
+    """How a GATE X-E prompt's answers are read: three variants, or the neutral one alone."""
+    return TEMPLATES["gate-x-e"][wildcards.prompt].get("answer", "variants")
 
 
 # --- GATE ---------------------------------------------------------------------------------

@@ -81,7 +81,7 @@ rule conga_annotate:
         annotations="results/conga/annotations/{system}/{prompt}.jsonl",
         summary="results/conga/annotations/{system}/{prompt}.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.conga.annotations"),
+        code=code_fingerprint("gendermt.benchmarks.conga.annotations", *ALL_BACKENDS_CODE),
         files=conga_annotation_files,
         annotator=CONGA_ANNOTATOR,
         target_tags=CONGA_TAGS.get("target", {}),

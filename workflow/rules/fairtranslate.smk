@@ -9,6 +9,11 @@ FAIRTRANSLATE_RAW = [
 ]
 FAIRTRANSLATE_SCORES = score_files("fairtranslate") if FAIRTRANSLATE else []
 FAIRTRANSLATE_PAPER_TABLES = ["1", "2", "3", "6", "7", "8", "9"]
+# The authors' clean_outlier row filter (COMET > threshold for every listed system), with
+# its defaults filled in; it needs COMET among the metrics.
+FAIRTRANSLATE_CLEAN_OUTLIER = (
+    fairtranslate_clean_outlier(FAIRTRANSLATE) if FAIRTRANSLATE else None
+)
 
 if FAIRTRANSLATE:
     TARGETS.extend(
@@ -18,7 +23,7 @@ if FAIRTRANSLATE:
         )
         + expand(
             "results/fairtranslate/tables/{table}.csv",
-            table=["gender_tests", "gender_means_ci"],
+            table=["gender_tests", "gender_means_ci", "clean_outlier"],
         )
         + expand(
             "results/fairtranslate/tables/paper_table{n}.{ext}",
@@ -103,6 +108,13 @@ rule fairtranslate_tables:
             subcategory="Tables",
         ),
         gender_means_ci_md="results/fairtranslate/tables/gender_means_ci.md",
+        clean_outlier=report(
+            "results/fairtranslate/tables/clean_outlier.csv",
+            caption="../report/fairtranslate_clean_outlier.rst",
+            category="FairTranslate",
+            subcategory="Tables",
+        ),
+        clean_outlier_md="results/fairtranslate/tables/clean_outlier.md",
         paper_table1=report(
             "results/fairtranslate/tables/paper_table1.csv",
             caption="../report/fairtranslate_paper_tables.rst",
@@ -157,6 +169,7 @@ rule fairtranslate_tables:
         prompts=FAIRTRANSLATE.get("prompts"),
         metrics=FAIRTRANSLATE.get("metrics"),
         bootstrap=statistics_settings().get("bootstrap", {}),
+        clean_outlier=FAIRTRANSLATE_CLEAN_OUTLIER,
     log:
         "logs/fairtranslate/tables.log",
     benchmark:
@@ -184,6 +197,7 @@ rule fairtranslate_figures:
         systems=FAIRTRANSLATE.get("systems"),
         prompts=FAIRTRANSLATE.get("prompts"),
         metrics=FAIRTRANSLATE.get("metrics"),
+        clean_outlier=FAIRTRANSLATE_CLEAN_OUTLIER,
     log:
         "logs/fairtranslate/figures.log",
     conda:
@@ -211,7 +225,13 @@ FAIRTRANSLATE_INCLUSIVE_TABLES = [
     "occupation_forms",
     "they_pronouns",
     "word_counts",
+    "classifier_modes",
 ]
+FAIRTRANSLATE_INCLUSIVE_COMET = (
+    ["results/fairtranslate/scores/comet.parquet"]
+    if FAIRTRANSLATE_CLEAN_OUTLIER and FAIRTRANSLATE_CLEAN_OUTLIER["enabled"]
+    else []
+)
 FAIRTRANSLATE_INCLUSIVE_FIGURES = ["occupation_forms", "they_by_prompt", "they_by_ambiguity"]
 
 if FAIRTRANSLATE:
@@ -233,6 +253,8 @@ rule fairtranslate_inclusive_tables:
     input:
         data="results/fairtranslate/data.parquet",
         translations=FAIRTRANSLATE_TRANSLATIONS,
+        # the authors' COMET filter of the singular-"they" rows (classifier_modes)
+        comet=FAIRTRANSLATE_INCLUSIVE_COMET,
     output:
         analysed="results/fairtranslate/inclusive/outputs.parquet",
         normalization=report(
@@ -307,10 +329,23 @@ rule fairtranslate_inclusive_tables:
             category="FairTranslate",
             subcategory="Inclusive language",
         ),
+        classifier_modes=report(
+            "results/fairtranslate/tables/classifier_modes.csv",
+            caption="../report/fairtranslate_classifier_modes.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
+        classifier_modes_md=report(
+            "results/fairtranslate/tables/classifier_modes.md",
+            caption="../report/fairtranslate_classifier_modes.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
     params:
         code=code_fingerprint("gendermt.benchmarks.fairtranslate.inclusive_tables"),
         systems=FAIRTRANSLATE.get("systems"),
         prompts=FAIRTRANSLATE.get("prompts"),
+        clean_outlier=FAIRTRANSLATE_CLEAN_OUTLIER,
     log:
         "logs/fairtranslate/inclusive_tables.log",
     conda:

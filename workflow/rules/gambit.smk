@@ -53,7 +53,8 @@ ruleorder: gambit_inputs > build_inputs
 
 rule gambit_data:
     input:
-        GAMBIT.get("data", {}).get("path", []),
+        data=GAMBIT.get("data", {}).get("path", []),
+        isco=GAMBIT.get("isco", []),
     output:
         data="results/gambit/data.parquet",
         provenance="results/gambit/data.json",
@@ -109,7 +110,7 @@ rule gambit_detect:
         csv="results/gambit/assignments/{detector}/{system}/{prompt}.csv",
         summary="results/gambit/assignments/{detector}/{system}/{prompt}.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gambit.detect"),
+        code=code_fingerprint("gendermt.benchmarks.gambit.detect", *ALL_BACKENDS_CODE),
         detector=gambit_detector,
         judge=gambit_judge_system,
     resources:
@@ -223,7 +224,9 @@ rule gambit_tables:
 
 rule gambit_figures:
     input:
-        expand("results/gambit/tables/{table}.csv", table=GAMBIT_FIGURE_TABLES),
+        tables=expand("results/gambit/tables/{table}.csv", table=GAMBIT_FIGURE_TABLES),
+        # read for their `source` column only: a figure on example files says so
+        references=list(GAMBIT_LABOUR.values()) + ([GAMBIT_STEREOTYPE] if GAMBIT_STEREOTYPE else []),
     output:
         **{
             f"{figure}_png": report(

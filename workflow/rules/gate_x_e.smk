@@ -28,9 +28,14 @@ if GATE_X_E:
         )
         + expand("results/gate-x-e/figures/accuracy.{ext}", ext=["png", "pdf"])
     )
+    # The corpus as published (Table 4, Figure 3, the f/m swap warnings) and Table 3.
+    TARGETS.extend(
+        expand("results/gate-x-e/tables/{table}.csv", table=["corpus", "swapped", "errors"])
+        + expand("results/gate-x-e/figures/lengths.{ext}", ext=["png", "pdf"])
+    )
 
 
-localrules: gate_x_e_data, gate_x_e_inputs, gate_x_e_rewrites, gate_x_e_tables, gate_x_e_figures
+localrules: gate_x_e_data, gate_x_e_inputs, gate_x_e_rewrites, gate_x_e_tables, gate_x_e_figures, gate_x_e_errors, gate_x_e_corpus
 
 
 ruleorder: gate_x_e_inputs > build_inputs
@@ -45,6 +50,7 @@ rule gate_x_e_data:
         provenance="results/gate-x-e/data.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate_x_e.data"),
+        exclude_swapped=GATE_X_E.get("exclude_swapped", False),
     log:
         "logs/gate-x-e/data.log",
     conda:
@@ -77,6 +83,7 @@ rule gate_x_e_rewrites:
         "results/gate-x-e/rewrites/{system}/{prompt}.parquet",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate_x_e.evaluate"),
+        answer=gate_x_e_answer,
     log:
         "logs/gate-x-e/rewrites/{system}/{prompt}.log",
     conda:
@@ -142,3 +149,60 @@ rule gate_x_e_figures:
         "../../envs/plot.yaml"
     script:
         "../scripts/gate_x_e_figures.py"
+
+
+rule gate_x_e_corpus:
+    input:
+        GATE_X_E_RAW,
+    output:
+        corpus=report(
+            "results/gate-x-e/tables/corpus.csv",
+            caption="../report/gate_x_e_corpus.rst",
+            category="GATE X-E",
+            subcategory="Tables",
+        ),
+        corpus_md="results/gate-x-e/tables/corpus.md",
+        swapped=report(
+            "results/gate-x-e/tables/swapped.csv",
+            caption="../report/gate_x_e_swapped.rst",
+            category="GATE X-E",
+            subcategory="Tables",
+        ),
+        swapped_md="results/gate-x-e/tables/swapped.md",
+        lengths_png=report(
+            "results/gate-x-e/figures/lengths.png",
+            caption="../report/gate_x_e_lengths.rst",
+            category="GATE X-E",
+            subcategory="Figures",
+        ),
+        lengths_pdf="results/gate-x-e/figures/lengths.pdf",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.gate_x_e.corpus"),
+        exclude_swapped=GATE_X_E.get("exclude_swapped", False),
+    log:
+        "logs/gate-x-e/corpus.log",
+    conda:
+        "../../envs/plot.yaml"
+    script:
+        "../scripts/gate_x_e_corpus.py"
+
+
+rule gate_x_e_errors:
+    input:
+        rewrites=GATE_X_E_REWRITES,
+    output:
+        csv=report(
+            "results/gate-x-e/tables/errors.csv",
+            caption="../report/gate_x_e_errors.rst",
+            category="GATE X-E",
+            subcategory="Tables",
+        ),
+        md="results/gate-x-e/tables/errors.md",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.gate_x_e.errors"),
+    log:
+        "logs/gate-x-e/errors.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/gate_x_e_errors.py"

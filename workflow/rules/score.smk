@@ -17,6 +17,7 @@ rule score:
         options=metric_options,
         group_by=corpus_groups_of,
         tokenize=bleu_tokenizers(),
+        normalize=hypothesis_normalization_of,
     log:
         "logs/{benchmark}/score/{system}/{prompt}.log",
     benchmark:
@@ -41,6 +42,7 @@ rule comet:
     params:
         code=code_fingerprint("gendermt.scoring.comet"),
         settings=comet_settings(),
+        normalize=hypothesis_normalization_of,
     resources:
         gpu=comet_gpus,
         gpu_model=comet_gpu_model,

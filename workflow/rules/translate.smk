@@ -1,5 +1,5 @@
 # Stages 2 and 3: per-item inputs from versioned prompt templates, then one job per
-# system × prompt. Translation jobs of GPU backends ask for GPUs through `resources`.
+# system × prompt (raw outputs), then the hypotheses extracted from them. Translation jobs of GPU backends ask for GPUs through `resources`.
 
 
 localrules: build_inputs
@@ -30,12 +30,15 @@ rule translate:
     output:
         # protected: hours of GPU time; a change that would redo them stops the run instead
         # (README, "Protected outputs")
-        translations=protected("results/{benchmark}/translations/{system}/{prompt}.jsonl"),
-        meta=protected("results/{benchmark}/translations/{system}/{prompt}.meta.json"),
+        raw=protected("results/{benchmark}/raw/{system}/{prompt}.jsonl"),
+        meta=protected("results/{benchmark}/raw/{system}/{prompt}.meta.json"),
     params:
-        code=code_fingerprint("gendermt.translate"),
-        settings=system_settings,
-        postprocess=postprocess_of,
+        # the runner and this system's backend only (editing another backend reruns nothing)
+        code=translation_code,
+        # what changes outputs only: not concurrency, timeouts, retries, batch size, the
+        # server's address (the job reads those from the config); not post-processing
+        # (the `extract` rule below)
+        settings=system_output_settings,
     resources:
         gpu=translation_gpus,
         gpu_model=translation_gpu_model,
@@ -48,3 +51,25 @@ rule translate:
         "../../envs/translate.yaml"
     script:
         "../scripts/translate.py"
+
+
+# Stage 3b: hypotheses from the raw outputs (post-processing steps), cheap and unprotected,
+# so that changing the steps reruns this and the scores, never a translation. It runs inside
+# Snakemake's own process (`run:`, a local rule): one job per system × prompt would otherwise
+# cost a Python start each, or a cluster submission each.
+rule extract:
+    input:
+        raw="results/{benchmark}/raw/{system}/{prompt}.jsonl",
+        meta="results/{benchmark}/raw/{system}/{prompt}.meta.json",
+    output:
+        translations="results/{benchmark}/translations/{system}/{prompt}.jsonl",
+        meta="results/{benchmark}/translations/{system}/{prompt}.meta.json",
+    params:
+        code=code_fingerprint("gendermt.extract"),
+        postprocess=postprocess_of,
+    log:
+        "logs/{benchmark}/extract/{system}/{prompt}.log",
+    localrule: True
+    run:
+        extract_file(input.raw, input.meta, output.translations, output.meta,
+                     params.postprocess, log=log[0])

@@ -14,8 +14,10 @@ rule translate_sources:
         translations="results/{benchmark}/sources/{system}.jsonl",
         meta="results/{benchmark}/sources/{system}.meta.json",
     params:
-        code=code_fingerprint("gendermt.source_translations"),
-        settings=system_settings,
+        # the runner and this system's backend, as `translate`, and the distinct-sources step
+        code=translation_code,
+        sources_code=code_fingerprint("gendermt.source_translations"),
+        settings=system_output_settings,
     resources:
         gpu=source_gpus,
         gpu_model=source_gpu_model,

@@ -6,10 +6,25 @@
 WINOMT = BENCHMARKS.get("winomt", {})
 WINOMT_DATA = WINOMT.get("data", {})
 WINOMT_RAW = [WINOMT_DATA[k] for k in ("path", "pro", "anti") if k in WINOMT_DATA]
+WINOMT_SYSTEMS = WINOMT.get("systems", [])
+# every reader scores every run; the first is the headline (summary table, figure, scorecard)
+WINOMT_READERS = WINOMT.get("readers", ["corrected"])
+WINOMT_PUBLISHED = WINOMT.get("published", "resources/winomt/stanovsky2019_table2.csv")
 WINOMT_SUMMARIES = (
     expand(
-        "results/winomt/gender/{system}/{prompt}.json",
-        system=WINOMT.get("systems", []),
+        "results/winomt/gender/{reader}/{system}/{prompt}.json",
+        reader=WINOMT_READERS[:1],
+        system=WINOMT_SYSTEMS,
+        prompt=WINOMT.get("prompts", []),
+    )
+    if WINOMT
+    else []
+)
+WINOMT_ALL_SUMMARIES = (
+    expand(
+        "results/winomt/gender/{reader}/{system}/{prompt}.json",
+        reader=WINOMT_READERS,
+        system=WINOMT_SYSTEMS,
         prompt=WINOMT.get("prompts", []),
     )
     if WINOMT
@@ -18,12 +33,12 @@ WINOMT_SUMMARIES = (
 
 if WINOMT:
     TARGETS.extend(
-        ["results/winomt/tables/summary.csv"]
+        ["results/winomt/tables/summary.csv", "results/winomt/tables/readers.csv"]
         + expand("results/winomt/figures/systems.{ext}", ext=["png", "pdf"])
     )
 
 
-localrules: winomt_data, winomt_tables, winomt_figures
+localrules: winomt_data, winomt_tables, winomt_figures, winomt_readers
 
 
 rule winomt_data:
@@ -43,21 +58,40 @@ rule winomt_data:
         "../scripts/winomt_data.py"
 
 
+# One job per target language: spaCy is loaded once, and each system's file is aligned
+# once per reader's tokenisation (each file on its own: a system's links never depend on
+# which other systems the study has).
 rule winomt_gender:
     input:
-        translations="results/winomt/translations/{system}/{prompt}.jsonl",
+        translations=expand(
+            "results/winomt/translations/{system}/{{prompt}}.jsonl", system=WINOMT_SYSTEMS
+        ),
         data="results/winomt/data.parquet",
     output:
-        table="results/winomt/gender/{system}/{prompt}.parquet",
-        csv="results/winomt/gender/{system}/{prompt}.csv",
-        summary="results/winomt/gender/{system}/{prompt}.json",
+        tables=expand(
+            "results/winomt/gender/{reader}/{system}/{{prompt}}.parquet",
+            reader=WINOMT_READERS,
+            system=WINOMT_SYSTEMS,
+        ),
+        csvs=expand(
+            "results/winomt/gender/{reader}/{system}/{{prompt}}.csv",
+            reader=WINOMT_READERS,
+            system=WINOMT_SYSTEMS,
+        ),
+        summaries=expand(
+            "results/winomt/gender/{reader}/{system}/{{prompt}}.json",
+            reader=WINOMT_READERS,
+            system=WINOMT_SYSTEMS,
+        ),
     params:
         code=code_fingerprint("gendermt.benchmarks.winomt.evaluate"),
         alignment=WINOMT.get("alignment", {}),
+        readers=WINOMT_READERS,
+        systems=WINOMT_SYSTEMS,
     log:
-        "logs/winomt/gender/{system}/{prompt}.log",
+        "logs/winomt/gender/{prompt}.log",
     benchmark:
-        "results/benchmarks/winomt/gender/{system}/{prompt}.tsv"
+        "results/benchmarks/winomt/gender/{prompt}.tsv"
     conda:
         "../../envs/winomt.yaml"
     script:
@@ -85,6 +119,31 @@ rule winomt_tables:
         "../../envs/core.yaml"
     script:
         "../scripts/winomt_tables.py"
+
+
+rule winomt_readers:
+    input:
+        summaries=WINOMT_ALL_SUMMARIES,
+        published=WINOMT_PUBLISHED,
+    output:
+        csv=report(
+            "results/winomt/tables/readers.csv",
+            caption="../report/winomt_readers.rst",
+            category="WinoMT",
+            subcategory="Tables",
+        ),
+        md="results/winomt/tables/readers.md",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.winomt.tables"),
+        systems=WINOMT_SYSTEMS,
+        langs=WINOMT.get("prompts"),
+        readers=WINOMT_READERS,
+    log:
+        "logs/winomt/readers.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/winomt_readers.py"
 
 
 rule winomt_figures:

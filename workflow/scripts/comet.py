@@ -9,5 +9,6 @@ with logging_to(snakemake.log[0]):
         snakemake.output.scores,
         snakemake.output.summary,
         snakemake.params.settings,
+        normalize=snakemake.params.normalize,
         store_dir=score_store_dir(snakemake.config),
     )

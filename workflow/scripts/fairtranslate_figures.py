@@ -10,4 +10,5 @@ with logging_to(snakemake.log[0]):
         snakemake.params.systems,
         snakemake.params.prompts,
         snakemake.params.metrics,
+        clean_outlier=snakemake.params.clean_outlier,
     )

@@ -9,4 +9,6 @@ with logging_to(snakemake.log[0]):
         dict(snakemake.output.items()),
         snakemake.params.systems,
         snakemake.params.prompts,
+        comet=snakemake.input.comet[0] if snakemake.input.comet else None,
+        clean_outlier=snakemake.params.clean_outlier,
     )

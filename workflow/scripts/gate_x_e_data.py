@@ -3,4 +3,4 @@ from gendermt.io import logging_to
 
 with logging_to(snakemake.log[0]):
     build(list(snakemake.input), snakemake.output.data, snakemake.output.tuples,
-          snakemake.output.provenance)
+          snakemake.output.provenance, snakemake.params.exclude_swapped)

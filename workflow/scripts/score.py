@@ -11,4 +11,5 @@ with logging_to(snakemake.log[0]):
         snakemake.params.options,
         snakemake.params.group_by,
         snakemake.params.tokenize,
+        normalize=snakemake.params.normalize,
     )

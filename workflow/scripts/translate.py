@@ -7,10 +7,10 @@ with logging_to(snakemake.log[0]):
         snakemake.input.inputs,
         snakemake.input.data,
         snakemake.wildcards.system,
-        snakemake.params.settings,
-        snakemake.output.translations,
+        # every setting, also those that change how but not what is asked (not in params)
+        snakemake.config["systems"][snakemake.wildcards.system],
+        snakemake.output.raw,
         snakemake.output.meta,
-        snakemake.params.postprocess,
         cache_dir=translation_cache_dir(snakemake.config),
         benchmark=snakemake.wildcards.benchmark,
         shared=shared_outputs(snakemake.input.sources[0]) if snakemake.input.sources else None,

@@ -7,7 +7,8 @@ with logging_to(snakemake.log[0]):
         snakemake.input.inputs,
         snakemake.input.data,
         snakemake.wildcards.system,
-        snakemake.params.settings,
+        # every setting, also those that change how but not what is asked (not in params)
+        snakemake.config["systems"][snakemake.wildcards.system],
         snakemake.output.requests,
         snakemake.output.translations,
         snakemake.output.meta,

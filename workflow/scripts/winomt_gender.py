@@ -1,7 +1,8 @@
-from gendermt.benchmarks.winomt.evaluate import score_file
+from gendermt.benchmarks.winomt.evaluate import score_language
 from gendermt.io import logging_to
 
 with logging_to(snakemake.log[0]):
-    score_file(snakemake.input.translations, snakemake.input.data, snakemake.wildcards.prompt,
-               snakemake.params.alignment, snakemake.output.table, snakemake.output.summary,
-               system=snakemake.wildcards.system, sentences_csv=snakemake.output.csv)
+    score_language(snakemake.wildcards.prompt, snakemake.params.systems,
+                   snakemake.input.translations, snakemake.input.data,
+                   snakemake.params.alignment, snakemake.params.readers,
+                   snakemake.output.tables, snakemake.output.csvs, snakemake.output.summaries)

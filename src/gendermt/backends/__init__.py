@@ -1,27 +1,73 @@
-"""Translation backends, looked up by the ``backend`` name a system has in config."""
+"""Translation backends, looked up by the ``backend`` name a system has in config.
+
+Each backend's module is imported only when a system names it, so that a translation job
+runs (and its code fingerprint covers) the runner and its own backend only: editing one
+backend reruns the systems that use it, not every system (``BACKEND_MODULES``).
+"""
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator
 from typing import Any
 
 import pandas as pd
 
 from gendermt.errors import GenderMTError
 
-from .apertium import Apertium
-from .base import Backend, Request
-from .hf import HFCausal, HFSeq2Seq
-from .offline import CopySource, ReferenceOracle
-from .openai_api import OpenAICompatible
-from .rule_rewriter import RuleRewriter
-from .stored import Stored
-from .vllm_backend import VLLM
+from .base import Backend, ItemFailed, Request
 
-BACKENDS: dict[str, type[Backend]] = {cls.name: cls for cls in (ReferenceOracle, CopySource,
-                                                                 RuleRewriter, Stored)}
-# Model backends: heavy imports (torch, vllm) happen only when a job builds one.
-BACKENDS.update({cls.name: cls for cls in (HFSeq2Seq, HFCausal, VLLM, OpenAICompatible,
-                                           Apertium)})
+#: Backend name → "module:class". Model backends keep their heavy imports (torch, vllm)
+#: inside methods, so importing a module is cheap for every rule.
+BACKEND_CLASSES: dict[str, str] = {
+    "reference-oracle": "gendermt.backends.offline:ReferenceOracle",
+    "copy-source": "gendermt.backends.offline:CopySource",
+    "rule-rewriter": "gendermt.backends.rule_rewriter:RuleRewriter",
+    "stored": "gendermt.backends.stored:Stored",
+    "hf-seq2seq": "gendermt.backends.hf:HFSeq2Seq",
+    "hf-causal": "gendermt.backends.hf:HFCausal",
+    "vllm": "gendermt.backends.vllm_backend:VLLM",
+    "openai-compatible": "gendermt.backends.openai_api:OpenAICompatible",
+    "apertium": "gendermt.backends.apertium:Apertium",
+}
+#: Backend name → the module that implements it (for code fingerprints).
+BACKEND_MODULES: dict[str, str] = {n: spec.partition(":")[0]
+                                   for n, spec in BACKEND_CLASSES.items()}
+
+
+class _Registry(dict):
+    """``BACKENDS``: name → class, each imported on first use (tests add their own)."""
+
+    def __missing__(self, name: str) -> type[Backend]:
+        if name not in BACKEND_CLASSES:
+            raise KeyError(name)
+        module, _, cls = BACKEND_CLASSES[name].partition(":")
+        found = getattr(importlib.import_module(module), cls)
+        self[name] = found
+        return found
+
+    def __contains__(self, name: object) -> bool:
+        return dict.__contains__(self, name) or name in BACKEND_CLASSES
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(set(dict.keys(self)) | set(BACKEND_CLASSES)))
+
+    def __len__(self) -> int:
+        return len(set(dict.keys(self)) | set(BACKEND_CLASSES))
+
+    def keys(self):  # type: ignore[override]
+        return list(iter(self))
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        return self[name] if name in self else default
+
+
+BACKENDS: dict[str, type[Backend]] = _Registry()
+
+
+def backend_module(settings: dict[str, Any]) -> str | None:
+    """The module of a system's backend (None for one a test registered)."""
+    return BACKEND_MODULES.get(settings.get("backend", ""))
 
 
 def system_gpus(settings: dict[str, Any]) -> int:
@@ -44,6 +90,14 @@ def check_system(settings: dict[str, Any]) -> None:
     backend_class(settings).check_settings(settings)
 
 
+def output_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """A system's settings less those that change how a job runs but not its outputs (the
+    backend's ``runtime_keys``, ``batch_size``, ``gpus``): the translation job's params, so
+    that changing concurrency, timeouts or retries reruns nothing."""
+    skip = {"batch_size", "gpus"} | backend_class(settings).runtime_keys
+    return {k: v for k, v in settings.items() if k not in skip}
+
+
 def build_backend(settings: dict[str, Any], data: pd.DataFrame,
                   context: dict[str, str] | None = None) -> Backend:
     """The backend of one job; ``context`` (``benchmark``, ``prompt``) fills in settings that
@@ -53,4 +107,6 @@ def build_backend(settings: dict[str, Any], data: pd.DataFrame,
     return cls(cls.resolve_settings(settings, context or {}), data)
 
 
-__all__ = ["BACKENDS", "Backend", "Request", "build_backend", "check_system", "system_gpus"]
+__all__ = ["BACKENDS", "BACKEND_MODULES", "Backend", "ItemFailed", "Request",
+           "backend_module", "build_backend", "check_system", "output_settings",
+           "system_gpus"]

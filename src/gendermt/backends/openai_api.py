@@ -1,30 +1,39 @@
 """Chat completions over HTTP: OpenAI, OpenRouter, Ollama, a vLLM or TGI server.
 
 The API key is read from the environment variable the config names (``api_key_env``) and
-is never written to any file or log. Requests run ``concurrency`` at a time; 429, 5xx,
-timeouts, dropped connections and malformed answers are retried with exponential backoff
-and jitter (honouring ``Retry-After``), and the job fails with a clear message after the
-last retry.
+is never written to any file or log: it is redacted from every message this backend logs or
+raises, even when a server echoes it back. Requests run ``concurrency`` at a time, each
+within a wall-clock deadline of ``timeout`` seconds (connecting, sending, headers and body
+together: a server trickling bytes cannot hold a job). Every transport failure (refused,
+reset or dropped connections, a body cut short, TLS errors, timeouts), 408/429/5xx, garbled
+JSON and empty or whitespace-only answers are retried with exponential backoff and jitter,
+honouring ``Retry-After`` (seconds or an HTTP date, capped at ``retry_after_max``); after
+``max_retries`` the item fails with :class:`ItemFailed`, naming it and the last error.
 """
 
 from __future__ import annotations
 
+import hashlib
+import http.client
 import json
 import logging
 import os
 import random
+import socket
 import threading
 import time
-import urllib.error
+import urllib.parse
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from email.utils import parsedate_to_datetime
 from typing import Any, ClassVar
 
 import pandas as pd
 
 from gendermt.errors import GenderMTError
 
-from .base import Backend, Request
+from .base import Backend, ItemFailed, Request
 
 log = logging.getLogger(__name__)
 
@@ -37,16 +46,47 @@ class Retryable(Exception):
         self.retry_after = retry_after
 
 
+# Every way a transport can fail: OSError covers refused/reset connections, socket timeouts
+# and ssl.SSLError; HTTPException covers IncompleteRead, RemoteDisconnected, BadStatusLine.
+TRANSPORT_ERRORS = (OSError, http.client.HTTPException)
+
+
+def _wait(seconds: float) -> None:
+    time.sleep(seconds)
+
+
+def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header: delta-seconds (integer or not) or an
+    HTTP date (RFC 9110); None when absent or unparsable."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None
+        if when is None:
+            return None
+        seconds = when.timestamp() - (time.time() if now is None else now)
+    return max(0.0, seconds) if seconds == seconds else None  # NaN is unparsable
+
+
 class OpenAICompatible(Backend):
     name: ClassVar[str] = "openai-compatible"
     default_batch_size: ClassVar[int] = 32
     settings_keys: ClassVar[frozenset[str]] = frozenset(
         {"base_url", "model", "api_key_env", "temperature", "max_tokens", "top_p", "seed",
-         "concurrency", "timeout", "max_retries", "backoff"})
+         "concurrency", "timeout", "max_retries", "backoff", "retry_after_max"})
     required_keys: ClassVar[frozenset[str]] = frozenset({"base_url", "model"})
-    # How requests are sent, not what is asked: changing these reuses earlier outputs.
+    # How and where requests are sent, not what is asked: changing these reuses earlier
+    # outputs. `base_url` too: a local server restarted on another port serves the same model
+    # (the model's name and the request body are what the cache key holds).
     runtime_keys: ClassVar[frozenset[str]] = frozenset(
-        {"api_key_env", "concurrency", "timeout", "max_retries", "backoff"})
+        {"base_url", "api_key_env", "concurrency", "timeout", "max_retries", "backoff",
+         "retry_after_max"})
 
     @classmethod
     def check_settings(cls, settings: dict[str, Any]) -> None:
@@ -58,15 +98,26 @@ class OpenAICompatible(Backend):
         for key in ("concurrency", "max_retries"):
             if key in settings and int(settings[key]) < (1 if key == "concurrency" else 0):
                 raise GenderMTError(f"backend 'openai-compatible': {key} is too small")
+        for key, least in (("timeout", 0.0), ("backoff", 0.0), ("retry_after_max", 0.0)):
+            value = settings.get(key)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int | float) or \
+                    value < least or (key == "timeout" and value == 0):
+                raise GenderMTError(f"backend 'openai-compatible': {key} must be a "
+                                    f"{'positive' if key == 'timeout' else 'non-negative'} "
+                                    f"number of seconds, not {value!r}")
 
     def __init__(self, settings: dict[str, Any], data: pd.DataFrame) -> None:
         super().__init__(settings, data)
         self.url = str(settings["base_url"]).rstrip("/") + "/chat/completions"
+        self._parts = urllib.parse.urlsplit(self.url)
         self.model = str(settings["model"])
         self.concurrency = int(settings.get("concurrency", 4))
         self.timeout = float(settings.get("timeout", 60))
         self.max_retries = int(settings.get("max_retries", 5))
         self.backoff = float(settings.get("backoff", 1.0))
+        self.retry_after_max = float(settings.get("retry_after_max", 60.0))
         self._key = None
         env = settings.get("api_key_env")
         if env:
@@ -78,7 +129,9 @@ class OpenAICompatible(Backend):
         self._tokens = 0
         self._lock = threading.Lock()
 
-    def _body(self, request: Request) -> bytes:
+    # -- what is asked ------------------------------------------------------------------
+    def payload(self, request: Request) -> dict[str, Any]:
+        """The JSON body the server receives for ``request``."""
         body: dict[str, Any] = {
             "model": self.model,
             "messages": request.messages or [{"role": "user", "content": request.source}],
@@ -87,36 +140,126 @@ class OpenAICompatible(Backend):
         for key in ("max_tokens", "top_p", "seed"):
             if key in self.settings:
                 body[key] = self.settings[key]
-        return json.dumps(body, ensure_ascii=False).encode()
+        return body
 
-    def _once(self, request: Request) -> str:
-        headers = {"Content-Type": "application/json"}
+    def wire_request(self, request: Request) -> dict[str, Any]:
+        # The cache key: the served model's name and the body as sent, so that editing how
+        # the body is built changes the key, and the server's address does not.
+        return self.payload(request)
+
+    def legacy_digests(self, request: Request) -> list[str]:
+        # Until gendermt 0.x keys were the settings (with base_url) and the request, not the
+        # body as sent. Their answers are still the right ones where the body built then (a
+        # frozen copy of that code) is the body built now.
+        v1 = {"model": self.model,
+              "messages": request.messages or [{"role": "user", "content": request.source}],
+              "temperature": float(self.settings.get("temperature", 0)),
+              **{k: self.settings[k] for k in ("max_tokens", "top_p", "seed")
+                 if k in self.settings}}
+        if v1 != self.payload(request):
+            return []
+        old_runtime = {"batch_size", "gpus", "api_key_env", "concurrency", "timeout",
+                       "max_retries", "backoff"}
+        identity = {"backend": self.name, **{k: v for k, v in sorted(self.settings.items())
+                                             if k not in old_runtime}}
+        payload = json.dumps([identity, request.source, request.messages, request.src_lang,
+                              request.tgt_lang], sort_keys=True, ensure_ascii=False)
+        return [hashlib.sha256(payload.encode()).hexdigest()]
+
+    def provenance(self) -> dict[str, Any]:
+        return {"base_url": str(self.settings["base_url"])}
+
+    # -- how it is sent -----------------------------------------------------------------
+    def redact(self, text: str) -> str:
+        """``text`` without the API key (servers may echo the Authorization header)."""
+        if self._key:
+            text = text.replace(self._key, "[redacted]")
+        return text
+
+    def _connection(self, timeout: float) -> tuple[http.client.HTTPConnection, str]:
+        """A connection to the server (or the proxy the environment names, as urllib
+        would use) and the request target to send on it."""
+        parts = self._parts
+        https = parts.scheme == "https"
+        cls = http.client.HTTPSConnection if https else http.client.HTTPConnection
+        host = parts.hostname or ""
+        port = parts.port or (443 if https else 80)
+        path = parts.path + (f"?{parts.query}" if parts.query else "")
+        proxy = urllib.request.getproxies().get(parts.scheme)
+        if proxy and not urllib.request.proxy_bypass(host):
+            target = urllib.parse.urlsplit(proxy if "://" in proxy else f"http://{proxy}")
+            proxy_host, proxy_port = target.hostname or "", target.port or 8080
+            if not https:  # a plain HTTP proxy takes the absolute URL
+                return http.client.HTTPConnection(proxy_host, proxy_port,
+                                                  timeout=timeout), self.url
+            conn = cls(proxy_host, proxy_port, timeout=timeout)
+            conn.set_tunnel(host, port)
+            return conn, path
+        return cls(host, port, timeout=timeout), path
+
+    def _post(self, body: bytes) -> tuple[int, http.client.HTTPMessage, bytes]:
+        """One POST within the deadline: a watchdog shuts the socket when it passes, which
+        ends a read blocked on a server that trickles bytes or never answers."""
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self._key:
             headers["Authorization"] = f"Bearer {self._key}"
-        req = urllib.request.Request(self.url, data=self._body(request), headers=headers,
-                                     method="POST")
+        conn, path = self._connection(self.timeout)
+        expired = threading.Event()
+        opened: list[socket.socket] = []
+
+        def abort() -> None:
+            expired.set()
+            # the socket as connected: http.client drops conn.sock once the response is
+            # known to close the connection, while the body is still being read from it
+            for sock in opened[:1] or [s for s in [conn.sock] if s is not None]:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+        watchdog = threading.Timer(self.timeout, abort)
+        watchdog.daemon = True
+        watchdog.start()
         try:
-            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
-                payload = resp.read()
-        except urllib.error.HTTPError as exc:
-            detail = exc.read()[:300].decode(errors="replace")
-            if exc.code == 429 or exc.code >= 500:
-                after = exc.headers.get("Retry-After") if exc.headers else None
-                raise Retryable(f"HTTP {exc.code}: {detail}",
-                                float(after) if after and after.isdigit() else None) from exc
-            raise GenderMTError(f"openai-compatible {self.model} at {self.url}: HTTP "
-                                f"{exc.code} for item {request.item_id}: {detail}") from exc
-        except TimeoutError as exc:
-            raise Retryable(f"no answer within {self.timeout:g} s") from exc
-        except (urllib.error.URLError, ConnectionError) as exc:
-            raise Retryable(f"connection failed: {getattr(exc, 'reason', exc)}") from exc
+            conn.connect()
+            opened.append(conn.sock)
+            if expired.is_set():  # the deadline passed while connecting
+                abort()
+            conn.request("POST", path, body=body, headers=headers)
+            resp = conn.getresponse()
+            payload = resp.read()
+            return resp.status, resp.headers, payload
+        except TRANSPORT_ERRORS as exc:
+            if expired.is_set() or isinstance(exc, TimeoutError | socket.timeout):
+                raise Retryable(f"no answer within {self.timeout:g} s (a deadline for the "
+                                f"whole request; {type(exc).__name__})") from exc
+            raise Retryable(f"connection failed: {type(exc).__name__}: "
+                            f"{self.redact(str(exc)) or 'no detail'}") from exc
+        finally:
+            watchdog.cancel()
+            conn.close()
+
+    def _once(self, request: Request) -> str:
+        body = json.dumps(self.payload(request), ensure_ascii=False).encode()
+        status, headers, payload = self._post(body)
+        if status != 200:
+            detail = self.redact(payload[:300].decode(errors="replace"))
+            if status in (408, 409, 425, 429) or status >= 500:
+                after = parse_retry_after(headers.get("Retry-After"))
+                raise Retryable(f"HTTP {status}: {detail}", after)
+            raise ItemFailed(request.item_id, f"openai-compatible {self.model} at {self.url}: "
+                             f"HTTP {status} for item {request.item_id}: {detail}")
         try:
             answer = json.loads(payload)
             text = answer["choices"][0]["message"]["content"]
             if not isinstance(text, str):
-                raise TypeError("content is not a string")
+                raise TypeError(f"content is {type(text).__name__}, not a string")
         except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise Retryable(f"malformed answer ({exc}): {payload[:200]!r}") from exc
+            raise Retryable(self.redact(f"malformed answer ({exc}): {payload[:200]!r}")) \
+                from exc
+        if not text.strip():
+            # never an answer: retried, and never cached
+            raise Retryable(f"empty answer ({text!r})")
         tokens = (answer.get("usage") or {}).get("completion_tokens")
         with self._lock:
             self._tokens += int(tokens) if isinstance(tokens, int) else len(text.split())
@@ -128,22 +271,38 @@ class OpenAICompatible(Backend):
                 return self._once(request)
             except Retryable as exc:
                 if attempt == self.max_retries:
-                    raise GenderMTError(
+                    raise ItemFailed(
+                        request.item_id,
                         f"openai-compatible {self.model} at {self.url}: item "
                         f"{request.item_id} failed after {attempt + 1} attempts; last error: "
-                        f"{exc}") from exc
-                # Exponential backoff with full jitter, unless the server says how long.
-                delay = exc.retry_after if exc.retry_after is not None else \
-                    random.uniform(0, self.backoff * 2 ** attempt)
+                        f"{self.redact(str(exc))}") from None
+                # Exponential backoff with full jitter, unless the server says how long
+                # (capped: a server asking for an hour must not hold the job for one).
+                delay = random.uniform(0, self.backoff * 2 ** attempt)
+                if exc.retry_after is not None:
+                    delay = min(exc.retry_after, self.retry_after_max)
                 log.warning("%s: item %s, attempt %d failed (%s); retrying in %.2f s",
-                            self.model, request.item_id, attempt + 1, exc, delay)
-                time.sleep(delay)
+                            self.model, request.item_id, attempt + 1, self.redact(str(exc)),
+                            delay)
+                _wait(delay)
         raise AssertionError("unreachable")
 
-    def translate(self, batch: list[Request]) -> list[str]:
+    def translate_each(self, batch: list[Request]) -> Iterator[tuple[int, str | Exception]]:
         self._tokens = 0
         with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
-            return list(pool.map(self._with_retries, batch))
+            futures = {pool.submit(self._with_retries, r): i for i, r in enumerate(batch)}
+            for future in as_completed(futures):
+                exc = future.exception()
+                yield futures[future], exc if exc is not None else future.result()
+
+    def translate(self, batch: list[Request]) -> list[str]:
+        results: list[Any] = [None] * len(batch)
+        for i, out in self.translate_each(batch):
+            results[i] = out
+        for out in results:
+            if isinstance(out, Exception):
+                raise out
+        return results
 
     def count_tokens(self, texts: list[str]) -> int:
         # The server's own count (usage.completion_tokens) of the last batch.

@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 import pandas as pd
 
 from gendermt.errors import DatasetError, GenderMTError, MissingResourceError
+from gendermt.textfiles import read_text, split_lines
 
 from .base import Backend, Request
 
@@ -126,9 +127,8 @@ def resolve_path(template: str, context: dict[str, str]) -> str:
 
 
 def _lines(path: Path) -> list[str]:
-    text = path.read_text(encoding="utf-8")
-    # a final newline ends the last line; it does not start an empty one
-    return text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
+    # split on \n only, as every gendermt command reads hypothesis files (textfiles)
+    return split_lines(read_text(path))
 
 
 def _count_error(path: Path, found: int, expected: int) -> DatasetError:

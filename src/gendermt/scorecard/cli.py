@@ -4,10 +4,10 @@ Snakemake (the benchmarks whose tables are there)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from gendermt.errors import GenderMTError
+from gendermt.output import print_json
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -30,9 +30,12 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .build import build, to_records
+    from .figures import CONFIG_KEYS
     from .write import markdown
 
-    benchmarks = ([b.strip() for b in args.benchmarks.split(",") if b.strip()]
+    # the config's and results' names too (`gambit` for GRAPE's column), any case
+    benchmarks = ([CONFIG_KEYS.get(b.strip().lower(), b.strip().lower())
+                   for b in args.benchmarks.split(",") if b.strip()]
                   if args.benchmarks else None)
     card = build(args.results, benchmarks, bootstrap={
         "resamples": args.resamples, "seed": args.seed, "level": args.level})
@@ -40,8 +43,7 @@ def run(args: argparse.Namespace) -> int:
         raise GenderMTError(f"{args.results}: no benchmark tables found (expected e.g. "
                             "fairtranslate/tables/by_gender.csv)")
     if args.json:
-        json.dump(to_records(card), sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        print_json(to_records(card), getattr(args, "precision", None))
     else:
         sys.stdout.write(markdown(card))
     return 0

@@ -8,11 +8,11 @@ name ends in ``.jsonl``). COMET and BERTScore need their own environment (``make
 from __future__ import annotations
 
 import argparse
-import json
 import math
-from pathlib import Path
 
-from gendermt.errors import GenderMTError, MissingResourceError
+from gendermt import textfiles
+from gendermt.errors import GenderMTError
+from gendermt.output import print_json
 
 from .metrics import CPU_METRICS, NEURAL_METRICS
 
@@ -44,12 +44,8 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
 
 
 def read_lines(path: str | None, what: str) -> list[str] | None:
-    if path is None:
-        return None
-    file = Path(path)
-    if not file.is_file():
-        raise MissingResourceError(f"{what} file {path} does not exist")
-    return file.read_text(encoding="utf-8").splitlines()
+    """A file's lines (``-``: stdin), split on ``\n`` only (:mod:`gendermt.textfiles`)."""
+    return None if path is None else textfiles.read_lines(path, what)
 
 
 def _gpus(requested: int | None) -> int:
@@ -127,7 +123,35 @@ def write_segments(path: str, segments: dict[str, list[float]]) -> None:
         write_text(path, "\n".join(lines) + "\n")
 
 
+def check_options(args: argparse.Namespace) -> None:
+    """Everything the options alone decide, before any file is read or score computed."""
+    import importlib.util
+
+    from .metrics import check_metrics
+
+    check_metrics(args.metrics, [*CPU_METRICS, *NEURAL_METRICS])
+    if args.tokenize is not None:
+        from gendermt.config_checks import check_tokenizer
+
+        check_tokenizer(args.tokenize, "--tokenize")
+    if "comet" in args.metrics:
+        if args.src is None:
+            raise GenderMTError("COMET needs the sources: give --src FILE")
+        if importlib.util.find_spec("comet") is None:
+            raise GenderMTError("--metrics comet: COMET is not installed in this environment "
+                                "(make comet-env, or pip install 'gendermt[comet]' in a venv "
+                                "of its own)")
+    if "bertscore" in args.metrics:
+        if args.bertscore_model is None:
+            raise GenderMTError("BERTScore needs --bertscore-model (a Hub id in the local "
+                                "cache or a local model folder)")
+        if importlib.util.find_spec("bert_score") is None:
+            raise GenderMTError("--metrics bertscore: bert-score is not installed in this "
+                                "environment (pip install 'gendermt[bertscore]')")
+
+
 def run(args: argparse.Namespace) -> int:
+    check_options(args)
     hyps, refs = read_lines(args.hyp, "--hyp"), read_lines(args.ref, "--ref")
     srcs = read_lines(args.src, "--src")
     for name, lines in (("--ref", refs), ("--src", srcs)):
@@ -140,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
     if args.segments:
         write_segments(args.segments, segments)
     if args.json:
-        print(json.dumps(result, indent=2, ensure_ascii=False))
+        print_json(result, getattr(args, "precision", None))
     else:
         for metric, info in result.items():
             print(f"{metric}\t{info['score']:.2f}\t{info['signature']}")

@@ -169,12 +169,16 @@ def score_triples(model, triples: pd.DataFrame, batch_size: int, gpus: int) -> l
 
 def comet_benchmark(translation_files: Sequence[str | Path], data: str | Path,
                     output: str | Path, summary_path: str | Path,
-                    settings: dict[str, Any], store_dir: str | Path | None = None) -> None:
+                    settings: dict[str, Any], normalize: str | None = None,
+                    store_dir: str | Path | None = None) -> None:
     """Workflow stage: every translation file of a benchmark → ``scores/comet.parquet``
     (``system, prompt, item_id, metric, score, signature``) and ``scores/comet.json``.
+    ``normalize``: a hypothesis normaliser (:mod:`.normalization`), recorded in the signature.
 
     With ``store_dir``, triples already in the score store there are read from it and only
     the others are scored (and added to it)."""
+    from .normalization import normalize_all, signed
+
     # The model first: without it, stop before reading anything (loading waits until a
     # triple is missing from the store).
     comet = _import_comet()
@@ -182,6 +186,8 @@ def comet_benchmark(translation_files: Sequence[str | Path], data: str | Path,
     ckpt, revision = resolve_checkpoint(settings["model"], settings.get("cache_dir"))
     items = pd.read_parquet(data, columns=["item_id", "source", "reference"])
     frame = collect_triples(translation_files, items)
+    if normalize is not None:
+        frame = frame.assign(hypothesis=normalize_all(frame["hypothesis"], normalize))
     triples = distinct_triples(frame)
     batch_size, gpus = int(settings.get("batch_size", 16)), int(settings.get("gpus", 1))
     loaded: list[Any] = []
@@ -202,7 +208,8 @@ def comet_benchmark(translation_files: Sequence[str | Path], data: str | Path,
              store.path or "(none)", scored)
     scored_frame = frame.merge(triples.assign(score=scores), on=TRIPLE, how="left",
                                validate="many_to_one")
-    signature = f"comet:{settings['model']}|unbabel-comet:{version}|scale:x100"
+    signature = signed(f"comet:{settings['model']}|unbabel-comet:{version}|scale:x100",
+                       normalize)
     write_parquet(output, scored_frame[["system", "prompt", "item_id"]].assign(
         metric="comet", score=scored_frame["score"], signature=signature))
     runs = {f"{s}/{p}": {"corpus": {"all": float(part["score"].mean())}, "n": {"all": len(part)}}
@@ -212,4 +219,5 @@ def comet_benchmark(translation_files: Sequence[str | Path], data: str | Path,
                               "calls_saved": len(frame) - len(triples),
                               "scored_this_run": scored,
                               "from_store": len(triples) - scored,
-                              "model_revision": revision})
+                              "model_revision": revision,
+                              "hypothesis_normalization": normalize})

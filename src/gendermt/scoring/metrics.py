@@ -19,6 +19,20 @@ CPU_METRICS = (*sacrebleu_metrics.METRICS, nltk_bleu.NAME)
 NEURAL_METRICS = ("comet", "bertscore")
 
 
+def check_metrics(metrics: Sequence[str], allowed: Sequence[str] = CPU_METRICS,
+                  option: str = "--metrics") -> None:
+    """Every name of ``metrics`` is one of ``allowed`` (checked before any work is done)."""
+    if not metrics:
+        raise GenderMTError(f"{option}: no metric named")
+    unknown = [m for m in metrics if m not in allowed]
+    if unknown:
+        neural = [m for m in NEURAL_METRICS if m not in allowed]
+        also = f"; {', '.join(neural)}: gendermt score mt" if neural else ""
+        raise GenderMTError(f"{option}: unknown metric{'s' if len(unknown) > 1 else ''} "
+                            f"{', '.join(map(repr, unknown))}; this command takes "
+                            f"{', '.join(allowed)}{also}")
+
+
 def _check(metric: str, hyps: Sequence[str], refs: Sequence[str]) -> None:
     if metric not in CPU_METRICS:
         raise GenderMTError(f"unknown metric {metric!r}; metrics here: {', '.join(CPU_METRICS)}"

@@ -9,12 +9,13 @@ from typing import Any
 
 import pandas as pd
 import pyarrow.parquet as pq
-from tqdm import tqdm
 
 from gendermt.errors import GenderMTError
 from gendermt.io import read_jsonl, write_json, write_parquet
+from gendermt.progress import Progress
 
 from .metrics import corpus_score, sentence_scores
+from .normalization import normalize_all, signed
 from .sacrebleu_metrics import with_tokenizer
 
 log = logging.getLogger(__name__)
@@ -33,21 +34,27 @@ def target_language(frame: pd.DataFrame) -> str | None:
 
 
 def score_frame(frame: pd.DataFrame, metrics: Sequence[str], options: dict[str, dict] | None,
-                group_by: Sequence[str] = (), tokenize: dict[str, str] | None = None
-                ) -> tuple[pd.DataFrame, dict[str, Any]]:
+                group_by: Sequence[str] = (), tokenize: dict[str, str] | None = None,
+                normalize: str | None = None) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Score ``frame`` (columns ``item_id, hypothesis, reference`` and the ``group_by`` ones).
 
     BLEU's tokenizer comes from ``options["bleu"]["tokenize"]`` if set, else from the
     ``tokenize`` table for the frame's ``tgt_lang`` (see ``sacrebleu_metrics.bleu_tokenizer``).
     Returns per-item scores in long form (``item_id, metric, score, signature``) and a summary
     ``{metric: {"signature", "corpus": {"all": s, <group>: s, ...}, "n": {...}}}``.
+    ``normalize`` names a hypothesis normaliser (:mod:`.normalization`) applied before every
+    metric; the signatures then end in ``|hyp:<name>``.
     """
     options = options or {}
+    if normalize is not None:
+        frame = frame.assign(hypothesis=normalize_all(frame["hypothesis"], normalize))
     tgt_lang = target_language(frame)
     rows, summary = [], {}
-    for metric in tqdm(metrics, desc="metrics", unit="metric"):
+    progress = Progress(len(metrics), "metrics", unit="metric")
+    for metric in metrics:
         opts = with_tokenizer(metric, options.get(metric), tgt_lang, tokenize)
         scores, sent_sig = sentence_scores(metric, frame["hypothesis"], frame["reference"], opts)
+        sent_sig = signed(sent_sig, normalize)
         rows.append(pd.DataFrame({"item_id": frame["item_id"], "metric": metric,
                                   "score": scores, "signature": sent_sig}))
         overall = corpus_score(metric, frame["hypothesis"], frame["reference"], opts)
@@ -58,15 +65,18 @@ def score_frame(frame: pd.DataFrame, metrics: Sequence[str], options: dict[str, 
                 corpus[key] = corpus_score(metric, part["hypothesis"], part["reference"],
                                            opts).score
                 counts[key] = len(part)
-        summary[metric] = {"signature": overall.signature, "sentence_signature": sent_sig,
+        summary[metric] = {"signature": signed(overall.signature, normalize),
+                           "sentence_signature": sent_sig,
                            "corpus": corpus, "n": counts}
+        progress.update()
+    progress.close()
     return pd.concat(rows, ignore_index=True), summary
 
 
 def score_file(translations: str | Path, data: str | Path, output: str | Path,
                summary_path: str | Path, metrics: Sequence[str],
                options: dict[str, dict] | None = None, group_by: Sequence[str] = (),
-               tokenize: dict[str, str] | None = None) -> None:
+               tokenize: dict[str, str] | None = None, normalize: str | None = None) -> None:
     """Workflow stage: a translation file → ``scores/{system}/{prompt}.parquet`` (+ ``.json``)."""
     hyps = pd.DataFrame(read_jsonl(translations))[["item_id", "hypothesis"]]
     names = pq.read_schema(data).names
@@ -76,7 +86,8 @@ def score_file(translations: str | Path, data: str | Path, output: str | Path,
     missing = int(frame["hypothesis"].isna().sum())
     if missing:
         raise GenderMTError(f"{translations}: {missing} of {len(frame)} items have no hypothesis")
-    scores, summary = score_frame(frame, metrics, options, group_by, tokenize)
+    scores, summary = score_frame(frame, metrics, options, group_by, tokenize, normalize)
     log.info("%s: %s", translations, {m: round(s["corpus"]["all"], 2) for m, s in summary.items()})
     write_parquet(output, scores)
-    write_json(summary_path, {"translations": str(translations), "metrics": summary})
+    write_json(summary_path, {"translations": str(translations), "metrics": summary,
+                              "hypothesis_normalization": normalize})

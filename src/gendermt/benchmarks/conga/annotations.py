@@ -35,6 +35,7 @@ from typing import Any
 
 import pandas as pd
 
+from gendermt import textfiles
 from gendermt.errors import DatasetError, GenderMTError, MissingResourceError
 from gendermt.io import read_jsonl, write_json, write_jsonl
 
@@ -68,13 +69,9 @@ def _read_delimited(path: Path, required: Sequence[str]) -> pd.DataFrame:
 
 def read_lines(path: str | Path, what: str = "") -> list[str]:
     """The lines of a ``.txt`` file (no final empty line); ``what`` names it in the error."""
-    path = Path(path)
-    if not path.is_file():
+    if str(path) != textfiles.STDIN and not Path(path).is_file():
         raise MissingResourceError(f"{what}{path} does not exist")
-    lines = path.read_text(encoding="utf-8").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
+    return textfiles.read_lines(path)
 
 
 def read_inline(path: str | Path, item_ids: Sequence[str]) -> dict[str, str]:
@@ -227,11 +224,13 @@ def resolve(items: pd.DataFrame, files: Sequence[dict[str, str]], alternatives: 
 def annotate_file(translations: str | Path, data_path: str | Path, output: str | Path,
                   summary: str | Path, *, files: Sequence[dict[str, str]] = (),
                   alternatives: str | None = None, annotator: dict[str, Any] | None = None,
-                  target_tags: dict[str, Any] | None = None) -> None:
+                  target_tags: dict[str, Any] | None = None,
+                  cache_dir: str | Path | None = None) -> None:
     """Workflow stage: a system's outputs → their annotations (JSONL) and a coverage summary.
 
     ``annotator``: ``{system, settings, template}`` (template as loaded by
-    :func:`.annotator.load_template`), or None for no LLM annotator."""
+    :func:`.annotator.load_template`), or None for no LLM annotator; its requests go through
+    the request cache in ``cache_dir`` (None: no cache)."""
     data = pd.read_parquet(data_path)
     outputs = pd.DataFrame(read_jsonl(translations))
     if outputs.empty:
@@ -239,12 +238,13 @@ def annotate_file(translations: str | Path, data_path: str | Path, output: str |
     outputs["hypothesis"] = outputs["hypothesis"].fillna("").astype(str)
     scheme = TagScheme.target(**(target_tags or {}))
     records = resolve(outputs[["item_id", "hypothesis"]], files, alternatives, data, scheme)
+    sent = cached = 0
     if annotator is not None:
         from .annotator import annotate_with_llm
 
         todo = [r for r in records if r["status"] == "unannotated"]
         english = data.set_index("item_id")["source_tagged"]
-        annotate_with_llm(todo, english, annotator, data, scheme)
+        sent, cached = annotate_with_llm(todo, english, annotator, data, scheme, cache_dir)
     counts: dict[str, int] = {}
     for rec in records:
         key = rec["annotation_source"] or "unannotated"
@@ -262,4 +262,5 @@ def annotate_file(translations: str | Path, data_path: str | Path, output: str |
                          "annotator": None if annotator is None else {
                              "system": annotator["system"],
                              "template": {k: annotator["template"][k]
-                                          for k in ("name", "version", "sha256")}}})
+                                          for k in ("name", "version", "sha256")},
+                             "requests_sent": sent, "requests_cached": cached}})

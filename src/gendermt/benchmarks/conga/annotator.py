@@ -9,6 +9,11 @@ Its answer is accepted only if it is the output itself with well-formed Italian 
 (``<M#>``/``<F#>``): the first line that is not empty, code fences and surrounding quotes
 removed. Anything else leaves the output unannotated, with the reason and the raw answer
 kept in the annotation record; nothing is repaired or guessed.
+
+Requests go through the request cache as translation's do (:mod:`gendermt.cache`, keyed by
+the annotator's identity and the rendered request; ``cache.dir`` of the workflow config), and
+each batch's answers are stored as they come: a rerun, or a job resumed after a kill, sends
+only what was never answered.
 """
 
 from __future__ import annotations
@@ -81,23 +86,27 @@ def parse_output(raw: str, hypothesis: str, scheme: TagScheme | None = None
 
 def annotate_with_llm(records: list[dict[str, Any]], english: pd.Series,
                       annotator: dict[str, Any], data: pd.DataFrame,
-                      scheme: TagScheme) -> None:
+                      scheme: TagScheme, cache_dir: str | Path | None = None
+                      ) -> tuple[int, int]:
     """Ask the annotator about each record (in place): accepted answers make it
-    ``annotated`` with source ``llm:<system>@<template>:v<version>``."""
+    ``annotated`` with source ``llm:<system>@<template>:v<version>``. Returns
+    ``(requests sent, answers from the cache)``."""
     from gendermt.ask import ask
     from gendermt.backends import Request, build_backend
     from gendermt.cache import RequestCache
 
     if not records:
-        return
+        return 0, 0
     template = annotator["template"]
     backend = build_backend(annotator["settings"], data)
     label = f"llm:{annotator['system']}@{template['name']}:v{template['version']}"
     requests = [Request(r["item_id"], r["hypothesis"],
                         render(template, english[r["item_id"]], r["hypothesis"]), "it", "it")
                 for r in records]
-    answers, _, _ = ask(backend, RequestCache(None), requests,
-                        f"annotating with {annotator['system']}", who="annotator", unit="item")
+    cache = RequestCache(cache_dir if backend.cacheable else None)
+    answers, sent, cached = ask(backend, cache, requests,
+                                f"annotating with {annotator['system']}", who="annotator",
+                                unit="item")
     for rec in records:
         raw = answers[rec["item_id"]]
         tagged, reason = parse_output(raw, rec["hypothesis"], scheme)
@@ -107,5 +116,6 @@ def annotate_with_llm(records: list[dict[str, Any]], english: pd.Series,
         else:
             rec.update(status="annotated", annotation=tagged, annotation_source=label)
     rejected = sum(r["status"] == "unannotated" for r in records)
-    log.info("LLM annotator %s: %d of %d answers accepted", label, len(records) - rejected,
-             len(records))
+    log.info("LLM annotator %s: %d of %d answers accepted (%d requests sent, %d answers from "
+             "the cache)", label, len(records) - rejected, len(records), sent, cached)
+    return sent, cached

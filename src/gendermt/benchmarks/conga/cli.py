@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from gendermt.errors import GenderMTError
+from gendermt.output import print_json
 
 
 def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     summary = summarise(sentences, args.denominator)
     result = {k: summary[k] for k in (*CATEGORIES, *METRICS)}
     if args.json:
-        print(json.dumps(result, indent=2))
+        print_json(result, getattr(args, "precision", None))
     else:
         for key, value in result.items():
             shown = "n/a" if value is None else (f"{value:.4f}" if isinstance(value, float)

@@ -40,6 +40,7 @@ import pandas as pd
 
 from gendermt.errors import DatasetError, MissingResourceError
 from gendermt.io import write_json, write_parquet
+from gendermt.textfiles import is_blank
 
 from .tags import TagError, TagScheme, parse_tagged
 
@@ -91,12 +92,15 @@ def read_table(path: str | Path, fmt: str = "auto") -> pd.DataFrame:
         sep = "\t" if (fmt == "tsv" or "\t" in header) else ("," if header.count(",") >=
                                                              header.count(";") else ";")
         try:
+            # blank lines kept (as empty rows, skipped below), so that row numbers count them
             frame = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False,
-                                encoding="utf-8-sig", quotechar='"')
+                                encoding="utf-8-sig", quotechar='"', skip_blank_lines=False)
         except pd.errors.EmptyDataError as exc:
             raise DatasetError(path, "the file is empty (no header row)") from exc
         except pd.errors.ParserError as exc:
             raise DatasetError(path, f"not a readable {sep!r}-separated table: {exc}") from exc
+        except UnicodeDecodeError as exc:  # past the header
+            raise DatasetError(path, f"not UTF-8 text: {exc}") from None
     return frame.fillna("")
 
 
@@ -147,7 +151,7 @@ def locate_columns(frame: pd.DataFrame, path: str | Path, columns: str = "names"
 
 def _cell(value: object) -> str | None:
     text = " ".join(str(value).split()) if value is not None else ""
-    return text or None
+    return None if is_blank(text) else text  # zero-width characters alone are empty
 
 
 def to_data_table(raw: pd.DataFrame, path: str | Path, columns: str = "names",
@@ -155,7 +159,7 @@ def to_data_table(raw: pd.DataFrame, path: str | Path, columns: str = "names",
     """Validate the sheet and return the data table (rows count from 1 after the header)."""
     cols = locate_columns(raw, path, columns)
     scheme = TagScheme.source(**(tags or {}))
-    frame = raw[raw.apply(lambda r: any(str(v).strip() for v in r), axis=1)]
+    frame = raw[raw.apply(lambda r: any(not is_blank(str(v)) for v in r), axis=1)]
     if frame.empty:
         raise DatasetError(path, "the table has no rows")
     records, seen = [], {}

@@ -3,7 +3,15 @@ annotation coverage, and every system's per-sentence log in one CSV.
 
 Each table is a tidy CSV (one row per cell) and a Markdown file in the paper's layout.
 Sums run over the sentences each system has annotations for; the English column of Table 3
-counts the whole dataset. Unannotated outputs are counted in the coverage table.
+counts the whole dataset. Unannotated outputs are counted in the coverage table. A run with
+no annotated output has empty cells in Tables 3 and 5 (``annotated`` False in the CSV, "not
+annotated" in the Markdown), never zeros, as in Table 6 and the figure.
+
+Table 6 divides entity-level matches by *tag* counts, as the paper does (§7): an entity
+tagged on several words (``we <F1> ... we're <F1>``) matches once but counts every tag, so
+even a perfect translation stays below 100%. The metrics table therefore carries the
+entity-denominator variant beside the configured one (``*_tags`` and ``*_entities``
+columns; ``precision``/``recall``/``f1`` are the configured ``denominator``'s).
 """
 
 from __future__ import annotations
@@ -17,14 +25,14 @@ from gendermt.io import write_table, write_text
 
 from . import CATEGORIES
 from .evaluate import COUNT_COLUMNS, summarise
-from .metrics import totals
+from .metrics import DENOMINATORS, precision_recall, totals
 from .tags import TaggedSentence, TagScheme, parse_tagged
 
 CATEGORY_LABELS = {"match_m": "Match M", "match_f": "Match F", "bias_a_to_m": "Bias A→M",
                    "bias_a_to_f": "Bias A→F", "error_m_to_f": "Error M→F",
                    "error_f_to_m": "Error F→M", "unmatched_source": "Unmatched EN IDs",
                    "unmatched_target": "Unmatched IT IDs"}
-
+NOT_ANNOTATED = "not annotated"
 
 
 def annotated_runs(logs: pd.DataFrame, systems: Sequence[str], prompts: Sequence[str]
@@ -64,8 +72,12 @@ def tag_distribution(data: pd.DataFrame, logs: pd.DataFrame, source_tags: dict,
         for g in ("m", "f", "a"):
             n = int(part[f"target_tags_{g}"].sum()) if g != "a" else 0
             rows.append({"text": "IT", "system": system, "prompt": prompt,
-                         "gender": g.upper(), "tags": n, "items": len(part)})
-    return pd.DataFrame(rows)
+                         "gender": g.upper(), "tags": n if len(part) else pd.NA,
+                         "items": len(part), "annotated": len(part) > 0})
+    table = pd.DataFrame(rows)
+    table["tags"] = table["tags"].astype("Int64")
+    table["annotated"] = table["annotated"].fillna(True).astype(bool)
+    return table
 
 
 def categories(logs: pd.DataFrame, systems: Sequence[str], prompts: Sequence[str]
@@ -77,9 +89,12 @@ def categories(logs: pd.DataFrame, systems: Sequence[str], prompts: Sequence[str
         counts["total_matches"] = counts["match_m"] + counts["match_f"]
         counts["total_mismatches"] = sum(counts[c] for c in (
             "bias_a_to_m", "bias_a_to_f", "error_m_to_f", "error_f_to_m"))
-        rows += [{"system": system, "prompt": prompt, "category": c, "count": n}
+        rows += [{"system": system, "prompt": prompt, "category": c,
+                  "count": n if len(part) else pd.NA, "annotated": len(part) > 0}
                  for c, n in counts.items()]
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows, columns=["system", "prompt", "category", "count", "annotated"])
+    table["count"] = table["count"].astype("Int64")
+    return table
 
 
 def metrics(logs: pd.DataFrame, systems: Sequence[str], prompts: Sequence[str],
@@ -90,6 +105,7 @@ def metrics(logs: pd.DataFrame, systems: Sequence[str], prompts: Sequence[str],
         for prompt in prompts:
             part = logs[(logs["system"] == system) & (logs["prompt"] == prompt)]
             s = summarise(part, denominator)
+            variants = {d: precision_recall(s, d) for d in DENOMINATORS}
             for g in ("m", "f"):
                 rows.append({
                     "system": system, "prompt": prompt, "gender": g.upper(),
@@ -98,7 +114,11 @@ def metrics(logs: pd.DataFrame, systems: Sequence[str], prompts: Sequence[str],
                     "precision": s[f"precision_{g}"], "recall": s[f"recall_{g}"],
                     "f1": s[f"f1_{g}"], "denominator": denominator,
                     "items_scored": s["items_scored"],
-                    "items_unannotated": s["items_unannotated"]})
+                    "items_unannotated": s["items_unannotated"],
+                    **{f"{k}_{d}": variants[d][f"{k}_{g}"] for d in DENOMINATORS
+                       for k in ("precision", "recall", "f1")},
+                    **{f"{side}_{d}": s[f"{side}_{d}_{g}"] for d in DENOMINATORS
+                       for side in ("target", "source")}})
     return pd.DataFrame(rows)
 
 
@@ -117,48 +137,80 @@ def _pivot(frame: pd.DataFrame, index: str, value: str, prompts: Sequence[str],
                               zip(frame["system"], frame["prompt"], strict=True)])
     runs = list(dict.fromkeys(frame["run"]))
     table = frame.pivot_table(index=index, columns="run", values=value, aggfunc="first",
-                              sort=False)
+                              sort=False, dropna=False)
     return table.reindex(index=list(order), columns=runs)
+
+
+def _cells(table: pd.DataFrame, frame: pd.DataFrame, prompts: Sequence[str]) -> pd.DataFrame:
+    """Counts as text; a run with no annotated output reads "not annotated" throughout."""
+    missing = {run_label(s, p, prompts) for s, p, a in
+               zip(frame["system"], frame["prompt"], frame["annotated"], strict=True) if not a}
+    out = table.astype(object)
+    for run in out.columns:
+        out[run] = (NOT_ANNOTATED if run in missing else
+                    out[run].map(lambda v: "" if pd.isna(v) else f"{int(v)}"))
+    return out
 
 
 def _tags_md(table: pd.DataFrame, prompts: Sequence[str]) -> str:
     en = table[table["text"] == "EN"].set_index("gender")["tags"]
-    it = _pivot(table[table["text"] == "IT"], "gender", "tags", prompts, ["M", "F", "A"])
+    italian = table[table["text"] == "IT"]
+    it = _pivot(italian, "gender", "tags", prompts, ["M", "F", "A"])
     it.insert(0, "EN", en)
-    it.loc["Total Tags"] = it.sum()
+    it.loc["Total Tags"] = it.sum(min_count=1)
+    it = _cells(it, italian, prompts) if len(italian) else it.astype(object)
+    it["EN"] = it["EN"].map(lambda v: f"{int(v)}")
     it.index.name = "Gender Tags"
     return ("# Tag distribution (Table 3 layout)\n\nTags per gender in the English gold and "
-            "in each system's annotated Italian outputs.\n\n"
-            + it.reset_index().to_markdown(index=False, floatfmt=".0f") + "\n")
+            "in each system's annotated Italian outputs (\"not annotated\": the system has "
+            "no annotated output).\n\n"
+            + it.reset_index().to_markdown(index=False, disable_numparse=True) + "\n")
 
 
 def _categories_md(table: pd.DataFrame, prompts: Sequence[str]) -> str:
     order = ["match_m", "match_f", "total_matches", "bias_a_to_m", "bias_a_to_f",
              "error_m_to_f", "error_f_to_m", "total_mismatches", "unmatched_source",
              "unmatched_target"]
-    wide = _pivot(table, "category", "count", prompts, order)
+    wide = _cells(_pivot(table, "category", "count", prompts, order), table, prompts)
     wide.index = [CATEGORY_LABELS.get(c, c.replace("_", " ").title()) for c in wide.index]
     wide.index.name = "Category"
     return ("# Matches, mismatches and unmatched entities (Table 5 layout)\n\n"
-            + wide.reset_index().to_markdown(index=False, floatfmt=".0f") + "\n")
+            "Summed over each system's annotated sentences (\"not annotated\": the system "
+            "has no annotated output).\n\n"
+            + wide.reset_index().to_markdown(index=False, disable_numparse=True) + "\n")
+
+
+def _pct(v) -> str:
+    return "n/a" if pd.isna(v) else f"{100 * v:.1f}%"
 
 
 def _metrics_md(table: pd.DataFrame, prompts: Sequence[str]) -> str:
+    other = {"tags": "entities", "entities": "tags"}
+    denominator = table["denominator"].iloc[0] if len(table) else "tags"
+    variant = other[denominator]
     shown = table.assign(
         Model=[run_label(s, p, prompts) for s, p in zip(table["system"], table["prompt"],
                                                           strict=True)],
-        **{c.title(): table[c].map(lambda v: "n/a" if pd.isna(v) else f"{100 * v:.1f}%")
-           for c in ("precision", "recall")},
-        F1=table["f1"].map(lambda v: "n/a" if pd.isna(v) else f"{100 * v:.1f}%"))
-    denominator = table["denominator"].iloc[0] if len(table) else "tags"
+        **{c.title(): table[c].map(_pct) for c in ("precision", "recall")},
+        F1=table["f1"].map(_pct),
+        **{f"{c} ({variant})": table[f"{c.lower()}_{variant}"].map(_pct)
+           for c in ("Precision", "Recall", "F1")})
     out = ["# Precision, recall and F1 by gender (Table 6 layout)\n",
            f"Precision = matches / {denominator} of that gender in the Italian outputs; "
-           f"recall = matches / {denominator} of that gender in the English source (§7).\n"]
+           f"recall = matches / {denominator} of that gender in the English source (§7). "
+           "Matches are counted per entity but the paper divides by tags, so an entity tagged "
+           "on several words lowers the score even when it is rendered right: with the "
+           "paper's tag denominator a perfect translation cannot reach 100%. The "
+           f"`({variant})` columns divide by {variant} instead.\n"]
     for g, name in (("M", "Male"), ("F", "Female")):
-        part = shown[shown["gender"] == g][["Model", "match", "target_total", "source_total",
-                                            "Precision", "Recall", "F1", "items_scored"]]
+        part = shown[shown["gender"] == g][[
+            "Model", "match", "target_total", "source_total", "Precision", "Recall", "F1",
+            f"target_{variant}", f"source_{variant}", f"Precision ({variant})",
+            f"Recall ({variant})", f"F1 ({variant})", "items_scored"]]
         part = part.rename(columns={"match": "Match", "target_total": f"Total {denominator} (IT)",
                                     "source_total": f"Total {denominator} (EN)",
+                                    f"target_{variant}": f"Total {variant} (IT)",
+                                    f"source_{variant}": f"Total {variant} (EN)",
                                     "items_scored": "Sentences scored"})
         out += [f"\n## {name}\n", part.to_markdown(index=False, disable_numparse=True)]
     return "\n".join(out) + "\n"

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
-from pathlib import Path
 
 from gendermt.errors import GenderMTError
+from gendermt.output import print_json
+from gendermt.textfiles import read_lines
 
 
 def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
@@ -27,13 +27,15 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
 def run(args: argparse.Namespace) -> int:
     import pandas as pd
 
+    from gendermt.scoring.metrics import check_metrics
     from gendermt.scoring.score import score_frame
 
     from . import GENDERS
     from .data import load
 
+    check_metrics(args.metrics)  # before the data are read or any metric computed
     data, _ = load(args.data)
-    hyps = Path(args.hyp).read_text(encoding="utf-8").splitlines()
+    hyps = read_lines(args.hyp, "--hyp")
     if len(hyps) != len(data):
         raise GenderMTError(f"{args.hyp} has {len(hyps)} lines but {args.data} has "
                             f"{len(data)} rows: give one output per row, in dataset order")
@@ -54,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
             "n": {k: info["n"][k] for k in order},
         }
     if args.json:
-        print(json.dumps(result, indent=2, ensure_ascii=False))
+        print_json(result, getattr(args, "precision", None))
     else:
         rows = pd.DataFrame({m: r["corpus"] for m, r in result.items()})
         print(rows.round(2).to_string())

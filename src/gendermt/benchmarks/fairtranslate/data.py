@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import difflib
 import hashlib
+import io
 import logging
 import re
 from pathlib import Path
@@ -33,6 +34,8 @@ from scipy.optimize import linear_sum_assignment
 
 from gendermt.errors import DatasetError, MissingResourceError
 from gendermt.io import write_json, write_parquet
+from gendermt.progress import Progress
+from gendermt.textfiles import is_blank, read_text
 
 from . import AMBIGUITIES, GENDERS, HUB_ID, STEREOTYPES
 
@@ -43,6 +46,10 @@ LABELS = {"gender": GENDERS, "ambiguity": AMBIGUITIES, "stereotype": STEREOTYPES
 # Variants of one example share occupation, stereotype and ambiguity, and differ only in
 # gendered words: below this similarity two rows are not taken as variants of one example.
 MIN_VARIANT_SIMILARITY = 0.5
+# Rows compared with each other at most (per candidate group): larger groups are paired in
+# blocks of consecutive rows, so that pairing stays linear in the file's size. The release's
+# groups are far smaller (an occupation × ambiguity has tens of rows).
+MAX_GROUP_ROWS = 150
 
 
 # --------------------------------------------------------------------------- reading
@@ -67,11 +74,11 @@ def read_published(path: str | Path) -> pd.DataFrame:
     if path.suffix == ".parquet":
         return _read_parquet(path)
     if path.suffix in (".csv", ".tsv", ".txt"):
-        with path.open(encoding="utf-8") as fh:
-            header = fh.readline()
+        text = read_text(path)  # names the file and line of a non-UTF-8 byte; drops a BOM
+        header = text.split("\n", 1)[0]
         sep = ";" if ";" in header else ("\t" if "\t" in header else ",")
         try:
-            frame = pd.read_csv(path, sep=sep, quotechar='"', encoding="utf-8", dtype=str,
+            frame = pd.read_csv(io.StringIO(text), sep=sep, quotechar='"', dtype=str,
                                 keep_default_na=False)
         except pd.errors.EmptyDataError as exc:
             raise DatasetError(path, "the file is empty (no header row)") from exc
@@ -157,7 +164,7 @@ def validate(frame: pd.DataFrame, path: str | Path) -> pd.DataFrame:
     out = frame.copy()
     for column in ("english", "french"):
         values = out[column]
-        bad = ~values.map(lambda v: isinstance(v, str) and bool(v.strip()))
+        bad = ~values.map(lambda v: isinstance(v, str) and not is_blank(v))
         _fail_rows(path, bad, column, lambda i, c=column: f"empty or missing {c} text")
     for column, allowed in LABELS.items():
         values = out[column]
@@ -169,6 +176,18 @@ def validate(frame: pd.DataFrame, path: str | Path) -> pd.DataFrame:
         f"expected a list of three French forms [masculine, feminine, inclusive], found "
         f"{out['occupation'].iloc[i]!r}"))
     out["occupation"] = forms
+    # An exact duplicate is a data error (a file concatenated twice, a bad merge): it would
+    # count an example twice and make every variant's pairing ambiguous.
+    same = out[list(COLUMNS)].assign(occupation=out["occupation"].map(tuple))
+    dup = same.duplicated(keep="first")
+    if dup.any():
+        positions = np.flatnonzero(dup.to_numpy())
+        first = int(positions[0])
+        original = int(np.flatnonzero(
+            (same == same.iloc[first]).all(axis=1).to_numpy())[0])
+        more = f" ({len(positions) - 1} more duplicated rows)" if len(positions) > 1 else ""
+        raise DatasetError(path, f"an exact duplicate of row {original + 1} (every column "
+                                 f"equal){more}: remove the repeated rows", row=first + 1)
     if "item_id" in out.columns:
         ids = out["item_id"].astype(str)
         dup = ids.duplicated(keep="first")
@@ -182,9 +201,25 @@ def validate(frame: pd.DataFrame, path: str | Path) -> pd.DataFrame:
 _WORD = re.compile(r"\w+(?:[.·]\w+)*", re.UNICODE)
 
 
+def _tokens(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
 def _similarity(a: str, b: str) -> float:
-    ta, tb = _WORD.findall(a.lower()), _WORD.findall(b.lower())
-    return difflib.SequenceMatcher(None, ta, tb, autojunk=False).ratio()
+    return difflib.SequenceMatcher(None, _tokens(a), _tokens(b), autojunk=False).ratio()
+
+
+def _similarities(anchors: list[list[str]], rows: list[list[str]]) -> np.ndarray:
+    """:func:`_similarity` of every anchor × row, on token lists made once (each row's
+    index is built once, not once per pair)."""
+    sim = np.empty((len(anchors), len(rows)))
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    for j, b in enumerate(rows):
+        matcher.set_seq2(b)
+        for i, a in enumerate(anchors):
+            matcher.set_seq1(a)
+            sim[i, j] = matcher.ratio()
+    return sim
 
 
 def pair_variants(frame: pd.DataFrame) -> pd.Series:
@@ -194,29 +229,41 @@ def pair_variants(frame: pd.DataFrame) -> pd.Series:
     matched by an optimal assignment on text similarity (English and French together:
     ambiguous variants have the same English, unambiguous ones differ only in pronouns, and
     the French only in gendered words): female rows to male rows, then inclusive rows to the
-    examples formed so far. A row left without a partner (unequal counts, or no similar
-    enough row) starts an example of its own, so a missing male row does not separate its
-    female and inclusive siblings. Sibling references of incomplete examples stay missing.
+    examples formed so far (a group of more than ``MAX_GROUP_ROWS`` rows in blocks of that
+    many consecutive rows, so that the cost stays linear). A row left without a partner
+    (unequal counts, or no similar enough row) starts an example of its own, so a missing
+    male row does not separate its female and inclusive siblings. Sibling references of
+    incomplete examples stay missing.
     """
-    example = pd.Series(-1, index=frame.index, dtype="int64")
     key = frame["occupation"].map(tuple).astype(str) + "|" + frame["stereotype"] + "|" + \
         frame["ambiguity"]
-    text = frame["english"] + " ||| " + frame["french"]
+    tokens = [_tokens(f"{e} ||| {f}") for e, f in zip(frame["english"], frame["french"],
+                                                       strict=True)]
+    genders = frame["gender"].to_numpy()
+    example = np.full(len(frame), -1, dtype="int64")  # by position
     next_id = 0
-    for _, group in frame.groupby(key, sort=False):
+    blocks = (positions[start:start + MAX_GROUP_ROWS]
+              for positions in pd.Series(np.arange(len(frame))).groupby(
+                  key.to_numpy(), sort=False).agg(list)
+              for start in range(0, len(positions), MAX_GROUP_ROWS))
+    progress = Progress(len(frame), "pairing gender variants", unit="row")
+    for block in blocks:
         anchors: list[int] = []  # one row per example of this group, compared with the rest
         for gender in ("male", "female", "inclusive"):
-            rows = list(group.index[group["gender"] == gender])
+            rows = [i for i in block if genders[i] == gender]
             if anchors and rows:
-                sim = np.array([[_similarity(text[a], text[o]) for o in rows] for a in anchors])
+                sim = _similarities([tokens[a] for a in anchors], [tokens[o] for o in rows])
                 for r, c in zip(*linear_sum_assignment(-sim), strict=True):
                     if sim[r, c] >= MIN_VARIANT_SIMILARITY:
                         example[rows[c]] = example[anchors[r]]
-            for idx in rows:
-                if example[idx] < 0:
-                    example[idx] = next_id
+            for i in rows:
+                if example[i] < 0:
+                    example[i] = next_id
                     next_id += 1
-                    anchors.append(idx)
+                    anchors.append(i)
+        progress.update(len(block))
+    progress.close()
+    example = pd.Series(example, index=frame.index)
     # Number examples by the position of their first row, so ids follow the file.
     order = {old: new for new, old in enumerate(example.drop_duplicates())}
     return example.map(order)

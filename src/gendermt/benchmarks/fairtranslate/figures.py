@@ -1,4 +1,9 @@
-"""FairTranslate figures: mean score by gender for every system and prompt."""
+"""FairTranslate figures: mean score by gender for every system and prompt.
+
+Computed on the rows the authors' ``clean_outlier`` filter keeps when it is on (the title
+says how many); metrics under their real names (sacreBLEU, NLTK BLEU-m4, chrF, COMET);
+genders in the one gender palette (:data:`gendermt.benchmarks.fairtranslate.GENDER_COLOURS`).
+"""
 
 from __future__ import annotations
 
@@ -11,16 +16,19 @@ import seaborn as sns
 from gendermt.analysis.tables import collect_scores
 from gendermt.plots import save
 
-from . import GENDERS
+from . import GENDER_COLOURS, GENDERS, outliers
+from .paper_tables import metric_label
 
-PALETTE = {"female": "#d6604d", "male": "#4393c3", "inclusive": "#5aae61"}
+PALETTE = GENDER_COLOURS
 
 
 def score_by_gender(scores: pd.DataFrame, systems: Sequence[str], prompts: Sequence[str],
-                    metrics: Sequence[str]):
+                    metrics: Sequence[str], rows_note: str = ""):
     """Bars: mean sentence score per prompt and gender (95% bootstrap CI), a panel per
     system (columns) and metric (rows)."""
     sns.set_theme(style="whitegrid", context="paper")
+    scores = scores.assign(metric=scores["metric"].astype(str).map(metric_label))
+    metrics = [metric_label(m) for m in metrics]
     grid = sns.catplot(
         data=scores, kind="bar", x="prompt", y="score", hue="gender", col="system",
         row="metric", order=list(prompts), hue_order=list(GENDERS), col_order=list(systems),
@@ -30,14 +38,16 @@ def score_by_gender(scores: pd.DataFrame, systems: Sequence[str], prompts: Seque
     grid.set_axis_labels("", "mean sentence score (0–100)")
     for ax in grid.axes.flat:
         ax.tick_params(axis="x", rotation=30)
-    grid.figure.suptitle("FairTranslate en→fr: score by gender of the reference", y=1.02)
+    title = "FairTranslate en→fr: score by gender of the reference"
+    grid.figure.suptitle(f"{title}\n{rows_note}" if rows_note else title, y=1.04,
+                         fontsize=9)
     return grid.figure
 
 
 def build_figures(data_path: str | Path, score_files: Sequence[str | Path], png: str | Path,
                   pdf: str | Path, systems: Sequence[str], prompts: Sequence[str],
-                  metrics: Sequence[str]) -> None:
+                  metrics: Sequence[str], clean_outlier: dict | None = None) -> None:
     """Workflow stage: every score file → ``figures/score_by_gender.{png,pdf}``."""
     data = pd.read_parquet(data_path, columns=["item_id", "gender"])
-    scores = collect_scores(score_files, data, ["gender"])
-    save(score_by_gender(scores, systems, prompts, metrics), png, pdf)
+    scores, kept = outliers.apply(collect_scores(score_files, data, ["gender"]), clean_outlier)
+    save(score_by_gender(scores, systems, prompts, metrics, outliers.note(kept)), png, pdf)

@@ -3,7 +3,8 @@
 * ``normalize``: French lines on stdin → the same lines with inclusive spellings in their
   canonical forms (:mod:`.normalize`) on stdout.
 * ``pronoun``: ``english<TAB>french`` lines on stdin → one class per line on stdout:
-  ``plural``, ``singular-gendered``, ``inclusive`` or ``no-pronoun`` (:mod:`.pronouns`).
+  ``plural``, ``singular-gendered``, ``inclusive``, ``no-pronoun`` or ``untranslated`` (an
+  empty output or the English again; :mod:`.pronouns`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import io
 import sys
 
 from gendermt.errors import GenderMTError
+from gendermt.textfiles import split_lines
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -28,7 +30,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         "pronoun", help="how singular 'they' was rendered (TSV stdin → classes)",
         description="Read 'english<TAB>french' lines on stdin and write, per line, how the "
                     "French renders the English singular 'they': plural (ils/elles/iels), "
-                    "singular-gendered (il/elle), inclusive (iel) or no-pronoun.")
+                    "singular-gendered (il/elle), inclusive (iel), no-pronoun or "
+                    "untranslated (empty, or the English again).")
     pron.set_defaults(func=run_pronoun)
 
 
@@ -39,7 +42,7 @@ def _stdin() -> io.TextIOBase:
 
 
 def _lines(stream: io.TextIOBase) -> list[str]:
-    return stream.read().splitlines()
+    return split_lines(stream.read())  # \n only, as every gendermt command reads lines
 
 
 def run_normalize(args: argparse.Namespace) -> int:
@@ -53,15 +56,25 @@ def run_normalize(args: argparse.Namespace) -> int:
 def run_pronoun(args: argparse.Namespace) -> int:
     from .pronouns import classify_they, has_they
 
-    pairs = []
+    # A bad line does not cost the others their results: it gets an empty output line (so
+    # that outputs stay aligned with inputs), is reported on stderr, and the exit status is 2.
+    out, bad = [], []
     for number, line in enumerate(_lines(_stdin()), start=1):
         if "\t" not in line:
-            raise GenderMTError(f"stdin line {number}: expected 'english<TAB>french', found "
-                                f"no tab in {line[:60]!r}")
+            print(f"gendermt: error: stdin line {number}: expected 'english<TAB>french', "
+                  f"found no tab in {line[:60]!r}", file=sys.stderr)
+            out.append("")
+            bad.append(number)
+            continue
         english, french = line.split("\t", 1)
         if not has_they(english):
             print(f"gendermt: warning: stdin line {number}: the English has no 'they'; "
                   "classified from the French alone", file=sys.stderr)
-        pairs.append((english, french))
-    sys.stdout.write("".join(classify_they(e, f).cls + "\n" for e, f in pairs))
+        out.append(classify_they(english, french).cls)
+    sys.stdout.write("".join(cls + "\n" for cls in out))
+    if bad:
+        shown = ", ".join(map(str, bad[:10])) + (f" and {len(bad) - 10} more" if len(bad) > 10
+                                                 else "")
+        raise GenderMTError(f"{len(bad)} of {len(out)} stdin lines could not be classified "
+                            f"(lines {shown}; their output lines are empty)")
     return 0

@@ -5,7 +5,8 @@
   feminine pink, inclusive green), in percent of the kept rows (n above each bar).
 * ``they_by_prompt``: Fig. 7: for each system, a bar per prompt stacked by the French pronoun
   that renders singular "they" (plural ils/elles/iels in reds, gendered il/elle in blues,
-  iel and no pronoun, the two inclusive renderings, in greens).
+  iel and no pronoun, the two inclusive renderings, in greens; empty or untranslated
+  outputs in grey, never in a colour of a correct rendering).
 * ``they_by_ambiguity``: Figs. 11–14 in one figure: the same, with a bar per prompt ×
   ambiguity (unambiguous, long unambiguous).
 """
@@ -21,14 +22,15 @@ import pandas as pd
 
 from gendermt.plots import save
 
-from . import GENDERS
+from . import FORM_COLOURS, GENDERS
 from .occupations import FORMS
-from .pronouns import NO_PRONOUN, PRONOUNS
+from .pronouns import NO_PRONOUN, PRONOUNS, UNTRANSLATED
 
-FORM_COLOURS = {"masculine": "#4393c3", "feminine": "#e7298a", "inclusive": "#5aae61"}
 PRONOUN_COLOURS = {"ils": "#b2182b", "elles": "#d6604d", "iels": "#f4a582", "il": "#2166ac",
-                   "elle": "#67a9cf", "iel": "#1a9850", NO_PRONOUN: "#a6d96a"}
-PRONOUN_LABELS = {**{p: p for p in PRONOUNS}, NO_PRONOUN: "no pronoun"}
+                   "elle": "#67a9cf", "iel": "#1a9850", NO_PRONOUN: "#a6d96a",
+                   UNTRANSLATED: "#bdbdbd"}
+PRONOUN_LABELS = {**{p: p for p in PRONOUNS}, NO_PRONOUN: "no pronoun",
+                  UNTRANSLATED: "untranslated / empty"}
 THEY_AMBIGUITIES = ("unambiguous", "long unambiguous")
 _SHORT = {"unambiguous": "unamb.", "long unambiguous": "long"}
 

@@ -14,7 +14,10 @@ file in the paper's layout:
   rows kept and dropped (and why);
 * ``they_pronouns`` (Fig. 7, Figs. 11–14): the rendering of singular "they" on the inclusive,
   non-ambiguous rows whose English has "they", overall and per ambiguity;
-* ``word_counts`` (Table 5): mean words per example, English and French, by ambiguity.
+* ``word_counts`` (Table 5): mean words per example, English and French, by ambiguity;
+* ``classifier_modes``: Table 4, the occupation forms and singular "they" by the authors'
+  rules and by the corrected ones side by side, with the paper's numbers
+  (:mod:`.mode_tables`). The other tables are the ``corrected`` mode.
 """
 
 from __future__ import annotations
@@ -24,30 +27,37 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
-from tqdm import tqdm
 
 from gendermt.analysis.tables import ordered, run_of
 from gendermt.errors import GenderMTError
 from gendermt.io import read_jsonl, write_parquet, write_table, write_text
+from gendermt.progress import Progress
 
-from . import AMBIGUITIES, GENDERS
+from . import AMBIGUITIES, GENDERS, authors, mode_tables
 from .indicators import indicators
+from .mode_tables import PAPER_TABLE4
 from .normalize import normalize_with_rules
-from .occupations import FORMS, NOT_FOUND, UNDECIDED, occupation_form
-from .pronouns import CLASSES, NO_PRONOUN, PRONOUN_CLASS, PRONOUNS, classify_they, has_they
+from .occupations import FORMS, NOT_FOUND, TWO_REFERENTS, UNDECIDED, occupation_form
+from .pronouns import (
+    CLASSES,
+    NO_PRONOUN,
+    PRONOUN_CLASS,
+    PRONOUNS,
+    UNTRANSLATED,
+    classify_they,
+    has_they,
+)
 
 log = logging.getLogger(__name__)
 
 GOLD_FORM = {"male": "masculine", "female": "feminine", "inclusive": "inclusive"}
+_OTHER_CLASS = {NO_PRONOUN: "no-pronoun", UNTRANSLATED: "untranslated"}
 THEY_AMBIGUITIES = ("unambiguous", "long unambiguous")
 # Appendix A, Table 5 (the full dataset): printed beside ours in the Markdown.
 PAPER_WORD_COUNTS = {"ambiguous": (15.775, 13.564), "unambiguous": (22.153, 19.102),
                      "long unambiguous": (48.599, 40.104),
                      "mean of the ambiguity means": (28.842, 24.257)}
 
-# Table 4 (806 inclusive rows; prompts baseline, moral, linguistic, moral + linguistic).
-PAPER_TABLE4 = {"Gemma2-2B": (5, 9, 29, 49), "Mistral-7B": (0, 1, 1, 2),
-                "Llama3.1-8B": (1, 4, 10, 42), "Llama3.3-70B": (0, 19, 12, 86)}
 
 
 # --------------------------------------------------------------------------- per output
@@ -94,8 +104,8 @@ def analyse(data: pd.DataFrame, outputs: pd.DataFrame) -> pd.DataFrame:
     frame = frame.drop(columns="_merge")
     they_ids = set(data.loc[they_rows(data), "item_id"])
     rows = []
-    for rec in tqdm(frame.itertuples(index=False), total=len(frame), desc="inclusive",
-                    unit="output", mininterval=5):
+    progress = Progress(len(frame), "inclusive", unit="output")
+    for rec in frame.itertuples(index=False):
         hyp = rec.hypothesis or ""
         normalized, rules = normalize_with_rules(hyp)
         occupation = occupation_form(normalized, list(rec.occupation))
@@ -103,6 +113,10 @@ def analyse(data: pd.DataFrame, outputs: pd.DataFrame) -> pd.DataFrame:
         they = classify_they(rec.source, normalized) if is_they else None
         found = indicators(normalized)
         found_raw = indicators(hyp)
+        # the authors' mode: their normaliser, then their notebook's rules (authors.py)
+        by_authors = authors.non_binary_standardization(hyp)
+        authors_they = (rec.gender == "inclusive" and rec.ambiguity != "ambiguous"
+                        and authors.has_they(rec.source))
         rows.append({
             "normalized": normalized, "normalization_rules": "; ".join(rules),
             "indicators": "; ".join(found), "has_indicator": bool(found),
@@ -112,7 +126,15 @@ def analyse(data: pd.DataFrame, outputs: pd.DataFrame) -> pd.DataFrame:
             "occupation_dropped": occupation.dropped, "they_row": is_they,
             "they_class": they.cls if they else None,
             "they_pronoun": they.pronoun if they else None,
+            "authors_normalized": by_authors,
+            "authors_has_indicator": authors.is_inclusive_indic(by_authors),
+            "authors_occupation": authors.determine_gender(by_authors, list(rec.occupation)),
+            "authors_they_row": authors_they,
+            "authors_they_pronouns": ("; ".join(authors.pronouns_present(by_authors))
+                                      if authors_they else None),
         })
+        progress.update()
+    progress.close()
     out = pd.concat([frame.drop(columns=["occupation", "source"]).reset_index(drop=True),
                      pd.DataFrame(rows)], axis=1)
     return out
@@ -166,6 +188,8 @@ def occupation_table(items: pd.DataFrame) -> pd.DataFrame:
                "kept": len(kept), "dropped": len(part) - len(kept),
                "dropped_not_found": int((part["occupation_dropped"] == NOT_FOUND).sum()),
                "dropped_undecided": int((part["occupation_dropped"] == UNDECIDED).sum()),
+               "dropped_two_referents": int((part["occupation_dropped"] == TWO_REFERENTS)
+                                            .sum()),
                **{form: int(counts.get(form, 0)) for form in FORMS},
                "doublets": int(kept["occupation_doublet"].sum())}
         for form in FORMS:
@@ -185,10 +209,10 @@ def they_table(items: pd.DataFrame) -> pd.DataFrame:
         for ambiguity, group in groups:
             part = group[(group["system"] == system) & (group["prompt"] == prompt)]
             counts = part["they_pronoun"].value_counts()
-            for pronoun in (*PRONOUNS, NO_PRONOUN):
+            for pronoun in (*PRONOUNS, NO_PRONOUN, UNTRANSLATED):
                 n = int(counts.get(pronoun, 0))
                 rows.append({"system": system, "prompt": prompt, "ambiguity": ambiguity,
-                             "class": PRONOUN_CLASS.get(pronoun, "no-pronoun"),
+                             "class": PRONOUN_CLASS.get(pronoun, _OTHER_CLASS.get(pronoun)),
                              "pronoun": pronoun, "rows": n, "they_rows": len(part),
                              "share": n / len(part) if len(part) else float("nan")})
     return pd.DataFrame(rows, columns=["system", "prompt", "ambiguity", "class", "pronoun",
@@ -251,7 +275,7 @@ def _occupation_md(table: pd.DataFrame) -> str:
     for system, part in table.groupby("system", observed=True, sort=False):
         shown = part.assign(**{f: 100 * part[f"share_{f}"] for f in FORMS})[
             ["prompt", "gender", "rows", "kept", "dropped_not_found", "dropped_undecided",
-             *FORMS, "doublets"]]
+             "dropped_two_referents", *FORMS, "doublets"]]
         out += [f"\n## {system}\n", _md(shown)]
     return "\n".join(out) + "\n"
 
@@ -264,7 +288,8 @@ def _they_md(table: pd.DataFrame) -> str:
     out = ["# Singular \"they\" (§8.2, Fig. 7, Figs. 11–14)\n\nPercent of the inclusive, "
            "non-ambiguous rows with \"they\" in the English whose French uses a plural "
            "(ils/elles/iels), a gendered singular (il/elle), the inclusive iel, or no "
-           "subject pronoun.\n"]
+           "subject pronoun; `untranslated`: empty outputs and copies of the English, "
+           "counted apart from \"no pronoun\".\n"]
     for ambiguity in ("all", *THEY_AMBIGUITIES):
         part = classes[classes["ambiguity"] == ambiguity]
         if part.empty:
@@ -292,9 +317,12 @@ def _word_count_md(table: pd.DataFrame) -> str:
 # --------------------------------------------------------------------------- the stage
 def build_inclusive_tables(data_path: str | Path, translation_files: Sequence[str | Path],
                            analysed_path: str | Path, outputs: dict, systems: Sequence[str],
-                           prompts: Sequence[str]) -> None:
+                           prompts: Sequence[str], comet: str | Path | None = None,
+                           clean_outlier: dict | None = None) -> None:
     """Workflow stage: data + every translation file → per-output results and the tables;
-    ``outputs`` maps table name (and ``<name>_md``) → path."""
+    ``outputs`` maps table name (and ``<name>_md``) → path. With ``clean_outlier`` enabled,
+    ``comet`` (``scores/comet.parquet``) gives the authors' mode its COMET filter of the
+    singular-"they" rows (:mod:`.mode_tables`)."""
     data = pd.read_parquet(data_path)
     items = analyse(data, read_translations(translation_files))
     items = ordered(items, {"system": systems, "prompt": prompts, "gender": GENDERS,
@@ -328,3 +356,9 @@ def build_inclusive_tables(data_path: str | Path, translation_files: Sequence[st
     words = word_count_table(data)
     write_table(words, outputs["word_counts"])
     write_text(outputs["word_counts_md"], _word_count_md(words))
+
+    if "classifier_modes" in outputs:
+        comet_scores = pd.read_parquet(comet) if comet else None
+        modes = mode_tables.comparison(items, comet_scores, clean_outlier)
+        write_table(modes, outputs["classifier_modes"])
+        write_text(outputs["classifier_modes_md"], mode_tables.markdown(modes))

@@ -40,7 +40,8 @@ become ``.``. Rules are case-sensitive (``Un/Une`` → ``Un.e``, ``un/une`` → 
 Whole-word rules need a word start on the left and a word end on the right, and never touch
 part of a hyphenated compound (the authors' rules turn "Ille-et-Vilaine" into
 "Iel-et-Vilaine"). Ending rules need letters before them and allow a plural ``s``/``.s``
-after them. Normalising twice changes nothing.
+after them. The rules are applied until nothing changes, so normalising twice changes
+nothing.
 
 Differences from the authors' ``normalize_text.py`` (facts in datasets.md §1.5), all
 deliberate: the ``eur.rice`` family and ``Cet.te`` are covered; slash, hyphen, bracket and
@@ -206,8 +207,27 @@ _E_RULES: tuple[tuple[str, re.Pattern, Callable[[re.Match], str]], ...] = (
 )
 
 
+MAX_PASSES = 5
+
+
 def normalize_with_rules(text: str) -> tuple[str, list[str]]:
-    """Normalise ``text`` and say which rules changed it (``"il ou elle→iel"``, ...)."""
+    """Normalise ``text`` and say which rules changed it (``"il ou elle→iel"``, ...).
+
+    The rules are applied until nothing changes (at most :data:`MAX_PASSES` passes), so that
+    normalising twice changes nothing: one pass can uncover a form for another rule ("un ou
+    une boulanger ou boulangère": the doublet is only seen once "un ou une" is ``un.e``)."""
+    fired: list[str] = []
+    out = text
+    for _ in range(MAX_PASSES):
+        new, rules = _one_pass(out)
+        fired += [r for r in rules if r not in fired]
+        if new == out:
+            break
+        out = new
+    return out, fired
+
+
+def _one_pass(text: str) -> tuple[str, list[str]]:
     fired: list[str] = []
 
     def note(name: str) -> None:

@@ -7,9 +7,10 @@ unambiguous (the paper's order, not the dataset card's); systems in config order
 (the mean over systems) where the paper has it. Means of sentence scores, in percent with two
 decimals; p-values with two significant digits.
 
-The paper's two metrics are BLEU (NLTK sentence BLEU, method 4: ``bleu_nltk_m4`` here; sacrebleu
-``bleu`` when that is not computed) and COMET (or, without COMET, the next configured metric,
-chrF in the default). Each table's note says which metric and prompt it shows. Table 3 shows
+The paper's two metrics are "BLEU" (NLTK sentence BLEU, method 4: ``bleu_nltk_m4`` here,
+labelled NLTK BLEU-m4; sacreBLEU ``bleu`` when that is not computed, labelled sacreBLEU) and
+COMET (or, without COMET, the next configured metric, chrF in the default). Each table's
+note says which metric and prompt it shows and which rows it is computed on. Table 3 shows
 the first system of the config (the paper's Gemma2-2B).
 """
 
@@ -24,8 +25,11 @@ from gendermt.analysis.layout import columns, p_value, percent, write_layout
 from . import GENDERS, STEREOTYPES
 
 PAPER_AMBIGUITIES = ("ambiguous", "long unambiguous", "unambiguous")  # the paper's row order
-METRIC_NAMES = {"bleu": "BLEU", "bleu_nltk_m4": "BLEU", "chrf": "chrF", "ter": "TER",
-                "comet": "COMET", "bertscore": "BERTScore"}
+# Each metric under its real name: the paper's "BLEU" is NLTK's sentence BLEU (method 4),
+# which is not sacreBLEU's.
+METRIC_LABELS = {"bleu": "sacreBLEU", "bleu_nltk_m4": "NLTK BLEU-m4", "chrf": "chrF",
+                 "ter": "TER", "comet": "COMET", "bertscore": "BERTScore"}
+METRIC_NAMES = METRIC_LABELS  # the former name, kept for importers
 CATEGORY_NAMES = {"female-stereotyped": "Female-stereotyped",
                   "male-stereotyped": "Male-stereotyped", "gender-balanced": "Gender-balanced",
                   "ambiguous": "Ambiguous", "long unambiguous": "Long Unambiguous",
@@ -39,11 +43,13 @@ def _name(value: str, names: dict[str, str] | None = None) -> str:
     return (names or {}).get(value, value[:1].upper() + value[1:])
 
 
-def _metric_name(metric: str, metrics: Sequence[str]) -> str:
-    # both BLEUs in one table: tell them apart
-    if metric == "bleu" and "bleu_nltk_m4" in metrics:
-        return "sacreBLEU"
-    return METRIC_NAMES.get(metric, metric)
+def metric_label(metric: str) -> str:
+    """The metric's real name (``bleu`` → sacreBLEU, ``bleu_nltk_m4`` → NLTK BLEU-m4)."""
+    return METRIC_LABELS.get(metric, metric)
+
+
+def _metric_name(metric: str, metrics: Sequence[str] = ()) -> str:
+    return metric_label(metric)
 
 
 def paper_metrics(metrics: Sequence[str]) -> list[str]:
@@ -147,20 +153,22 @@ def _rename_metrics(frame: pd.DataFrame, metrics: Sequence[str]) -> pd.DataFrame
 
 def write_paper_tables(scores: pd.DataFrame, anova: pd.DataFrame, outputs: dict,
                        systems: Sequence[str], prompts: Sequence[str],
-                       metrics: Sequence[str]) -> None:
-    """``outputs`` maps ``paper_table{n}`` to ``{"csv", "md", "tex"}`` paths."""
+                       metrics: Sequence[str], rows_note: str = "") -> None:
+    """``outputs`` maps ``paper_table{n}`` to ``{"csv", "md", "tex"}`` paths; ``rows_note``
+    (the rows the scores are computed on) ends every table's note."""
     shown = paper_metrics(metrics)
     prompt = "baseline" if "baseline" in prompts else prompts[0]
     names = " and ".join(f"{_metric_name(m, shown)} (`{m}`)" for m in shown)
     common = (f"Means of sentence scores in percent; prompt `{prompt}`; metrics {names}. "
               "Mean: the mean of the three gender means (rows) or of the systems (column).")
+    tail = f" {rows_note}" if rows_note else ""
     first = systems[0]
     layouts = {
         "1": (table1(scores, systems, shown, prompt), 1,
               "Table 1: scores by gender and system", common),
         "2": (table_by_prompt(scores, systems, shown[0], prompts), 1,
               f"Table 2: {_metric_name(shown[0], shown)} by prompting and gender",
-              f"Means of sentence `{shown[0]}` in percent."),
+              f"Means of sentence {_metric_name(shown[0])} (`{shown[0]}`) in percent."),
         "3": (table3(scores, first, shown, prompt), 3,
               f"Table 3: {first} by stereotype / ambiguity and gender", common),
         "6": (table6(anova, systems, shown, prompts), 1,
@@ -170,12 +178,12 @@ def write_paper_tables(scores: pd.DataFrame, anova: pd.DataFrame, outputs: dict,
               "for the paired test and Holm-adjusted p-values."),
         "7": (table_by_prompt(scores, systems, shown[-1], prompts), 1,
               f"Table 7: {_metric_name(shown[-1], shown)} by prompting and gender",
-              f"Means of sentence `{shown[-1]}` in percent."),
+              f"Means of sentence {_metric_name(shown[-1])} (`{shown[-1]}`) in percent."),
         "8": (table_by_category(scores, "stereotype", STEREOTYPES, systems, shown, prompt), 2,
               "Table 8: scores by stereotype and gender", common),
         "9": (table_by_category(scores, "ambiguity", PAPER_AMBIGUITIES, systems, shown,
                                 prompt), 2, "Table 9: scores by ambiguity and gender", common),
     }
     for number, (frame, labels, title, note) in layouts.items():
-        write_layout(frame, labels, outputs[f"paper_table{number}"], title, note,
+        write_layout(frame, labels, outputs[f"paper_table{number}"], title, note + tail,
                      fmt=p_value if number == "6" else percent)

@@ -16,12 +16,18 @@ The rule, on the normalised French (:mod:`.normalize`, so "il ou elle" and "il/e
    il est tard, il est important/nécessaire/possible..., il a fallu, faut-il, y a-t-il
    (:data:`IMPERSONAL_ALWAYS`, :data:`IMPERSONAL_BEFORE`, :data:`IMPERSONAL_ADJECTIVES`);
    "il semble fatigué", "il reste calme", "il arrive en retard" stay personal.
-3. English he, she and subject *it* (followed by a verb or auxiliary) are rendered by
-   il/elle too: that many il/elle are set aside as theirs.
-4. The class is the first that applies: ``inclusive`` if any iel; ``singular-gendered`` if
-   any il/elle is left; ``plural`` if any ils/elles/iels; else ``no-pronoun``. A singular
-   pronoun wins over a plural one because a plural in the same output usually refers to
-   another group ("les clients ... ils") while the person got the singular.
+3. English he and she are rendered by il/elle: that many il/elle are set aside as theirs.
+   A subject *it* (followed by a verb or auxiliary) sets one aside only when the French has
+   no other rendering of it left: French renders "it" mostly by ce/c'/cela/ça or by an
+   impersonal il (already skipped), so each of those accounts for one "it" first ("They
+   said it was easy." → "Il a dit que c'était facile.": the il is the person's).
+4. An empty output, or one that is the English source again, is ``untranslated``: its own
+   class, not "no pronoun" (which is an inclusive strategy).
+5. Otherwise the class is the first that applies: ``inclusive`` if any iel;
+   ``singular-gendered`` if any il/elle is left; ``plural`` if any ils/elles/iels; else
+   ``no-pronoun``. A singular pronoun wins over a plural one because a plural in the same
+   output usually refers to another group ("les clients ... ils") while the person got the
+   singular.
 
 Known limits (no parser, no alignment): a plural pronoun that refers to another group, in an
 output that renders the person's "they" without a pronoun, counts as ``plural``; il/elle
@@ -38,12 +44,15 @@ from dataclasses import dataclass
 from .normalize import normalize
 from .tokens import tokens
 
-CLASSES = ("plural", "singular-gendered", "inclusive", "no-pronoun")
+CLASSES = ("plural", "singular-gendered", "inclusive", "no-pronoun", "untranslated")
 PRONOUN_CLASS = {"ils": "plural", "elles": "plural", "iels": "plural",
                  "il": "singular-gendered", "elle": "singular-gendered", "iel": "inclusive"}
 # Pronouns in the order they are reported within a class (the figures' stacking order).
 PRONOUNS = ("ils", "elles", "iels", "il", "elle", "iel")
 NO_PRONOUN = "none"
+UNTRANSLATED = "untranslated"  # an empty output or a copy of the English
+# French subjects that render an English "it" besides il/elle.
+IT_RENDERINGS = frozenset({"c'", "cela", "ça", "ceci"})
 
 PREPOSITIONS = frozenset({
     "à", "de", "d'", "avec", "pour", "chez", "sans", "par", "sur", "sous", "vers", "contre",
@@ -131,10 +140,9 @@ def _impersonal_inverted(words: list[str], i: int) -> bool:
             or (verb in ("a", "avait", "aura") and j > 0 and words[j - 1] == "y"))
 
 
-def subject_pronouns(french: str) -> list[str]:
-    """The third-person subject pronouns of a normalised French text, in order."""
-    words = tokens(french)
-    found = []
+def _subjects(words: list[str]) -> tuple[list[str], int]:
+    """(personal subject pronouns in order, number of impersonal il)."""
+    found, impersonal = [], 0
     for i, word in enumerate(words):
         if word not in PRONOUN_CLASS:
             continue
@@ -142,22 +150,47 @@ def subject_pronouns(french: str) -> list[str]:
         if before in PREPOSITIONS:
             continue
         if word == "il" and (_impersonal(words, i) or _impersonal_inverted(words, i)):
+            impersonal += 1
             continue
         found.append(word)
-    return found
+    return found, impersonal
 
 
-def english_singular_others(english: str) -> int:
-    """English he, she and subject "it": pronouns that French renders as il/elle too."""
+def subject_pronouns(french: str) -> list[str]:
+    """The third-person subject pronouns of a normalised French text, in order."""
+    return _subjects(tokens(french))[0]
+
+
+def _it_renderings(words: list[str], impersonal: int) -> int:
+    """French subjects other than a personal il/elle that can render an English "it"."""
+    ce = sum(1 for i, w in enumerate(words)
+             if w in IT_RENDERINGS or (w == "ce" and i + 1 < len(words)
+                                       and words[i + 1] in _ETRE | {"sont", "seront"}))
+    return ce + impersonal
+
+
+def _english_counts(english: str) -> tuple[int, int]:
+    """(he + she, subject it) in the English."""
     text = english.translate(str.maketrans({"’": "'"}))
-    return len(_HE_SHE.findall(text)) + len(_IT_SUBJECT.findall(text))
+    return len(_HE_SHE.findall(text)), len(_IT_SUBJECT.findall(text))
+
+
+def untranslated(english: str, french: str) -> bool:
+    """An empty output, or the English source again (spacing and case aside)."""
+    text = " ".join((french or "").split()).casefold()
+    return not text or text == " ".join(english.split()).casefold()
 
 
 def classify_they(english: str, french: str) -> TheyRendering:
     """The class of the French rendering of the English "they" (see the module doc)."""
-    subjects = subject_pronouns(normalize(french))
+    if untranslated(english, french):
+        return TheyRendering(UNTRANSLATED, UNTRANSLATED, ())
+    words = tokens(normalize(french))
+    subjects, impersonal = _subjects(words)
     singular = [p for p in subjects if p in ("il", "elle")]
-    spare = singular[english_singular_others(english):]
+    he_she, it = _english_counts(english)
+    it_as_il = max(0, it - _it_renderings(words, impersonal))
+    spare = singular[he_she + it_as_il:]
     for cls, candidates in (("inclusive", [p for p in subjects if p == "iel"]),
                             ("singular-gendered", spare),
                             ("plural", [p for p in subjects if PRONOUN_CLASS[p] == "plural"])):

@@ -11,6 +11,12 @@ gender variants), and Tukey HSD between the genders, with eta squared / partial 
 Holm-adjusted p-values; each row names the test that produced its p-value. gender_means_ci:
 the gender means with seeded bootstrap 95% confidence intervals. The paper's Tables 1, 2, 3, 6,
 7, 8, 9 in its layouts (CSV, Markdown, LaTeX) come from :mod:`.paper_tables`.
+
+Every table is computed on the rows the authors' ``clean_outlier`` filter keeps when it is
+enabled (:mod:`.outliers`; its counts are ``clean_outlier.csv`` and every Markdown note quotes
+them). Metrics are named as they are (``metric_label``: sacreBLEU, NLTK BLEU-m4, chrF,
+COMET), never a bare "BLEU"; the ``metric`` column keeps the config's names. p-values in
+Markdown are in scientific notation, so that tiny ones never print as 0.000.
 """
 
 from __future__ import annotations
@@ -25,8 +31,8 @@ from gendermt.analysis.anova import TEST_NAME, one_way_anova
 from gendermt.analysis.tables import collect_scores, flat_pivot, ordered
 from gendermt.io import write_table, write_text
 
-from . import AMBIGUITIES, GENDERS, STEREOTYPES
-from .paper_tables import TABLES, write_paper_tables
+from . import AMBIGUITIES, GENDERS, STEREOTYPES, outliers
+from .paper_tables import METRIC_LABELS, TABLES, metric_label, write_paper_tables
 
 METADATA = ["example_id", "gender", "stereotype", "ambiguity"]
 
@@ -34,6 +40,21 @@ METADATA = ["example_id", "gender", "stereotype", "ambiguity"]
 def _means(scores: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     return (scores.groupby(by, observed=True)["score"]
             .agg(n="count", mean="mean", sd="std").reset_index())
+
+
+def labelled(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with a ``metric_label`` column after ``metric`` (the metric's real name)."""
+    if "metric" not in table.columns or table.empty:
+        return table
+    out = table.copy()
+    out.insert(out.columns.get_loc("metric") + 1, "metric_label",
+               out["metric"].astype(str).map(metric_label))
+    return out
+
+
+def p_text(p: float) -> str:
+    """A p-value for Markdown: scientific notation (tabulate would print 1e-20 as 0.000)."""
+    return "" if pd.isna(p) else f"{p:.2e}"
 
 
 def by_gender(scores: pd.DataFrame) -> pd.DataFrame:
@@ -133,81 +154,109 @@ def _md(frame: pd.DataFrame, floatfmt: str = ".2f", **kwargs) -> str:
     return frame.to_markdown(index=False, floatfmt=floatfmt, **kwargs)
 
 
-def _gender_md(table: pd.DataFrame, main_prompt: str) -> str:
+def _named(table: pd.DataFrame) -> pd.DataFrame:
+    """The metric column as its label, in the table's metric order (for Markdown)."""
+    order = [metric_label(m) for m in table["metric"].cat.categories] \
+        if hasattr(table["metric"], "cat") else None
+    out = table.assign(metric=table["metric"].astype(str).map(metric_label))
+    return ordered(out, {"metric": order}) if order else out
+
+
+def _gender_md(table: pd.DataFrame, main_prompt: str, rows_note: str) -> str:
+    named = _named(table)
     out = [f"# Mean score by gender\n\nTable 1 layout: prompt `{main_prompt}`, rows gender, "
-           "columns system · metric.\n", _md(flat_pivot(
-               table[table["prompt"] == main_prompt], ["gender"], ["system", "metric"], "mean"))]
+           f"columns system · metric. {rows_note}\n", _md(flat_pivot(
+               named[named["prompt"] == main_prompt], ["gender"], ["system", "metric"],
+               "mean"))]
     for metric in table["metric"].cat.categories:
-        part = table[table["metric"] == metric]
+        part = named[table["metric"] == metric]
         if part.empty:
             continue
-        out += [f"\n## {metric}: by prompt and gender\n\nTable 2 layout: rows prompt, columns "
-                "system · gender.\n", _md(flat_pivot(part, ["prompt"], ["system", "gender"],
-                                                      "mean"))]
+        out += [f"\n## {metric_label(metric)} (`{metric}`): by prompt and gender\n\nTable 2 "
+                "layout: rows prompt, columns system · gender.\n",
+                _md(flat_pivot(part, ["prompt"], ["system", "gender"], "mean"))]
     return "\n".join(out) + "\n"
 
 
-def _category_md(table: pd.DataFrame, category: str, main_prompt: str) -> str:
-    part = table[table["prompt"] == main_prompt]
+def _category_md(table: pd.DataFrame, category: str, main_prompt: str, rows_note: str) -> str:
+    part = _named(table)
+    part = part[part["prompt"] == main_prompt]
     return (f"# Mean score by {category} and gender\n\nTables 3, 8 and 9 layout: prompt "
-            f"`{main_prompt}`; \"mean\" is the mean of the three gender means.\n\n"
+            f"`{main_prompt}`; \"mean\" is the mean of the three gender means. {rows_note}\n\n"
             + _md(flat_pivot(part, [category, "gender"], ["system", "metric"], "mean")) + "\n")
 
 
-def _anova_md(table: pd.DataFrame) -> str:
-    shown = table.assign(p=table["p_value"].map(lambda p: f"{p:.1e}"))
+def _anova_md(table: pd.DataFrame, rows_note: str) -> str:
+    shown = _named(table).assign(p=table["p_value"].map(p_text))
     return ("# ANOVA across genders: p-values\n\nTable 6 layout: rows prompt, columns "
-            f"system · metric. Test: {TEST_NAME}.\n\n"
+            f"system · metric. Test: {TEST_NAME}. {rows_note}\n\n"
             + _md(flat_pivot(shown, ["prompt"], ["system", "metric"], "p"), disable_numparse=True)
             + "\n")
 
 
-def _gender_tests_md(table: pd.DataFrame) -> str:
-    shown = table.assign(p=table["p_value"].map(lambda p: f"{p:.2e}"),
-                         p_holm=table["p_holm"].map(lambda p: f"{p:.2e}"))
+def _gender_tests_md(table: pd.DataFrame, rows_note: str) -> str:
+    shown = table.assign(metric=table["metric"].astype(str).map(metric_label),
+                         p=table["p_value"].map(p_text), p_holm=table["p_holm"].map(p_text))
+    for column in ("value", "eta_squared", "partial_eta_squared"):
+        shown[column] = table[column].map(lambda v: "" if pd.isna(v) else f"{v:.3f}")
+    shown["n"] = table["n"].map(lambda v: "" if pd.isna(v) else f"{int(v)}")
     columns = ["metric", "system", "prompt", "test", "comparison", "value", "p", "p_holm",
                "eta_squared", "partial_eta_squared", "n"]
+    # numbers are formatted here: tabulate would re-parse "1.2e-20" and print 0.000
     return ("# Gender differences: tests, effect sizes, Holm-adjusted p-values\n\n"
             "Each row names the test that produced its p-value. p_holm: Holm's correction "
-            "across all rows of the same test.\n\n"
-            + shown[columns].to_markdown(index=False, floatfmt=".3f") + "\n")
+            f"across all rows of the same test. {rows_note}\n\n"
+            + shown[columns].to_markdown(index=False, disable_numparse=True) + "\n")
 
 
 def build_tables(data_path: str | Path, score_files: Sequence[str | Path], outputs: dict,
                  systems: Sequence[str], prompts: Sequence[str], metrics: Sequence[str],
-                 bootstrap: dict | None = None) -> None:
+                 bootstrap: dict | None = None, clean_outlier: dict | None = None) -> None:
     """Workflow stage: every score file → the tables; ``outputs`` maps table name → path
-    (for ``paper_table{n}``, the CSV: its .md and .tex are written beside it)."""
+    (for ``paper_table{n}``, the CSV: its .md and .tex are written beside it).
+    ``clean_outlier``: the authors' row filter's settings (:mod:`.outliers`; off if None)."""
     data = pd.read_parquet(data_path)
     scores = ordered(collect_scores(score_files, data, METADATA), {
         "system": systems, "prompt": prompts, "metric": metrics, "gender": GENDERS,
         "stereotype": STEREOTYPES, "ambiguity": AMBIGUITIES})
+    scores, kept = outliers.apply(scores, clean_outlier)
+    rows_note = outliers.note(kept)
+    if "clean_outlier" in outputs:
+        write_table(kept, outputs["clean_outlier"])
+        write_text(outputs["clean_outlier_md"], outliers.markdown(kept))
     main_prompt = "baseline" if "baseline" in prompts else prompts[0]
 
     gender = by_gender(scores)
-    write_table(gender, outputs["by_gender"])
-    write_text(outputs["by_gender_md"], _gender_md(gender, main_prompt))
+    write_table(labelled(gender), outputs["by_gender"])
+    write_text(outputs["by_gender_md"], _gender_md(gender, main_prompt, rows_note))
     for category in ("stereotype", "ambiguity"):
         table = by_category(scores, category)
-        write_table(table, outputs[f"by_{category}"])
-        write_text(outputs[f"by_{category}_md"], _category_md(table, category, main_prompt))
+        write_table(labelled(table), outputs[f"by_{category}"])
+        write_text(outputs[f"by_{category}_md"],
+                   _category_md(table, category, main_prompt, rows_note))
     tests = anova(scores)
-    write_table(tests, outputs["anova"])
+    write_table(labelled(tests), outputs["anova"])
     write_text(outputs["anova_md"], _anova_md(ordered(tests, {"system": systems,
                                                               "prompt": prompts,
-                                                              "metric": metrics})))
+                                                              "metric": metrics}), rows_note))
     summary = dataset_summary(data)
     write_table(summary, outputs["dataset"], outputs["dataset_md"], floatfmt="d")
 
     if "gender_tests" in outputs:
         table = gender_tests(scores)
-        write_table(table, outputs["gender_tests"])
-        write_text(outputs["gender_tests_md"], _gender_tests_md(table))
+        write_table(labelled(table), outputs["gender_tests"])
+        write_text(outputs["gender_tests_md"], _gender_tests_md(table, rows_note))
     if "gender_means_ci" in outputs:
-        write_table(gender_means_ci(scores, bootstrap), outputs["gender_means_ci"],
-                    outputs["gender_means_ci_md"], floatfmt=".2f")
+        table = labelled(gender_means_ci(scores, bootstrap))
+        write_table(table, outputs["gender_means_ci"])
+        write_text(outputs["gender_means_ci_md"],
+                   f"# Gender means with bootstrap confidence intervals\n\n{rows_note}\n\n"
+                   + table.to_markdown(index=False, floatfmt=".2f") + "\n")
     paper = {f"paper_table{n}": {ext: Path(outputs[f"paper_table{n}"]).with_suffix(f".{ext}")
                                  for ext in ("csv", "md", "tex")}
              for n in TABLES if f"paper_table{n}" in outputs}
     if paper:
-        write_paper_tables(scores, tests, paper, systems, prompts, metrics)
+        write_paper_tables(scores, tests, paper, systems, prompts, metrics, rows_note)
+
+
+__all__ = ["METRIC_LABELS", "build_tables"]

@@ -25,10 +25,13 @@ from gendermt.analysis.stats import correlation
 from .grape import (
     COUNT_KEYS,
     ENTRY_KEYS,
+    PAPER_NATIONAL,
     fixed_reference,
     grape,
     group_counts,
-    lookup_share,
+    group_reference,
+    member_weights,
+    national_overall,
     reference_shares,
     score,
 )
@@ -38,6 +41,9 @@ DEFAULT_SETTINGS = {
     "stereotype_groups": {"masculine": [None, 2.5], "neutral": [3, 5],
                           "feminine": [5.5, None]},
     "stereotype_max_variance": 1.5, "min_assignments": 1,
+    # Table 2's overall real reference: the paper's constant share per country (national)
+    # or the groups' shares weighted by the system's assignments (weighted); grape.py.
+    "overall_reference": "national", "national_reference": {},
 }
 CORRELATION_KEYS = ("n", "r", "ci_low", "ci_high", "p_value")
 
@@ -87,22 +93,47 @@ def _references(run: Run, labour: Mapping[str, pd.DataFrame | None]
     return refs
 
 
+def national_share(lang: str, given: Mapping[str, float] | None = None
+                   ) -> tuple[float | None, str]:
+    """The national share of women for ``lang`` (``given`` first, then the paper's constant)
+    and the note saying where it comes from."""
+    given = given or {}
+    if lang in given:
+        return float(given[lang]), f"national reference {float(given[lang]):.3f} women (config)"
+    if lang in PAPER_NATIONAL:
+        return PAPER_NATIONAL[lang], (f"national reference {PAPER_NATIONAL[lang]:.3f} women "
+                                      "(the paper's constant, back-solved from its Table 2)")
+    return None, (f"no national reference for language {lang!r} (give "
+                  "analysis.national_reference)")
+
+
 def grape_tables(runs: Sequence[Run], labour: Mapping[str, pd.DataFrame | None],
                  levels: Sequence[int] = (4, 3),
-                 titles: Mapping[str, str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+                 titles: Mapping[str, str] | None = None,
+                 overall_reference: str = "weighted",
+                 national: Mapping[str, float] | None = None
+                 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Table 2 (overall, one row per run × level × reference) and the per-group table (one row
     per run × level × reference × ISCO group). ``labour`` maps a language to its labour frame
-    (a language without one gets real rows whose note says so)."""
+    (a language without one gets real rows whose note says so). ``overall_reference``: the
+    overall real row against the groups' ``weighted`` shares or the ``national`` share of
+    women (``national``: language → share; the paper's constants otherwise)."""
     titles = titles or {}
     overall, groups = [], []
     for run in runs:
+        share, share_note = national_share(run.lang, national)
         for level in levels:
             for name, table, missing in _references(run, labour):
                 if name == "real" and table is None:
-                    result = fixed_reference(group_counts(run.assignments, level), None,
-                                             reference="real", reference_note=missing)
+                    counts = group_counts(run.assignments, level)
+                    result = fixed_reference(counts, None, reference="real",
+                                             reference_note=missing)
+                    if overall_reference == "national":
+                        result["overall"] = national_overall(counts, share, share_note)
                 else:
-                    result = score(run.assignments, level, table)
+                    result = score(run.assignments, level, table,
+                                   overall_reference if name == "real" else "weighted",
+                                   share, share_note)
                 overall.append({**run.key(), "level": level, **result["overall"]})
                 for code, entry in result["groups"].items():
                     groups.append({**run.key(), "level": level, "code": code,
@@ -287,8 +318,9 @@ def correlation_table(runs: Sequence[Run], stereotype3: pd.DataFrame | None,
                          "note": f"no labour file for language {run.lang!r}"})
             continue
         shares = reference_shares(table)
+        weights = member_weights(run.assignments)
         pairs = [(values[c], found[0]) for c in codes
-                 if (found := lookup_share(shares, c)) is not None]
+                 if (found := group_reference(shares, c, weights)) is not None]
         result = _correlate([a for a, _ in pairs], [b for _, b in pairs])
         missing = len(codes) - len(pairs)
         rows.append({**run.key(), "target": "real", "method": "pearson", **result,

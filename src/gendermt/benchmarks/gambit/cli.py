@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 import pandas as pd
 
-from gendermt.errors import DatasetError
+from gendermt.errors import DatasetError, GenderMTError
+from gendermt.output import print_json
 
-from .grape import ENTRY_KEYS, load_assignments, score
+from .analyses import national_share
+from .grape import ENTRY_KEYS, OVERALL_REFERENCES, load_assignments, score
 from .references import load_labour
 
 
@@ -24,8 +25,12 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
         epilog="JSON: {\"overall\": ENTRY, \"groups\": {CODE: ENTRY}}; ENTRY keys: "
                + ", ".join(ENTRY_KEYS) + ". reference is parity or real, reference_f the "
                "reference share of women, reference_code the labour code matched (real, "
-               "groups only). The overall real reference is the groups' shares weighted by "
-               "their gendered assignments; groups without one are left out of it.")
+               "groups only; 'A+B' when a group's members were pooled, 'national' for the "
+               "overall national reference). --overall-reference weighted (default): the "
+               "overall real reference is the groups' shares weighted by their gendered "
+               "assignments, groups without one left out; national: one share of women for "
+               "the country (--national-share, or --lang fr|el for the paper's constants "
+               "0.490, 0.428), over every assignment.")
     p.add_argument("--assignments", required=True,
                    help="CSV, one row per text × occupation: text_id, isco (4 digits), label "
                         "(Masculine | Feminine | Not Clear)")
@@ -35,6 +40,12 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
                         "code present among the code and its ancestors")
     p.add_argument("--level", type=int, choices=(4, 3), default=4,
                    help="ISCO-08 level of the groups (default 4)")
+    p.add_argument("--overall-reference", choices=OVERALL_REFERENCES, default="weighted",
+                   help="the overall value's real reference (default weighted; the workflow's "
+                        "default, national, is what the paper's Table 2 implies)")
+    p.add_argument("--national-share", type=float, metavar="F",
+                   help="the national share of women (0-1) for --overall-reference national")
+    p.add_argument("--lang", help="target language, for the paper's national share (fr, el)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 
@@ -65,12 +76,28 @@ def run(args: argparse.Namespace) -> int:
     if args.reference != "parity" and not Path(args.reference).is_file():
         raise DatasetError(args.reference, "no such file (give 'parity' or a labour CSV)")
     labour = None if args.reference == "parity" else load_labour(args.reference)
-    result = score(assignments, args.level, labour)
+    share, note = None, ""
+    if args.overall_reference == "national":
+        if labour is None:
+            raise GenderMTError("--overall-reference national needs a labour file as "
+                                "--reference (the groups' references)")
+        if args.national_share is not None:
+            if not 0.0 <= args.national_share <= 1.0:
+                raise GenderMTError(f"--national-share {args.national_share} is not in [0, 1]")
+            share, note = args.national_share, f"national reference {args.national_share:.3f}"
+        elif args.lang:
+            share, note = national_share(args.lang)
+            if share is None:
+                raise GenderMTError(f"{note}: give --national-share")
+        else:
+            raise GenderMTError("--overall-reference national needs --national-share or "
+                                "--lang (fr, el: the paper's constants)")
+    result = score(assignments, args.level, labour, args.overall_reference, share, note)
     result = {"overall": _entry(result["overall"]),
               "groups": {code: _entry(e) for code, e in result["groups"].items()}}
     if args.json:
         # allow_nan=False: a NaN that slipped through is a bug, not an output
-        print(json.dumps(result, indent=2, allow_nan=False))
+        print_json(result, getattr(args, "precision", None))
     else:
         print(render(result, args.level))
     return 0

@@ -97,7 +97,8 @@ def isco_code_of(value: object) -> str | None:
             return isco_code_of(value.item())  # type: ignore[attr-defined]
         except AttributeError:
             return None
-    return text if re.fullmatch(r"\d{4}", text) else None
+    # ASCII digits only: \d would take Arabic-Indic and other digits
+    return text if re.fullmatch(r"[0-9]{4}", text) else None
 
 
 # --------------------------------------------------------------------------- reading
@@ -268,20 +269,41 @@ def _load(source: dict[str, Any]) -> tuple[pd.DataFrame, dict[str, str], str]:
     return frame, cols, _format_of(path, fmt)
 
 
-def load(source: dict[str, Any]) -> pd.DataFrame:
+def check_codes(frame: pd.DataFrame, path: str | Path, column: str,
+                isco_path: str | Path) -> None:
+    """Every text's code must be a unit group (level 4) of the ISCO-08 file: a code that is
+    not would be dropped, without a word, by every analysis that groups by the hierarchy."""
+    from .isco import load_isco
+
+    hierarchy = load_isco(isco_path)
+    units = set(hierarchy.loc[hierarchy["level"] == 4, "code"])
+    codes = list(frame["isco"])
+    _fail(path, column, [i for i, code in enumerate(codes) if code not in units],
+          lambda i: f"ISCO-08 code {codes[i]!r} is not a unit group of {isco_path}")
+
+
+def load(source: dict[str, Any], isco: str | Path | None = None) -> pd.DataFrame:
     """The data table (see the module docstring) from a config ``data:`` block
-    (``{path, format, columns}``)."""
-    return _load(source)[0]
+    (``{path, format, columns}``); with ``isco`` (the ISCO-08 file), every code is checked
+    against the hierarchy."""
+    frame, cols, _ = _load(source)
+    if isco is not None:
+        check_codes(frame, source["path"], cols["isco"], isco)
+    return frame
 
 
 def _sha256(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def build(source: dict[str, Any], output: str | Path, provenance: str | Path) -> None:
-    """Workflow stage: the GAMBIT file → ``data.parquet`` (+ where it came from, as JSON)."""
+def build(source: dict[str, Any], output: str | Path, provenance: str | Path,
+          isco: str | Path | None = None) -> None:
+    """Workflow stage: the GAMBIT file → ``data.parquet`` (+ where it came from, as JSON);
+    codes are checked against the ISCO-08 file ``isco``."""
     frame, columns, fmt = _load(source)
     path = Path(source["path"])
+    if isco is not None:
+        check_codes(frame, path, columns["isco"], isco)
     write_parquet(output, frame)
     write_json(provenance, {
         "files": {"data": {"path": str(path), "sha256": _sha256(path)}},

@@ -12,7 +12,7 @@ figure always shows its table's numbers).
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -56,8 +56,11 @@ def intra_model_heatmap(pairs: pd.DataFrame, lang: str):
     return fig
 
 
-def overview(overall: pd.DataFrame, groups: pd.DataFrame, stereotype: pd.DataFrame):
-    """The three-panel overview (see the module docstring)."""
+def overview(overall: pd.DataFrame, groups: pd.DataFrame, stereotype: pd.DataFrame,
+             examples: Sequence[str] = ()):
+    """The three-panel overview (see the module docstring). ``examples``: the reference
+    files that are project-written examples (:func:`example_references`); the figure then
+    says so on itself, above the panels that use them."""
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.2), layout="constrained")
     level = 4 if (overall["level"] == 4).any() else overall["level"].min()
     models = list(dict.fromkeys(overall["model"]))
@@ -76,13 +79,14 @@ def overview(overall: pd.DataFrame, groups: pd.DataFrame, stereotype: pd.DataFra
             y = rows["grape_m"].reindex(models).to_numpy(dtype=float)
             if kind == "bar":
                 ax.bar(x, np.nan_to_num(y), width, color=palette[lang],
-                       label=f"{names[k]}, parity")
+                       label=f"{names[k]}: GRAPE_m vs parity")
                 for xi in x[np.isnan(y)]:  # undefined (see grape.csv's note), not zero
                     ax.text(xi, 0, "n/a", ha="center", va="bottom", fontsize=7, color="grey")
             else:
                 if np.isfinite(y).any():
                     ax.scatter(x, y, marker="D", color="black", s=18, zorder=3,
-                               label="real reference" if not has_real else None)
+                               label="GRAPE_m vs real (labour) reference"
+                               if not has_real else None)
                     has_real = True
     ax.axhline(0, color="black", linewidth=0.6)
     ax.set_xticks(range(len(models)), models, rotation=30, ha="right")
@@ -119,30 +123,64 @@ def overview(overall: pd.DataFrame, groups: pd.DataFrame, stereotype: pd.DataFra
     names_g = list(dict.fromkeys(stereotype["group"])) if not stereotype.empty else []
     colors = dict(zip(models, sns.color_palette("tab10", len(models)), strict=True))
     markers = dict(zip(langs, "osD^v<>", strict=False))
+    series = [(m, lang) for m in models for lang in langs]
+    # each model × language gets its own slot within a group (dodged), so equal values do
+    # not hide one another (GRAPE^parity is often exactly 1 for several systems)
+    step = 0.8 / max(len(series), 1)
     drawn = False
-    for model in models:
-        for lang in langs:
-            rows = stereotype[(stereotype["model"] == model) & (stereotype["lang"] == lang)]
-            y = rows.set_index("group")["grape_m"].reindex(names_g).to_numpy(dtype=float)
-            if np.isnan(y).all():
-                continue
-            drawn = True
-            ax.plot(range(len(names_g)), y, marker=markers[lang], color=colors[model],
-                    label=f"{model}, {LANGUAGE_NAMES.get(lang, lang)}", linewidth=1)
+    for n, (model, lang) in enumerate(series):
+        rows = stereotype[(stereotype["model"] == model) & (stereotype["lang"] == lang)]
+        y = rows.set_index("group")["grape_m"].reindex(names_g).to_numpy(dtype=float)
+        if np.isnan(y).all():
+            continue
+        drawn = True
+        x = np.arange(len(names_g)) - 0.4 + step * (n + 0.5)
+        ax.plot(x, y, marker=markers[lang], color=colors[model], linestyle="none",
+                markersize=4, label=f"{model}, {LANGUAGE_NAMES.get(lang, lang)}")
+        ax.vlines(x, 0, y, color=colors[model], linewidth=0.8, alpha=0.6)
+    for boundary in np.arange(len(names_g) - 1) + 0.5:
+        ax.axvline(boundary, color="grey", linewidth=0.5, alpha=0.5)
     if drawn:
-        ax.legend(fontsize=6, ncol=2)
+        ax.legend(fontsize=6, ncol=max(1, len(langs)), loc="upper left",
+                  bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     else:
         ax.text(0.5, 0.5, "no stereotype ratings or no rated occupation", ha="center",
                 transform=ax.transAxes)
     ax.axhline(0, color="black", linewidth=0.6)
     ax.set_xticks(range(len(names_g)), names_g)
+    ax.set_xlim(-0.5, max(len(names_g), 1) - 0.5)
     ax.set_ylabel("GRAPE_m^parity")
     ax.set_title("(c) by stereotype group (Table 3)", fontsize=9)
-    fig.suptitle("GAMBIT: gender assigned to ambiguous occupations (GRAPE)")
+    title = "GAMBIT: gender assigned to ambiguous occupations (GRAPE)"
+    if examples:
+        title += ("\nEXAMPLE REFERENCE DATA (project-written, invented numbers): "
+                  + ", ".join(examples) + "\nthe real-reference points in (a)"
+                  + (" and panel (c)" if any("stereotype" in e for e in examples) else "")
+                  + " illustrate the method; they are not findings")
+        for ax in axes:
+            ax.set_facecolor("#fff4e0")
+    fig.suptitle(title, fontsize=10 if examples else None,
+                 color="darkred" if examples else "black")
     return fig
 
 
-def draw_figures(tables: Mapping[str, pd.DataFrame], outdir: str | Path) -> dict[str, Path]:
+def example_references(paths: Sequence[str | Path]) -> list[str]:
+    """The reference files (labour, stereotype CSVs) that say they are examples: a
+    ``source`` cell containing "example" (the project's own files say "project-written
+    example, not EU-LFS"). Returns their file names."""
+    found = []
+    for path in paths:
+        try:
+            frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
+        except (OSError, ValueError):
+            continue
+        if "source" in frame and frame["source"].str.contains("example", case=False).any():
+            found.append(Path(path).name)
+    return found
+
+
+def draw_figures(tables: Mapping[str, pd.DataFrame], outdir: str | Path,
+                 examples: Sequence[str] = ()) -> dict[str, Path]:
     """The figures from the frames of :data:`TABLES` (as ``tables.py`` writes them): returns
     name → path. One heatmap per language of ``grape``."""
     outdir = Path(outdir)
@@ -152,7 +190,8 @@ def draw_figures(tables: Mapping[str, pd.DataFrame], outdir: str | Path) -> dict
         png, pdf = outdir / f"intra_model_{lang}.png", outdir / f"intra_model_{lang}.pdf"
         save(fig, png, pdf)
         out |= {f"intra_model_{lang}_png": png, f"intra_model_{lang}_pdf": pdf}
-    fig = overview(tables["grape"], tables["grape_groups"], tables["stereotype_groups"])
+    fig = overview(tables["grape"], tables["grape_groups"], tables["stereotype_groups"],
+                   examples)
     png, pdf = outdir / "grape_overview.png", outdir / "grape_overview.pdf"
     save(fig, png, pdf)
     out |= {"grape_overview_png": png, "grape_overview_pdf": pdf}
@@ -167,7 +206,10 @@ def read_tables(folder: str | Path) -> dict[str, pd.DataFrame]:
                               na_values=[""]) for name in TABLES}
 
 
-def write_figures(tables: str | Path, outdir: str | Path) -> dict[str, Path]:
+def write_figures(tables: str | Path, outdir: str | Path,
+                  references: Sequence[str | Path] = ()) -> dict[str, Path]:
     """Workflow stage: the tables folder (``write_tables``' output) → ``intra_model_{lang}``
-    (Figures 2-3) and ``grape_overview``, PNG and PDF, in ``outdir``."""
-    return draw_figures(read_tables(tables), outdir)
+    (Figures 2-3) and ``grape_overview``, PNG and PDF, in ``outdir``; ``references``: the
+    labour and stereotype files the tables used (examples among them are named on the
+    overview)."""
+    return draw_figures(read_tables(tables), outdir, example_references(references))

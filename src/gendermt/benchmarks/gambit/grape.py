@@ -7,11 +7,23 @@ of p, as in the paper, and reported beside it. GRAPE_g = (p_g − pref_g) / pref
 References: ``parity`` (pref_m = pref_f = 0.5) or ``real`` (pref_f = a labour file's share of
 women). Assignments are grouped by the first ``level`` digits of their 4-digit ISCO-08 code
 (level 4: the occupation, level 3: its minor group). A group's real reference is the labour
-file's ``female_share`` for the most specific code available among the group's code and its
-ancestors (4, 3, 2, 1 digits). An aggregate of groups (the overall value) takes as reference
-the mean of its groups' pref_f weighted by their gendered assignments (n_m + n_f), i.e. the
-share of women expected for that mix of occupations; groups without a reference are left out
-of the real aggregate (counts and all) and the note says how many.
+file's ``female_share`` for the group's own code; where the file has no entry for it but has
+entries for codes inside the group (a 3-digit group with only its 4-digit members listed),
+those members pooled, each weighted by the group's gendered assignments (n_m + n_f) that fall
+in it (2221 at .85 with 4 and 2222 at .99 with 2 give 222 (4 × .85 + 2 × .99) / 6 = .897);
+otherwise the most specific ancestor present (3, 2, 1 digits).
+
+The overall value (an aggregate of groups) has two real references (``overall_reference``):
+
+* ``weighted``: the mean of its groups' pref_f weighted by their gendered assignments, i.e.
+  the share of women expected for that system's mix of occupations; groups without a
+  reference are left out of the real aggregate (counts and all) and the note says how many.
+* ``national``: one constant share of women per country, the same for every system, over all
+  assignments. This is what the paper's Table 2 implies: back-solving pref_f from its
+  ref=parity and ref=real columns (p_m = (1 + GRAPE_m^parity) / 2, pref_m = p_m /
+  (1 + GRAPE_m^real)) gives, for all six systems, 0.489-0.492 for France (mean 0.490) and
+  0.425-0.430 for Greece (mean 0.428) — a per-system weighting would differ from system to
+  system. :data:`PAPER_NATIONAL` holds those means; a study can give its own.
 
 Guards: a value that cannot be computed is ``None`` (JSON null; an empty CSV cell, "n/a" in
 Markdown) and the entry's ``note`` says why: an empty group, no gendered assignment
@@ -23,7 +35,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +52,11 @@ COUNT_KEYS = ("n_masculine", "n_feminine", "n_not_clear")
 ENTRY_KEYS = ("grape_m", "grape_f", "n_masculine", "n_feminine", "n_not_clear", "p_masculine",
               "p_feminine", "reference", "reference_f", "reference_code", "note")
 PARITY = 0.5
-_CODE = re.compile(r"^\d{4}$")
+# The share of women the paper's Table 2 implies for the whole workforce of each target
+# language's country (see the module docstring): fr France, el Greece.
+PAPER_NATIONAL = {"fr": 0.490, "el": 0.428}
+OVERALL_REFERENCES = ("weighted", "national")
+_CODE = re.compile(r"^[0-9]{4}$")  # ASCII digits only
 
 
 def load_assignments(path: str | Path) -> pd.DataFrame:
@@ -173,34 +189,76 @@ def fixed_reference(counts: pd.DataFrame, reference_f: float | None = PARITY,
                        for code, row in counts.iterrows()}}
 
 
+def member_weights(assignments: pd.DataFrame) -> dict[str, int]:
+    """Gendered assignments (n_m + n_f) per 4-digit code: the weights of pooled references."""
+    gendered = assignments[assignments["label"].isin((MASCULINE, FEMININE))]
+    return {str(c): int(n) for c, n in gendered["isco"].astype(str).value_counts().items()}
+
+
+def group_reference(shares: Mapping[str, float], code: str,
+                    weights: Mapping[str, int] | None = None) -> tuple[float, str] | None:
+    """``(share, code(s) used)`` for a group: its own code; else its members in ``shares``
+    pooled, weighted by ``weights`` (gendered assignments per 4-digit code; the plain mean
+    when none of them has any); else its most specific ancestor; None when there is none.
+    A pooled group's code reads like ``2221+2222``."""
+    code = str(code)
+    if code in shares:
+        return float(shares[code]), code
+    members = sorted(c for c in shares if len(c) > len(code) and c.startswith(code))
+    # a member nested in another listed member (2221 under 222x) is counted through it
+    members = [c for c in members if not any(len(o) < len(c) and c.startswith(o)
+                                             for o in members)]
+    if members:
+        weights = weights or {}
+        pooled = weighted_reference(
+            (float(shares[m]), sum(n for c, n in weights.items() if c.startswith(m)))
+            for m in members)
+        return float(pooled), "+".join(members)
+    return lookup_share(shares, code[:-1]) if len(code) > 1 else None
+
+
 def score(assignments: pd.DataFrame, level: int = 4,
-          labour: pd.DataFrame | None = None) -> dict:
+          labour: pd.DataFrame | None = None, overall_reference: str = "weighted",
+          national: float | None = None, national_note: str = "") -> dict:
     """GRAPE of one set of assignments: ``{"overall": entry, "groups": {code: entry}}``.
 
     ``labour`` None: parity. Otherwise the real reference from ``labour`` (columns ``isco``,
-    ``female_share``), looked up per group at ``level``; see the module docstring.
+    ``female_share``), looked up per group at ``level`` (:func:`group_reference`); the
+    overall value against the groups' ``weighted`` reference or the ``national`` share of
+    women (``national``; None: none known, ``national_note`` says why); see the module
+    docstring.
     """
+    if overall_reference not in OVERALL_REFERENCES:
+        raise ValueError(f"overall_reference must be one of {OVERALL_REFERENCES}, not "
+                         f"{overall_reference!r}")
     counts = group_counts(assignments, level)
     if labour is None:
         return fixed_reference(counts)
     groups: dict[str, dict] = {}
     shares = reference_shares(labour)
+    weights = member_weights(assignments)
     members, missing, missing_gendered = [], 0, 0
     kept = pd.Series(0, index=list(COUNT_KEYS))
     for code, row in counts.iterrows():
         n = [int(row[k]) for k in COUNT_KEYS]
-        found = lookup_share(shares, code)
+        found = group_reference(shares, code, weights)
         if found is None:
             groups[code] = grape(*n, None, reference="real",
-                                 reference_note=f"no reference for ISCO {code} or its "
-                                                "ancestors in the labour file")
+                                 reference_note=f"no reference for ISCO {code}, its members "
+                                                "or its ancestors in the labour file")
             missing += 1
             missing_gendered += n[0] + n[1]
             continue
         share, matched = found
-        groups[code] = grape(*n, share, reference="real", reference_code=matched)
+        groups[code] = grape(*n, share, reference="real", reference_code=matched,
+                             reference_note=f"pooled from {matched.replace('+', ', ')}, "
+                                            "weighted by gendered assignments"
+                             if "+" in matched else "")
         members.append((share, n[0] + n[1]))
         kept += pd.Series(n, index=list(COUNT_KEYS))
+    if overall_reference == "national":
+        overall = national_overall(counts, national, national_note)
+        return {"overall": overall, "groups": groups}
     note = ""
     if missing:
         note = (f"{missing} of {len(counts)} groups ({missing_gendered} gendered assignments) "
@@ -213,3 +271,15 @@ def score(assignments: pd.DataFrame, level: int = 4,
     elif ref is None:
         overall["note"] = f"no reference for any group ({note})"
     return {"overall": overall, "groups": groups}
+
+
+def national_overall(counts: pd.DataFrame, national: float | None,
+                     national_note: str = "") -> dict:
+    """The overall real entry against one national share of women, over every assignment
+    (a group without a reference of its own still counts)."""
+    totals = [int(counts[k].sum()) for k in COUNT_KEYS]
+    if national is None:
+        return grape(*totals, None, reference="real",
+                     reference_note=national_note or "no national reference")
+    return grape(*totals, float(national), reference="real", reference_code="national",
+                 reference_note=national_note)

@@ -96,7 +96,7 @@ def _validate(frame: pd.DataFrame, path: Path) -> pd.DataFrame:
         if level not in ("1", "2", "3", "4"):
             raise DatasetError(path, f"level {level!r} is not one of 1, 2, 3, 4", row=row,
                                column="Level")
-        if not re.fullmatch(r"\d+", code):
+        if not re.fullmatch(r"[0-9]+", code):
             raise DatasetError(path, f"code {code!r} is not a string of digits", row=row,
                                column="ISCO 08 Code")
         if len(code) != int(level):
@@ -129,7 +129,7 @@ def _validate(frame: pd.DataFrame, path: Path) -> pd.DataFrame:
 def ancestor(code: str, level: int) -> str:
     """The group of ``level`` (1-4) that ``code`` belongs to: its first ``level`` digits."""
     code = str(code)
-    if not re.fullmatch(r"\d{1,4}", code):
+    if not re.fullmatch(r"[0-9]{1,4}", code):
         raise GenderMTError(f"ISCO-08 code {code!r} is not 1-4 digits")
     if level not in LEVELS or level > len(code):
         raise GenderMTError(f"cannot take the level-{level} group of the level-{len(code)} "

@@ -88,7 +88,7 @@ def load_labour(path: str | Path) -> pd.DataFrame:
     path = Path(path)
     frame = _read(path, "labour statistics", ("isco", "female_share"))
     for n, code in enumerate(frame["isco"], 1):
-        if not re.fullmatch(r"\d{1,4}", code):
+        if not re.fullmatch(r"[0-9]{1,4}", code):
             raise DatasetError(path, f"ISCO-08 code {code!r} is not 1-4 digits", row=n,
                                column="isco")
     shares = _numbers(frame, "female_share", path, 0.0, 1.0, "a share of women is 0-1")
@@ -123,7 +123,7 @@ def load_stereotypes(path: str | Path) -> pd.DataFrame:
     for n, (name, code) in enumerate(zip(frame["occupation"], frame["isco"], strict=True), 1):
         if not name:
             raise DatasetError(path, "empty occupation", row=n, column="occupation")
-        if not re.fullmatch(r"\d{4}", code):
+        if not re.fullmatch(r"[0-9]{4}", code):
             raise DatasetError(path, f"ISCO-08 code {code!r} is not a 4-digit unit group",
                                row=n, column="isco")
     ratings = _numbers(frame, "rating", path, *RATING_RANGE,

@@ -117,8 +117,9 @@ def paper_layouts(tables: Mapping[str, pd.DataFrame], outdir: Path) -> dict[str,
                  rename=lambda k: (f"ref={k[0]}, {_lang(k[1])}", k[2]))
     wide = wide.rename(columns={"level": "ISCO level", "model": "MT"})
     out |= _layout(wide, 2, outdir, "grape_paper", "GRAPE on the whole dataset (Table 2)",
-                   "Not Clear left out of p; real = labour reference weighted by gendered "
-                   f"assignments; {NA}: see the note in grape.csv.")
+                   "Not Clear left out of p; real = labour reference (national share or "
+                   "weighted by gendered assignments: grape.csv's note says which); "
+                   f"{NA}: see the note in grape.csv.")
 
     extremes = tables["extremes"]
     keys = [(lang, kind) for lang in langs for kind in ("n_extreme", "n_balanced")]
@@ -164,7 +165,9 @@ def write_frames(runs: Sequence[Run], titles: Mapping[str, str],
     settings = {**analyses.DEFAULT_SETTINGS, **settings}
     outdir = Path(outdir)
     minimum = int(settings["min_assignments"])
-    overall, groups = analyses.grape_tables(runs, labour, settings["levels"], titles)
+    overall, groups = analyses.grape_tables(runs, labour, settings["levels"], titles,
+                                            settings["overall_reference"],
+                                            settings["national_reference"])
     tables = {
         "grape": overall, "grape_groups": groups,
         "extremes": analyses.extremes_table(runs, settings["extreme"], settings["balanced"],
@@ -179,8 +182,12 @@ def write_frames(runs: Sequence[Run], titles: Mapping[str, str],
                        for k, v in settings["stereotype_groups"].items())
     notes = {
         "grape": "p excludes Not Clear; reference_f is the reference share of women (parity "
-                 "0.5; real: labour share of each group's most specific code, weighted by "
-                 f"gendered assignments overall). Empty cell in the CSV / {NA} here: see note.",
+                 "0.5; real: labour share of each group's code, or its members pooled; "
+                 + ("overall: one national share per country, "
+                    if settings["overall_reference"] == "national" else
+                    "overall: the groups' shares weighted by gendered assignments, ")
+                 + f"overall_reference: {settings['overall_reference']}). Empty cell in the "
+                 f"CSV / {NA} here: see note.",
         "extremes": f"Settings: extreme {settings['extreme']}, balanced "
                     f"{settings['balanced']}, min_assignments {minimum}.",
         "stereotype_groups": f"Groups by mean rating (1 = most masculine): {ranges}; codes "

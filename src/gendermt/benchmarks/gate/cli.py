@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
-from pathlib import Path
 
 from gendermt.errors import GenderMTError
+from gendermt.output import print_json
+from gendermt.textfiles import read_lines
 
 
 def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
@@ -38,14 +38,11 @@ def run(args: argparse.Namespace) -> int:
     if reference["n_variants"].iat[0] != 2:
         raise GenderMTError(f"{args.reference}: GATE's evaluation covers the 2-variant files "
                             "(one AGME); this file has more variants")
-    try:
-        hyps = Path(args.hyp).read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise GenderMTError(f"cannot read {args.hyp}: {exc}") from exc
+    hyps = read_lines(args.hyp, "--hyp")
     result = evaluate(reference, hyps, args.gender, args.min_words, args.max_words,
                       args.full_set_recall)
     if args.json:
-        print(json.dumps(result, indent=2, ensure_ascii=False))
+        print_json(result, getattr(args, "precision", None))
     else:
         for name, row in result.items():
             print(f"{'Overall' if name == 'overall' else name}\t{row['count']:4} (Matches: "

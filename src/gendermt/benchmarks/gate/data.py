@@ -4,25 +4,26 @@ The TSVs are tab-separated with a header and no BOM; the FR files have no ``data
 GateEval.py reads them with Python's default ``csv`` quoting, which strips the quotes of
 three ES_2 fields that start with ``"`` (rows 364, 383, 1313); ``quoting="gateeval"`` (the
 default) reads them the same way, so that scores equal GateEval's, and ``quoting="none"``
-keeps every field as published. GateEval skips rows whose field count differs from the
-header's; so does this loader, with a warning naming them.
+keeps every field as published. GateEval silently skips rows whose field count differs from
+the header's, and a field that opens a quote it never closes swallows the rows after it; the
+published files have neither, so this loader stops at such a row, naming the file, the row
+and the column, rather than drop rows without a word. Blank lines are skipped (and counted
+in row numbers); a file with a header and no rows is an error.
 """
 
 from __future__ import annotations
 
 import csv
 import json
-import logging
 import re
 from pathlib import Path
 
 import pandas as pd
 
 from gendermt.errors import DatasetError, GenderMTError
+from gendermt.textfiles import read_delimited, read_text
 
 from . import LANGUAGES
-
-log = logging.getLogger(__name__)
 
 VARIANT_COLUMNS = {
     2: ["f", "m"],
@@ -45,15 +46,11 @@ def load_variants(path: str | Path, quoting: str = "gateeval") -> pd.DataFrame:
     path = Path(path)
     if quoting not in ("gateeval", "none"):
         raise GenderMTError(f"quoting must be 'gateeval' or 'none', not {quoting!r}")
-    try:
-        with path.open(encoding="utf-8", newline="") as fh:
-            options = {"quoting": csv.QUOTE_NONE} if quoting == "none" else {}
-            rows = list(csv.reader(fh, delimiter="\t", **options))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DatasetError(path, f"cannot read the file: {exc}") from exc
-    if not rows:
+    lines = read_delimited(path, "\t", quoting=csv.QUOTE_NONE if quoting == "none"
+                           else csv.QUOTE_MINIMAL)
+    if not lines:
         raise DatasetError(path, "the file is empty")
-    header = rows[0]
+    header = lines[0][1]
     kind = next((n for n in (8, 4, 2) if all(c in header for c in VARIANT_COLUMNS[n])), None)
     for column in ("labels", "source"):
         if column not in header:
@@ -61,17 +58,29 @@ def load_variants(path: str | Path, quoting: str = "gateeval") -> pd.DataFrame:
                                      "labels, source", column=column)
     if kind is None:
         raise DatasetError(path, f"no variant columns (f/m, ff…mm or fff…mmm) in {header}")
-    records, skipped = [], []
-    for number, row in enumerate(rows[1:], start=1):
+    records = []
+    for line, row in lines[1:]:
+        number = line - 1  # data rows count from 1 after the header
+        if not row:
+            continue  # a blank line
+        for column, field in zip(header, row, strict=False):
+            if "\t" in field or "\n" in field or "\r" in field:
+                raise DatasetError(path, "a field that starts with '\"' has no closing quote "
+                                         "before the end of its field, so it swallows what "
+                                         "follows (GateEval's csv quoting); remove the quote "
+                                         "or close it", row=number, column=column)
         if len(row) != len(header):
-            skipped.append(number)
-            continue
+            column = header[len(row)] if len(row) < len(header) else header[-1]
+            extra = ("missing from here on" if len(row) < len(header)
+                     else "followed by an extra tab-separated field")
+            raise DatasetError(path, f"{len(row)} tab-separated fields where the header has "
+                                     f"{len(header)} (column {column!r} {extra})",
+                               row=number, column=column)
         record = dict(zip(header, row, strict=True))
         record["row"] = number
         records.append(record)
-    if skipped:
-        log.warning("%s: skipped %d row(s) whose field count differs from the header's "
-                    "(as GateEval.py does): %s", path, len(skipped), skipped[:10])
+    if not records:
+        raise DatasetError(path, "a header and no data rows")
     frame = pd.DataFrame.from_records(records, columns=[*header, "row"])
     frame["label_list"] = [list(dict.fromkeys(s.strip().split(";"))) for s in frame["labels"]]
     frame["n_variants"] = kind
@@ -84,9 +93,9 @@ def load_json(path: str | Path) -> tuple[pd.DataFrame, list]:
     ``n_variants``), and group ``"0"`` (the problem rows, raw lists) as it is."""
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_text(path))
         groups = data["gendered-variants"]
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except json.JSONDecodeError as exc:
         raise DatasetError(path, f"cannot read the JSON: {exc}") from exc
     except (KeyError, TypeError) as exc:
         raise DatasetError(path, "no 'gendered-variants' object at the top") from exc

@@ -4,10 +4,10 @@ layout."""
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from gendermt.errors import GenderMTError
+from gendermt.output import print_json
 
 
 def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
@@ -20,7 +20,9 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
     gxe.add_argument("--data", required=True,
                      help="a GATE X-E file, GATE_data_{tur,fin,hun,farsi}.txt")
     gxe.add_argument("--rewrites", help="a table keyed by tuple id: CSV, TSV, JSONL or "
-                                        "Parquet with columns tuple_id and rewrite")
+                                        "Parquet with columns tuple_id and rewrite; a "
+                                        "rewrite 'None' keeps the original, as the "
+                                        "workflow reads a rewriter's 'None' answer")
     gxe.add_argument("--write-tuples", metavar="PATH",
                      help="write the test tuples (tuple_id, source, original, "
                           "requested_gender, reference, …) to this CSV/TSV/JSONL/Parquet")
@@ -74,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
         write_table(tuples, args.write_tuples)
     if not args.rewrites:
         return 0
-    scored = mark(rewrites_from_table(tuples, read_table(args.rewrites), args.rewrites))
+    scored = mark(none_keeps_original(
+        rewrites_from_table(tuples, read_table(args.rewrites), args.rewrites)))
     long = accuracy_long(scored)
     result = {
         "language": str(instances["language"].iat[0]),
@@ -84,9 +87,19 @@ def run(args: argparse.Namespace) -> int:
         "n": nested(long, "n"),
     }
     if args.json:
-        print(json.dumps(result, indent=2, ensure_ascii=False))
+        print_json(result, getattr(args, "precision", None))
     else:
         from .scoring import table2
 
-        print(table2(long).round(2).to_string(index=False))
+        # an empty cell (no tuple of that kind) is "-", never "nan"
+        print(table2(long).round(2).to_string(index=False, na_rep="-"))
     return 0
+
+
+def none_keeps_original(tuples):
+    """A rewrite "None" (any case, a final period allowed: the rewriter's answer that there is
+    nothing to rewrite) is the original, as ``parse.Answer.rewrite`` reads it in the
+    workflow."""
+    rewrite = tuples["rewrite"].fillna("").astype(str)
+    none = rewrite.str.strip().str.rstrip(".").str.lower() == "none"
+    return tuples.assign(rewrite=rewrite.where(~none, tuples["original"]))

@@ -17,12 +17,11 @@ compares it with its reference.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import logging
 import re
 from collections.abc import Sequence
-from difflib import SequenceMatcher
+from difflib import SequenceMatcher, get_close_matches
 from itertools import product
 from pathlib import Path
 
@@ -30,8 +29,10 @@ import pandas as pd
 
 from gendermt.errors import DatasetError, GenderMTError
 from gendermt.io import write_json, write_parquet
+from gendermt.textfiles import is_blank, read_delimited
 
 from . import LANGUAGES, SHORT
+from .swapped import flag
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,21 @@ _LABEL_FIXES = {
     "non-agme_name": "non-AGME-name", "non-agme-name": "non-AGME-name",
     "target_only_pronoun": "target_only_gendered_pronoun",
 }
+
+
+# Every label of the published files once spelt canonically (besides `N AGME(s)` and
+# `Positive|Negative N[A|B]`): anything else is a typo that would change a category
+# (a misspelt target_only_gendered_pronoun turns Pronoun-Only into Gendered-Noun).
+KNOWN_LABELS = frozenset({
+    "Mixed", "No pronoun", "multi", "name", "non-AGME-name", "source+target_gendered_noun",
+    "source+target_gendered_noun+pronoun", "source_gendered_noun_target_pronoun",
+    "target_only_gendered_noun", "target_only_gendered_noun+pronoun",
+    "target_only_gendered_pronoun"})
+
+
+def is_known_label(label: str) -> bool:
+    return (label in KNOWN_LABELS or re.fullmatch(r"\d+ AGMEs?", label) is not None
+            or re.fullmatch(r"(Positive|Negative) \d+[AB]?", label) is not None)
 
 
 def normalise_label(label: str) -> str | None:
@@ -108,12 +124,9 @@ def language_of(path: str | Path) -> str:
 
 
 def read_rows(path: Path) -> list[list[str]]:
-    """The tab-separated rows of a GATE X-E file, as written (no quoting: quotes are text)."""
-    try:
-        with path.open(encoding="utf-8", newline="") as fh:
-            return list(csv.reader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DatasetError(path, f"cannot read the file: {exc}") from exc
+    """The tab-separated rows of a GATE X-E file, as written (no quoting: quotes are text;
+    a BOM is dropped; blank lines are ``[]``, so that row numbers count them)."""
+    return [fields for _, fields in read_delimited(path, "\t")]
 
 
 def load_instances(path: str | Path, language: str | None = None) -> pd.DataFrame:
@@ -138,9 +151,17 @@ def load_instances(path: str | Path, language: str | None = None) -> pd.DataFram
             raise DatasetError(path, f"{len(row)} fields where the header has {len(header)}",
                                row=number)
         cell = {name: (row[i].strip() if i < len(row) else "") for name, i in col.items()}
-        if not cell["source"]:
+        if is_blank(cell["source"]):
             raise DatasetError(path, "empty source sentence", row=number, column="source")
         labels = parse_labels(cell["labels"])
+        unknown = [label for label in labels if not is_known_label(label)]
+        if unknown:
+            close = get_close_matches(unknown[0], sorted(KNOWN_LABELS), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise DatasetError(path, f"unknown label {unknown[0]!r}{hint}; GATE X-E's labels "
+                                     f"are N AGME(s), Positive/Negative N, and "
+                                     f"{', '.join(sorted(KNOWN_LABELS))}",
+                               row=number, column="labels")
         female, male = cell["female translation"], cell["male translation"]
         neutral = cell["neutral translation"]
         variants = split_variants(cell["variants"])
@@ -288,10 +309,17 @@ def data_files(root: str | Path, languages: Sequence[str]) -> list[Path]:
 
 
 def build(paths: Sequence[str | Path], items_out: str | Path, tuples_out: str | Path,
-          provenance_out: str | Path) -> None:
+          provenance_out: str | Path, exclude_swapped: bool = False) -> None:
     """Workflow stage: the published files → ``data.parquet`` (requests), ``tuples.parquet``
-    and ``data.json`` (where the data came from, and what was left out)."""
+    and ``data.json`` (where the data came from, and what was left out). With
+    ``exclude_swapped``, the instances whose f and m columns are swapped or mixed
+    (``swapped.flag``) make no request; by default they are kept, as published."""
     instances = load_files(paths)
+    flagged = flag(instances)
+    if exclude_swapped and len(flagged):
+        log.info("left out %d instance(s) with swapped or mixed f/m columns: %s",
+                 len(flagged), ", ".join(flagged["instance_id"]))
+        instances = instances[~instances["instance_id"].isin(set(flagged["instance_id"]))]
     items, tuples = extract(instances)
     write_parquet(items_out, items)
     write_parquet(tuples_out, tuples)
@@ -300,5 +328,7 @@ def build(paths: Sequence[str | Path], items_out: str | Path, tuples_out: str | 
                   for p in paths],
         "instances": int(len(instances)),
         "instances_with_3plus_agmes_left_out": int((instances["agmes"] >= 3).sum()),
+        "swapped_or_mixed_fm": {"instances": flagged["instance_id"].tolist(),
+                                "excluded": bool(exclude_swapped)},
         "requests": int(len(items)), "tuples": int(len(tuples)),
     })

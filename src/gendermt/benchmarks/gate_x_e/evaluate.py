@@ -9,17 +9,21 @@ import pandas as pd
 
 from gendermt.io import read_jsonl, write_parquet
 
+from .neutral_answers import rewrites_from_neutral_answers
 from .scoring import mark, rewrites_from_answers
 
 log = logging.getLogger(__name__)
 
 
-def score_run(translations: str | Path, tuples_path: str | Path, output: str | Path) -> None:
+def score_run(translations: str | Path, tuples_path: str | Path, output: str | Path,
+              answer: str = "variants") -> None:
     """``translations/{system}/{prompt}.jsonl`` + ``tuples.parquet`` →
     ``rewrites/{system}/{prompt}.parquet`` (tuples with ``rewrite``, ``answer``, ``match``,
-    ``relaxed_match``)."""
+    ``relaxed_match``). ``answer``: the template's answer format, ``variants`` (the three
+    rewrites, or None) or ``neutral`` (the neutral rewrite alone: ``neutral_answers``)."""
     raws = {r["item_id"]: r["raw"] for r in read_jsonl(translations)}
-    scored = mark(rewrites_from_answers(pd.read_parquet(tuples_path), raws))
+    read = rewrites_from_neutral_answers if answer == "neutral" else rewrites_from_answers
+    scored = mark(read(pd.read_parquet(tuples_path), raws))
     counts = scored.drop_duplicates("item_id")["answer"].value_counts().to_dict()
     log.info("%s: answers %s; %d of %d tuples match", translations, counts,
              int(scored["match"].sum()), len(scored))

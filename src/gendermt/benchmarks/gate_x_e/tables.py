@@ -43,7 +43,9 @@ def tuple_counts(items: pd.DataFrame, tuples: pd.DataFrame) -> pd.DataFrame:
 
 
 def _markdown(frame: pd.DataFrame, title: str) -> str:
-    return f"{title}\n\n{frame.to_markdown(index=False, floatfmt='.2f', missingval='-')}\n"
+    # tabulate's missingval applies to None only: an empty cell (NaN) must print "-" too
+    shown = frame.astype(object).where(frame.notna(), None)
+    return f"{title}\n\n{shown.to_markdown(index=False, floatfmt='.2f', missingval='-')}\n"
 
 
 def build_tables(items_path: str | Path, tuples_path: str | Path,

@@ -4,9 +4,10 @@ evaluation script computes them."""
 from __future__ import annotations
 
 import argparse
-import json
 
 from gendermt.errors import GenderMTError
+from gendermt.output import print_json
+from gendermt.textfiles import read_lines
 
 from . import COUNTS, METRICS
 
@@ -41,22 +42,19 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gendermt.io import atomic_path
-
     from .data import load
     from .evaluation import evaluate
-    from .paradigm import load_mapping, neomorpheme_chars
+    from .paradigm import load_mapping, paradigm_neomorphemes
 
     mapping = load_mapping(args.mapping)
     data = load(args.data, {"cli": mapping}, args.split)
-    chars = ("".join(c for c in args.neomorphemes if not c.isspace())
-             if args.neomorphemes is not None else neomorpheme_chars(mapping))
+    chars = paradigm_neomorphemes(args.mapping, mapping, args.neomorphemes)
     if not chars:
         raise GenderMTError("no neomorpheme characters: the mapping's forms hold only "
                             "letters; give them with --neomorphemes CHARS")
-    # readlines, as the official script: only \n, \r and \r\n end a line
-    with open(args.hyp, encoding="utf-8") as fh:
-        hyps = [line.rstrip("\n") for line in fh.readlines()]
+    # \n ends a line (and \r\n): a lone \r or U+2028 inside an output does not shift the
+    # outputs after it, as it would with the official script's readlines
+    hyps = read_lines(args.hyp, "--hyp")
     if len(hyps) != len(data):
         raise GenderMTError(f"{args.hyp} has {len(hyps)} lines but {args.data} has "
                             f"{len(data)} entries: give one output per entry, in the file's "
@@ -65,17 +63,10 @@ def run(args: argparse.Namespace) -> int:
                              keep_slash=args.keep_slash,
                              wrap_negative_anchor=not args.no_anchor_wrap)
     if args.export_tsv:
-        with atomic_path(args.export_tsv) as tmp, tmp.open("w", encoding="utf-8") as out:
-            out.write("\t".join(["#", "ANNOTATIONS", "MATCHED", "CORRECT", "MASCULINE",
-                                 "FEMININE", "MIS-GENERATIONS"]) + "\n")
-            for number, line in zip(data["number"], lines, strict=True):
-                out.write("\t".join([str(number), str(line.n_annotations),
-                                     *(" ".join(getattr(line, k)) for k in (
-                                         "matched", "correct", "masculine", "feminine",
-                                         "misgenerations"))]) + "\n")
+        write_export(args.export_tsv, data["number"], lines)
     result = {k: scores[k] for k in (*METRICS, *COUNTS)}
     if args.json:
-        print(json.dumps(result, indent=2, ensure_ascii=False))
+        print_json(result, getattr(args, "precision", None))
     else:
         for key in COUNTS:
             print(f"{key}: {result[key]}")
@@ -83,3 +74,26 @@ def run(args: argparse.Namespace) -> int:
             print(f"{key}: {result[key]:.2f}")
         print(f"neomorphemes: {chars}")
     return 0
+
+
+EXPORT_COLUMNS = ["#", "ANNOTATIONS", "MATCHED", "CORRECT", "MASCULINE", "FEMININE",
+                  "MIS-GENERATIONS"]
+
+
+def write_export(path: str, numbers, lines) -> None:
+    """The per-item words, one row per entry, as FBK's ``--export_tsv`` writes them: Python's
+    ``csv`` writer with a tab delimiter, so a field holding a tab, a quote or a line break is
+    quoted ("…", inner quotes doubled) and never shifts the row; read it back with
+    ``csv.reader(fh, delimiter="\t")``."""
+    import csv
+
+    from gendermt.io import atomic_path
+
+    with atomic_path(path) as tmp, tmp.open("w", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out, delimiter="\t", lineterminator="\n")
+        writer.writerow(EXPORT_COLUMNS)
+        for number, line in zip(numbers, lines, strict=True):
+            writer.writerow([str(number), str(line.n_annotations),
+                             *(" ".join(getattr(line, k)) for k in (
+                                 "matched", "correct", "masculine", "feminine",
+                                 "misgenerations"))])

@@ -14,9 +14,9 @@ and per paradigm ``ref_<paradigm>`` (the adapted tagged reference) and
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import logging
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -24,10 +24,11 @@ import pandas as pd
 
 from gendermt.errors import DatasetError, MissingResourceError
 from gendermt.io import write_json, write_parquet
+from gendermt.textfiles import is_blank, read_delimited
 
 from . import COLUMNS, HUB_ID
 from .evaluation import AnnotationError, parse_annotations
-from .paradigm import TAG, adapt, check_covers, load_mapping, neomorpheme_chars
+from .paradigm import TAG, adapt, check_covers, load_mapping, paradigm_neomorphemes
 
 log = logging.getLogger(__name__)
 
@@ -45,14 +46,10 @@ def read_tsv(path: str | Path, split: str = "test") -> pd.DataFrame:
             f"Neo-GATE file {path} does not exist. Download Neo-GATE.tsv and Neo-GATE-dev.tsv "
             f"from the Hugging Face dataset {HUB_ID} and point benchmarks.neogate.data.test / "
             ".dev at them (or use resources/neogate/, the project's sample).")
-    try:
-        with path.open(encoding="utf-8", newline="") as fh:
-            lines = list(csv.reader(fh, delimiter="\t", quoting=csv.QUOTE_NONE))
-    except UnicodeDecodeError as exc:
-        raise DatasetError(path, f"not UTF-8 text: {exc}") from None
+    lines = read_delimited(path, "\t")
     if not lines:
         raise DatasetError(path, "the file is empty (no header row)")
-    header = [h.strip() for h in lines[0]]
+    header = [h.strip() for h in lines[0][1]]
     header = ["GATE-ID" if h == OLD_ID_COLUMN else h for h in header]
     missing = [c for c in COLUMNS if c not in header]
     if missing:
@@ -60,7 +57,8 @@ def read_tsv(path: str | Path, split: str = "test") -> pd.DataFrame:
                                  f"{', '.join(header)}; expected tab-separated "
                                  f"{', '.join(COLUMNS)})", column=missing[0])
     rows = []
-    for number, fields in enumerate(lines[1:], start=1):
+    for line, fields in lines[1:]:
+        number = line - 1  # rows count from 1 after the header, blank lines included
         if not fields or fields == [""]:
             continue  # a blank line (e.g. a second trailing newline)
         if len(fields) != len(header):
@@ -71,19 +69,21 @@ def read_tsv(path: str | Path, split: str = "test") -> pd.DataFrame:
         rows = [(n, r) for n, r in rows if r["SPLIT"].strip() == split]
     if not rows:
         raise DatasetError(path, f"no {split} rows")
-    seen: dict[str, int] = {}
+    seen: dict[int, int] = {}
     for number, row in rows:
         for column in COLUMNS:
-            if not row[column].strip():
+            if is_blank(row[column]):
                 raise DatasetError(path, "empty field", row=number, column=column)
         ident = row["#"].strip()
-        if not ident.isdigit():
+        # ASCII digits only: str.isdigit() accepts '²', which int() then refuses
+        if not re.fullmatch(r"[0-9]+", ident):
             raise DatasetError(path, f"the id {ident!r} is not a number", row=number,
                                column="#")
-        if ident in seen:
-            raise DatasetError(path, f"duplicated id {ident} (first in row {seen[ident]})",
-                               row=number, column="#")
-        seen[ident] = number
+        # `3` and `03` name the same entry (item ids are built from the number)
+        if int(ident) in seen:
+            raise DatasetError(path, f"duplicated id {ident} (the same number as the id of "
+                                     f"row {seen[int(ident)]})", row=number, column="#")
+        seen[int(ident)] = number
         try:
             parse_annotations(row["ANNOTATION"])
         except AnnotationError as exc:
@@ -160,7 +160,7 @@ def build(test: str | Path, dev: str | Path, paradigms: Mapping[str, Mapping[str
     mappings = {name: load_mapping(spec["mapping"]) for name, spec in paradigms.items()}
     data = load(test, mappings, "test")
     dev_data = load(dev, mappings, "dev")
-    overlap = set(data["item_id"]) & set(dev_data["item_id"])
+    overlap = set(data["number"]) & set(dev_data["number"])  # `3` and `03` alike
     if overlap:
         raise DatasetError(dev, f"ids also in the test file {test}: {sorted(overlap)[:5]}")
     log.info("Neo-GATE: %d test and %d dev entries, paradigms %s", len(data), len(dev_data),
@@ -174,8 +174,8 @@ def build(test: str | Path, dev: str | Path, paradigms: Mapping[str, Mapping[str
                 **annotation_stats(dev_data["annotation_tagged"])},
         "paradigms": {name: {"mapping": str(paradigms[name]["mapping"]),
                              "sha256": _sha256(Path(paradigms[name]["mapping"])),
-                             "neomorphemes": paradigms[name].get("neomorphemes")
-                             or neomorpheme_chars(mapping),
+                             "neomorphemes": paradigm_neomorphemes(
+                                 name, mapping, paradigms[name].get("neomorphemes")),
                              "forms": mapping}
                       for name, mapping in mappings.items()},
     })

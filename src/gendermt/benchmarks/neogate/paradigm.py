@@ -115,3 +115,30 @@ def describe(chars: str, mapping: Mapping[str, str]) -> str:
     if len(chars) == 1:
         return f"the neomorpheme ‘{chars}’"
     return "the neomorphemes " + ", ".join(f"‘{c}’" for c in chars)
+
+
+def letter_forms(mapping: Mapping[str, str]) -> list[str]:
+    """The tags whose form is spelt with Italian letters only (the paper's 'u' paradigm:
+    ``<ENDS>`` → ``u``): their neomorpheme cannot be told from the spelling."""
+    return [tag for tag, form in mapping.items() if all(c in ITALIAN_LETTERS for c in form)]
+
+
+def paradigm_neomorphemes(name: str, mapping: Mapping[str, str],
+                          given: str | None = None) -> str:
+    """The paradigm's characters: ``given`` (its ``neomorphemes:``), else those of its forms
+    (:func:`neomorpheme_chars`). A paradigm with a form of letters only must give them: its
+    characters read off the forms would leave those letters out (mis-generation never
+    counted, an empty or partial list in the prompt), so this stops, naming it."""
+    if given:
+        chars = "".join(c for c in given if not c.isspace())
+        if chars:
+            return chars
+    letters = letter_forms(mapping)
+    if letters:
+        shown = ", ".join(f"{t} → {mapping[t]!r}" for t in letters[:3])
+        raise MappingError(
+            f"paradigm {name!r}: form(s) {shown}{' …' if len(letters) > 3 else ''} are "
+            "spelt with letters only, so its neomorphemes cannot be read off its forms; give "
+            f"them with `neomorphemes:` (e.g. neomorphemes: u) in the {name!r} paradigm's "
+            "config (the command line: --neomorphemes)")
+    return neomorpheme_chars(mapping)

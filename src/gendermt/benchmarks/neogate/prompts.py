@@ -32,7 +32,7 @@ from gendermt.io import write_jsonl
 from gendermt.prompts import load_templates
 
 from .evaluation import parse_annotations
-from .paradigm import TAG, describe, load_mapping, neomorpheme_chars
+from .paradigm import TAG, describe, load_mapping, paradigm_neomorphemes
 
 
 def resolve_templates(path: str | Path) -> dict[str, dict[str, Any]]:
@@ -80,7 +80,7 @@ def study_runs(spec: Mapping[str, Any], templates: Mapping[str, Mapping[str, Any
     runs = {}
     for paradigm, pspec in spec["paradigms"].items():
         mapping = load_mapping(pspec["mapping"])
-        chars = pspec.get("neomorphemes") or neomorpheme_chars(mapping)
+        chars = paradigm_neomorphemes(paradigm, mapping, pspec.get("neomorphemes"))
         phrase = pspec.get("phrase") or describe(chars, mapping)
         for fmt in spec["prompts"]:
             few = templates[fmt]["few_shot"]

@@ -5,3 +5,7 @@ aligning the entity to the target and reading the target word's grammatical gend
 GENDERS = ("male", "female", "neutral")  # gold labels of en.txt
 PREDICTIONS = ("male", "female", "neutral", "unknown")
 LANGUAGES = ("fr", "es", "it", "de")
+# How the entity's gender is read: the project's context-aware reader (default), or the
+# original tool's procedure (evaluate.py, original.py)
+READERS = ("corrected", "original")
+DEFAULT_READER = "corrected"

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
-from pathlib import Path
 
 from gendermt.errors import DatasetError
+from gendermt.output import print_json
 
-from . import LANGUAGES
+from . import DEFAULT_READER, LANGUAGES, READERS
+from .align import ALIGNERS, DEFAULT_ALIGNER
 
 KEYS = ("acc", "f1_male", "f1_female", "delta_g", "share_male", "share_female",
         "share_neutral", "share_unknown")
@@ -17,8 +17,8 @@ KEYS = ("acc", "f1_male", "f1_female", "delta_g", "share_male", "share_female",
 def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
     p = score_commands.add_parser(
         "winomt", help="gender accuracy, ΔG and ΔS on WinoMT",
-        description="Align each WinoMT entity to the translation (eflomal), read the target "
-                    "word's grammatical gender, and compute WinoMT's metrics (in percent).")
+        description="Align each WinoMT entity to the translation, read the target word's "
+                    "grammatical gender, and compute WinoMT's metrics (in percent).")
     p.add_argument("--data", required=True, help="en.txt (gender, index, sentence, entity)")
     p.add_argument("--hyp", required=True,
                    help="translations, one per line of --data: plain lines, or the published "
@@ -26,6 +26,13 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
     p.add_argument("--lang", required=True, choices=LANGUAGES, help="target language")
     p.add_argument("--pro", help="en_pro.txt: pro-stereotypical subset (with --anti: ΔS)")
     p.add_argument("--anti", help="en_anti.txt: anti-stereotypical subset")
+    p.add_argument("--reader", choices=READERS, default=DEFAULT_READER,
+                   help="corrected: the project's context-aware reader (default); original: "
+                        "the original tool's procedure (the entity's aligned words read on "
+                        "their own; German by the nearest determiner)")
+    p.add_argument("--aligner", choices=ALIGNERS, default=DEFAULT_ALIGNER,
+                   help="fast-align: deterministic EM, fast_align's model (default); eflomal: "
+                        "a sampler with no seed (runs can differ on a few links)")
     p.add_argument("--sentences", help="write the per-sentence table here (.csv or .parquet)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
@@ -33,9 +40,12 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
 
 def read_hypotheses(path: str, sources: list[str]) -> list[str]:
     """Plain lines, or ``source ||| translation`` lines whose source side is checked."""
-    from gendermt.backends.stored import _normalise, read_lines
+    from gendermt.backends.stored import _count_error, _normalise
+    from gendermt.textfiles import read_lines
 
-    lines = read_lines(Path(path), len(sources))
+    lines = read_lines(path, "--hyp")
+    if len(lines) != len(sources):
+        raise _count_error(path, len(lines), len(sources))
     if not any("|||" in line for line in lines):
         return lines
     hyps = []
@@ -63,13 +73,15 @@ def run(args: argparse.Namespace) -> int:
         raise GenderMTError("give both --pro and --anti (ΔS compares the two), or neither")
     data = load(args.data, args.pro, args.anti)
     hyps = read_hypotheses(args.hyp, data["source"].tolist())
-    table, _ = predict(data, hyps, args.lang)
+    table, _ = predict(data, hyps, args.lang, {"aligner": args.aligner}, args.reader)
     metrics = compute(table)
     result = {k: metrics[k] for k in KEYS}
     if "delta_s" in metrics:
         result.update({k: metrics[k] for k in ("delta_s", "acc_pro", "acc_anti")})
     result.update({k: metrics[k] for k in ("precision_male", "recall_male",
                                            "precision_female", "recall_female", "n")})
+    result["reader"] = args.reader
+    result["aligner"] = args.aligner
     if args.sentences:
         from gendermt.io import atomic_path
         with atomic_path(args.sentences) as tmp:
@@ -78,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 table.to_csv(tmp, index=False)
     if args.json:
-        print(json.dumps(result, indent=2))
+        print_json(result, getattr(args, "precision", None))
     else:
         for key, value in result.items():
             print(f"{key:>16}: {value:.1f}" if isinstance(value, float) else

@@ -20,6 +20,7 @@ import pandas as pd
 
 from gendermt.errors import DatasetError, MissingResourceError
 from gendermt.io import write_json, write_parquet
+from gendermt.textfiles import read_lines
 
 from . import GENDERS
 
@@ -35,31 +36,30 @@ def read_rows(path: str | Path) -> list[tuple[str, int, str, str]]:
         raise MissingResourceError(f"WinoMT file {path} does not exist (en.txt, en_pro.txt or "
                                    "en_anti.txt of mt_gender's data/aggregates/)")
     rows = []
-    with path.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            line = line.rstrip("\r\n")
-            if not line.strip():
-                raise DatasetError(path, "empty line", row=n)
-            fields = line.split("\t")
-            if len(fields) != 4:
-                raise DatasetError(path, f"{len(fields)} tab-separated fields, expected 4 "
-                                   "(gender, entity index, sentence, entity)", row=n)
-            gold, index, sentence, entity = fields
-            if gold not in GENDERS:
-                raise DatasetError(path, f"gender {gold!r} is not one of {GENDERS}", row=n,
-                                   column="gender")
-            try:
-                idx = int(index)
-            except ValueError:
-                raise DatasetError(path, f"entity index {index!r} is not an integer", row=n,
-                                   column="entity index") from None
-            if not 0 <= idx < len(sentence.split()):
-                raise DatasetError(path, f"entity index {idx} is outside the sentence's "
-                                   f"{len(sentence.split())} tokens", row=n,
-                                   column="entity index")
-            if not entity.strip():
-                raise DatasetError(path, "empty entity", row=n, column="entity")
-            rows.append((gold, idx, sentence, entity))
+    # read_lines names the file and line of a non-UTF-8 byte; a line ends at \n only
+    for n, line in enumerate(read_lines(path), 1):
+        if not line.strip():
+            raise DatasetError(path, "empty line", row=n)
+        fields = line.split("\t")
+        if len(fields) != 4:
+            raise DatasetError(path, f"{len(fields)} tab-separated fields, expected 4 "
+                               "(gender, entity index, sentence, entity)", row=n)
+        gold, index, sentence, entity = fields
+        if gold not in GENDERS:
+            raise DatasetError(path, f"gender {gold!r} is not one of {GENDERS}", row=n,
+                               column="gender")
+        try:
+            idx = int(index)
+        except ValueError:
+            raise DatasetError(path, f"entity index {index!r} is not an integer", row=n,
+                               column="entity index") from None
+        if not 0 <= idx < len(sentence.split()):
+            raise DatasetError(path, f"entity index {idx} is outside the sentence's "
+                               f"{len(sentence.split())} tokens", row=n,
+                               column="entity index")
+        if not entity.strip():
+            raise DatasetError(path, "empty entity", row=n, column="entity")
+        rows.append((gold, idx, sentence, entity))
     if not rows:
         raise DatasetError(path, "the file is empty")
     return rows

@@ -1,75 +1,138 @@
-"""Score one system's WinoMT translations: align, read the entity's gender, compute metrics.
+"""Score WinoMT translations: align, read the entity's gender, compute metrics.
 
-Workflow stage ``winomt_gender``: ``translations/{system}/{lang}.jsonl`` + ``data.parquet`` →
-a per-sentence table (``gender/{system}/{lang}.parquet``) and its metrics (``.json``).
+Two readers (``readers:`` in the config, ``--reader`` on the command line):
+
+* ``corrected`` (default): the project's tokenisation, links both directions agree on, and
+  the context-aware per-language reader of ``morphology.py``;
+* ``original``: the original tool's procedure (``original.py``): whitespace words, forward
+  links of the entity and its article, the translated entity read on its own (de: by the
+  nearest determiner).
+
+Workflow stage ``winomt_gender``: one job per target language scores every system's
+``translations/{system}/{lang}.jsonl`` with every reader, loading spaCy once and aligning
+each file once per tokenisation → ``gender/{reader}/{system}/{lang}.parquet`` (+ ``.csv``)
+and its metrics (``.json``).
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
 
 from gendermt.io import read_jsonl, write_json, write_parquet, write_table
 
-from . import LANGUAGES
-from .align import align, linked_targets, source_tokens, tokenize
+from . import DEFAULT_READER, LANGUAGES, READERS
+from .align import align_pairs, aligner_of, linked_targets, source_tokens, tokenize
 from .metrics import compute
-from .morphology import read_genders
+from .morphology import FrenchMorphology, read_genders
+from .original import read_original, source_indices, translated_entity
 
 log = logging.getLogger(__name__)
 
+class Models:
+    """What a job loads once and every file reuses (spaCy's French pipeline)."""
+
+    def __init__(self) -> None:
+        self._french: FrenchMorphology | None = None
+
+    def french(self) -> FrenchMorphology:
+        if self._french is None:
+            self._french = FrenchMorphology()
+        return self._french
+
 
 def predict(data: pd.DataFrame, hypotheses: list[str], lang: str,
-            alignment: dict[str, Any] | None = None) -> tuple[pd.DataFrame, dict[str, Any]]:
+            alignment: dict[str, Any] | None = None, reader: str = DEFAULT_READER,
+            models: Models | None = None) -> tuple[pd.DataFrame, dict[str, Any]]:
     """The per-sentence table (gold, predicted gender, aligned words, evidence) of one
     system's translations, in item order, and facts about how it was made."""
     if len(hypotheses) != len(data):
         raise ValueError(f"{len(hypotheses)} translations for {len(data)} items")
+    if reader not in READERS:
+        raise ValueError(f"unknown WinoMT reader {reader!r}; known: {', '.join(READERS)}")
+    models = models or Models()
+    aligner, settings = aligner_of(alignment)
     timing = {}
     t0 = time.perf_counter()
-    src = [source_tokens(s, i, e) for s, i, e in
-           zip(data["source"], data["entity_index"], data["entity"], strict=True)]
-    tgt = [tokenize(h) for h in hypotheses]
-    fwd, rev = align([[t.text for t in s] for s, _ in src], [[t.text for t in t] for t in tgt],
-                     alignment)
-    timing["align_s"] = time.perf_counter() - t0
-    positions = [linked_targets(f, r, p) for f, r, (_, p) in zip(fwd, rev, src, strict=True)]
-    t1 = time.perf_counter()
-    readings, reader = read_genders(lang, hypotheses, tgt, positions)
+    if reader == "corrected":
+        src = [source_tokens(s, i, e) for s, i, e in
+               zip(data["source"], data["entity_index"], data["entity"], strict=True)]
+        tgt = [tokenize(h) for h in hypotheses]
+        fwd, rev = align_pairs([[t.text for t in s] for s, _ in src],
+                               [[t.text for t in t] for t in tgt], alignment)
+        timing["align_s"] = time.perf_counter() - t0
+        positions = [linked_targets(f, r, p) for f, r, (_, p) in zip(fwd, rev, src, strict=True)]
+        t1 = time.perf_counter()
+        readings, version = read_genders(lang, hypotheses, tgt, positions,
+                                          french=models.french() if lang == "fr" else None)
+        aligned = [" ".join(t[k].text for k in p) for t, p in zip(tgt, positions, strict=True)]
+    else:
+        # as the original: whitespace words on both sides, forward links only
+        src_words = [s.split(" ") for s in data["source"]]
+        tgt_words = [h.split() for h in hypotheses]
+        fwd, _ = align_pairs(src_words, tgt_words, alignment, forward_only=True)
+        timing["align_s"] = time.perf_counter() - t0
+        spans = [translated_entity(f, source_indices(s, i), w) for f, s, i, w in
+                 zip(fwd, data["source"], data["entity_index"], tgt_words, strict=True)]
+        positions = [p for p, _ in spans]
+        aligned = [a for _, a in spans]
+        t1 = time.perf_counter()
+        readings, version = read_original(
+            lang, list(data["entity"]), aligned, hypotheses, positions,
+            french_nlp=models.french().nlp if lang == "fr" else None)
     timing["gender_s"] = time.perf_counter() - t1
     table = data[["item_id", "gold", "stereotype", "entity", "source"]].copy()
     table["translation"] = hypotheses
-    table["aligned"] = [" ".join(t[k].text for k in p) for t, p in zip(tgt, positions,
-                                                                       strict=True)]
+    table["aligned"] = aligned
     table["predicted"] = [r.gender for r in readings]
     table["evidence"] = [r.evidence for r in readings]
     table["correct"] = table["gold"] == table["predicted"]
-    return table, {"reader": reader, "alignment": dict(alignment or {}), **timing}
+    return table, {"reader": reader, "reader_version": version, "aligner": aligner,
+                   "alignment": settings, **timing}
 
 
-def score_file(translations: str, data_path: str, lang: str, alignment: dict[str, Any],
-               table_out: str, summary_out: str, system: str = "",
-               sentences_csv: str | None = None) -> None:
-    """Workflow stage (see the module docstring)."""
+def score_language(lang: str, systems: Sequence[str], translations: Sequence[str],
+                   data_path: str, alignment: dict[str, Any], readers: Sequence[str],
+                   tables: Sequence[str], csvs: Sequence[str], summaries: Sequence[str]
+                   ) -> None:
+    """Workflow stage (see the module docstring): ``tables``, ``csvs``, ``summaries`` are in
+    the order reader × system (``readers`` outer)."""
     if lang not in LANGUAGES:
         raise ValueError(f"WinoMT prompts are named by target language ({', '.join(LANGUAGES)}); "
                          f"got {lang!r}")
+    if len(systems) != len(translations):
+        raise ValueError("one translations file per system")
+    if not len(tables) == len(csvs) == len(summaries) == len(readers) * len(systems):
+        raise ValueError("one output per reader and system")
     data = pd.read_parquet(data_path)
-    records = {r["item_id"]: r["hypothesis"] for r in read_jsonl(translations)}
-    hyps = [records[i] for i in data["item_id"]]
-    t0 = time.perf_counter()
-    table, facts = predict(data, hyps, lang, alignment)
-    seconds = time.perf_counter() - t0
-    metrics = compute(table)
-    log.info("%s %s: acc %.1f, ΔG %.1f, ΔS %s in %.1f s", system, lang, metrics["acc"],
-             metrics["delta_g"], f"{metrics['delta_s']:.1f}" if "delta_s" in metrics else "-",
-             seconds)
-    table = table.assign(system=system, lang=lang)
-    write_parquet(table_out, table)
-    if sentences_csv:
-        write_table(table, sentences_csv)
-    write_json(summary_out, {"system": system, "lang": lang, **metrics, **facts,
-                             "seconds": seconds})
+    models = Models()
+    k = 0
+    hyps_of = {}
+    for system, path in zip(systems, translations, strict=True):
+        records = {r["item_id"]: r["hypothesis"] for r in read_jsonl(path)}
+        missing = [i for i in data["item_id"] if i not in records]
+        if missing:
+            raise ValueError(f"{path}: no translation of {len(missing)} items, e.g. {missing[0]}")
+        hyps_of[system] = [records[i] for i in data["item_id"]]
+    for reader in readers:
+        for system in systems:
+            if f"/{reader}/{system}/" not in str(summaries[k]).replace("\\", "/"):
+                raise ValueError(f"output {summaries[k]} is not {reader}/{system}'s: outputs "
+                                 "must be in the order reader × system")
+            t0 = time.perf_counter()
+            table, facts = predict(data, hyps_of[system], lang, alignment, reader, models)
+            seconds = time.perf_counter() - t0
+            metrics = compute(table)
+            log.info("%s %s (%s reader): acc %.1f, ΔG %.1f, ΔS %s in %.1f s", system, lang,
+                     reader, metrics["acc"], metrics["delta_g"],
+                     f"{metrics['delta_s']:.1f}" if "delta_s" in metrics else "-", seconds)
+            table = table.assign(system=system, lang=lang, reader=reader)
+            write_parquet(tables[k], table)
+            write_table(table, csvs[k])
+            write_json(summaries[k], {"system": system, "lang": lang, **metrics, **facts,
+                                      "seconds": seconds})
+            k += 1

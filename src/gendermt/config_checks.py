@@ -1,0 +1,212 @@
+"""Checks of the workflow's config at start-up, beyond what the schema can say.
+
+``workflow/rules/common.smk`` validates the config against the schema (unknown keys, types
+and ranges) and then calls :func:`check_config`, so that a value that would fail only in a
+job, after hours of translation, stops the workflow before any job runs, with the config key
+named: every system's settings (its backend's own check), the systems and prompts each
+benchmark names, every prompt template (file, version, placeholders), sacrebleu's options and
+tokenizers, and GAMBIT's reference files. Missing *data* files are not checked here (their
+rules name them).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from gendermt.errors import GenderMTError
+from gendermt.prompts import PLACEHOLDERS, check_placeholders, load_templates
+
+# Placeholders each benchmark's inputs rule fills besides PLACEHOLDERS (see the `render` of
+# each benchmark's inputs module); a benchmark whose render fills others lists them here.
+EXTRA_PLACEHOLDERS: dict[str, frozenset[str]] = {
+    "gate-x-e": frozenset({"translation"}),
+    "gate": frozenset({"translation", "gender"}),
+}
+# Neo-GATE renders its own messages (neogate/prompts.py `render`): these, and no others.
+NEOGATE_PLACEHOLDERS = {"user": {"source", "neomorpheme"}, "instruction": {"neomorpheme"},
+                        "answer": {"masculine", "feminine", "neomorphemic"}}
+SACREBLEU_METRICS = ("bleu", "chrf", "ter")
+
+
+def _at(key: str, exc: Exception) -> GenderMTError:
+    return GenderMTError(f"{key}: {exc}")
+
+
+def _dotted(path: Any) -> str:
+    return ".".join(str(p) for p in path)
+
+
+def check_schema(config: Mapping[str, Any], schema_path: str | Path) -> None:
+    """The config against the schema, with one short message naming the key (Snakemake's
+    own validation prints the whole schema after the error). Defaults are not filled in:
+    ``snakemake.utils.validate`` does that after this check."""
+    from difflib import get_close_matches
+
+    import jsonschema
+    import yaml
+
+    schema = yaml.safe_load(Path(schema_path).read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(config))
+    if error is None:
+        return
+    error = _branch_error(error)
+    where = _dotted(error.absolute_path)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = list(error.schema.get("properties", {}))
+        unknown = [k for k in error.instance if k not in allowed]
+        if allowed and unknown:
+            close = get_close_matches(str(unknown[0]), allowed, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            key = f"{where}.{unknown[0]}" if where else str(unknown[0])
+            raise GenderMTError(f"{key}: unknown key{hint}; allowed "
+                                f"{'under ' + where if where else 'at the top level'}: "
+                                f"{', '.join(allowed)}")
+    note = error.schema.get("description") if error.validator in ("oneOf", "anyOf") else None
+    raise GenderMTError(f"{where or 'the config'}: {error.message}"
+                        + (f" ({' '.join(str(note).split())})" if note else ""))
+
+
+def _branch_error(error: Any) -> Any:
+    """Within a ``oneOf`` whose branches are told apart by ``kind`` (GAMBIT's detectors),
+    the error of the branch the config's ``kind`` names, not of another branch."""
+    import jsonschema
+
+    parent = error
+    while parent is not None and parent.validator not in ("oneOf", "anyOf"):
+        parent = parent.parent
+    if parent is None or not isinstance(parent.instance, dict) or "kind" not in parent.instance:
+        return error
+    for index, branch in enumerate(parent.validator_value):
+        if branch.get("properties", {}).get("kind", {}).get("const") == parent.instance["kind"]:
+            errors = [e for e in parent.context if e.relative_schema_path[0] == index]
+            return jsonschema.exceptions.best_match(errors) or error
+    return error
+
+
+def check_config(config: Mapping[str, Any]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Raise :class:`GenderMTError` (the message starts with the config key) for the first
+    problem found; return every benchmark's resolved templates (``{benchmark: {prompt:
+    template}}``)."""
+    check_systems(config.get("systems", {}))
+    templates = {name: check_templates(name, spec)
+                 for name, spec in config.get("benchmarks", {}).items()}
+    check_benchmark_names(config, templates)
+    check_scoring(config.get("scoring", {}))
+    gambit = config.get("benchmarks", {}).get("gambit")
+    if gambit:
+        check_gambit_references(gambit)
+    return templates
+
+
+def check_systems(systems: Mapping[str, Any]) -> None:
+    from gendermt.backends import check_system
+
+    for name, settings in systems.items():
+        try:
+            check_system(settings)
+        except GenderMTError as exc:
+            raise _at(f"systems.{name}", exc) from None
+
+
+def check_templates(benchmark: str, spec: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """A benchmark's templates, loaded and their placeholders checked."""
+    key = f"benchmarks.{benchmark}.templates"
+    path = spec["templates"]
+    try:
+        templates = load_templates(path)
+        if benchmark == "neogate":
+            from gendermt.benchmarks.neogate.prompts import resolve_templates
+
+            resolved = resolve_templates(path)
+            for role, allowed in NEOGATE_PLACEHOLDERS.items():
+                check_placeholders(resolved, allowed, path, roles=(role,))
+        else:
+            allowed = PLACEHOLDERS | EXTRA_PLACEHOLDERS.get(benchmark, frozenset())
+            check_placeholders(templates, allowed, path)
+    except GenderMTError as exc:
+        raise _at(key, exc) from None
+    return templates
+
+
+def check_benchmark_names(config: Mapping[str, Any],
+                          templates: Mapping[str, Mapping[str, Any]]) -> None:
+    """Each benchmark's systems are defined under ``systems:``; its prompts name templates."""
+    systems = config.get("systems", {})
+    for name, spec in config.get("benchmarks", {}).items():
+        unknown = [s for s in spec.get("systems", []) if s not in systems]
+        if unknown:
+            raise GenderMTError(
+                f"benchmarks.{name}.systems names {unknown}, which are not defined under "
+                f"`systems:` (defined: {', '.join(systems)})")
+        unknown = [p for p in spec.get("prompts", []) if p not in templates[name]]
+        if unknown:
+            raise GenderMTError(
+                f"benchmarks.{name}.prompts names {unknown}, which {spec['templates']} does "
+                f"not define (it has: {', '.join(templates[name])})")
+
+
+def _tokenizers() -> tuple[str, ...]:
+    from sacrebleu.metrics.bleu import _TOKENIZERS
+
+    return tuple(_TOKENIZERS)
+
+
+def check_tokenizer(name: object, key: str) -> None:
+    known = _tokenizers()
+    if name not in known:
+        raise GenderMTError(f"{key}: {name!r} is not a sacrebleu tokenizer (known: "
+                            f"{', '.join(known)})")
+
+
+def check_metric_options(metric: str, options: Mapping[str, Any], key: str) -> None:
+    """``options`` are keyword arguments sacrebleu's metric takes, with values it accepts."""
+    from sacrebleu.metrics import BLEU, CHRF, TER
+
+    cls = {"bleu": BLEU, "chrf": CHRF, "ter": TER}[metric]
+    known = [p for p in inspect.signature(cls.__init__).parameters
+             if p not in ("self", "references")]
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise GenderMTError(f"{key}: sacrebleu's {cls.__name__} has no option(s) {unknown} "
+                            f"(it takes {', '.join(known)})")
+    trial = dict(options)
+    if "tokenize" in trial:
+        check_tokenizer(trial["tokenize"], f"{key}.tokenize")
+        trial["tokenize"] = "13a"  # built without the tokenizer's own extras (MeCab)
+    try:
+        cls(**trial)
+    except Exception as exc:  # sacrebleu asserts, or raises TypeError/ValueError/KeyError
+        raise GenderMTError(f"{key}: sacrebleu's {cls.__name__} refuses {dict(options)}: "
+                            f"{type(exc).__name__}: {exc}") from None
+
+
+def check_scoring(scoring: Mapping[str, Any]) -> None:
+    for lang, name in (scoring.get("tokenize") or {}).items():
+        check_tokenizer(name, f"scoring.tokenize.{lang}")
+    for metric in SACREBLEU_METRICS:
+        check_metric_options(metric, scoring.get(metric) or {}, f"scoring.{metric}")
+
+
+def check_gambit_references(spec: Mapping[str, Any]) -> None:
+    """GAMBIT's labour and stereotype files, read and validated now rather than in the
+    tables (a share of 1.7 would fail only after translation). Files that do not exist are
+    left to the rules that read them."""
+    from .benchmarks.gambit.references import load_labour, load_stereotypes
+
+    references = spec.get("references", {})
+    for lang, path in (references.get("labour") or {}).items():
+        if Path(path).is_file():
+            try:
+                load_labour(path)
+            except GenderMTError as exc:
+                raise _at(f"benchmarks.gambit.references.labour.{lang}", exc) from None
+    path = references.get("stereotype")
+    if path and Path(path).is_file():
+        try:
+            load_stereotypes(path)
+        except GenderMTError as exc:
+            raise _at("benchmarks.gambit.references.stereotype", exc) from None

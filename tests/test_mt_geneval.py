@@ -1,0 +1,273 @@
+"""MT-GenEval: the loader on the published layout, and the accuracy against an independent
+implementation of the official scorer's rules on perturbed outputs."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from gendermt.benchmarks.mt_geneval import LANGUAGES
+from gendermt.benchmarks.mt_geneval.data import (
+    load_contextual,
+    load_counterfactual,
+    read_segments,
+    strip_tags,
+    tagged_words,
+)
+from gendermt.benchmarks.mt_geneval.evaluate import (
+    evaluate_contextual,
+    evaluate_counterfactual,
+    summarise,
+)
+from gendermt.cli import main
+from gendermt.errors import DatasetError, MissingResourceError
+
+ROOT = Path(__file__).resolve().parents[1]
+MTGENEVAL = ROOT.parent / "shared" / "data" / "mt-geneval"
+needs_data = pytest.mark.skipif(not MTGENEVAL.is_dir(),
+                                reason="the shared MT-GenEval data is not beside the clone")
+
+_PUNCT = re.compile("[" + re.escape(string.punctuation) + "]")
+
+
+def official_decisions(hyp_file: Path, ref_file: Path, ctf_file: Path) -> list[bool]:
+    """The official rules, written independently: files read as the scorer reads them (text
+    mode, line by line), ASCII punctuation to spaces after lower-casing, word sets."""
+    def lines(path):
+        with open(path, encoding="utf-8") as fh:
+            return [_PUNCT.sub(" ", line.lower()).split() for line in fh]
+    out = []
+    for hyp, ref, ctf in zip(lines(hyp_file), lines(ref_file), lines(ctf_file), strict=True):
+        hyp, ref, ctf = set(hyp), set(ref), set(ctf)
+        out.append(not any(w in hyp for w in ctf if w not in ref))
+    return out
+
+
+def perturb(ours: str, other: str, rng: random.Random) -> str:
+    """Outputs a real system might give: the right reference with words from the other gender's
+    reference swapped in, words dropped, case and punctuation changed."""
+    words, theirs = ours.split(), other.split()
+    kind = rng.randrange(6)
+    if kind == 0 and theirs:
+        words.insert(rng.randrange(len(words) + 1), rng.choice(theirs))
+    elif kind == 1 and words:
+        del words[rng.randrange(len(words))]
+    elif kind == 2:
+        words = [w.upper() if rng.random() < 0.3 else w for w in words]
+    elif kind == 3:
+        words = [w + rng.choice(",.;!?\"'") if rng.random() < 0.3 else w for w in words]
+    elif kind == 4:
+        return other
+    return " ".join(words)
+
+
+def write(path: Path, lines: list[str]) -> Path:
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+@needs_data
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_counterfactual_equals_official_rules_on_perturbed_outputs(lang, tmp_path):
+    data = load_counterfactual(MTGENEVAL, lang, "dev")
+    assert len(data) == 1200
+    rng = random.Random(lang)
+    hyps = {g: [perturb(a, b, rng)
+                for a, b in zip(data[f"reference_{g}"], data[f"reference_{o}"], strict=True)]
+            for g, o in (("masculine", "feminine"), ("feminine", "masculine"))}
+    items = evaluate_counterfactual(data, hyps["masculine"], hyps["feminine"])
+    folder = MTGENEVAL / "data" / "sentences" / "dev"
+    ref = {g: folder / f"geneval-sentences-{g}-dev.en_{lang}.{lang}" for g in hyps}
+    expected = {g: official_decisions(write(tmp_path / g, hyps[g]), ref[g], ref[o])
+                for g, o in (("masculine", "feminine"), ("feminine", "masculine"))}
+    assert items["correct_masculine"].tolist() == expected["masculine"]
+    assert items["correct_feminine"].tolist() == expected["feminine"]
+    both = [m and f for m, f in zip(expected["masculine"], expected["feminine"], strict=True)]
+    summary = summarise(items)
+    assert summary["accuracy"] == sum(both) / len(both)
+    assert 0 < summary["accuracy"] < 1  # the perturbations make some outputs wrong, not all
+    assert summary["accuracy_masculine"] == sum(expected["masculine"]) / 1200
+
+
+@needs_data
+@pytest.mark.parametrize("lang", ["de", "hi", "ru"])
+def test_contextual_equals_official_rules_on_perturbed_outputs(lang, tmp_path):
+    data = load_contextual(MTGENEVAL, lang, "test")
+    rng = random.Random(lang)
+    hyps = [perturb(a, b, rng)
+            for a, b in zip(data["reference"], data["reference_flipped"], strict=True)]
+    items = evaluate_contextual(data, hyps)
+    folder = MTGENEVAL / "data" / "context"
+    expected = official_decisions(
+        write(tmp_path / "hyp", hyps),
+        folder / f"geneval-context-wikiprofessions-original-test.en_{lang}.{lang}",
+        folder / f"geneval-context-wikiprofessions-flipped-test.en_{lang}.{lang}")
+    assert items["correct"].tolist() == expected
+    assert 0 < summarise(items)["accuracy"] < 1
+
+
+def test_decisions_name_the_words():
+    from gendermt.benchmarks.mt_geneval.metric import decide
+
+    d = decide("Elle est infirmière.", "Elle est infirmière.", "Il est infirmier.")
+    assert d.correct and d.correct_words == {"elle", "infirmière"} and not d.incorrect_words
+    d = decide("IL est infirmière!", "Elle est infirmière.", "Il est infirmier.")
+    assert not d.correct and d.incorrect_words == {"il"}
+    # no word of either reference: correct, as the official scorer counts it
+    assert decide("Bonjour.", "Elle est là.", "Il est là.").correct
+
+
+@needs_data
+def test_loader_reads_every_language_and_the_annotations():
+    for lang in LANGUAGES:
+        for split, n in (("dev", 1200), ("test", 300)):
+            frame = load_counterfactual(MTGENEVAL / "data", lang, split)
+            assert len(frame) == n and frame["item_id"].is_unique
+        ctx = load_contextual(MTGENEVAL, lang, "test")
+        assert (ctx["source"].str.len() > 0).all()
+        # a published quirk: a few lines have nothing before '<sep>' (1-9 per file)
+        assert 0 < (ctx["context"] == "").sum() < 10
+    frame = load_counterfactual(MTGENEVAL, "fr", "test")
+    marked = frame.loc[0, "annotated_reference_feminine"]
+    assert ("F", "elle") in tagged_words(marked)
+    assert strip_tags(marked) == frame.loc[0, "reference_feminine"]
+
+
+def _layout(root: Path, n: int = 2, lang: str = "fr") -> Path:
+    sent = root / "data" / "sentences" / "test"
+    sent.mkdir(parents=True)
+    for g in ("masculine", "feminine"):
+        write(sent / f"geneval-sentences-{g}-test.en_{lang}.en", [f"{g} {i}" for i in range(n)])
+        write(sent / f"geneval-sentences-{g}-test.en_{lang}.{lang}", [f"{g} {i}" for i in range(n)])
+    ctx = root / "data" / "context"
+    ctx.mkdir(parents=True)
+    write(ctx / f"geneval-context-wikiprofessions-2to1-test.en_{lang}.en",
+          [f"She works. <sep> The doctor {i}." for i in range(n)])
+    for kind in ("original", "flipped"):
+        write(ctx / f"geneval-context-wikiprofessions-{kind}-test.en_{lang}.{lang}",
+              [f"{kind} {i}" for i in range(n)])
+    return root
+
+
+def test_loader_errors_name_file_and_line(tmp_path):
+    root = _layout(tmp_path / "a")
+    bad = root / "data" / "sentences" / "test" / "geneval-sentences-feminine-test.en_fr.fr"
+    write(bad, ["only one line"])
+    with pytest.raises(DatasetError, match="as many lines"):
+        load_counterfactual(root, "fr", "test")
+    bad.write_bytes(b"ok\n\xff\xfe\n")
+    with pytest.raises(DatasetError, match=r"en_fr\.fr, row 2: not UTF-8"):
+        load_counterfactual(root, "fr", "test")
+    bad.unlink()
+    with pytest.raises(MissingResourceError, match="not found"):
+        load_counterfactual(root, "fr", "test")
+    src = root / "data" / "context" / "geneval-context-wikiprofessions-2to1-test.en_fr.en"
+    write(src, ["a <sep> b", "no separator"])
+    with pytest.raises(DatasetError, match=r"row 2: expected one '<sep>'"):
+        load_contextual(root, "fr", "test")
+    with pytest.raises(MissingResourceError, match="not MT-GenEval's data folder"):
+        load_contextual(tmp_path, "fr", "test")
+
+
+def test_segments_split_on_newline_only(tmp_path):
+    path = tmp_path / "x"
+    path.write_text("a\u2028b\nc\r\n\ufeff", encoding="utf-8")
+    assert read_segments(path) == ["a\u2028b", "c", "\ufeff"]
+
+
+def test_cli_json_items_and_errors(tmp_path, capsys, monkeypatch):
+    import io
+
+    root = _layout(tmp_path / "rel")
+    hyp_m = write(tmp_path / "m.txt", ["masculine 0", "feminine 1"])
+    hyp_f = write(tmp_path / "f.txt", ["feminine 0", "feminine 1"])
+    items = tmp_path / "items.jsonl"
+    assert main(["score", "mt-geneval", "--data", str(root), "--lang", "fr", "--split", "test",
+                 "--set", "counterfactual", "--hyp-masculine", str(hyp_m), "--hyp-feminine",
+                 str(hyp_f), "--items", str(items), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["accuracy"] == 0.5 and out["accuracy_masculine"] == 0.5
+    assert out["accuracy_feminine"] == 1.0 and out["n"] == 2
+    rows = [json.loads(line) for line in items.read_text().splitlines()]
+    assert rows[1]["incorrect_words_masculine"] == "feminine" and rows[1]["correct"] is False
+    monkeypatch.setattr("sys.stdin", io.StringIO("original 0\nflipped 1\n"))
+    assert main(["score", "mt-geneval", "--data", str(root / "data"), "--lang", "fr",
+                 "--split", "test", "--set", "contextual", "--hyp", "-", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["accuracy"] == 0.5
+    # wrong line count, wrong options: exit 2 with a message
+    assert main(["score", "mt-geneval", "--data", str(root), "--lang", "fr", "--split", "test",
+                 "--set", "contextual", "--hyp", str(write(tmp_path / "h", ["x"]))]) == 2
+    assert "1 lines for the set's 2 items" in capsys.readouterr().err
+    assert main(["score", "mt-geneval", "--data", str(root), "--lang", "fr", "--split", "test",
+                 "--set", "counterfactual", "--hyp", str(hyp_m)]) == 2
+    assert "--hyp-masculine and --hyp-feminine" in capsys.readouterr().err
+
+
+SAMPLE = ROOT / "resources" / "mt-geneval"
+
+
+def test_the_shipped_sample_is_in_the_published_layout():
+    for lang in ("fr", "de", "es"):
+        cf = load_counterfactual(SAMPLE, lang, "test")
+        assert len(cf) == 6 and cf["annotated_reference_feminine"].str.contains("<F>").all()
+        ctx = load_contextual(SAMPLE, lang, "test")
+        assert len(ctx) == 6 and (ctx["context"] == "").sum() == 1
+        # the right references are always correct, the flipped ones never (but where the two
+        # references are the same)
+        right = summarise(evaluate_contextual(ctx, ctx["reference"].tolist()))
+        assert right["accuracy"] == 1.0
+        same = (ctx["reference"] == ctx["reference_flipped"]).sum()
+        wrong = summarise(evaluate_contextual(ctx, ctx["reference_flipped"].tolist()))
+        assert wrong["accuracy"] == same / 6
+        swapped = evaluate_counterfactual(cf, cf["reference_feminine"].tolist(),
+                                          cf["reference_masculine"].tolist())
+        assert summarise(swapped)["accuracy"] == 0.0
+
+
+def test_build_sample_writes_the_shipped_files(tmp_path):
+    import importlib.util
+    import shutil
+
+    copy = tmp_path / "mt-geneval"
+    shutil.copy(SAMPLE / "build_sample.py", tmp_path / "build_sample.py")
+    spec = importlib.util.spec_from_file_location("build_sample", tmp_path / "build_sample.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.HERE = copy
+    module.main()
+    for path in (SAMPLE / "data").rglob("*"):
+        if path.is_file():
+            assert (copy / path.relative_to(SAMPLE)).read_bytes() == path.read_bytes(), path
+
+
+def test_segments_tables_and_figure_on_the_sample(tmp_path):
+    from gendermt.benchmarks.mt_geneval.data import segments
+    from gendermt.benchmarks.mt_geneval.evaluate import evaluate_segments
+    from gendermt.benchmarks.mt_geneval.figures import accuracy_figure
+    from gendermt.benchmarks.mt_geneval.tables import accuracy_table, paper_layout
+
+    data = segments(SAMPLE, ["fr", "de"], "test", ["counterfactual", "contextual"])
+    assert len(data) == 2 * (2 * 6 + 6) and data["item_id"].is_unique
+    # an oracle that always answers in the masculine: every masculine segment right, every
+    # feminine one wrong, so no counterfactual pair is correct
+    masc = data["reference"].where(data["gender"] != "feminine", data["counterfactual_reference"])
+    runs = []
+    for name, hyps in (("oracle", data["reference"]), ("masculine", masc)):
+        path = tmp_path / f"{name}.parquet"
+        evaluate_segments(data, hyps.tolist()).to_parquet(path)
+        runs.append({"system": name, "prompt": "baseline", "path": path})
+    table = accuracy_table(runs)
+    cf = table[(table["set"] == "counterfactual") & (table["system"] == "masculine")]
+    assert cf["accuracy"].tolist() == [0.0, 0.0]
+    assert cf["accuracy_masculine"].tolist() == [1.0, 1.0]
+    assert cf["accuracy_gap"].tolist() == [1.0, 1.0] and cf["n"].tolist() == [6, 6]
+    assert table.loc[table["system"] == "oracle", "accuracy"].eq(1.0).all()
+    layout = paper_layout(table)
+    assert list(layout.columns[:3]) == ["system", "prompt", "de contextual"]
+    accuracy_figure(table, tmp_path / "f.png", tmp_path / "f.pdf")
+    assert (tmp_path / "f.png").stat().st_size > 10_000

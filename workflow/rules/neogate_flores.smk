@@ -1,0 +1,87 @@
+# Neo-GATE's Table 4 (§4.1): generic en→it translation quality of the systems on FLORES files
+# the user provides → inputs (the paper's 3-shot chat prompt, Table 10; NMT systems read the
+# plain source) → the generic translate, score (BLEU, chrF, TER), bertscore and comet rules →
+# one table in the paper's layout.
+
+
+NEOGATE_FLORES = BENCHMARKS.get("neogate-flores", {})
+NEOGATE_FLORES_RUNS = (
+    expand(
+        "results/neogate-flores/scores/{system}/{prompt}.json",
+        system=NEOGATE_FLORES["systems"],
+        prompt=NEOGATE_FLORES["prompts"],
+    )
+    if NEOGATE_FLORES
+    else []
+)
+NEOGATE_FLORES_METRICS = NEOGATE_FLORES.get("metrics", [])
+
+if NEOGATE_FLORES:
+    TARGETS.extend(["results/neogate-flores/tables/flores.csv"])
+
+
+ruleorder: neogate_flores_inputs > build_inputs
+
+
+rule neogate_flores_data:
+    input:
+        source=NEOGATE_FLORES.get("data", {}).get("source", []),
+        reference=NEOGATE_FLORES.get("data", {}).get("reference", []),
+    output:
+        data="results/neogate-flores/data.parquet",
+        provenance="results/neogate-flores/data.json",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.neogate.flores"),
+    log:
+        "logs/neogate-flores/data.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/neogate_flores_data.py"
+
+
+rule neogate_flores_inputs:
+    input:
+        data="results/neogate-flores/data.parquet",
+    output:
+        "results/neogate-flores/inputs/{prompt}.jsonl",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.neogate.flores"),
+        template=neogate_flores_template,
+    log:
+        "logs/neogate-flores/inputs/{prompt}.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/neogate_flores_inputs.py"
+
+
+rule neogate_flores_table:
+    input:
+        summaries=NEOGATE_FLORES_RUNS,
+        comet=(
+            ["results/neogate-flores/scores/comet.parquet"]
+            if "comet" in NEOGATE_FLORES_METRICS
+            else []
+        ),
+        bertscore=(
+            ["results/neogate-flores/scores/bertscore.parquet"]
+            if "bertscore" in NEOGATE_FLORES_METRICS
+            else []
+        ),
+    output:
+        csv=report(
+            "results/neogate-flores/tables/flores.csv",
+            caption="../report/neogate_flores.rst",
+            category="Neo-GATE",
+            subcategory="Tables",
+        ),
+        md="results/neogate-flores/tables/flores.md",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.neogate.flores"),
+    log:
+        "logs/neogate-flores/table.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/neogate_flores_table.py"
