@@ -4,7 +4,8 @@ need a node, with data, inputs, per-run CPU scores, tables and figures as `local
 Usage: python benchmarks/slurm_submissions.py [--real] [--configfile FILE ...]
 
 1. Planned: the dry run's jobs per rule and the `localrules:` lines of the rule files. Before =
-   every job with a script (all but `all`); after = jobs of rules that are not local.
+   every job but `all` and those of rules marked `localrule: True` in their body (`extract`);
+   after = jobs of rules that are not local either way.
 2. --real: the default through `--workflow-profile profiles/slurm` on the single-node test
    cluster (.ci/slurm-cluster; it must answer `sinfo`, and the SLURM plugin must be installed),
    once as the checkout is (after) and once on a copy whose `localrules:` lines are removed
@@ -33,13 +34,19 @@ def snakemake_exe() -> str:
     return str(beside) if beside.exists() else "snakemake"
 
 
-def local_rules(root: Path) -> set[str]:
-    names: set[str] = set()
+def local_rules(root: Path) -> tuple[set[str], set[str]]:
+    """Rules named on `localrules:` lines, and rules marked `localrule: True` in their body
+    (those were local before this change too)."""
+    listed: set[str] = set()
+    marked: set[str] = set()
     for path in (root / "workflow" / "rules").glob("*.smk"):
-        for line in re.findall(r"^localrules:(.*)$", path.read_text(encoding="utf-8"),
-                               flags=re.M):
-            names.update(n.strip() for n in line.split(",") if n.strip())
-    return names
+        text = path.read_text(encoding="utf-8")
+        for line in re.findall(r"^localrules:(.*)$", text, flags=re.M):
+            listed.update(n.strip() for n in line.split(",") if n.strip())
+        for name, body in re.findall(r"^rule (\w+):\n((?:[ \t]+.*\n|\n)*)", text, flags=re.M):
+            if re.search(r"^\s+localrule:\s*True", body, flags=re.M):
+                marked.add(name)
+    return listed, marked
 
 
 def job_stats(text: str) -> dict[str, int]:
@@ -79,13 +86,15 @@ def planned(configfiles: list[str]) -> None:
         sys.exit(proc.stdout[-2000:] + proc.stderr[-3000:])
     stats = job_stats(proc.stdout + proc.stderr)
     total = stats.pop("total")
-    local = local_rules(ROOT)
-    before = total - stats.get("all", 0)
+    listed, marked = local_rules(ROOT)
+    local = listed | marked
+    before = sum(n for rule, n in stats.items() if rule not in marked and rule != "all")
     after = sum(n for rule, n in stats.items() if rule not in local and rule != "all")
     print(f"## Planned ({' '.join(configfiles) or 'the default'}): {total} jobs\n")
     print("| | sbatch submissions | jobs run locally |")
     print("|---|---:|---:|")
-    print(f"| before (every job submitted) | {before} | {total - before} (`all`) |")
+    print(f"| before (no `localrules:` lines) | {before} | {total - before} "
+          f"(`all`, {', '.join(sorted(marked)) or 'none'}) |")
     print(f"| after (localrules) | {after} | {total - after} |")
     print("\nsubmitted after: " + ", ".join(
         f"{rule} {n}" for rule, n in stats.items() if rule not in local and rule != "all"))
