@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import types
 
 import pandas as pd
 import pytest
@@ -178,7 +179,10 @@ def test_hypothesis_normaliser_reaches_comet_and_its_signature(tmp_path, monkeyp
         seen.extend(triples["hypothesis"])
         return [50.0] * len(triples)
 
-    monkeypatch.setattr(comet, "load_model", lambda model, cache_dir=None: (None, "0.0"))
+    monkeypatch.setattr(comet, "_import_comet", lambda: types.SimpleNamespace(__version__="0.0"))
+    monkeypatch.setattr(comet, "resolve_checkpoint",
+                        lambda model, cache_dir=None: ("m.ckpt", "hub:0"))
+    monkeypatch.setattr(comet, "_load", lambda module, ckpt, model: None)
     monkeypatch.setattr(comet, "score_triples", fake_score)
     data = tmp_path / "data.parquet"
     pd.DataFrame({"item_id": ["a"], "source": ["They left."],
