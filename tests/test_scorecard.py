@@ -147,3 +147,38 @@ def test_cli_benchmarks_takes_gambit_as_grape(results, capsys):
                      "--json"]) == 0
         out = json.loads(capsys.readouterr().out)
         assert [r["grape"] for r in out] == [r["grape"] for r in grape]
+
+
+def test_quality_beside_gaps_and_no_colour_below_the_floor(tmp_path):
+    """A broken system (BLEU ~2, every gender variant missed alike) has a near-0 gap: the
+    scorecard shows its BLEU beside the gap, marks the gap low quality and does not colour
+    it as the best in its column."""
+    from gendermt.scorecard.heatmap import cell_matrix, draw
+    from gendermt.scorecard.write import markdown
+
+    res = tmp_path / "results"
+    _write(res / "fairtranslate" / "tables" / "by_gender.csv", pd.DataFrame({
+        "metric": ["bleu"] * 6 + ["chrf"] * 6, "system": (["good"] * 3 + ["broken"] * 3) * 2,
+        "prompt": ["baseline"] * 12, "gender": ["male", "female", "inclusive"] * 4,
+        "mean": [40.0, 30.0, 20.0, 2.0, 2.1, 1.9, 60.0, 55.0, 50.0, 15.0, 15.0, 15.0]}))
+    card = build(res)
+    wide = card.wide().set_index("system")
+    assert wide.loc["good", "FairTranslate · BLEU (all)"] == pytest.approx(30.0)
+    assert wide.loc["broken", "FairTranslate · BLEU (all)"] == pytest.approx(2.0)
+    assert wide.loc["broken", "FairTranslate · chrF (all)"] == pytest.approx(15.0)
+    gap = next(f for f in card.figures if f.key == "bleu_male_minus_inclusive")
+    assert gap.quality == "bleu_all"
+    assert card.below_floor("broken", gap) and not card.below_floor("good", gap)
+    quality = next(f for f in card.figures if f.key == "bleu_all")
+    assert not card.below_floor("broken", quality)  # the quality itself is plain
+    assert "(low quality)" in markdown(card).split("broken")[1].splitlines()[0]
+    assert "Quality floors: bleu_all 10" in markdown(card)
+    # a higher floor set in config applies
+    strict = build(res, floors={"bleu_all": 35})
+    assert strict.below_floor("good", gap)
+    raw, ranked, text = cell_matrix(card)
+    j, i = card.figures.index(gap), card.systems.index("broken")
+    assert raw[i, j] == pytest.approx(0.1) and np.isnan(ranked[i, j]) and "low q." in text[i][j]
+    assert goodness(ranked[:, j], gap.better)[card.systems.index("good")] == 0.5  # alone
+    draw(card, tmp_path / "card.png", tmp_path / "card.pdf")
+    assert (tmp_path / "card.png").stat().st_size > 0

@@ -70,7 +70,8 @@ def test_node_jobs_are_sbatch_jobs_and_tiny_jobs_run_locally(slurm_run):
     slurm_run.require_success()
     text = output_of(slurm_run.proc)
     stats = job_stats(text)
-    assert stats["translate"] == 16 and stats["score"] == 16, stats
+    # 4 systems × 4 prompts, and the real LLM on the baseline prompt
+    assert stats["translate"] == 17 and stats["score"] == 17, stats
     submitted = SUBMITTED.findall(text)
     assert len(submitted) == stats["translate"], (len(submitted), stats)
     assert len(set(submitted)) == len(submitted)
@@ -94,7 +95,7 @@ def test_slurm_results_are_identical_to_the_local_run(slurm_run, default_run):
         pd.testing.assert_frame_equal(pd.read_json(slurm_run.path(rel), lines=True)[cols],
                                       pd.read_json(local, lines=True)[cols], obj=str(rel))
     scores = sorted(default_run.path(FT / "scores").rglob("*.parquet"))
-    assert len(scores) == 16
+    assert len(scores) == 17
     for local in scores:
         rel = local.relative_to(default_run.workdir)
         pd.testing.assert_frame_equal(pd.read_parquet(slurm_run.path(rel)),
@@ -130,6 +131,7 @@ def big_project(workdir: Path) -> Path:
     # FairTranslate alone: the other benchmarks' systems are replaced below
     config["benchmarks"] = {"fairtranslate": config["benchmarks"]["fairtranslate"]}
     config["benchmarks"]["fairtranslate"].update(systems=["copy-source"], prompts=["baseline"])
+    config["benchmarks"]["fairtranslate"].pop("system_prompts", None)  # the LLM is not here
     # gpus: 1 (any backend may ask): the job must get the test node's (fake) GPU
     config["systems"] = {"copy-source": {"backend": "copy-source", "batch_size": 1, "gpus": 1}}
     config_path.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")

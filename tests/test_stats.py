@@ -156,3 +156,15 @@ def test_paired_analysis_on_the_fairtranslate_sample(sample_data):
                     within=["gender"]).fit().anova_table
     assert ours["p_value"] == pytest.approx(table.loc["gender", "Pr > F"], rel=1e-8)
     assert ours["p_value"] < 1e-6
+
+
+def test_wilson_interval_gives_a_one_row_share_its_width():
+    from gendermt.analysis.stats import wilson_interval
+
+    low, high = wilson_interval(1, 1)
+    assert high == 1.0 and low == pytest.approx(0.2065, abs=1e-3)  # 1 of 1: 1.0, but wide
+    low, high = wilson_interval(18, 18)
+    assert low == pytest.approx(0.8241, abs=1e-3)
+    low, high = wilson_interval(5, 10)
+    assert (low, high) == (pytest.approx(0.2366, abs=1e-3), pytest.approx(0.7634, abs=1e-3))
+    assert all(np.isnan(x) for x in wilson_interval(0, 0))

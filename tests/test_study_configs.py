@@ -19,6 +19,10 @@ USER_DATA = {
     "data/gENder-IT/gENder-IT.tsv": "resources/conga/gENder-IT-sample.tsv",
     "data/neogate/Neo-GATE.tsv": "resources/neogate/Neo-GATE.tsv",
     "data/neogate/Neo-GATE-dev.tsv": "resources/neogate/Neo-GATE-dev.tsv",
+    "data/flores101/devtest/eng.devtest":
+        "resources/neogate/flores-sample/devtest/eng_Latn.devtest",
+    "data/flores101/devtest/ita.devtest":
+        "resources/neogate/flores-sample/devtest/ita_Latn.devtest",
     "data/gambit/gambit.jsonl": "resources/gambit/sample/gambit-sample.jsonl",
     "data/gambit/validation-fr.csv": "resources/gambit/validation/fr.csv",
     "data/gambit/validation-el.csv": "resources/gambit/validation/el.csv",
@@ -158,7 +162,8 @@ def test_fairtranslate_study_runs_the_authors_pipeline(project):
         assert "bleu_nltk_m4" in job["params"]["metrics"]
         assert job["params"]["normalize"] == "non_binary_standardization"
     comet = [j for j in ours if j["rule"] == "comet"]
-    assert [j["params"]["normalize"] for j in comet] == ["non_binary_standardization"]
+    assert [j["params"]["settings"]["normalize_hypotheses"] for j in comet] == [
+        "non_binary_standardization"]
     for rule in ("fairtranslate_tables", "fairtranslate_figures"):
         (job,) = [j for j in ours if j["rule"] == rule]
         assert job["params"]["clean_outlier"] == {

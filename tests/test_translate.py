@@ -86,7 +86,9 @@ def test_translate_file_writes_every_item_in_order(stage, sample_data):
     records = read_jsonl(out)
     assert [r["item_id"] for r in records] == list(sample_data["item_id"])
     assert [r["hypothesis"] for r in records] == list(sample_data["ref_male"])
-    assert all(set(r) == {"item_id", "key", "raw", "hypothesis", "seconds"} for r in records)
+    assert all(set(r) == {"item_id", "key", "raw", "hypothesis", "seconds", "finish_reason"}
+               for r in records)
+    assert {r["finish_reason"] for r in records} == {"n/a"}  # an oracle does not generate
     info = json.loads(meta.read_text())
     assert info["items"] == 54 and info["translated_this_run"] == 54
     assert info["backend"] == {"backend": "reference-oracle", "reference": "ref_male"}

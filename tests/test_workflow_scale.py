@@ -48,10 +48,11 @@ def test_adding_a_system_reruns_only_its_jobs_and_the_aggregates(finished_copy):
     for rule, wc in planned_jobs(text):
         by_rule.setdefault(rule, set()).add((wc.get("system"), wc.get("prompt")))
     assert by_rule.pop("translate") == set(product(["oracle-male-2"], PROMPTS))
+    assert by_rule.pop("extract") == set(product(["oracle-male-2"], PROMPTS))
     assert by_rule.pop("score") == set(product(["oracle-male-2"], PROMPTS))
     # the aggregates over every system; no data, input or other system's job
     aggregates = ["fairtranslate_tables", "fairtranslate_figures",
                   "fairtranslate_inclusive_tables", "fairtranslate_inclusive_figures",
                   "scorecard", "all"]
     assert by_rule == {rule: {(None, None)} for rule in aggregates}
-    assert job_stats(text)["total"] == 8 + len(aggregates)
+    assert job_stats(text)["total"] == 12 + len(aggregates)

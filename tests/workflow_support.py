@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,7 +34,17 @@ def snakemake_exe() -> str:
     return found
 
 
-def copy_project(dest: Path) -> Path:
+# One request cache for every copy of the project in a test session: the default's real
+# LLM (smollm2-135m) answers each request once per session, not once per copy (its outputs
+# are a function of the request: greedy, one thread). Outputs, tables and reports are still
+# made from scratch in each copy.
+SHARED_CACHE = Path(tempfile.mkdtemp(prefix="gendermt-test-cache-"))
+atexit.register(shutil.rmtree, SHARED_CACHE, True)
+
+
+def copy_project(dest: Path, share_cache: bool = True) -> Path:
+    """The project's files in ``dest``; with ``share_cache``, its ``results/cache`` is the
+    session's shared request cache."""
     dest.mkdir(parents=True, exist_ok=True)
     for name in PROJECT_ENTRIES:
         src = ROOT / name
@@ -40,6 +52,9 @@ def copy_project(dest: Path) -> Path:
             shutil.copytree(src, dest / name, ignore=IGNORED)
         elif src.exists():
             shutil.copy2(src, dest / name)
+    if share_cache:
+        (dest / "results").mkdir(exist_ok=True)
+        (dest / "results" / "cache").symlink_to(SHARED_CACHE, target_is_directory=True)
     return dest
 
 

@@ -3,8 +3,7 @@
 ``raw/{system}/{prompt}.jsonl`` (the translation job's protected output) →
 ``translations/{system}/{prompt}.jsonl``: the same records with ``hypothesis`` from the
 benchmark's ``postprocess`` steps, and the ``.meta.json`` beside it with those steps. Cheap,
-so that changing the steps (or their code) reruns this, never a translation. The workflow
-runs it inside Snakemake's process (no logging redirection there: it writes its own log).
+so that changing the steps (or their code) reruns this, never a translation.
 """
 
 from __future__ import annotations

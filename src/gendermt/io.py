@@ -8,12 +8,13 @@ import logging
 import os
 import sys
 import tempfile
-from datetime import datetime, timezone
 from collections.abc import Iterable, Iterator
+from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:  # only annotations: jobs that write no table need not import pandas
+    import pandas as pd
 
 
 @contextlib.contextmanager

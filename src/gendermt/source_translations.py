@@ -61,7 +61,7 @@ def distinct_requests(input_files: Sequence[str | Path]) -> list[dict[str, Any]]
 def translate_sources(input_files: Sequence[str | Path], data: str | Path, system: str,
                       settings: dict[str, Any], requests: str | Path, output: str | Path,
                       meta: str | Path, cache_dir: str | Path | None = None,
-                      benchmark: str = "") -> None:
+                      benchmark: str = "", threads: int | None = None) -> None:
     """Workflow stage: every prompt's ``inputs/{prompt}.jsonl`` → the distinct requests
     (``requests``, each with the request cache's digest the system gives it) → their raw
     outputs (``output``, ``meta``), resumable and cached as any translation."""
@@ -75,7 +75,7 @@ def translate_sources(input_files: Sequence[str | Path], data: str | Path, syste
             rec["item_id"], rec["source"], [], rec["src_lang"], rec["tgt_lang"]))
     write_jsonl(requests, records)
     translate_file(requests, data, system, settings, output, meta, (), cache_dir=cache_dir,
-                   benchmark=benchmark)
+                   benchmark=benchmark, threads=threads)
 
 
 def shared_outputs(translations: str | Path) -> dict[str, str]:

@@ -1,13 +1,14 @@
 """Running a system over one input file: resumable, with progress, timing and metadata.
 
 Outputs are appended to ``<output>.partial`` as each arrives (flushed at once, so that even a
-SIGKILL loses no answer received; fsynced per batch). A job killed at any point and started again reads what is there, drops a torn last
-line, and translates only the missing items. Each partial record carries a key of what
-produced it (backend identity and the request), so that a rerun after the prompt or the
-system changed does not reuse stale outputs. When every item is present the records are
-written to ``<output>`` in input order and the partial file is removed: the output exists
-only when it is complete. Hypotheses are extracted from the raw outputs at that point, so a
-change of post-processing alone needs no new translation.
+SIGKILL loses no answer received; fsynced per batch). A job killed at any point and started
+again reads what is there, drops a torn last line, and translates only the missing items.
+Each partial record carries a key of what produced it (the backend's request digest), so that
+a rerun after the prompt or the system changed does not reuse stale outputs. When every item
+is present the records are written to ``<output>`` in input order and the partial file is
+removed: the output exists only when it is complete. The workflow extracts hypotheses from
+the raw outputs in a stage of its own (:mod:`gendermt.extract`), so that a change of
+post-processing needs no new translation.
 
 Before anything is sent, requests are looked up in the request cache (:mod:`gendermt.cache`);
 identical requests within the file are sent once; the rest go in batches sorted by length.
@@ -23,7 +24,7 @@ cache or resumed does not overwrite how the outputs were first made.
 
 from __future__ import annotations
 
-import dataclasses
+import contextlib
 import hashlib
 import importlib
 import json
@@ -33,6 +34,7 @@ import platform
 import sqlite3
 import time
 import uuid
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
@@ -43,7 +45,7 @@ from tqdm import tqdm
 
 import gendermt
 from gendermt.backends import Request, build_backend
-from gendermt.backends.base import ItemFailed
+from gendermt.backends.base import TRUNCATED, ItemFailed
 from gendermt.cache import RequestCache, is_blank
 from gendermt.errors import GenderMTError
 from gendermt.io import read_jsonl, write_json, write_jsonl
@@ -136,6 +138,7 @@ def _open_cache(cache_dir: str | Path | None) -> RequestCache:
 def translate_file(inputs: str | Path, data: str | Path, system: str, settings: dict[str, Any],
                    output: str | Path, meta: str | Path, postprocess: Sequence[str] = (),
                    cache_dir: str | Path | None = None, benchmark: str = "",
+                   threads: int | None = None,
                    shared: Mapping[str, str] | None = None) -> None:
     """Workflow stage: ``inputs/{prompt}.jsonl`` → ``raw/{system}/{prompt}.jsonl``.
 
@@ -143,6 +146,10 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     ``benchmark`` (and the inputs' prompt) fill placeholders in settings such as a stored
     file's path. ``postprocess`` gives each record's ``hypothesis`` (the workflow leaves it
     empty here and extracts in a stage of its own, :func:`gendermt.extract.extract_file`).
+    ``threads`` (the job's) caps the CPU threads a model backend uses. Each output records
+    why it ended (``finish_reason``: ``eos``/``stop``, ``length`` when cut off at the token
+    budget, ``n/a`` for systems that do not generate, ``unknown`` for an output taken from
+    the request cache, which keeps only the text).
     ``shared``: raw outputs by request digest this system already made for every prompt
     (:mod:`gendermt.source_translations`), taken like cache entries.
     """
@@ -156,6 +163,7 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     extract = importlib.import_module("gendermt.postprocess").pipeline(postprocess)
     context = {"benchmark": benchmark, "prompt": records[0]["prompt"] if records else ""}
     backend = build_backend(settings, pd.read_parquet(data), context)
+    backend.threads = threads
     identity = backend.identity()
     digests = {r.item_id: backend.request_digest(r) for r in requests}
     keys = {item: digest[:16] for item, digest in digests.items()}
@@ -238,10 +246,11 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
                  mininterval=1.0) as bar:
 
         def record(digest: str, raw: str, seconds: float, cached_from: str | None,
-                   run: str | None) -> int:
+                   run: str | None, finish: str = "unknown") -> int:
             for req in items_of[digest]:
                 rec = {"item_id": req.item_id, "key": keys[req.item_id], "raw": raw,
-                       "seconds": round(seconds, 6), **({"cached": True} if cached_from else {}),
+                       "seconds": round(seconds, 6), "finish": finish,
+                       **({"cached": True} if cached_from else {}),
                        **({"run": run} if run else {})}
                 done[req.item_id] = rec
                 fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
@@ -266,6 +275,7 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
             got: dict[str, str] = {}
             arrived: dict[str, float] = {}
             outs: list[str] = []
+            backend.finish_reasons = None
             for i, raw in backend.translate_each(batch):
                 req = batch[i]
                 if isinstance(raw, Exception):
@@ -277,7 +287,8 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
                 arrived[req.item_id] = time.perf_counter() - b0
                 got[digests[req.item_id]] = raw
                 outs.append(raw)
-                n = record(group[req.item_id], raw, arrived[req.item_id], None, run_id)
+                n = record(group[req.item_id], raw, arrived[req.item_id], None, run_id,
+                           backend.finish_reason_of(i, req))
                 answered += n
                 bar.update(n)
             if len(outs) + len(failures) != len(batch):
@@ -323,10 +334,8 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
         if rec.get("run") and rec["run"] != run_id:
             producers.setdefault(rec["run"], []).append(float(rec.get("seconds") or 0))
     known = _read_runs(runs_file)
-    try:
+    with contextlib.suppress(sqlite3.Error):
         known.update({k: v for k, v in cache.runs(producers).items() if k not in known})
-    except sqlite3.Error:
-        pass
     runs = _earlier_runs(producers, known) + ([{**this_run, "items_here": answered}]
                                               if to_send else [])
     # The throughput and resolved settings of the run(s) that made the outputs: this run's
@@ -335,7 +344,13 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     write_jsonl(output, ({"item_id": r.item_id, "key": keys[r.item_id],
                           "raw": done[r.item_id]["raw"],
                           "hypothesis": extract(done[r.item_id]["raw"]),
-                          "seconds": done[r.item_id]["seconds"]} for r in requests))
+                          "seconds": done[r.item_id]["seconds"],
+                          "finish_reason": done[r.item_id].get("finish", "unknown")}
+                         for r in requests))
+    finishes = Counter(done[r.item_id].get("finish", "unknown") for r in requests)
+    if finishes.get(TRUNCATED):
+        log.warning("%s: %d of %d outputs were cut off at the token budget (finish_reason "
+                    "length)", system, finishes[TRUNCATED], len(requests))
     write_json(meta, {
         "system": system, "backend": identity, "postprocess": list(postprocess),
         "prompt": records[0]["prompt"] if records else None,
@@ -350,6 +365,8 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
                               else made_by.get("tokens_per_second")),
         "resolved": backend.provenance() if to_send else made_by.get("resolved",
                                                                      backend.provenance()),
+        "finish_reasons": dict(sorted(finishes.items())),
+        "truncated": finishes.get(TRUNCATED, 0),
         "runs": runs,
         "started": started, "gendermt": gendermt.__version__, "python": platform.python_version(),
     })

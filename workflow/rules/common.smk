@@ -17,13 +17,15 @@ os.environ.update(PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("
 from gendermt.backends import (
     BACKEND_MODULES,
     backend_module,
+    check_system,
     output_settings,
+    settings_on,
     system_gpus,
+    system_kind,
 )
 from gendermt.benchmarks.gambit.lexicon import cues_path_for
 from gendermt.config_checks import check_config, check_schema
 from gendermt.errors import GenderMTError
-from gendermt.extract import extract_file
 from gendermt.provenance import code_fingerprint
 from gendermt.scoring.metrics import NEURAL_METRICS
 from gendermt.source_translations import shares_sources
@@ -52,6 +54,22 @@ try:
 except GenderMTError as _exc:
     raise WorkflowError(f"config: {_exc}")
 
+for _name, _spec in BENCHMARKS.items():
+    for _system, _prompts in _spec.get("system_prompts", {}).items():
+        if _system not in _spec["systems"] or not set(_prompts) <= set(_spec["prompts"]):
+            raise WorkflowError(
+                f"benchmarks.{_name}.system_prompts.{_system}: {_prompts} must name a system "
+                f"of the benchmark and some of its prompts {_spec['prompts']}"
+            )
+    for _system, _overrides in _spec.get("decoding", {}).items():
+        if _system not in SYSTEMS:
+            raise WorkflowError(f"benchmarks.{_name}.decoding names {_system!r}, which is "
+                                f"not defined under `systems:`")
+        try:
+            check_system({**SYSTEMS[_system], **_overrides})
+        except GenderMTError as _exc:
+            raise WorkflowError(f"benchmarks.{_name}.decoding.{_system}: {_exc}")
+
 
 # --- lookups by wildcards -------------------------------------------------------------
 def template_of(wildcards):
@@ -59,8 +77,9 @@ def template_of(wildcards):
 
 
 def system_output_settings(wildcards):
-    """The settings that change a system's outputs (not concurrency, timeouts, ...)."""
-    return output_settings(SYSTEMS[wildcards.system])
+    """The settings that change a system's outputs on this benchmark (its `systems:` entry
+    with the benchmark's `decoding:` overrides; not concurrency, timeouts, threads, ...)."""
+    return output_settings(settings_on(config, wildcards.benchmark, wildcards.system))
 
 
 def translation_code(wildcards):
@@ -71,6 +90,62 @@ def translation_code(wildcards):
 
 # Stages that build a backend for a configured system (an LLM judge, an annotator).
 ALL_BACKENDS_CODE = sorted(set(BACKEND_MODULES.values()))
+
+
+def translation_threads(wildcards):
+    """CPU threads of a translation job: the system's `threads` (default 1: two one-thread
+    model jobs on 2 cores outrun two two-thread jobs that fight over them)."""
+    return int(SYSTEMS[wildcards.system].get("threads", 1))
+
+
+def model_files_of(wildcards):
+    """A GGUF file a system's model names (an input: a changed file reruns its jobs)."""
+    from gendermt.backends.gguf import is_gguf, locate
+
+    model = str(SYSTEMS[wildcards.system].get("model", ""))
+    if SYSTEMS[wildcards.system].get("backend") != "hf-causal" or not is_gguf(model):
+        return []
+    try:
+        return [str(locate(model))]
+    except GenderMTError as exc:
+        raise WorkflowError(f"systems.{wildcards.system}: {exc}")
+
+
+def translation_files_of(wildcards):
+    """Every translation file of a benchmark, whatever its runs are made of (Neo-GATE:
+    systems × runs and paradigm systems; GAMBIT: model × language; the rest: runs_of)."""
+    benchmark = wildcards.benchmark
+    if benchmark == "neogate":
+        return [
+            f"results/neogate/translations/{system}/{name}.jsonl"
+            for name, run in NEOGATE_RUNS.items()
+            for system in NEOGATE.get("systems", [])
+            + NEOGATE_PARADIGM_SYSTEMS.get(run["paradigm"], [])
+        ]
+    if benchmark == "gambit":
+        return list(dict.fromkeys(f"results/gambit/translations/{r['system']}/{r['lang']}.jsonl"
+                                  for r in GAMBIT_RUNS))
+    return run_files("results/{benchmark}/translations/{system}/{prompt}.jsonl", benchmark)
+
+
+def system_kinds(systems):
+    """model, baseline or oracle per system (means over systems count models only)."""
+    return {s: system_kind(SYSTEMS[s]) for s in systems}
+
+
+def runs_of(benchmark):
+    """(system, prompt) of every run of a benchmark: each system on each prompt, or on the
+    prompts `system_prompts` gives it."""
+    spec = BENCHMARKS[benchmark]
+    only = spec.get("system_prompts", {})
+    return [(s, p) for s in spec["systems"] for p in spec["prompts"]
+            if p in only.get(s, spec["prompts"])]
+
+
+def run_files(pattern, benchmark):
+    """`pattern` ({benchmark}, {system}, {prompt}) for every run of a benchmark."""
+    return [pattern.format(benchmark=benchmark, system=s, prompt=p)
+            for s, p in runs_of(benchmark)]
 
 
 def stored_outputs_of(wildcards):
@@ -178,6 +253,13 @@ def hypothesis_normalization_of(wildcards):
     return BENCHMARKS[wildcards.benchmark].get("normalize_hypotheses")
 
 
+def comet_settings_of(wildcards):
+    """scoring.comet, plus the benchmark's `normalize_hypotheses` when it sets one (only
+    then: existing COMET results, protected GPU outputs, are not rerun for a null)."""
+    name = hypothesis_normalization_of(wildcards)
+    return {**comet_settings(), **({"normalize_hypotheses": name} if name else {})}
+
+
 def corpus_groups_of(wildcards):
     return BENCHMARKS[wildcards.benchmark].get("corpus_groups", [])
 
@@ -252,12 +334,7 @@ def comet_gpu_model(wildcards):
 def score_files(benchmark):
     """Every score file of a benchmark: sacrebleu metrics, and COMET when it is asked for."""
     spec = BENCHMARKS[benchmark]
-    files = expand(
-        "results/{benchmark}/scores/{system}/{prompt}.parquet",
-        benchmark=benchmark,
-        system=spec["systems"],
-        prompt=spec["prompts"],
-    )
+    files = run_files("results/{benchmark}/scores/{system}/{prompt}.parquet", benchmark)
     if "comet" in spec.get("metrics", []):
         # one file for all runs: COMET scores each distinct triple once (scoring/comet.py)
         files.append(f"results/{benchmark}/scores/comet.parquet")
@@ -268,13 +345,8 @@ def score_files(benchmark):
 
 def benchmark_translations(wildcards):
     """Every translation file of a benchmark (the COMET job scores them all at once)."""
-    spec = BENCHMARKS[wildcards.benchmark]
-    return expand(
-        "results/{benchmark}/translations/{system}/{prompt}.jsonl",
-        benchmark=wildcards.benchmark,
-        system=spec["systems"],
-        prompt=spec["prompts"],
-    )
+    return run_files("results/{benchmark}/translations/{system}/{prompt}.jsonl",
+                     wildcards.benchmark)
 
 
 # --- GATE X-E ----------------------------------------------------------------------------

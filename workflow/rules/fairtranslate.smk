@@ -170,6 +170,7 @@ rule fairtranslate_tables:
         metrics=FAIRTRANSLATE.get("metrics"),
         bootstrap=statistics_settings().get("bootstrap", {}),
         clean_outlier=FAIRTRANSLATE_CLEAN_OUTLIER,
+        kinds=system_kinds(FAIRTRANSLATE.get("systems", [])),
     log:
         "logs/fairtranslate/tables.log",
     benchmark:
@@ -210,11 +211,7 @@ rule fairtranslate_figures:
 # translations → normalised outputs, indicators, occupation forms, singular "they",
 # word counts; then their figures.
 FAIRTRANSLATE_TRANSLATIONS = (
-    expand(
-        "results/fairtranslate/translations/{system}/{prompt}.jsonl",
-        system=FAIRTRANSLATE["systems"],
-        prompt=FAIRTRANSLATE["prompts"],
-    )
+    run_files("results/{benchmark}/translations/{system}/{prompt}.jsonl", "fairtranslate")
     if FAIRTRANSLATE
     else []
 )

@@ -24,7 +24,7 @@ if GATE_X_E:
     TARGETS.extend(
         expand(
             "results/gate-x-e/tables/{table}.csv",
-            table=["accuracy", "rewriting", "tuples"],
+            table=["accuracy", "rewriting", "tuples", "answers"],
         )
         + expand("results/gate-x-e/figures/accuracy.{ext}", ext=["png", "pdf"])
     )
@@ -119,6 +119,13 @@ rule gate_x_e_tables:
             subcategory="Tables",
         ),
         tuples_md="results/gate-x-e/tables/tuples.md",
+        answers=report(
+            "results/gate-x-e/tables/answers.csv",
+            caption="../report/gate_x_e_answers.rst",
+            category="GATE X-E",
+            subcategory="Tables",
+        ),
+        answers_md="results/gate-x-e/tables/answers.md",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate_x_e.tables"),
         bleu=config.get("scoring", {}).get("bleu", {}),

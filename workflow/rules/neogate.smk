@@ -105,6 +105,7 @@ rule neogate_score:
     input:
         translations="results/neogate/translations/{system}/{prompt}.jsonl",
         data="results/neogate/data.parquet",
+        inputs="results/neogate/inputs/{prompt}.jsonl",
     output:
         scores="results/neogate/scores/{system}/{prompt}.parquet",
         summary="results/neogate/scores/{system}/{prompt}.json",

@@ -41,8 +41,7 @@ rule comet:
         summary="results/{benchmark}/scores/comet.json",
     params:
         code=code_fingerprint("gendermt.scoring.comet"),
-        settings=comet_settings(),
-        normalize=hypothesis_normalization_of,
+        settings=comet_settings_of,
     resources:
         gpu=comet_gpus,
         gpu_model=comet_gpu_model,

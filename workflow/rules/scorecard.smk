@@ -66,6 +66,7 @@ rule scorecard:
         benchmarks=SCORECARD_BENCHMARKS,
         systems=list(config["systems"]),
         bootstrap=statistics_settings().get("bootstrap", {}),
+        floors=config.get("scorecard", {}).get("quality_floors", {}),
     log:
         "logs/scorecard/scorecard.log",
     conda:

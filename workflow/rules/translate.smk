@@ -2,7 +2,7 @@
 # system × prompt (raw outputs), then the hypotheses extracted from them. Translation jobs of GPU backends ask for GPUs through `resources`.
 
 
-localrules: build_inputs
+localrules: build_inputs, finish_reasons
 
 
 rule build_inputs:
@@ -26,6 +26,7 @@ rule translate:
         inputs="results/{benchmark}/inputs/{prompt}.jsonl",
         data="results/{benchmark}/data.parquet",
         stored=stored_outputs_of,
+        model_files=model_files_of,
         sources=shared_sources_of,
     output:
         # protected: hours of GPU time; a change that would redo them stops the run instead
@@ -39,6 +40,7 @@ rule translate:
         # server's address (the job reads those from the config); not post-processing
         # (the `extract` rule below)
         settings=system_output_settings,
+    threads: translation_threads
     resources:
         gpu=translation_gpus,
         gpu_model=translation_gpu_model,
@@ -54,9 +56,8 @@ rule translate:
 
 
 # Stage 3b: hypotheses from the raw outputs (post-processing steps), cheap and unprotected,
-# so that changing the steps reruns this and the scores, never a translation. It runs inside
-# Snakemake's own process (`run:`, a local rule): one job per system × prompt would otherwise
-# cost a Python start each, or a cluster submission each.
+# so that changing the steps reruns this and the scores, never a translation. A local rule:
+# on a cluster, one submission per system × prompt would cost more than the work.
 rule extract:
     input:
         raw="results/{benchmark}/raw/{system}/{prompt}.jsonl",
@@ -70,6 +71,32 @@ rule extract:
     log:
         "logs/{benchmark}/extract/{system}/{prompt}.log",
     localrule: True
-    run:
-        extract_file(input.raw, input.meta, output.translations, output.meta,
-                     params.postprocess, log=log[0])
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/extract.py"
+
+
+# Why each output ended (eos, stop, length = cut off, n/a), counted per run of a benchmark.
+TARGETS.extend(f"results/{b}/tables/finish_reasons.csv" for b in BENCHMARKS)
+
+
+rule finish_reasons:
+    input:
+        translations=translation_files_of,
+    output:
+        csv=report(
+            "results/{benchmark}/tables/finish_reasons.csv",
+            caption="../report/finish_reasons.rst",
+            category="Translation runs",
+            subcategory="{benchmark}",
+        ),
+        md="results/{benchmark}/tables/finish_reasons.md",
+    params:
+        code=code_fingerprint("gendermt.analysis.finish"),
+    log:
+        "logs/{benchmark}/finish_reasons.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/finish_reasons.py"

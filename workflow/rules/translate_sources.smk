@@ -18,6 +18,7 @@ rule translate_sources:
         code=translation_code,
         sources_code=code_fingerprint("gendermt.source_translations"),
         settings=system_output_settings,
+    threads: translation_threads
     resources:
         gpu=source_gpus,
         gpu_model=source_gpu_model,

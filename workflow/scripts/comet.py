@@ -9,6 +9,6 @@ with logging_to(snakemake.log[0]):
         snakemake.output.scores,
         snakemake.output.summary,
         snakemake.params.settings,
-        normalize=snakemake.params.normalize,
+        normalize=snakemake.params.settings.get("normalize_hypotheses"),
         store_dir=score_store_dir(snakemake.config),
     )

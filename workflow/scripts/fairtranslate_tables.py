@@ -11,4 +11,5 @@ with logging_to(snakemake.log[0]):
         snakemake.params.metrics,
         snakemake.params.bootstrap,
         clean_outlier=snakemake.params.clean_outlier,
+        kinds=snakemake.params.kinds,
     )

@@ -186,3 +186,17 @@ def correlation(x: Sequence[float], y: Sequence[float], method: str = "pearson",
 
 def _join(a: str, b: str) -> str:
     return f"{a}; {b}" if a else b
+
+
+def wilson_interval(successes: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of a proportion ``successes / n`` (NaN, NaN when n is 0): a share
+    of 1 of 1 kept row is 1.0, but its interval, [0.21, 1.0], says how little that is."""
+    if n <= 0:
+        return math.nan, math.nan
+    from scipy.stats import norm
+
+    z = float(norm.ppf(0.5 + level / 2))
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)

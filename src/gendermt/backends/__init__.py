@@ -59,7 +59,7 @@ class _Registry(dict):
         return list(iter(self))
 
     def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
-        return self[name] if name in self else default
+        return self[name] if name in self else default  # noqa: SIM401 (imports on demand)
 
 
 BACKENDS: dict[str, type[Backend]] = _Registry()
@@ -78,6 +78,15 @@ def system_gpus(settings: dict[str, Any]) -> int:
     return cls.default_gpus if cls else 0
 
 
+def system_kind(settings: dict[str, Any]) -> str:
+    """``model``, ``baseline`` or ``oracle``: the system's ``kind`` in config, else its
+    backend's (reference oracles are oracles, copy-source a baseline, the rest models)."""
+    if "kind" in settings:
+        return str(settings["kind"])
+    cls = BACKENDS.get(settings.get("backend", ""))
+    return cls.default_kind if cls else "model"
+
+
 def backend_class(settings: dict[str, Any]) -> type[Backend]:
     name = settings.get("backend")
     if name not in BACKENDS:
@@ -94,8 +103,16 @@ def output_settings(settings: dict[str, Any]) -> dict[str, Any]:
     """A system's settings less those that change how a job runs but not its outputs (the
     backend's ``runtime_keys``, ``batch_size``, ``gpus``): the translation job's params, so
     that changing concurrency, timeouts or retries reruns nothing."""
-    skip = {"batch_size", "gpus"} | backend_class(settings).runtime_keys
+    skip = {"batch_size", "gpus", "threads", "kind"} | backend_class(settings).runtime_keys
     return {k: v for k, v in settings.items() if k not in skip}
+
+
+def settings_on(config: dict[str, Any], benchmark: str, system: str) -> dict[str, Any]:
+    """A system's settings on a benchmark: its `systems:` entry with the benchmark's
+    `decoding:` overrides for it (e.g. more new tokens for a step-by-step prompt)."""
+    overrides = (config.get("benchmarks", {}).get(benchmark, {}).get("decoding", {})
+                 .get(system, {}))
+    return {**config["systems"][system], **overrides}
 
 
 def build_backend(settings: dict[str, Any], data: pd.DataFrame,
@@ -109,4 +126,4 @@ def build_backend(settings: dict[str, Any], data: pd.DataFrame,
 
 __all__ = ["BACKENDS", "BACKEND_MODULES", "Backend", "ItemFailed", "Request",
            "backend_module", "build_backend", "check_system", "output_settings",
-           "system_gpus"]
+           "settings_on", "system_gpus", "system_kind"]

@@ -28,6 +28,16 @@ class Request:
     tgt_lang: str = ""
 
 
+#: Settings every system may have: how a job runs, or what kind of system it is (``kind``:
+#: ``model``, ``baseline`` or ``oracle``; tables that average over systems leave baselines
+#: and oracles out). None of them changes an output, so none is in the identity.
+COMMON_KEYS = frozenset({"backend", "batch_size", "gpus", "threads", "kind"})
+KINDS = ("model", "baseline", "oracle")
+#: ``finish_reasons`` values: ended by the model (``eos``; ``stop`` as servers say), cut off
+#: at the token budget (``length``), or not a generator (``n/a``: lookups, rule systems).
+TRUNCATED = "length"
+
+
 class ItemFailed(GenderMTError):
     """One item could not be translated (after the backend's retries): names the item."""
 
@@ -37,7 +47,8 @@ class ItemFailed(GenderMTError):
 
 
 class Backend(ABC):
-    """A configured translation system. Subclasses set ``name`` and implement ``translate``."""
+    """A configured translation system. Subclasses set ``name`` and implement ``translate``
+    (which may set ``finish_reasons``, one per output, for the batch it just answered)."""
 
     name: ClassVar[str]
     #: GPUs one job of this backend asks for unless the system's config says otherwise.
@@ -60,12 +71,14 @@ class Backend(ABC):
     #: Part of every request-cache key: bump it when the code that builds a request or
     #: reads an answer changes what is asked or kept, so that no old answer is served.
     request_version: ClassVar[int] = 1
+    #: The system's ``kind`` unless its config says otherwise (see ``KINDS``).
+    default_kind: ClassVar[str] = "model"
 
     @classmethod
     def check_settings(cls, settings: dict[str, Any]) -> None:
         """Raise GenderMTError for settings this backend does not know or needs but lacks;
         called at workflow start-up, before any job runs."""
-        known = cls.settings_keys | {"backend", "batch_size", "gpus"}
+        known = cls.settings_keys | COMMON_KEYS
         unknown = sorted(set(settings) - known)
         if unknown:
             raise GenderMTError(f"backend {cls.name!r} has no setting(s) {unknown}; "
@@ -73,6 +86,11 @@ class Backend(ABC):
         missing = sorted(cls.required_keys - set(settings))
         if missing:
             raise GenderMTError(f"backend {cls.name!r} needs {missing}")
+        if settings.get("kind", "model") not in KINDS:
+            raise GenderMTError(f"backend {cls.name!r}: kind must be one of {list(KINDS)}, "
+                                f"not {settings['kind']!r}")
+        if "threads" in settings and int(settings["threads"]) < 1:
+            raise GenderMTError(f"backend {cls.name!r}: threads must be at least 1")
 
     @classmethod
     def resolve_settings(cls, settings: dict[str, Any], context: dict[str, str]
@@ -85,10 +103,21 @@ class Backend(ABC):
         self.settings = dict(settings)
         self.data = data
         self.batch_size = int(settings.get("batch_size", self.default_batch_size))
+        #: CPU threads the job may use (the rule's `threads:`); model backends give them
+        #: to torch. None: the library's own default.
+        self.threads: int | None = None
+        #: Why each output of the last batch ended; backends that generate set it.
+        self.finish_reasons: list[str] | None = None
+
+    def finish_reason_of(self, index: int, request: Request) -> str:
+        """Why the output at ``index`` of the batch just answered ended (``n/a`` where the
+        backend does not say: it does not generate)."""
+        reasons = self.finish_reasons
+        return reasons[index] if reasons is not None and index < len(reasons) else "n/a"
 
     def identity(self) -> dict[str, Any]:
         """What determines this backend's outputs (recorded beside them; a cache key later)."""
-        skip = {"batch_size", "gpus"} | self.runtime_keys
+        skip = {"batch_size", "gpus", "threads", "kind"} | self.runtime_keys
         return {"backend": self.name, **{k: v for k, v in sorted(self.settings.items())
                                          if k not in skip}}
 
@@ -104,7 +133,9 @@ class Backend(ABC):
             if not self.prompted:
                 request = Request(request.item_id, request.source, [], request.src_lang,
                                   request.tgt_lang)
-            parts: list[Any] = [self.identity(), request.source, request.messages,
+            if "_identity" not in self.__dict__:  # once: it may ask the system (Apertium)
+                self._identity = self.identity()
+            parts: list[Any] = [self._identity, request.source, request.messages,
                                 request.src_lang, request.tgt_lang]
         else:
             parts = [{"backend": self.name}, wire]

@@ -1,8 +1,9 @@
 """Hugging Face models run in the job's own process: seq2seq NMT and chat LLMs.
 
-Weights come from a local folder or the local Hugging Face cache (downloaded there when the
-Hub is reachable). The model is loaded on the first batch, so a job whose requests are all
-in the request cache never loads it; whether the weights are present is checked at once.
+Weights come from a local folder, the local Hugging Face cache (downloaded there when the
+Hub is reachable), or a GGUF file (``hf-causal``; converted once, :mod:`.gguf`). The model
+is loaded on the first batch, so a job whose requests are all in the request cache never
+loads it; whether the weights are present is checked at once.
 On a GPU the model runs in bfloat16, on a CPU in float32 (``dtype`` overrides).
 """
 
@@ -17,6 +18,7 @@ import pandas as pd
 
 from gendermt.errors import GenderMTError, MissingResourceError
 
+from . import gguf
 from .base import Backend, Request
 
 log = logging.getLogger(__name__)
@@ -64,6 +66,14 @@ def _load_error(model: str, revision: str | None, exc: Exception) -> MissingReso
         f"copy the cache) or in a local folder named by the system's `model:`.")
 
 
+def finish_reasons(new_tokens: Any, stop_ids: list[int]) -> list[str]:
+    """Per generated row: ``eos`` when it holds a stop token (EOS or end of turn), else
+    ``length``: generation ended before the model did (the ``max_new_tokens`` budget, or
+    the model's own length limit), so the output is cut off."""
+    stops = set(stop_ids)
+    return ["eos" if stops.intersection(row) else "length" for row in new_tokens.tolist()]
+
+
 def torch_cuda_count() -> int:
     import torch
 
@@ -77,21 +87,45 @@ class HFBackend(Backend):
     default_batch_size: ClassVar[int] = 16
     required_keys: ClassVar[frozenset[str]] = frozenset({"model"})
 
+    #: Whether ``model`` may name a GGUF file (converted by :mod:`.gguf` for causal LMs).
+    reads_gguf: ClassVar[bool] = False
+
     @classmethod
     def check_settings(cls, settings: dict[str, Any]) -> None:
         super().check_settings(settings)
         if settings.get("dtype", "auto") not in DTYPES:
             raise GenderMTError(f"backend {cls.name!r}: dtype must be one of {list(DTYPES)}, "
                                 f"not {settings['dtype']!r}")
+        if gguf.is_gguf(str(settings.get("model", ""))):
+            if not cls.reads_gguf:
+                raise GenderMTError(f"backend {cls.name!r}: a GGUF file holds a causal LM; "
+                                    f"use backend 'hf-causal' for {settings['model']!r}")
+            if settings.get("revision"):
+                raise GenderMTError(f"backend {cls.name!r}: a GGUF file has no revision "
+                                    f"(its sha256 is recorded instead); drop `revision`")
 
     def __init__(self, settings: dict[str, Any], data: pd.DataFrame) -> None:
         super().__init__(settings, data)
         self.model_name = str(settings["model"])
         self.revision = settings.get("revision")
-        self.source = locate_model(self.model_name, self.revision)
+        self.gguf_path = self.gguf_sha256 = None
+        if gguf.is_gguf(self.model_name):
+            # Hashed at once (~0.3 s per 100 MB): it is part of the identity, so that a
+            # changed file is never answered from the cache; converted only when loaded.
+            self.gguf_path = gguf.locate(self.model_name)
+            self.gguf_sha256 = gguf.sha256_of([self.gguf_path])
+            self.source = None
+        else:
+            self.source = locate_model(self.model_name, self.revision)
         self.max_new_tokens = int(settings.get("max_new_tokens", 256))
         self._model = None
         self._tokenizer = None
+
+    def identity(self) -> dict[str, Any]:
+        found = super().identity()
+        if self.gguf_sha256:
+            found["gguf_sha256"] = self.gguf_sha256
+        return found
 
     def _device_and_dtype(self) -> tuple[Any, Any]:
         import torch
@@ -110,8 +144,13 @@ class HFBackend(Backend):
             raise _load_error(self.model_name, self.revision, exc) from exc
 
     def load(self) -> None:
+        import torch
         from transformers import AutoTokenizer
 
+        if self.threads:
+            torch.set_num_threads(self.threads)
+        if self.gguf_path is not None:
+            self.source = str(gguf.converted_folder(self.gguf_path, self.gguf_sha256))
         device, dtype = self._device_and_dtype()
         self._tokenizer = self._from_pretrained(AutoTokenizer, **self._tokenizer_kwargs())
         if device.type == "cuda" and torch_cuda_count() > 1:
@@ -124,7 +163,14 @@ class HFBackend(Backend):
             self._model.eval()
         self.device = device
         self._resolved = {"commit": getattr(self._model.config, "_commit_hash", None),
-                          "device": str(device), "dtype": str(dtype).replace("torch.", "")}
+                          "device": str(device), "dtype": str(dtype).replace("torch.", ""),
+                          "threads": torch.get_num_threads()}
+        if self.gguf_path is not None:
+            self._resolved.update(gguf_file=str(self.gguf_path), gguf_sha256=self.gguf_sha256,
+                                  converted=self.source)
+        elif Path(self.source).is_dir():
+            # A local folder has no commit: its weights' hash says which weights ran.
+            self._resolved["weights_sha256"] = gguf.weights_sha256(Path(self.source))
         log.info("%s: loaded %s%s on %s (%s)", self.name, self.model_name,
                  f"@{self.revision}" if self.revision else "", device, dtype)
 
@@ -202,6 +248,10 @@ class HFSeq2Seq(HFBackend):
             kwargs["forced_bos_token_id"] = self.forced_bos
         with torch.inference_mode():
             out = model.generate(**enc, **kwargs)
+        stops = [tok.eos_token_id] if tok.eos_token_id is not None else []
+        # the decoder's start token (and a forced language code) lead each row
+        lead = 2 if self.forced_bos is not None else 1
+        self.finish_reasons = finish_reasons(out[:, lead:], stops)
         return [t.strip() for t in tok.batch_decode(out, skip_special_tokens=True)]
 
 
@@ -210,6 +260,7 @@ class HFCausal(HFBackend):
     left padding, batched generation, stops at the end of the assistant's turn."""
 
     name: ClassVar[str] = "hf-causal"
+    reads_gguf: ClassVar[bool] = True
     settings_keys: ClassVar[frozenset[str]] = frozenset(
         {"model", "revision", "max_new_tokens", "temperature", "top_p", "dtype", "seed"})
 
@@ -275,4 +326,5 @@ class HFCausal(HFBackend):
         with torch.inference_mode():
             out = model.generate(**enc, **kwargs)
         new = out[:, enc["input_ids"].shape[1]:]
+        self.finish_reasons = finish_reasons(new, self.stop_ids)
         return [t.strip() for t in tok.batch_decode(new, skip_special_tokens=True)]

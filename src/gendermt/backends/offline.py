@@ -23,6 +23,7 @@ class ReferenceOracle(Backend):
 
     name: ClassVar[str] = "reference-oracle"
     cacheable: ClassVar[bool] = False
+    default_kind: ClassVar[str] = "oracle"
     settings_keys: ClassVar[frozenset[str]] = frozenset({"reference"})
     required_keys: ClassVar[frozenset[str]] = frozenset({"reference"})
 
@@ -49,6 +50,7 @@ class CopySource(Backend):
 
     name: ClassVar[str] = "copy-source"
     cacheable: ClassVar[bool] = False
+    default_kind: ClassVar[str] = "baseline"
 
     def translate(self, batch: list[Request]) -> list[str]:
         return [r.source for r in batch]

@@ -13,6 +13,7 @@ honouring ``Retry-After`` (seconds or an HTTP date, capped at ``retry_after_max`
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import http.client
 import json
@@ -127,6 +128,7 @@ class OpenAICompatible(Backend):
                                     f"environment variable {env} (api_key_env) is not set; "
                                     f"export it with the API key before running")
         self._tokens = 0
+        self._finish: dict[str, str] = {}  # finish_reason by item id (stop, length, ...)
         self._lock = threading.Lock()
 
     # -- what is asked ------------------------------------------------------------------
@@ -212,10 +214,8 @@ class OpenAICompatible(Backend):
             # the socket as connected: http.client drops conn.sock once the response is
             # known to close the connection, while the body is still being read from it
             for sock in opened[:1] or [s for s in [conn.sock] if s is not None]:
-                try:
+                with contextlib.suppress(OSError):
                     sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
 
         watchdog = threading.Timer(self.timeout, abort)
         watchdog.daemon = True
@@ -263,6 +263,8 @@ class OpenAICompatible(Backend):
         tokens = (answer.get("usage") or {}).get("completion_tokens")
         with self._lock:
             self._tokens += int(tokens) if isinstance(tokens, int) else len(text.split())
+            self._finish[request.item_id] = str(answer["choices"][0].get("finish_reason")
+                                                or "n/a")
         return text
 
     def _with_retries(self, request: Request) -> str:
@@ -302,7 +304,13 @@ class OpenAICompatible(Backend):
         for out in results:
             if isinstance(out, Exception):
                 raise out
+        self.finish_reasons = [self.finish_reason_of(i, r) for i, r in enumerate(batch)]
         return results
+
+    def finish_reason_of(self, index: int, request: Request) -> str:
+        # the server's own words (stop, length, content_filter, ...), as each answer arrived
+        with self._lock:
+            return self._finish.pop(request.item_id, "n/a")
 
     def count_tokens(self, texts: list[str]) -> int:
         # The server's own count (usage.completion_tokens) of the last batch.

@@ -75,6 +75,8 @@ class VLLM(Backend):
             seed=int(self.settings.get("seed", 0)))
         conversations = [r.messages or [{"role": "user", "content": r.source}] for r in batch]
         outputs = self.llm.chat(conversations, params, use_tqdm=False)
+        # vLLM's own words: "stop" (EOS or a stop string) or "length" (max_tokens reached)
+        self.finish_reasons = [str(o.outputs[0].finish_reason or "n/a") for o in outputs]
         return [o.outputs[0].text.strip() for o in outputs]
 
     def count_tokens(self, texts: list[str]) -> int:

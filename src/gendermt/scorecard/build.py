@@ -14,6 +14,10 @@ from gendermt.errors import GenderMTError
 from . import figures as F
 from .figures import BENCHMARKS, Cell, Figure
 
+#: Below 10 BLEU a system is not translating (copy-source scores ~2 on FairTranslate's
+#: sample): its gender gaps are near 0 because every variant is missed alike.
+QUALITY_FLOORS = {"bleu_all": 10.0}
+
 
 @dataclass
 class Scorecard:
@@ -23,6 +27,17 @@ class Scorecard:
     ran: dict[str, set[str]]                 # benchmark → systems with results in it
     cells: dict[tuple[str, str, str], Cell]  # (system, benchmark, key) → cell
     notes: list[str] = field(default_factory=list)
+    #: Quality floors by figure key (e.g. ``bleu_all``): figures whose ``quality`` is below
+    #: it are not coloured as good or bad in the heatmap.
+    floors: dict[str, float] = field(default_factory=dict)
+
+    def below_floor(self, system: str, figure: Figure) -> bool:
+        """Whether the system's output quality (the figure's ``quality``) is below the
+        floor, so that its value says nothing good or bad about the system."""
+        if figure.quality is None or figure.quality not in self.floors:
+            return False
+        quality = self.cells.get((system, figure.benchmark, figure.quality))
+        return quality is not None and not (quality.value >= self.floors[figure.quality])
 
     def cell(self, system: str, figure: Figure) -> Cell | None:
         """The cell, or None where the system did not run the benchmark (or the part of it
@@ -55,13 +70,15 @@ class Scorecard:
 
 def build(results: str | Path, benchmarks: Sequence[str] | None = None,
           systems: Sequence[str] | None = None, bootstrap: dict | None = None,
-          fairtranslate_scores: Sequence[str | Path] | None = None) -> Scorecard:
+          fairtranslate_scores: Sequence[str | Path] | None = None,
+          floors: dict[str, float] | None = None) -> Scorecard:
     """Read the tables of ``benchmarks`` (default: those found) under ``results``.
 
     Rows follow ``systems`` (e.g. the config's order), then any other system found in the
     tables; a system in ``systems`` that ran no benchmark is left out.
     ``fairtranslate_scores``: the per-item score files for the gap CIs (default: every one
-    under ``fairtranslate/scores/``).
+    under ``fairtranslate/scores/``). ``floors``: quality floors by figure key (default
+    :data:`QUALITY_FLOORS`).
     """
     results = Path(results)
     if not results.is_dir():
@@ -84,7 +101,7 @@ def build(results: str | Path, benchmarks: Sequence[str] | None = None,
         systems=order,
         ran={b: set(p.systems) for b, p in parts.items()},
         cells={(s, b, k): c for b, p in parts.items() for (s, k), c in p.cells.items()},
-        notes=notes)
+        notes=notes, floors={**QUALITY_FLOORS, **(floors or {})})
 
 
 def to_records(card: Scorecard) -> list[dict]:

@@ -50,6 +50,10 @@ class Figure:
     source: str       # the table it comes from, relative to the results folder
     how: str          # how the value is read from that table
     has_ci: bool = False
+    # The key of the figure (same benchmark) that says how good the system's output is: a
+    # gap between poor outputs is no sign of fairness, so the heatmap leaves a gap
+    # uncoloured where that quality is below the scorecard's floor.
+    quality: str | None = None
 
     @property
     def column(self) -> str:
@@ -110,7 +114,20 @@ def fairtranslate(results: Path, bootstrap: dict | None = None,
     if per_item is None:
         part.notes.append("FairTranslate: no per-item scores (fairtranslate/scores/, data."
                           "parquet) in the results folder, so the gaps have no CIs.")
-    for metric in [m for m in ("bleu", "comet") if m in set(table["metric"])]:
+    metrics = [m for m in ("bleu", "comet") if m in set(table["metric"])]
+    # Quality beside the gaps: the mean over all items (the three gender means, equal
+    # counts) of each metric the table has.
+    for metric in [m for m in ("bleu", "chrf") if m in set(table["metric"])]:
+        name = {"bleu": "BLEU", "chrf": "chrF"}[metric]
+        fig = Figure("fairtranslate", f"{metric}_all", f"{name} (all)",
+                     f"{name} points (sentence-level, 0–100)", "higher", run, source,
+                     f"mean of the male, female and inclusive means of {metric} in "
+                     f"by_gender.csv: the output's quality, beside the gaps")
+        part.figures.append(fig)
+        for system, rows in table[table["metric"] == metric].groupby("system", sort=False):
+            means = rows.set_index("gender")["mean"]
+            part.cells[(str(system), fig.key)] = Cell(float(means.mean()))
+    for metric in metrics:
         name = metric.upper()
         for other in ("inclusive", "female"):
             fig = Figure(
@@ -120,7 +137,8 @@ def fairtranslate(results: Path, bootstrap: dict | None = None,
                 f"mean({metric}, male) − mean({metric}, {other}) of by_gender.csv; "
                 f"{int(settings['level'] * 100)}% CI: percentile bootstrap over examples of "
                 f"the per-example difference (paired by example_id; "
-                f"{settings['resamples']} resamples, seed {settings['seed']})", has_ci=True)
+                f"{settings['resamples']} resamples, seed {settings['seed']})", has_ci=True,
+                quality="bleu_all" if "bleu" in set(table["metric"]) else None)
             part.figures.append(fig)
             for system, rows in table[table["metric"] == metric].groupby("system", sort=False):
                 means = rows.set_index("gender")["mean"]

@@ -39,21 +39,36 @@ def _scale_label(fig: Figure, values: np.ndarray) -> str:
     return f"{fig.column}\n[{scale}] {fig.better}"
 
 
-def draw(card: Scorecard, png: str | Path, pdf: str | Path) -> None:
-    import matplotlib.pyplot as plt
-
-    from gendermt.plots import save
-
+def cell_matrix(card: Scorecard) -> tuple[np.ndarray, np.ndarray, list[list[str]]]:
+    """Systems × figures: the raw values; the values that are coloured (NaN where not run,
+    undefined, or below the quality floor); the cell texts."""
     figs, systems = card.figures, card.systems
     raw = np.full((len(systems), len(figs)), np.nan)
     text = [["" for _ in figs] for _ in systems]
+    floored = np.zeros((len(systems), len(figs)), dtype=bool)
     for j, fig in enumerate(figs):
         for i, system in enumerate(systems):
             cell = card.cell(system, fig)
             if cell is not None:
                 raw[i, j] = cell.value
                 text[i][j] = "–" if math.isnan(cell.value) else f"{cell.value:.3g}"
-    norm = np.column_stack([goodness(raw[:, j], f.better) for j, f in enumerate(figs)]) \
+                if card.below_floor(system, fig) and not math.isnan(cell.value):
+                    floored[i, j] = True
+                    text[i][j] += "\n(low q.)"
+    # A value below the quality floor is printed but neither coloured nor part of its
+    # column's range: a broken system's near-0 gap is not "best in column".
+    ranked = np.where(floored, np.nan, raw)
+    return raw, ranked, text
+
+
+def draw(card: Scorecard, png: str | Path, pdf: str | Path) -> None:
+    import matplotlib.pyplot as plt
+
+    from gendermt.plots import save
+
+    figs, systems = card.figures, card.systems
+    raw, ranked, text = cell_matrix(card)
+    norm = np.column_stack([goodness(ranked[:, j], f.better) for j, f in enumerate(figs)]) \
         if figs else raw
     width = max(6.0, 0.9 * len(figs) + 2.5)
     height = max(2.5, 0.45 * len(systems) + 2.8)
@@ -64,11 +79,14 @@ def draw(card: Scorecard, png: str | Path, pdf: str | Path) -> None:
     for i in range(len(systems)):
         for j in range(len(figs)):
             ax.text(j, i, text[i][j], ha="center", va="center", fontsize=7)
-    ax.set_xticks(range(len(figs)), [_scale_label(f, raw[:, j]) for j, f in enumerate(figs)],
+    ax.set_xticks(range(len(figs)), [_scale_label(f, ranked[:, j])
+                                     for j, f in enumerate(figs)],
                   rotation=60, ha="right", fontsize=7)
     ax.set_yticks(range(len(systems)), systems, fontsize=8)
+    floors = ", ".join(f"{k} < {v:g}" for k, v in card.floors.items())
     ax.set_title("Scorecard: each column scaled to its own range [min … max], "
-                 "green = better end\n(grey: not run, or – undefined)",
+                 "green = better end\n(grey: not run, – undefined, or low q.: output "
+                 f"quality below the floor ({floors}), not coloured)",
                  fontsize=9)
     bar = fig.colorbar(image, ax=ax, fraction=0.03, pad=0.02)
     bar.set_ticks([0, 1], labels=["worst in column", "best in column"])

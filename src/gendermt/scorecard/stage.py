@@ -12,10 +12,12 @@ from .write import write_scorecard
 
 def make_scorecard(results: str | Path, benchmarks: Sequence[str], systems: Sequence[str],
                    outputs: dict, bootstrap: dict | None = None,
-                   fairtranslate_scores: Sequence[str | Path] | None = None) -> None:
-    """``outputs``: csv, legend, md, tex, json, png, pdf paths."""
+                   fairtranslate_scores: Sequence[str | Path] | None = None,
+                   floors: dict[str, float] | None = None) -> None:
+    """``outputs``: csv, legend, md, tex, json, png, pdf paths; ``floors``: quality floors
+    by figure key (``scorecard.quality_floors`` in config)."""
     card = build(results, list(benchmarks), systems, bootstrap,
-                 fairtranslate_scores)
+                 fairtranslate_scores, floors)
     write_scorecard(card, outputs["csv"], outputs["legend"], outputs["md"], outputs["tex"],
                     outputs["json"])
     draw(card, outputs["png"], outputs["pdf"])

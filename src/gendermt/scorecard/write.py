@@ -24,6 +24,8 @@ def fmt_cell(card: Scorecard, system: str, fig: Figure, latex: bool = False) -> 
     text = f"{cell.value:.2f}"
     if fig.has_ci and not math.isnan(cell.ci_low):
         text += f" [{cell.ci_low:.2f}, {cell.ci_high:.2f}]"
+    if card.below_floor(system, fig):
+        text += " (low quality)" if not latex else " (low q.)"
     return text
 
 
@@ -37,6 +39,11 @@ def header_note(card: Scorecard) -> list[str]:
         source = f"; from {fig.source}" if fig.source else ""
         lines.append(f"{fig.column}: {fig.unit}; better: {fig.better}{run}{source} "
                      f"({fig.how})")
+    if card.floors:
+        lines.append("Quality floors: " + ", ".join(f"{k} {v:g}" for k, v in card.floors.items())
+                     + "; a figure of a system below its benchmark's floor is marked (low "
+                       "quality) and left uncoloured in the heatmap: gaps between poor "
+                       "outputs say nothing about fairness.")
     return lines + card.notes
 
 

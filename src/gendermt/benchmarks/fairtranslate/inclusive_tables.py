@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from gendermt.analysis.stats import wilson_interval
 from gendermt.analysis.tables import ordered, run_of
 from gendermt.errors import GenderMTError
 from gendermt.io import read_jsonl, write_parquet, write_table, write_text
@@ -195,6 +196,9 @@ def occupation_table(items: pd.DataFrame) -> pd.DataFrame:
         for form in FORMS:
             row[f"share_{form}"] = row[form] / len(kept) if len(kept) else float("nan")
         row["share_gold"] = row[f"share_{GOLD_FORM[gender]}"]
+        # the share's n is `kept`: 1 of 18 rows kept gives 1.0, with a wide interval
+        row["share_gold_low"], row["share_gold_high"] = wilson_interval(
+            row[GOLD_FORM[gender]], len(kept))
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -271,11 +275,14 @@ def _indicator_md(table: pd.DataFrame) -> str:
 def _occupation_md(table: pd.DataFrame) -> str:
     out = ["# Occupation forms (§7, appendix E)\n\nPercent of kept rows whose output uses "
            "the masculine, feminine or inclusive form of the occupation, by gold gender; "
-           "rows are kept when the output contains one of the three forms.\n"]
+           "rows are kept when the output contains one of the three forms; gold_95ci: the "
+           "Wilson 95% interval of the gold form's share, over the kept rows (its n).\n"]
     for system, part in table.groupby("system", observed=True, sort=False):
-        shown = part.assign(**{f: 100 * part[f"share_{f}"] for f in FORMS})[
+        shown = part.assign(**{f: 100 * part[f"share_{f}"] for f in FORMS}, gold_95ci=[
+            f"[{100 * lo:.0f}, {100 * hi:.0f}]" if pd.notna(lo) else ""
+            for lo, hi in zip(part["share_gold_low"], part["share_gold_high"], strict=True)])[
             ["prompt", "gender", "rows", "kept", "dropped_not_found", "dropped_undecided",
-             "dropped_two_referents", *FORMS, "doublets"]]
+             "dropped_two_referents", *FORMS, "gold_95ci", "doublets"]]
         out += [f"\n## {system}\n", _md(shown)]
     return "\n".join(out) + "\n"
 

@@ -63,7 +63,10 @@ def _means(scores: pd.DataFrame, by: list[str]) -> pd.Series:
     return scores.groupby(by, observed=True)["score"].mean()
 
 
-def table1(scores, systems, metrics, prompt) -> pd.DataFrame:
+def table1(scores, systems, metrics, prompt, mean_systems=None) -> pd.DataFrame:
+    """Rows gender, columns system × metric, then "Mean" over ``mean_systems`` (default:
+    all systems; the workflow passes those of kind ``model``)."""
+    mean_systems = systems if mean_systems is None else mean_systems
     means = _means(scores, ["prompt", "gender", "system", "metric"])
     rows = []
     for gender in GENDERS:
@@ -72,7 +75,8 @@ def table1(scores, systems, metrics, prompt) -> pd.DataFrame:
             for system in systems:
                 row[(system, metric)] = means.get((prompt, gender, system, metric))
         for metric in metrics:
-            cells = [row[(s, metric)] for s in systems if pd.notna(row[(s, metric)])]
+            cells = [row[(s, metric)] for s in mean_systems
+                     if pd.notna(row.get((s, metric)))]
             row[("Mean", metric)] = sum(cells) / len(cells) if cells else None
         rows.append(row)
     order = [("Gender", ""), *columns([*systems, "Mean"], metrics)]
@@ -88,8 +92,11 @@ def table_by_prompt(scores, systems, metric, prompts) -> pd.DataFrame:
     return pd.DataFrame(rows)[[("Prompting", ""), *columns(systems, [_name(g) for g in GENDERS])]]
 
 
-def _category_rows(scores, category, levels, systems, metrics, prompt, with_mean=True):
-    """Rows (category, gender incl. Mean) → {(system, metric): mean}."""
+def _category_rows(scores, category, levels, systems, metrics, prompt, with_mean=True,
+                   mean_systems=None):
+    """Rows (category, gender incl. Mean) → {(system, metric): mean}; the "Mean" column
+    over ``mean_systems`` (default: all)."""
+    mean_systems = systems if mean_systems is None else mean_systems
     means = _means(scores[scores["prompt"] == prompt], [category, "gender", "system", "metric"])
     rows = []
     for level in levels:
@@ -112,7 +119,8 @@ def _category_rows(scores, category, levels, systems, metrics, prompt, with_mean
     for row in rows:
         if with_mean:
             for metric in metrics:
-                cells = [row[(s, metric)] for s in systems if pd.notna(row[(s, metric)])]
+                cells = [row[(s, metric)] for s in mean_systems
+                         if pd.notna(row.get((s, metric)))]
                 row[("Mean", metric)] = sum(cells) / len(cells) if cells else None
     return rows
 
@@ -129,9 +137,11 @@ def table3(scores, system, metrics, prompt) -> pd.DataFrame:
     return _rename_metrics(pd.DataFrame(rows)[order], metrics)
 
 
-def table_by_category(scores, category, levels, systems, metrics, prompt) -> pd.DataFrame:
+def table_by_category(scores, category, levels, systems, metrics, prompt,
+                      mean_systems=None) -> pd.DataFrame:
     """Tables 8 and 9: rows category × gender (+ Mean), columns system × metric + Mean."""
-    rows = _category_rows(scores, category, levels, systems, metrics, prompt)
+    rows = _category_rows(scores, category, levels, systems, metrics, prompt,
+                          mean_systems=mean_systems)
     order = [(category.capitalize(), ""), ("Gender", ""),
              *columns([*systems, "Mean"], metrics)]
     return _rename_metrics(pd.DataFrame(rows)[order], metrics)
@@ -153,18 +163,27 @@ def _rename_metrics(frame: pd.DataFrame, metrics: Sequence[str]) -> pd.DataFrame
 
 def write_paper_tables(scores: pd.DataFrame, anova: pd.DataFrame, outputs: dict,
                        systems: Sequence[str], prompts: Sequence[str],
-                       metrics: Sequence[str], rows_note: str = "") -> None:
+                       metrics: Sequence[str], rows_note: str = "",
+                       kinds: dict[str, str] | None = None) -> None:
     """``outputs`` maps ``paper_table{n}`` to ``{"csv", "md", "tex"}`` paths; ``rows_note``
-    (the rows the scores are computed on) ends every table's note."""
+    (the rows the scores are computed on) ends every table's note. ``kinds`` (system →
+    model/baseline/oracle): the "Mean" column averages the models only, as the paper's does
+    (it has no oracles); without it, every system."""
     shown = paper_metrics(metrics)
     prompt = "baseline" if "baseline" in prompts else prompts[0]
     names = " and ".join(f"{_metric_name(m, shown)} (`{m}`)" for m in shown)
+    kinds = kinds or {}
+    mean_systems = [s for s in systems if kinds.get(s, "model") == "model"]
+    left_out = [s for s in systems if s not in mean_systems]
+    over = (f"of the systems of kind model ({', '.join(mean_systems) or 'none: empty'}; "
+            f"baselines and oracles left out: {', '.join(left_out)})" if left_out
+            else "of the systems")
     common = (f"Means of sentence scores in percent; prompt `{prompt}`; metrics {names}. "
-              "Mean: the mean of the three gender means (rows) or of the systems (column).")
+              f"Mean: the mean of the three gender means (rows) or {over} (column).")
     tail = f" {rows_note}" if rows_note else ""
     first = systems[0]
     layouts = {
-        "1": (table1(scores, systems, shown, prompt), 1,
+        "1": (table1(scores, systems, shown, prompt, mean_systems), 1,
               "Table 1: scores by gender and system", common),
         "2": (table_by_prompt(scores, systems, shown[0], prompts), 1,
               f"Table 2: {_metric_name(shown[0], shown)} by prompting and gender",
@@ -179,10 +198,12 @@ def write_paper_tables(scores: pd.DataFrame, anova: pd.DataFrame, outputs: dict,
         "7": (table_by_prompt(scores, systems, shown[-1], prompts), 1,
               f"Table 7: {_metric_name(shown[-1], shown)} by prompting and gender",
               f"Means of sentence {_metric_name(shown[-1])} (`{shown[-1]}`) in percent."),
-        "8": (table_by_category(scores, "stereotype", STEREOTYPES, systems, shown, prompt), 2,
+        "8": (table_by_category(scores, "stereotype", STEREOTYPES, systems, shown, prompt,
+                                mean_systems), 2,
               "Table 8: scores by stereotype and gender", common),
         "9": (table_by_category(scores, "ambiguity", PAPER_AMBIGUITIES, systems, shown,
-                                prompt), 2, "Table 9: scores by ambiguity and gender", common),
+                                prompt, mean_systems), 2,
+              "Table 9: scores by ambiguity and gender", common),
     }
     for number, (frame, labels, title, note) in layouts.items():
         write_layout(frame, labels, outputs[f"paper_table{number}"], title, note + tail,

@@ -43,13 +43,11 @@ def _means(scores: pd.DataFrame, by: list[str]) -> pd.DataFrame:
 
 
 def labelled(table: pd.DataFrame) -> pd.DataFrame:
-    """``table`` with a ``metric_label`` column after ``metric`` (the metric's real name)."""
+    """``table`` with a last column ``metric_label``, the metric's real name (added at the
+    end, so that the existing columns keep their places)."""
     if "metric" not in table.columns or table.empty:
         return table
-    out = table.copy()
-    out.insert(out.columns.get_loc("metric") + 1, "metric_label",
-               out["metric"].astype(str).map(metric_label))
-    return out
+    return table.assign(metric_label=table["metric"].astype(str).map(metric_label))
 
 
 def p_text(p: float) -> str:
@@ -211,10 +209,13 @@ def _gender_tests_md(table: pd.DataFrame, rows_note: str) -> str:
 
 def build_tables(data_path: str | Path, score_files: Sequence[str | Path], outputs: dict,
                  systems: Sequence[str], prompts: Sequence[str], metrics: Sequence[str],
-                 bootstrap: dict | None = None, clean_outlier: dict | None = None) -> None:
+                 bootstrap: dict | None = None, clean_outlier: dict | None = None,
+                 kinds: dict[str, str] | None = None) -> None:
     """Workflow stage: every score file → the tables; ``outputs`` maps table name → path
     (for ``paper_table{n}``, the CSV: its .md and .tex are written beside it).
-    ``clean_outlier``: the authors' row filter's settings (:mod:`.outliers`; off if None)."""
+    ``clean_outlier``: the authors' row filter's settings (:mod:`.outliers`; off if None).
+    ``kinds``: each system's kind (model, baseline, oracle; the paper tables' means are over
+    models)."""
     data = pd.read_parquet(data_path)
     scores = ordered(collect_scores(score_files, data, METADATA), {
         "system": systems, "prompt": prompts, "metric": metrics, "gender": GENDERS,
@@ -256,7 +257,7 @@ def build_tables(data_path: str | Path, score_files: Sequence[str | Path], outpu
                                  for ext in ("csv", "md", "tex")}
              for n in TABLES if f"paper_table{n}" in outputs}
     if paper:
-        write_paper_tables(scores, tests, paper, systems, prompts, metrics, rows_note)
+        write_paper_tables(scores, tests, paper, systems, prompts, metrics, rows_note, kinds)
 
 
 __all__ = ["METRIC_LABELS", "build_tables"]

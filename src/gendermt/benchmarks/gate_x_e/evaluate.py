@@ -21,9 +21,13 @@ def score_run(translations: str | Path, tuples_path: str | Path, output: str | P
     ``rewrites/{system}/{prompt}.parquet`` (tuples with ``rewrite``, ``answer``, ``match``,
     ``relaxed_match``). ``answer``: the template's answer format, ``variants`` (the three
     rewrites, or None) or ``neutral`` (the neutral rewrite alone: ``neutral_answers``)."""
-    raws = {r["item_id"]: r["raw"] for r in read_jsonl(translations)}
-    read = rewrites_from_neutral_answers if answer == "neutral" else rewrites_from_answers
-    scored = mark(read(pd.read_parquet(tuples_path), raws))
+    records = read_jsonl(translations)
+    raws = {r["item_id"]: r["raw"] for r in records}
+    finishes = {r["item_id"]: r.get("finish_reason") for r in records}
+    if answer == "neutral":
+        scored = mark(rewrites_from_neutral_answers(pd.read_parquet(tuples_path), raws))
+    else:
+        scored = mark(rewrites_from_answers(pd.read_parquet(tuples_path), raws, finishes))
     counts = scored.drop_duplicates("item_id")["answer"].value_counts().to_dict()
     log.info("%s: answers %s; %d of %d tuples match", translations, counts,
              int(scored["match"].sum()), len(scored))

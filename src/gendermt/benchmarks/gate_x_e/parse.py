@@ -80,3 +80,29 @@ def parse_answer(raw: str) -> Answer:
         return Answer(none=True)
     return Answer(variants=variants,
                   missing=[g for g in ("neutral", "feminine", "masculine") if g not in found])
+
+
+#: How an answer was read, per request (the answer-status table): ``complete`` (all three
+#: variants), ``none`` (nothing to rewrite), ``incomplete`` (some variants, not all),
+#: ``cut off`` (incomplete or unparsed, and generation stopped at the token budget),
+#: ``refused`` (a refusal, no variant), ``unparsed`` (no variant and no "None"), ``empty``.
+ANSWER_STATUSES = ("complete", "none", "incomplete", "cut off", "refused", "unparsed", "empty")
+_REFUSAL = re.compile(r"\b(I can(?:no|')t|I cannot|I'm sorry|I am sorry|I apologi[sz]e|"
+                      r"as an AI|I'm unable|I am unable|I won't)\b", re.IGNORECASE)
+
+
+def answer_status(raw: str, answer: Answer | None = None, finish_reason: str | None = None
+                  ) -> str:
+    """One of :data:`ANSWER_STATUSES` for a raw answer."""
+    if not (raw or "").strip():
+        return "empty"
+    answer = answer or parse_answer(raw)
+    if answer.none:
+        return "none"
+    if not answer.missing:
+        return "complete"
+    if finish_reason == "length":
+        return "cut off"
+    if answer.variants:
+        return "incomplete"
+    return "refused" if _REFUSAL.search(raw) else "unparsed"

@@ -19,7 +19,7 @@ from gendermt.scoring.sacrebleu_metrics import corpus_score
 from gendermt.scoring.wer import corpus_wer
 
 from . import SUBTYPES
-from .parse import parse_answer
+from .parse import answer_status, parse_answer
 
 ORIGINAL_HEADER = {"feminine": "Fem Orig", "masculine": "Masc Orig", "mixed": "Mixed Orig",
                    "negative": "Negative"}
@@ -30,18 +30,20 @@ COLUMNS = [("Fem Orig", "M"), ("Fem Orig", "Neut"), ("Masc Orig", "F"), ("Masc O
            ("Negative", "Gender"), ("Negative", "Neut"), ("Negative", "Neut (relaxed)")]
 
 
-def rewrites_from_answers(tuples: pd.DataFrame, raws: Mapping[str, str]) -> pd.DataFrame:
+def rewrites_from_answers(tuples: pd.DataFrame, raws: Mapping[str, str],
+                          finishes: Mapping[str, str] | None = None) -> pd.DataFrame:
     """Each tuple with the rewrite of its requested gender, read from its request's raw
-    answer (``raws``: item_id → raw output), and how the answer was read."""
+    answer (``raws``: item_id → raw output), and how the answer was read (``answer``: one
+    of :data:`.parse.ANSWER_STATUSES`; ``finishes``: item_id → finish reason)."""
     missing = sorted(set(tuples["item_id"]) - set(raws))
     if missing:
         raise GenderMTError(f"no output for {len(missing)} request(s), e.g. {missing[:3]}")
     answers = {item: parse_answer(raw) for item, raw in raws.items()}
+    finishes = finishes or {}
     out = tuples.copy()
     out["rewrite"] = [answers[t.item_id].rewrite(t.requested_gender, t.original)
                       for t in tuples.itertuples(index=False)]
-    out["answer"] = ["none" if answers[i].none else
-                     ("complete" if not answers[i].missing else "incomplete")
+    out["answer"] = [answer_status(raws[i], answers[i], finishes.get(i))
                      for i in tuples["item_id"]]
     return out
 

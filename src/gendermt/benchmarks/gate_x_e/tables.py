@@ -15,6 +15,7 @@ import pandas as pd
 from gendermt.analysis.tables import run_of
 from gendermt.io import write_table, write_text
 
+from .parse import ANSWER_STATUSES
 from .scoring import accuracy_long, rewriting_quality, table2
 
 TABLE5_ROWS = [("Pronoun-Only", "feminine", "Pronoun-Only (f/m)"),
@@ -77,3 +78,26 @@ def build_tables(items_path: str | Path, tuples_path: str | Path,
     write_table(quality, outputs["rewriting"], outputs["rewriting_md"])
     write_table(tuple_counts(items, tuples), outputs["tuples"], outputs["tuples_md"],
                 floatfmt=".0f")
+    if "answers" in outputs:
+        table = answer_table(rewrite_files)
+        write_table(table, outputs["answers"], outputs["answers_md"], floatfmt=".3f")
+
+
+def answer_table(rewrite_files: Sequence[str | Path]) -> pd.DataFrame:
+    """Per run (system, prompt): requests, how many answers had each status
+    (:data:`.parse.ANSWER_STATUSES`; ``from table`` for rewrites given as a table), and the
+    share read in full (complete or none). An accuracy of 0 reads differently when no answer
+    could be read at all."""
+    rows = []
+    for path in rewrite_files:
+        system, prompt = run_of(path)
+        scored = pd.read_parquet(path).drop_duplicates("item_id")
+        status = scored["answer"] if "answer" in scored.columns else \
+            pd.Series(["from table"] * len(scored))
+        counts = status.value_counts()
+        row = {"system": system, "prompt": prompt, "requests": len(scored)}
+        row.update({s: int(counts.get(s, 0)) for s in (*ANSWER_STATUSES, "from table")})
+        read = row["complete"] + row["none"] + row["from table"]
+        row["read_share"] = read / len(scored) if len(scored) else float("nan")
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -12,6 +12,7 @@ import pandas as pd
 from gendermt.errors import GenderMTError
 from gendermt.io import atomic_path, read_jsonl, write_json, write_parquet
 
+from .checks import CHECKS, check_output, instruction_of
 from .evaluation import LineResult, evaluate
 from .extract import STATUSES, extract
 
@@ -48,8 +49,11 @@ def inspection_table(frame: pd.DataFrame) -> pd.DataFrame:
 
 def score_run(translations: str | Path, data_path: str | Path, run: Mapping[str, Any],
               template: Mapping[str, Any], options: Mapping[str, Any], system: str,
-              scores_out: str | Path, summary_out: str | Path, tsv_out: str | Path) -> None:
-    """Extract each answer's translation, evaluate it, write per-item and corpus scores."""
+              scores_out: str | Path, summary_out: str | Path, tsv_out: str | Path,
+              inputs: str | Path | None = None) -> None:
+    """Extract each answer's translation, evaluate it, write per-item and corpus scores.
+    With ``inputs`` (the run's requests), outputs that echo the instruction are told apart
+    (:mod:`.checks`); outputs in another language are found either way."""
     paradigm = run["paradigm"]
     data = pd.read_parquet(data_path, columns=["item_id", "number", f"annotation_{paradigm}"])
     records = {r["item_id"]: r for r in read_jsonl(translations)}
@@ -64,6 +68,20 @@ def score_run(translations: str | Path, data_path: str | Path, run: Mapping[str,
         list(run["neomorphemes"]), keep_slash=bool(options.get("keep_slash", False)),
         wrap_negative_anchor=bool(options.get("wrap_negative_anchor", True)))
     frame = per_item_frame(data, extracted, lines)
+    prompts = ({r["item_id"]: instruction_of(r.get("messages", []), r.get("source", ""))
+                for r in read_jsonl(inputs)} if inputs else {})
+    frame["check"] = [check_output(text, prompts.get(i, "")) if status != "unextractable"
+                      else "ok" for i, (text, status) in zip(data["item_id"], extracted,
+                                                            strict=True)]
+    checks = {c: int((frame["check"] == c).sum()) for c in CHECKS}
+    if checks["echo"] or checks["wrong_language"]:
+        log.warning("%s %s: %d outputs echo the instruction, %d are not Italian (kept out "
+                    "of misgeneration_clean)", system, run["name"], checks["echo"],
+                    checks["wrong_language"])
+    clean = [line for line, check in zip(lines, frame["check"], strict=True) if check == "ok"]
+    n_all = scores["n_annotations"]
+    scores = {**scores, "misgeneration_clean": (
+        sum(len(line.misgenerations) for line in clean) / n_all * 100 if n_all else 0.0)}
     extraction = {s: int((frame["extraction"] == s).sum()) for s in STATUSES}
     if extraction["unextractable"]:
         log.warning("%s %s: %d of %d outputs unextractable (scored as empty)", system,
@@ -76,5 +94,5 @@ def score_run(translations: str | Path, data_path: str | Path, run: Mapping[str,
         "shots": run["shots"], "paradigm": paradigm, "neomorphemes": run["neomorphemes"],
         "template_version": template["version"], "template_sha256": template["sha256"],
         "options": dict(options), "items": len(frame), "extraction": extraction,
-        "scores": scores,
+        "checks": checks, "scores": scores,
     })

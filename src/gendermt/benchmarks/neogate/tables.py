@@ -13,6 +13,7 @@ from gendermt.analysis.tables import flat_pivot, ordered
 from gendermt.io import write_table, write_text
 
 from . import COUNTS, METRICS
+from .checks import CHECKS
 from .extract import STATUSES
 
 SHORT = {"coverage": "COV", "accuracy": "ACC", "cwa": "CWA", "misgeneration": "MIS"}
@@ -27,8 +28,12 @@ def collect_runs(summary_files: Sequence[str | Path]) -> pd.DataFrame:
             "system": summary["system"], "paradigm": summary["paradigm"],
             "format": summary["format"], "shots": summary["shots"], "prompt": summary["prompt"],
             **{k: summary["scores"][k] for k in (*METRICS, *COUNTS)},
+            # the authors' mis-generation is over every output; _clean leaves out echoes
+            # of the instruction and outputs in another language (.checks)
+            "misgeneration_clean": summary["scores"].get("misgeneration_clean"),
             "items": summary["items"],
             **{k: summary["extraction"][k] for k in STATUSES},
+            **{k: summary.get("checks", {}).get(k) for k in CHECKS if k != "ok"},
         })
     return pd.DataFrame(rows)
 
@@ -80,7 +85,8 @@ def build_tables(summary_files: Sequence[str | Path], provenance_path: str | Pat
     write_table(few, outputs["fewshot"])
     write_text(outputs["fewshot_md"], fewshot_md(few) if not few.empty
                else "# Few-shot results\n\nNo few-shot run in this configuration.\n")
-    extraction = runs[["system", "prompt", "paradigm", "format", "shots", "items", *STATUSES]]
+    extraction = runs[["system", "prompt", "paradigm", "format", "shots", "items", *STATUSES,
+                       "echo", "wrong_language"]]
     write_table(extraction, outputs["extraction"], outputs["extraction_md"], floatfmt="d")
     provenance = json.loads(Path(provenance_path).read_text(encoding="utf-8"))
     write_table(dataset_table(provenance), outputs["dataset"], outputs["dataset_md"],

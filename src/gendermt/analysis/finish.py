@@ -1,0 +1,48 @@
+"""Why each output ended, counted per run: truncation made visible.
+
+A translation record's ``finish_reason`` (written by :mod:`gendermt.translate`) is ``eos``
+or ``stop`` (the model ended its answer), ``length`` (cut off at the token budget: the
+output is incomplete), ``n/a`` (a system that does not generate: a lookup, rules, stored
+outputs) or ``unknown`` (taken from the request cache, which keeps only the text; or a
+file written before finish reasons were recorded).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from gendermt.analysis.tables import run_of
+from gendermt.io import read_jsonl, write_table
+
+REASONS = ("eos", "stop", "length", "n/a", "unknown")
+
+
+def finish_counts(translation_files: Sequence[str | Path]) -> pd.DataFrame:
+    """One row per run (system, prompt): items, the count of each finish reason, and the
+    truncated share (``length`` / items whose reason is known; NaN when none is)."""
+    rows = []
+    for path in translation_files:
+        system, prompt = run_of(path)
+        reasons = [r.get("finish_reason", "unknown") for r in read_jsonl(path)]
+        row = {"system": system, "prompt": prompt, "items": len(reasons)}
+        for reason in (*REASONS, *sorted(set(reasons) - set(REASONS))):
+            row[reason] = reasons.count(reason)
+        # of the outputs whose finish reason is known (not those served from the cache)
+        known = len(reasons) - row["unknown"]
+        row["truncated_share"] = row["length"] / known if known else float("nan")
+        rows.append(row)
+    columns = ["system", "prompt", "items", *REASONS, "truncated_share"]
+    frame = pd.DataFrame(rows)
+    if frame.empty:
+        return pd.DataFrame(columns=columns)
+    extra = [c for c in frame.columns if c not in columns]
+    return frame[[*columns[:-1], *extra, "truncated_share"]].fillna({c: 0 for c in extra})
+
+
+def write_finish_table(translation_files: Sequence[str | Path], csv: str | Path,
+                       md: str | Path) -> None:
+    """Workflow stage: a benchmark's translation files → ``tables/finish_reasons.csv`` + .md."""
+    write_table(finish_counts(translation_files), csv, md, floatfmt=".3f")

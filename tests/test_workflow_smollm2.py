@@ -1,0 +1,114 @@
+"""The default's real LLM in the DAG: which runs it gets (system_prompts, paradigm systems),
+the overlay that runs it everywhere, per-benchmark decoding overrides checked at start-up,
+translate jobs' threads; and, from the session's default run, its outputs with finish
+reasons, its provenance (the GGUF's sha256) and its scorecard row."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pandas as pd
+import pytest
+import yaml
+
+from .conftest import ROOT
+from .workflow_support import copy_project, explain, output_of, planned_jobs, snakemake
+
+pytestmark = pytest.mark.workflow
+
+LLM = "smollm2-135m"
+CONFIG = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    return copy_project(tmp_path_factory.mktemp("smollm2") / "project", share_cache=False)
+
+
+def llm_runs(text: str) -> Counter:
+    return Counter(wc["benchmark"] for rule, wc in planned_jobs(text)
+                   if rule == "translate" and wc.get("system") == LLM)
+
+
+def test_the_default_runs_the_llm_on_four_benchmarks_and_the_overlay_on_all(project):
+    proc = snakemake(project, "-n", "--cores", "2")
+    assert proc.returncode == 0, explain(proc)
+    # FairTranslate: the baseline prompt only; Neo-GATE: the asterisk runs (3); GATE, ConGA
+    assert llm_runs(output_of(proc)) == {"fairtranslate": 1, "neogate": 3, "gate": 1,
+                                         "conga": 1}
+    proc = snakemake(project, "-n", "--cores", "2", "--configfile", "config/config.yaml",
+                     "config/smollm2-all.yaml")
+    assert proc.returncode == 0, explain(proc)
+    runs = llm_runs(output_of(proc))
+    assert runs == {"fairtranslate": 4, "neogate": 6, "gate": 1, "conga": 1, "gate-x-e": 1,
+                    "gambit": 2}
+
+
+def test_translate_jobs_take_the_systems_threads(project):
+    (project / "config" / "threads.yaml").write_text(yaml.safe_dump(
+        {"systems": {LLM: {**CONFIG["systems"][LLM], "threads": 2}}}))
+    proc = snakemake(project, "results/conga/translations/smollm2-135m/baseline.jsonl", "-n",
+                     "--cores", "2", "--configfile", "config/config.yaml", "config/threads.yaml")
+    assert proc.returncode == 0, explain(proc)
+    job = output_of(proc).split("rule translate:")[1].split("\n\n")[0]
+    assert "threads: 2" in job, job
+
+
+def test_bad_overrides_and_run_subsets_stop_at_start_up(project):
+    for overlay, message in [
+            ({"benchmarks": {"gate-x-e": {"decoding": {LLM: {"num_beams": 4}}}}},
+             r"benchmarks.gate-x-e.decoding.smollm2-135m: backend 'hf-causal' has no "
+             r"setting(s) ['num_beams']"),
+            ({"benchmarks": {"gate-x-e": {"decoding": {"nope": {"max_new_tokens": 4}}}}},
+             "benchmarks.gate-x-e.decoding names 'nope'"),
+            ({"benchmarks": {"fairtranslate": {"system_prompts": {LLM: ["zeroshot"]}}}},
+             "benchmarks.fairtranslate.system_prompts.smollm2-135m")]:
+        (project / "config" / "bad.yaml").write_text(yaml.safe_dump(overlay))
+        proc = snakemake(project, "-n", "--cores", "2", "--configfile", "config/config.yaml",
+                         "config/bad.yaml")
+        assert proc.returncode != 0 and message in output_of(proc), (message, explain(proc))
+
+
+# ------------------------------------------------------------------ the session's default run
+def test_llm_outputs_record_why_they_ended_and_which_weights(default_run):
+    default_run.require_success()
+    path = default_run.path(f"results/fairtranslate/translations/{LLM}/baseline.jsonl")
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(records) == 54 and all(r["raw"].strip() for r in records)
+    reasons = Counter(r["finish_reason"] for r in records)
+    assert set(reasons) <= {"eos", "length", "unknown"}
+    meta = json.loads(path.with_suffix(".meta.json").read_text())
+    sha = meta["backend"]["gguf_sha256"]  # in the identity, like a Hub revision
+    assert len(sha) == 64
+    if meta["resolved"]:  # empty when every item came from the session's request cache
+        assert meta["resolved"]["gguf_sha256"] == sha
+    assert meta["truncated"] == reasons["length"]
+    table = pd.read_csv(default_run.path("results/fairtranslate/tables/finish_reasons.csv"))
+    row = table[(table["system"] == LLM) & (table["prompt"] == "baseline")].iloc[0]
+    assert row["items"] == 54 and row["length"] == reasons["length"]
+    oracle = table[table["system"] == "oracle-male"]
+    assert (oracle["n/a"] == 54).all() and (oracle["truncated_share"] == 0).all()
+    for bench in ("neogate", "gate", "conga", "gate-x-e", "gambit"):
+        assert default_run.path(f"results/{bench}/tables/finish_reasons.csv").is_file()
+
+
+def test_the_scorecard_has_one_real_row_with_its_quality(default_run):
+    default_run.require_success()
+    card = pd.read_csv(default_run.path("results/scorecard/scorecard.csv")).set_index("system")
+    row = card.loc[LLM]
+    for column in ("FairTranslate · BLEU (all)", "FairTranslate · BLEU male−inclusive",
+                   "Neo-GATE · CWA (asterisk)", "ConGA · A→M share", "GATE · rewriting accuracy"):
+        assert column in card.columns, column
+    assert pd.notna(row["FairTranslate · BLEU (all)"])
+    assert pd.notna(row["FairTranslate · BLEU male−inclusive"])
+    assert pd.notna(row["GATE · rewriting accuracy"])
+    # the oracles translate (BLEU well above the floor); copy-source does not
+    assert card.loc["oracle-male", "FairTranslate · BLEU (all)"] > 10
+    assert card.loc["copy-source", "FairTranslate · BLEU (all)"] < 10
+    md = default_run.path("results/scorecard/scorecard.md").read_text()
+    copy_line = next(line for line in md.splitlines() if line.startswith("| copy-source"))
+    assert "(low quality)" in copy_line
+    # paper Table 1's Mean is over models only: here the LLM alone
+    note = default_run.path("results/fairtranslate/tables/paper_table1.md").read_text()
+    assert "baselines and oracles left out" in note and LLM in note
