@@ -64,6 +64,7 @@ def project(dest: Path, model: Path, prompts: int, before: bool) -> list[str]:
     config_file = dest / "config" / "config.yaml"
     config = yaml.safe_load(config_file.read_text(encoding="utf-8"))
     ft = config["benchmarks"]["fairtranslate"]
+    ft.pop("system_prompts", None)
     names = ft["prompts"][:prompts]
     config["benchmarks"] = {"fairtranslate": {**ft, "systems": ["nmt"], "prompts": names}}
     config["systems"] = {"nmt": {"backend": "hf-seq2seq", "model": str(model),

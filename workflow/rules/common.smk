@@ -179,8 +179,7 @@ def system_prompts(benchmark, system):
         ]
     if benchmark == "gambit":
         return list(dict.fromkeys(r["lang"] for r in GAMBIT_RUNS if r["system"] == system))
-    spec = BENCHMARKS[benchmark]
-    return list(spec["prompts"]) if system in spec["systems"] else []
+    return [p for s, p in runs_of(benchmark) if s == system]
 
 
 def sources_shared(benchmark, system):
