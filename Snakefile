@@ -18,6 +18,7 @@ report: "workflow/report/workflow.rst"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/translate.smk"
+include: "workflow/rules/translate_sources.smk"
 include: "workflow/rules/score.smk"
 include: "workflow/rules/fairtranslate.smk"
 include: "workflow/rules/gate_x_e.smk"

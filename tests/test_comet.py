@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import types
 
 import pandas as pd
 import pytest
@@ -123,6 +124,17 @@ def test_tiny_checkpoint_through_unbabel_comet(tmp_path):
     assert summary["calls_saved"] == 24 - 15
     assert set(summary["runs"]) == {"copy/baseline", "copy/moral", "oracle/baseline",
                                     "oracle/moral"}
+    # the score store: the first run scores every distinct triple; with a fifth run added,
+    # only its 3 new triples (its first three are the oracle's); the scores read back from
+    # the store are those computed without it
+    first, fifth = report["store_summaries"]
+    assert (first["scored_this_run"], first["from_store"]) == (15, 0)
+    assert (fifth["distinct_triples"], fifth["scored_this_run"], fifth["from_store"]) == (
+        18, 3, 15)
+    stored = pd.DataFrame(report["stored_scores"])
+    assert len(stored) == 30
+    merged = stored.merge(scores, on=["system", "prompt", "item_id"], suffixes=("", "_direct"))
+    assert merged["score"].tolist() == pytest.approx(merged["score_direct"].tolist(), abs=1e-9)
 
 
 @needs_comet_env
@@ -167,7 +179,10 @@ def test_hypothesis_normaliser_reaches_comet_and_its_signature(tmp_path, monkeyp
         seen.extend(triples["hypothesis"])
         return [50.0] * len(triples)
 
-    monkeypatch.setattr(comet, "load_model", lambda model, cache_dir=None: (None, "0.0"))
+    monkeypatch.setattr(comet, "_import_comet", lambda: types.SimpleNamespace(__version__="0.0"))
+    monkeypatch.setattr(comet, "resolve_checkpoint",
+                        lambda model, cache_dir=None: ("m.ckpt", "hub:0"))
+    monkeypatch.setattr(comet, "_load", lambda module, ckpt, model: None)
     monkeypatch.setattr(comet, "score_triples", fake_score)
     data = tmp_path / "data.parquet"
     pd.DataFrame({"item_id": ["a"], "source": ["They left."],

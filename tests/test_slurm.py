@@ -64,15 +64,20 @@ def slurm_run(tmp_path_factory) -> Run:
     return Run(workdir, snakemake_slurm(workdir, *TARGETS))
 
 
-def test_every_job_is_an_sbatch_job(slurm_run):
+def test_node_jobs_are_sbatch_jobs_and_tiny_jobs_run_locally(slurm_run):
+    """Translations are sbatch jobs; data, inputs, scores, tables and figures are localrules
+    (tests/test_localrules.py): they run in the launching Snakemake, not through sbatch."""
     slurm_run.require_success()
     text = output_of(slurm_run.proc)
     stats = job_stats(text)
     # 4 systems × 4 prompts, and the real LLM on the baseline prompt
     assert stats["translate"] == 17 and stats["score"] == 17, stats
     submitted = SUBMITTED.findall(text)
-    assert len(submitted) == stats["total"], (len(submitted), stats)
+    assert len(submitted) == stats["translate"], (len(submitted), stats)
     assert len(set(submitted)) == len(submitted)
+    local = re.findall(r"^\s*localrule (\w+):", text, flags=re.M)
+    assert sorted(set(local)) == sorted(set(stats) - {"translate", "total"}), local
+    assert len(local) == stats["total"] - stats["translate"]
     assert f"{stats['total']} of {stats['total']} steps (100%) done" in text
 
 

@@ -46,7 +46,7 @@ def rewrite_smk(text: str) -> str:
 # tests: "results/x..." → "results/default/x...", also f-strings and 'single quotes';
 # `"results" / "x"` → `"results" / "default" / "x"`; `.path("results")` likewise
 TEST_LITERAL = re.compile(r'''(?<![\w/])(f?)(["'])(results|logs)/(?!default(?:/|["']))''')
-TEST_JOIN = re.compile(r'''(?<!tmp_path / )(["'])results\1 / (["'])(?!default\2)''')
+TEST_JOIN = re.compile(r'''(?<!tmp_path / )(["'])results\1 / (["'])(?!default\2|cache\2)''')
 TEST_BARE = re.compile(r'''(\.path\()(["'])results\2\)''')
 
 

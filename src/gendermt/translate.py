@@ -35,7 +35,7 @@ import sqlite3
 import time
 import uuid
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -138,7 +138,8 @@ def _open_cache(cache_dir: str | Path | None) -> RequestCache:
 def translate_file(inputs: str | Path, data: str | Path, system: str, settings: dict[str, Any],
                    output: str | Path, meta: str | Path, postprocess: Sequence[str] = (),
                    cache_dir: str | Path | None = None, benchmark: str = "",
-                   threads: int | None = None) -> None:
+                   threads: int | None = None,
+                   shared: Mapping[str, str] | None = None) -> None:
     """Workflow stage: ``inputs/{prompt}.jsonl`` → ``raw/{system}/{prompt}.jsonl``.
 
     With ``cache_dir``, outputs are looked up in and added to the request cache there;
@@ -149,6 +150,8 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     why it ended (``finish_reason``: ``eos``/``stop``, ``length`` when cut off at the token
     budget, ``n/a`` for systems that do not generate, ``unknown`` for an output taken from
     the request cache, which keeps only the text).
+    ``shared``: raw outputs by request digest this system already made for every prompt
+    (:mod:`gendermt.source_translations`), taken like cache entries.
     """
     output = Path(output)
     records = read_jsonl(inputs)
@@ -185,6 +188,13 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     legacy_found = _legacy_hits(cache, backend, [r for r in todo if digests[r.item_id]
                                                  not in cached], digests)
     cached.update(legacy_found)
+    shared_found = {digests[r.item_id]: {"raw": shared[digests[r.item_id]]} for r in todo
+                    if backend.cacheable and digests[r.item_id] in (shared or {})
+                    and digests[r.item_id] not in cached}
+    if shared_found:
+        log.info("%d requests answered by the system's translation of the distinct sources",
+                 len(shared_found))
+    cached.update(shared_found)
     hits = {d: e["raw"] for d, e in cached.items()}
     # Identical requests within the file are sent once (for systems whose output is a
     # function of the request: lookups such as the oracles answer per item). The longest go

@@ -97,6 +97,19 @@ def main(workdir: Path) -> None:
     comet_benchmark(files, workdir / "data.parquet", workdir / "comet.parquet",
                     workdir / "comet.json", settings)
 
+    # through the score store: the four runs, then a fifth whose triples are half new; the
+    # scores read back equal those computed without the store
+    store = workdir / "store"
+    comet_benchmark(files, workdir / "data.parquet", workdir / "stored.parquet",
+                    workdir / "stored.json", settings, store_dir=store)
+    extra = workdir / "translations" / "extra" / "baseline.jsonl"
+    write_jsonl(extra, ({"item_id": i, "hypothesis": h} for i, h in zip(
+        data["item_id"], list(data["reference"][:3]) + ["Neuf.", "Neuf deux.", "Neuf trois."],
+        strict=True)))
+    comet_benchmark([*files, extra], workdir / "data.parquet", workdir / "stored.parquet",
+                    workdir / "stored5.json", settings, store_dir=store)
+    stored = pd.read_parquet(workdir / "stored.parquet")
+
     # the same triples one by one (batch size 1), straight through COMET's predict
     model, version = load_model(str(workdir / "tiny-comet" / "checkpoints" / "model.ckpt"))
     scores = pd.read_parquet(workdir / "comet.parquet")
@@ -111,6 +124,9 @@ def main(workdir: Path) -> None:
         "scores": scores.to_dict(orient="list"),
         "one_by_one": [100.0 * s for s in one_by_one],
         "summary": json.loads((workdir / "comet.json").read_text(encoding="utf-8")),
+        "stored_scores": stored.to_dict(orient="list"),
+        "store_summaries": [json.loads((workdir / f).read_text(encoding="utf-8"))
+                            for f in ("stored.json", "stored5.json")],
     }))
 
 

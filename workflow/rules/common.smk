@@ -30,6 +30,7 @@ from gendermt.provenance import code_fingerprint
 from gendermt.runinfo import check_config_files, startup_line
 from gendermt.runinfo import summary as run_summary_of
 from gendermt.scoring.metrics import NEURAL_METRICS
+from gendermt.source_translations import shares_sources
 from gendermt.sources import Hasher, check_sources, identity
 from gendermt.report_labels import labels_for
 
@@ -195,7 +196,58 @@ def stored_outputs_of(wildcards):
 
 
 def translation_gpus(wildcards):
+    # a prompt's job of a system that shares one translation of the distinct sources only
+    # reads that file: no GPU (the sources job has it)
+    if sources_shared(wildcards.benchmark, wildcards.system):
+        return 0
     return system_gpus(SYSTEMS[wildcards.system])
+
+
+# --- one translation of the distinct sources per system and benchmark (NMT, Apertium:
+# systems that read only the source; gendermt/source_translations.py) -----------------------
+def system_prompts(benchmark, system):
+    """The prompts (Neo-GATE: runs; GAMBIT: languages) a system translates in a benchmark."""
+    if benchmark == "neogate":
+        return [
+            name
+            for name, run in NEOGATE_RUNS.items()
+            if system in NEOGATE.get("systems", []) + NEOGATE_PARADIGM_SYSTEMS.get(run["paradigm"], [])
+        ]
+    if benchmark == "gambit":
+        return list(dict.fromkeys(r["lang"] for r in GAMBIT_RUNS if r["system"] == system))
+    return [p for s, p in runs_of(benchmark) if s == system]
+
+
+def sources_shared(benchmark, system):
+    return shares_sources(SYSTEMS[system], len(system_prompts(benchmark, system)))
+
+
+def shared_sources_of(wildcards):
+    """The system's translation of the distinct sources, for a prompt's job of a system that
+    shares one; ancient: re-made when a prompt is added, it reruns no existing prompt's job."""
+    if not sources_shared(wildcards.benchmark, wildcards.system):
+        return []
+    return [ancient(f"{RESULTS}/{wildcards.benchmark}/sources/{wildcards.system}.jsonl")]
+
+
+def source_inputs_of(wildcards):
+    return expand(
+        f"{RESULTS}/{{benchmark}}/inputs/{{prompt}}.jsonl",
+        benchmark=wildcards.benchmark,
+        prompt=system_prompts(wildcards.benchmark, wildcards.system),
+    )
+
+
+def source_gpus(wildcards):
+    return system_gpus(SYSTEMS[wildcards.system])
+
+
+def source_partition(wildcards):
+    return slurm_partition(source_gpus(wildcards))
+
+
+def source_gpu_model(wildcards):
+    return slurm_gpu_model(source_gpus(wildcards))
 
 
 def postprocess_of(wildcards):

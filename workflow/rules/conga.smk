@@ -50,6 +50,9 @@ if CONGA:
     )
 
 
+localrules: conga_data, conga_score, conga_tables, conga_figures
+
+
 rule conga_data:
     input:
         CONGA_DATA.get("path", []),

@@ -34,6 +34,9 @@ if FAIRTRANSLATE:
     )
 
 
+localrules: fairtranslate_data, fairtranslate_tables, fairtranslate_figures, fairtranslate_inclusive_tables, fairtranslate_inclusive_figures
+
+
 rule fairtranslate_data:
     input:
         FAIRTRANSLATE_RAW,

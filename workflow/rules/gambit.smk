@@ -45,6 +45,9 @@ if GAMBIT:
     )
 
 
+localrules: gambit_data, gambit_isco, gambit_inputs, gambit_validation_table, gambit_tables, gambit_figures, gambit_agreement
+
+
 ruleorder: gambit_inputs > build_inputs
 
 

@@ -22,6 +22,9 @@ if GATE:
     )
 
 
+localrules: gate_data, gate_inputs, gate_tables, gate_figures
+
+
 ruleorder: gate_inputs > build_inputs
 
 

@@ -35,6 +35,9 @@ if GATE_X_E:
     )
 
 
+localrules: gate_x_e_data, gate_x_e_inputs, gate_x_e_rewrites, gate_x_e_tables, gate_x_e_figures, gate_x_e_errors, gate_x_e_corpus
+
+
 ruleorder: gate_x_e_inputs > build_inputs
 
 

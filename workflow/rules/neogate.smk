@@ -57,6 +57,9 @@ if NEOGATE:
     )
 
 
+localrules: neogate_data, neogate_inputs, neogate_score, neogate_tables, neogate_figures, neogate_flores_data, neogate_flores_inputs, neogate_flores_table
+
+
 ruleorder: neogate_inputs > build_inputs
 ruleorder: neogate_score > score
 

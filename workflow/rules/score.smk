@@ -1,6 +1,9 @@
 # Stage 4: all sacrebleu metrics of one translation file in one CPU job; COMET in a GPU job.
 
 
+localrules: score
+
+
 rule score:
     input:
         translations=f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl",
@@ -27,13 +30,15 @@ rule score:
 
 # COMET: one GPU job per benchmark over every system × prompt, so that the model loads once
 # and each distinct (source, hypothesis, reference) triple is scored once (see scoring/comet.py).
+# Not protected: the scores are kept in the score store (cache.dir, outside Snakemake's view),
+# so adding a system reruns this job but scores only the new system's triples.
 rule comet:
     input:
         translations=benchmark_translations,
         data=f"{RESULTS}/{{benchmark}}/data.parquet",
     output:
-        scores=protected(f"{RESULTS}/{{benchmark}}/scores/comet.parquet"),
-        summary=protected(f"{RESULTS}/{{benchmark}}/scores/comet.json"),
+        scores=f"{RESULTS}/{{benchmark}}/scores/comet.parquet",
+        summary=f"{RESULTS}/{{benchmark}}/scores/comet.json",
     params:
         code=code_fingerprint("gendermt.scoring.comet"),
         settings=comet_settings_of,
@@ -51,7 +56,8 @@ rule comet:
         "../scripts/comet.py"
 
 
-# BERTScore: like COMET, one job per benchmark (the model loads once; distinct pairs once).
+# BERTScore: like COMET, one job per benchmark (the model loads once; distinct pairs once;
+# pairs in the score store are not scored again).
 rule bertscore:
     input:
         translations=benchmark_translations,

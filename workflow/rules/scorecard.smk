@@ -26,6 +26,9 @@ if SCORECARD_BENCHMARKS:
     )
 
 
+localrules: scorecard
+
+
 rule scorecard:
     input:
         tables=[

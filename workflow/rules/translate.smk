@@ -2,6 +2,9 @@
 # system × prompt (raw outputs), then the hypotheses extracted from them. Translation jobs of GPU backends ask for GPUs through `resources`.
 
 
+localrules: build_inputs, finish_reasons
+
+
 rule build_inputs:
     input:
         data=f"{RESULTS}/{{benchmark}}/data.parquet",
@@ -24,6 +27,7 @@ rule translate:
         data=f"{RESULTS}/{{benchmark}}/data.parquet",
         stored=stored_outputs_of,
         model_files=model_files_of,
+        sources=shared_sources_of,
     output:
         # protected: hours of GPU time; a change that would redo them stops the run instead
         # (README, "Protected outputs")

@@ -38,6 +38,9 @@ if WINOMT:
     )
 
 
+localrules: winomt_data, winomt_tables, winomt_figures, winomt_readers
+
+
 rule winomt_data:
     input:
         WINOMT_RAW,

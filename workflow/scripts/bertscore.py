@@ -1,5 +1,6 @@
 from gendermt.io import logging_to
 from gendermt.scoring.bertscore import bertscore_benchmark
+from gendermt.scoring.score_store import score_store_dir
 
 with logging_to(snakemake.log[0]):
     bertscore_benchmark(
@@ -8,4 +9,5 @@ with logging_to(snakemake.log[0]):
         snakemake.output.scores,
         snakemake.output.summary,
         snakemake.params.settings,
+        store_dir=score_store_dir(snakemake.config),
     )

@@ -1,5 +1,6 @@
 from gendermt.io import logging_to
 from gendermt.scoring.comet import comet_benchmark
+from gendermt.scoring.score_store import score_store_dir
 
 with logging_to(snakemake.log[0]):
     comet_benchmark(
@@ -9,4 +10,5 @@ with logging_to(snakemake.log[0]):
         snakemake.output.summary,
         snakemake.params.settings,
         normalize=snakemake.params.settings.get("normalize_hypotheses"),
+        store_dir=score_store_dir(snakemake.config),
     )

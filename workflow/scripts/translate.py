@@ -1,5 +1,6 @@
 from gendermt.backends import settings_on
 from gendermt.io import logging_to
+from gendermt.source_translations import shared_outputs
 from gendermt.translate import translate_file, translation_cache_dir
 
 with logging_to(snakemake.log[0]):
@@ -15,4 +16,5 @@ with logging_to(snakemake.log[0]):
         cache_dir=translation_cache_dir(snakemake.config),
         benchmark=snakemake.wildcards.benchmark,
         threads=snakemake.threads,
+        shared=shared_outputs(snakemake.input.sources[0]) if snakemake.input.sources else None,
     )

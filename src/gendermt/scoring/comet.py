@@ -1,12 +1,13 @@
 """COMET (unbabel-comet) scores: one GPU job per benchmark, each distinct triple scored once.
 
-Why one job per benchmark over all its translation files, rather than one per system × prompt
-with a shared cache: the same (source, hypothesis, reference) triple recurs across prompts and
-systems (a system that ignores the prompt, oracles, identical outputs), loading
-wmt22-comet-da (2.3 GB) costs tens of seconds per job, and a cache shared between concurrent
-jobs would be written by several jobs at once, outside Snakemake's view of inputs and outputs.
-One job loads the model once, scores the distinct triples in large batches and writes every
-run's scores; the cost is that adding a system rescores the benchmark.
+Why one job per benchmark over all its translation files, rather than one per system × prompt:
+the same (source, hypothesis, reference) triple recurs across prompts and systems (a system
+that ignores the prompt, oracles, identical outputs), and loading wmt22-comet-da (2.3 GB)
+costs tens of seconds per job. One job scores the distinct triples in large batches and
+writes every run's scores. Scores are kept in the score store
+(:mod:`gendermt.scoring.score_store`, under ``cache.dir``) by model id, revision, COMET's
+version and the triple, so that adding a system scores only its new triples; the model is
+not even loaded when every triple is in the store.
 
 COMET is an optional extra with its own environment (``envs/comet.yaml``; ``make comet-env``
 for a venv): it pins numpy<2 and transformers<5, which the rest of the study does not. Scores
@@ -25,6 +26,7 @@ import pandas as pd
 
 from gendermt.errors import GenderMTError, MissingResourceError
 from gendermt.io import read_jsonl, write_json, write_parquet
+from gendermt.scoring.score_store import ScoreStore, score_through_store
 
 log = logging.getLogger(__name__)
 
@@ -55,13 +57,7 @@ def _how_to_provide(model: str, cache_dir: str | None) -> str:
             "(a folder with hparams.yaml and checkpoints/model.ckpt, or the .ckpt file).")
 
 
-def load_model(model: str, cache_dir: str | None = None):
-    """A COMET model from a local checkpoint path or a Hub id (the local cache first).
-
-    Fails at once, with our own message, when the model is neither a local checkpoint nor in
-    the cache and the Hub is not reachable: COMET's own last line there ("model not supported")
-    hides the real cause.
-    """
+def _import_comet():
     try:
         import comet
     except ImportError as exc:
@@ -70,9 +66,23 @@ def load_model(model: str, cache_dir: str | None = None):
             "so it lives in its own: run Snakemake with --software-deployment-method conda "
             "(envs/comet.yaml), or create a separate venv (make comet-env, or pip install "
             "'gendermt[comet]' torch==2.13.0 in a fresh venv).") from exc
+    return comet
+
+
+def resolve_checkpoint(model: str, cache_dir: str | None = None) -> tuple[Path, str]:
+    """The ``model.ckpt`` of a local checkpoint path or a Hub id (the local cache first) and
+    its revision (the Hub snapshot's commit; a local file's size and mtime), without loading
+    it.
+
+    Fails at once, with our own message, when the model is neither a local checkpoint nor in
+    the cache and the Hub is not reachable: COMET's own last line there ("model not supported")
+    hides the real cause.
+    """
+    _import_comet()
     local = checkpoint_path(model)
     if local is not None:
-        return _load(comet, local, model), comet.__version__
+        stat = local.stat()
+        return local, f"file:{stat.st_size}:{stat.st_mtime_ns}"
     from huggingface_hub import snapshot_download
 
     try:  # the local cache: instant, no network
@@ -92,7 +102,16 @@ def load_model(model: str, cache_dir: str | None = None):
                 f"COMET model {model!r} is not in the local cache ({cache_dir or 'HF_HOME'}) "
                 f"and could not be downloaded ({type(exc).__name__}: {exc}). "
                 f"{_how_to_provide(model, cache_dir)}") from exc
-    return _load(comet, Path(folder) / "checkpoints" / "model.ckpt", model), comet.__version__
+    # a Hub snapshot folder is named by its commit
+    return Path(folder) / "checkpoints" / "model.ckpt", f"hub:{Path(folder).name}"
+
+
+def load_model(model: str, cache_dir: str | None = None):
+    """A COMET model from a local checkpoint path or a Hub id (the local cache first), and
+    COMET's version."""
+    comet = _import_comet()
+    ckpt, _ = resolve_checkpoint(model, cache_dir)
+    return _load(comet, ckpt, model), comet.__version__
 
 
 def _load(comet, ckpt: Path, model: str):
@@ -150,32 +169,55 @@ def score_triples(model, triples: pd.DataFrame, batch_size: int, gpus: int) -> l
 
 def comet_benchmark(translation_files: Sequence[str | Path], data: str | Path,
                     output: str | Path, summary_path: str | Path,
-                    settings: dict[str, Any], normalize: str | None = None) -> None:
+                    settings: dict[str, Any], normalize: str | None = None,
+                    store_dir: str | Path | None = None) -> None:
     """Workflow stage: every translation file of a benchmark → ``scores/comet.parquet``
     (``system, prompt, item_id, metric, score, signature``) and ``scores/comet.json``.
-    ``normalize``: a hypothesis normaliser (:mod:`.normalization`), recorded in the signature."""
+    ``normalize``: a hypothesis normaliser (:mod:`.normalization`), recorded in the signature.
+
+    With ``store_dir``, triples already in the score store there are read from it and only
+    the others are scored (and added to it)."""
     from .normalization import normalize_all, signed
 
-    # The model first: without it, stop before reading anything.
-    model, version = load_model(settings["model"], settings.get("cache_dir"))
+    # The model first: without it, stop before reading anything (loading waits until a
+    # triple is missing from the store).
+    comet = _import_comet()
+    version = comet.__version__
+    ckpt, revision = resolve_checkpoint(settings["model"], settings.get("cache_dir"))
     items = pd.read_parquet(data, columns=["item_id", "source", "reference"])
     frame = collect_triples(translation_files, items)
     if normalize is not None:
         frame = frame.assign(hypothesis=normalize_all(frame["hypothesis"], normalize))
     triples = distinct_triples(frame)
-    log.info("COMET: %d runs, %d items, %d distinct triples (%d calls saved)",
-             len(translation_files), len(frame), len(triples), len(frame) - len(triples))
-    scores = score_triples(model, triples, int(settings.get("batch_size", 16)),
-                           int(settings.get("gpus", 1)))
-    scored = frame.merge(triples.assign(score=scores), on=TRIPLE, how="left",
-                         validate="many_to_one")
+    batch_size, gpus = int(settings.get("batch_size", 16)), int(settings.get("gpus", 1))
+    loaded: list[Any] = []
+
+    def score(segments: list) -> list[float]:
+        if not loaded:
+            loaded.append(_load(comet, ckpt, settings["model"]))
+        return score_triples(loaded[0], pd.DataFrame(segments, columns=TRIPLE), batch_size,
+                             gpus)
+
+    metric_id = f"comet|{settings['model']}|{revision}|unbabel-comet:{version}"
+    store = ScoreStore(store_dir)
+    scores, scored = score_through_store(
+        store, metric_id, list(triples[TRIPLE].itertuples(index=False, name=None)), score)
+    log.info("COMET: %d runs, %d items, %d distinct triples (%d calls saved); %d read from "
+             "the score store %s, %d scored", len(translation_files), len(frame),
+             len(triples), len(frame) - len(triples), len(triples) - scored,
+             store.path or "(none)", scored)
+    scored_frame = frame.merge(triples.assign(score=scores), on=TRIPLE, how="left",
+                               validate="many_to_one")
     signature = signed(f"comet:{settings['model']}|unbabel-comet:{version}|scale:x100",
                        normalize)
-    write_parquet(output, scored[["system", "prompt", "item_id"]].assign(
-        metric="comet", score=scored["score"], signature=signature))
+    write_parquet(output, scored_frame[["system", "prompt", "item_id"]].assign(
+        metric="comet", score=scored_frame["score"], signature=signature))
     runs = {f"{s}/{p}": {"corpus": {"all": float(part["score"].mean())}, "n": {"all": len(part)}}
-            for (s, p), part in scored.groupby(["system", "prompt"], sort=False)}
+            for (s, p), part in scored_frame.groupby(["system", "prompt"], sort=False)}
     write_json(summary_path, {"metric": "comet", "signature": signature, "runs": runs,
                               "items": len(frame), "distinct_triples": len(triples),
                               "calls_saved": len(frame) - len(triples),
+                              "scored_this_run": scored,
+                              "from_store": len(triples) - scored,
+                              "model_revision": revision,
                               "hypothesis_normalization": normalize})

@@ -1,0 +1,49 @@
+"""Which jobs a cluster run submits: only rules that load a model or call one (translation,
+COMET/BERTScore, the LLM annotator/judge, WinoMT's tagger and aligner) go to SLURM; data,
+inputs, per-run CPU scores, tables, figures and the scorecard are `localrules` (seconds each:
+as sbatch jobs they would wait in the queue longer than they run). The real submissions on a
+SLURM cluster are checked in tests/test_slurm.py."""
+
+from __future__ import annotations
+
+import re
+
+from .conftest import ROOT
+
+RULES = ROOT / "workflow" / "rules"
+# rules whose jobs need a node: they load or query a model (or, for COMET and BERTScore,
+# a GPU); every other rule must be local
+NODE_RULES = {"translate", "translate_sources", "comet", "bertscore", "conga_annotate",
+              "gambit_detect", "gambit_validate", "winomt_gender"}
+
+
+def rules_and_localrules() -> tuple[set[str], set[str]]:
+    rules, local = set(), set()
+    for path in [ROOT / "Snakefile", *sorted(RULES.glob("*.smk"))]:
+        text = path.read_text(encoding="utf-8")
+        # each rule's block, to the next top-level line; `localrule: True` inside it
+        for name, body in re.findall(r"^rule (\w+):\n((?:[ \t]+.*\n|\n)*)", text, flags=re.M):
+            rules.add(name)
+            if re.search(r"^\s+localrule:\s*True", body, flags=re.M):
+                local.add(name)
+        for line in re.findall(r"^localrules:(.*)$", text, flags=re.M):
+            local.update(name.strip() for name in line.split(",") if name.strip())
+    return rules, local
+
+
+def test_every_rule_is_local_or_needs_a_node():
+    rules, local = rules_and_localrules()
+    assert local <= rules, f"localrules names rules that do not exist: {local - rules}"
+    assert rules >= NODE_RULES
+    # `all` has no script: Snakemake never submits it
+    undecided = rules - local - NODE_RULES - {"all"}
+    assert not undecided, (f"rules neither local nor known to need a node: {undecided}; add "
+                           "them to the localrules line of their file, or to NODE_RULES here")
+    assert not local & NODE_RULES
+
+
+def test_the_slurm_profile_caps_the_local_jobs():
+    import yaml
+
+    profile = yaml.safe_load((ROOT / "profiles" / "slurm" / "config.yaml").read_text())
+    assert profile["local-cores"] <= 2

@@ -1,0 +1,20 @@
+from gendermt.backends import settings_on
+from gendermt.io import logging_to
+from gendermt.source_translations import translate_sources
+from gendermt.translate import translation_cache_dir
+
+with logging_to(snakemake.log[0]):
+    translate_sources(
+        snakemake.input.inputs,
+        snakemake.input.data,
+        snakemake.wildcards.system,
+        # every setting, also those that change how but not what is asked (not in params),
+        # with the benchmark's decoding overrides
+        settings_on(snakemake.config, snakemake.wildcards.benchmark, snakemake.wildcards.system),
+        snakemake.output.requests,
+        snakemake.output.translations,
+        snakemake.output.meta,
+        cache_dir=translation_cache_dir(snakemake.config),
+        benchmark=snakemake.wildcards.benchmark,
+        threads=snakemake.threads,
+    )
