@@ -161,7 +161,7 @@ def test_loader_errors_name_file_and_line(tmp_path):
     with pytest.raises(DatasetError, match="as many lines"):
         load_counterfactual(root, "fr", "test")
     bad.write_bytes(b"ok\n\xff\xfe\n")
-    with pytest.raises(DatasetError, match=r"en_fr\.fr, row 2: not UTF-8"):
+    with pytest.raises(DatasetError, match=r"en_fr\.fr: not UTF-8 text: byte 0xff on line 2"):
         load_counterfactual(root, "fr", "test")
     bad.unlink()
     with pytest.raises(MissingResourceError, match="not found"):

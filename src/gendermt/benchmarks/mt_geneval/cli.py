@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from pathlib import Path
 
 from gendermt.errors import DatasetError, GenderMTError
+from gendermt.output import print_json
 
 from . import LANGUAGES, SETS, SPLITS
 
@@ -38,15 +37,9 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
 
 def read_outputs(path: str, expected: int) -> list[str]:
     """One output per line (split on ``\\n`` only), exactly ``expected`` lines."""
-    from .data import read_segments
+    from gendermt.textfiles import read_lines
 
-    if path == "-":
-        lines = sys.stdin.read().split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        lines = [line.rstrip("\r") for line in lines]
-    else:
-        lines = read_segments(Path(path))
+    lines = read_lines(path, "--hyp")
     if len(lines) != expected:
         raise DatasetError(path, f"{len(lines)} lines for the set's {expected} items (one output "
                                  "per line, in the order of the set's files)")
@@ -96,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     if args.items:
         write_items(items, args.items)
     if args.json:
-        print(json.dumps(result, indent=2))
+        print_json(result, getattr(args, "precision", None))
     else:
         for key, value in result.items():
             print(f"{key:>19}: {value:.4f}" if isinstance(value, float) else f"{key:>19}: {value}")

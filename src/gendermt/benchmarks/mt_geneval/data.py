@@ -21,6 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from gendermt.errors import DatasetError, MissingResourceError
+from gendermt.textfiles import read_lines
 
 from . import GENDERS, SETS, SPLITS
 
@@ -44,18 +45,7 @@ def read_segments(path: Path) -> list[str]:
     line), each without its line end."""
     if not path.is_file():
         raise MissingResourceError(f"{path}: MT-GenEval file not found")
-    raw = path.read_bytes()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise DatasetError(path, f"not UTF-8 text (byte {exc.start})", row=line) from exc
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [line.rstrip("\r") for line in lines]
+    return read_lines(path)
 
 
 def strip_tags(text: str) -> str:
