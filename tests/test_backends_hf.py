@@ -151,7 +151,7 @@ def test_translate_file_with_a_real_backend(tmp_path, causal_dir, sample_data):
     log = (tmp_path / "job.log").read_text()
     assert re.search(r"throughput tiny: \d+ requests sent in [\d.]+ s: [\d.]+ items/s, "
                      r"[\d.]+ tokens/s", log), log
-    assert "tiny: 100%" in log and "12/12" in log  # the progress bar
+    assert "translate tiny: 12/12 items (100%)" in log  # the progress line, with its rate
     records = read_jsonl(out)
     assert [r["item_id"] for r in records] == list(sample_data.head(12)["item_id"])
     info = json.loads(meta.read_text())

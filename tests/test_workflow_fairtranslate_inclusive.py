@@ -101,6 +101,8 @@ def test_singular_they_follows_each_oracle(default_run):
     for (system, prompt, ambiguity), part in table.groupby(["system", "prompt", "ambiguity"]):
         assert part["rows"].sum() == part["they_rows"].iloc[0], (system, prompt, ambiguity)
         chosen = part[part["rows"] > 0]
+        if system not in ORACLE_PRONOUN:  # the real LLM: whatever it wrote
+            continue
         assert list(chosen["pronoun"]) == [ORACLE_PRONOUN[system]], (system, prompt, ambiguity)
     classes = overall[overall["rows"] > 0].set_index(["system", "prompt"])["class"]
     assert (classes.xs("oracle-inclusive") == "inclusive").all()

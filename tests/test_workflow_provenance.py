@@ -16,8 +16,9 @@ from .workflow_support import explain, output_of, planned_jobs, read_json, snake
 
 # Neo-GATE's data stage and everything downstream of it, and nothing else
 NEOGATE_DOWNSTREAM = {"neogate_data", "neogate_inputs", "translate", "extract", "neogate_score",
-                      "neogate_tables", "neogate_figures", "scorecard", "run_summary", "all",
-                      "report_tables_neogate_tables", "report_tables_scorecard"}
+                      "neogate_tables", "neogate_figures", "finish_reasons", "scorecard",
+                      "run_summary", "all", "report_tables_neogate_tables",
+                      "report_tables_scorecard"}
 
 
 @pytest.fixture

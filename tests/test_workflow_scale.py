@@ -53,7 +53,7 @@ def test_adding_a_system_reruns_only_its_jobs_and_the_aggregates(finished_copy):
     # the aggregates over every system; no data, input or other system's job
     aggregates = ["fairtranslate_tables", "fairtranslate_figures",
                   "fairtranslate_inclusive_tables", "fairtranslate_inclusive_figures",
-                  "scorecard", "run_summary", "all",
+                  "finish_reasons", "scorecard", "run_summary", "all",
                   # the report's table pages of the rules above
                   "report_tables_fairtranslate_tables",
                   "report_tables_fairtranslate_inclusive_tables", "report_tables_scorecard"]

@@ -55,8 +55,9 @@ def test_runtime_settings_and_postprocessing_rerun_no_translation(finished_copy)
     edit_config(finished_copy, change)
     stats, jobs = dry_run(finished_copy)
     assert "translate" not in stats, stats
-    # the new post-processing: FairTranslate's 16 runs are extracted and scored again
-    assert stats["extract"] == 16, stats
+    # the new post-processing: FairTranslate's 17 runs (16 of the oracles and copy-source, the
+    # LLM's baseline) are extracted and scored again
+    assert stats["extract"] == 17, stats
     assert {wc["benchmark"] for rule, wc in jobs if rule == "extract"} == {"fairtranslate"}
 
 

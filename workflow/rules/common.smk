@@ -91,11 +91,15 @@ except GenderMTError as _exc:
     raise WorkflowError(f"config: {_exc}")
 
 for _name, _spec in BENCHMARKS.items():
+    # An entry for a configured system the benchmark does not run is left unused: an overlay
+    # that replaces the benchmark's `systems:` list cannot delete the default's mapping key.
     for _system, _prompts in _spec.get("system_prompts", {}).items():
-        if _system not in _spec["systems"] or not set(_prompts) <= set(_spec["prompts"]):
+        if _system not in SYSTEMS or (
+            _system in _spec["systems"] and not set(_prompts) <= set(_spec["prompts"])
+        ):
             raise WorkflowError(
-                f"benchmarks.{_name}.system_prompts.{_system}: {_prompts} must name a system "
-                f"of the benchmark and some of its prompts {_spec['prompts']}"
+                f"benchmarks.{_name}.system_prompts.{_system}: {_prompts} must name a "
+                f"configured system and some of the benchmark's prompts {_spec['prompts']}"
             )
     for _system, _overrides in _spec.get("decoding", {}).items():
         if _system not in SYSTEMS:

@@ -32,11 +32,15 @@ for _rule in workflow.rules:
             REPORT_TABLE_RULES.setdefault(_rule.name, []).append(str(_out))
 
 
+localrules: run_summary
+
+
 for _source_rule, _tables in REPORT_TABLE_RULES.items():
 
     rule:
         name:
             f"report_tables_{_source_rule}"
+        localrule: True
         input:
             _tables,
         output:
