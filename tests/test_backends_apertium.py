@@ -69,14 +69,17 @@ def test_the_apertium_config_runs_the_fairtranslate_benchmark(tmp_path):
         assert proc.returncode == 0, explain(proc)
         assert job_stats(proc.stdout + proc.stderr)["translate"] == 1
     metas = {p: json.loads((out / f"{p}.meta.json").read_text()) for p in PROMPTS}
-    # Apertium reads the source only: the prompts share one translation through the cache
-    assert metas["baseline"]["requests_sent"] > 0 and metas["baseline"]["cached_items"] == 0
-    assert metas["moral"]["requests_sent"] == 0
-    assert metas["moral"]["cached_items"] == metas["moral"]["items"]
+    # Apertium reads the source only: one translate_sources job translates the distinct
+    # sources once, and every prompt's job takes its outputs from it (sending nothing)
+    shared = results / "sources" / "apertium-en-fr.jsonl"
+    assert len(shared.read_text().splitlines()) == 42  # the sample's distinct sources
+    for prompt in PROMPTS:
+        assert metas[prompt]["requests_sent"] == 0
+        assert metas[prompt]["cached_items"] == metas[prompt]["items"]
     hyps = [json.loads(line)["hypothesis"] for line in (out / "baseline.jsonl").open()]
     assert sum("infirmier" in h for h in hyps) > 0 and not any("infirmière" in h for h in hyps)
-    log = (workdir / "logs" / "fairtranslate" / "translate" / "apertium-en-fr"
-           / "baseline.log").read_text()
+    log = (workdir / "logs" / "default" / "fairtranslate" / "translate_sources"
+           / "apertium-en-fr.log").read_text()
     assert "items/s" in log and "tokens/s" in log
     for prompt in PROMPTS:
         scores = pd.read_parquet(results / "scores" / "apertium-en-fr" / f"{prompt}.parquet")
