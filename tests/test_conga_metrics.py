@@ -6,7 +6,7 @@ import json
 import pytest
 
 from gendermt.benchmarks.conga import CATEGORIES, METRICS
-from gendermt.benchmarks.conga.metrics import precision_recall
+from gendermt.benchmarks.conga.metric import precision_recall
 from gendermt.cli import main
 
 from .conga_table4 import EXAMPLES, EXPECTED

@@ -4,7 +4,7 @@ errors malformed tags give."""
 import pytest
 
 from gendermt.benchmarks.conga import CATEGORIES
-from gendermt.benchmarks.conga.metrics import compare, score_sentence
+from gendermt.benchmarks.conga.metric import compare, score_sentence
 from gendermt.benchmarks.conga.tags import TagError, TagScheme, parse_tagged
 
 from .conga_table4 import EXAMPLES, EXPECTED

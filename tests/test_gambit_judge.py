@@ -8,13 +8,13 @@ import pandas as pd
 import pytest
 
 from gendermt.benchmarks.gambit import judge
-from gendermt.benchmarks.gambit.detect import COLUMNS, detect_file
 from gendermt.benchmarks.gambit.embeddings import (
     DEFAULT_MODEL,
     EmbeddingModel,
     load_model,
     resolve_model,
 )
+from gendermt.benchmarks.gambit.evaluate import COLUMNS, score_run
 from gendermt.benchmarks.gambit.fuzzy import match_score
 from gendermt.errors import GenderMTError, MissingResourceError
 from gendermt.io import write_jsonl
@@ -111,7 +111,7 @@ def stage(tmp_path):
         detector = {"kind": "llm-judge", "name": "judge", "system": "judge",
                     "fuzzy_threshold": 85, "similarity_threshold": 0.8, **options}
         csv = tmp_path / out / f"{lang}.csv"
-        summary = detect_file(translations, data, isco, lang, detector, csv,
+        summary = score_run(translations, data, isco, lang, detector, csv,
                               csv.with_suffix(".json"), cache_dir=tmp_path / "cache",
                               systems=systems)
         frame = pd.read_csv(csv, dtype={"isco": str, "text_id": str})
@@ -236,7 +236,7 @@ def test_judge_runs_on_a_local_chat_model(tmp_path, monkeypatch):
     isco = write_isco(tmp_path / "isco.parquet")
     for out in ("a", "b"):
         csv = tmp_path / out / "fr.csv"
-        summary = detect_file(translations, data, isco, "fr", detector, csv,
+        summary = score_run(translations, data, isco, "fr", detector, csv,
                               csv.with_suffix(".json"), cache_dir=tmp_path / "cache",
                               systems=systems)
         assert summary["n_assignments"] == 0 and summary["dropped"]["unparsable"] == 2

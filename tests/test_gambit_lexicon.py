@@ -5,7 +5,7 @@ import json
 import pandas as pd
 import pytest
 
-from gendermt.benchmarks.gambit.detect import COLUMNS, detect_file
+from gendermt.benchmarks.gambit.evaluate import COLUMNS, score_run
 from gendermt.benchmarks.gambit.lexicon import DEFAULT_DIR, detect_text, load_lexicon
 from gendermt.errors import DatasetError
 from gendermt.io import write_jsonl
@@ -191,7 +191,7 @@ def test_detect_file_with_the_lexicon(tmp_path):
     write_jsonl(translations, ({"item_id": k, "raw": v, "hypothesis": v}
                                for k, v in hyps.items()))
     out = tmp_path / "assignments" / "lexicon" / "sys" / "fr.csv"
-    summary = detect_file(translations, data, None, "fr", {"kind": "lexicon",
+    summary = score_run(translations, data, None, "fr", {"kind": "lexicon",
                                                            "name": "lexicon"},
                           out, out.with_suffix(".json"))
     frame = pd.read_csv(out, dtype={"isco": str})

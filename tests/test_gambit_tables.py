@@ -12,8 +12,8 @@ from scipy import stats
 
 from gendermt.benchmarks.gambit import analyses
 from gendermt.benchmarks.gambit.analyses import Run
-from gendermt.benchmarks.gambit.figures import write_figures
-from gendermt.benchmarks.gambit.tables import write_frames, write_tables
+from gendermt.benchmarks.gambit.figures import build_figures
+from gendermt.benchmarks.gambit.tables import build_tables, write_frames
 
 from .conftest import ROOT
 
@@ -243,7 +243,7 @@ def test_write_frames_and_figures(tmp_path):
     assert not undefined.empty and (undefined["note"].fillna("") != "").all()
     md = (tmp_path / "tables" / "grape_paper.md").read_text(encoding="utf-8")
     assert "ref=parity, French · m" in md and "n/a" in md
-    figures = write_figures(tmp_path / "tables", tmp_path / "figures")
+    figures = build_figures(tmp_path / "tables", tmp_path / "figures")
     assert {p.name for p in figures.values()} == {
         "intra_model_fr.png", "intra_model_fr.pdf", "intra_model_el.png",
         "intra_model_el.pdf", "grape_overview.png", "grape_overview.pdf"}
@@ -267,13 +267,13 @@ def test_write_tables_from_files(tmp_path):
                           encoding="utf-8")
     isco = tmp_path / "isco.parquet"
     pd.DataFrame({"code": ["2000"], "level": [4], "title": ["Some title"]}).to_parquet(isco)
-    out = write_tables(specs, isco, {"fr": labour}, stereotype,
+    out = build_tables(specs, isco, {"fr": labour}, stereotype,
                        analyses.DEFAULT_SETTINGS, tmp_path / "tables")
     groups = pd.read_csv(out["grape_groups_csv"], dtype={"code": str})
     assert groups.loc[groups["code"] == "2000", "title"].iloc[0] == "Some title"
     stereo = pd.read_csv(out["stereotype_groups_csv"])
     assert (stereo.loc[stereo["group"] == "masculine", "n_codes"] == 1).all()
-    figures = write_figures(tmp_path / "tables", tmp_path / "figures")
+    figures = build_figures(tmp_path / "tables", tmp_path / "figures")
     assert {p.name for p in figures.values()} == {
         f"{stem}.{ext}" for stem in ("intra_model_fr", "intra_model_el", "grape_overview")
         for ext in ("png", "pdf")}

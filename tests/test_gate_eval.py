@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from gendermt.benchmarks.gate.data import load_json, load_variants
-from gendermt.benchmarks.gate.evaluate import evaluate
+from gendermt.benchmarks.gate.metric import evaluate
 from gendermt.cli import main
 from gendermt.errors import DatasetError, GenderMTError
 

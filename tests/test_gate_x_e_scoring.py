@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from gendermt.benchmarks.gate_x_e.data import extract, load_instances
-from gendermt.benchmarks.gate_x_e.scoring import (
+from gendermt.benchmarks.gate_x_e.metric import (
     accuracy_long,
     mark,
     rewrites_from_answers,

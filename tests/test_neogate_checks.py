@@ -6,7 +6,7 @@ import json
 import pandas as pd
 
 from gendermt.benchmarks.neogate.checks import check_output, instruction_of
-from gendermt.benchmarks.neogate.scoring import score_run
+from gendermt.benchmarks.neogate.evaluate import score_run
 from gendermt.io import write_jsonl
 
 INSTRUCTION = ("Translate the following sentence into Italian, using the neomorpheme ‘*’ for "

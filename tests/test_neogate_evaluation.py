@@ -10,7 +10,7 @@ import string
 
 import pytest
 
-from gendermt.benchmarks.neogate.evaluation import (
+from gendermt.benchmarks.neogate.metric import (
     Annotation,
     AnnotationError,
     corpus_scores,

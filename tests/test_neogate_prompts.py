@@ -10,14 +10,14 @@ import yaml
 
 from gendermt.benchmarks.neogate.data import load
 from gendermt.benchmarks.neogate.extract import extract
-from gendermt.benchmarks.neogate.paradigm import MappingError, load_mapping
-from gendermt.benchmarks.neogate.prompts import (
+from gendermt.benchmarks.neogate.inputs import (
     render,
     resolve_templates,
     select_demonstrations,
     study_runs,
     tag_counts,
 )
+from gendermt.benchmarks.neogate.paradigm import MappingError, load_mapping
 from gendermt.errors import GenderMTError
 
 from .conftest import ROOT

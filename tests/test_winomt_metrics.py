@@ -5,7 +5,7 @@ import math
 import pandas as pd
 import pytest
 
-from gendermt.benchmarks.winomt.metrics import compute
+from gendermt.benchmarks.winomt.metric import compute
 
 # 10 items. gold male: 4 (pro 2, anti 2), female: 4 (pro 2, anti 2), neutral: 2.
 ROWS = [  # gold, predicted, stereotype

@@ -1,6 +1,6 @@
 """Incremental reruns at the workflow level: a finished run does nothing, and adding a system
 reruns only that system's jobs and the aggregates that include it. (Changing a prompt's text is
-tested in test_workflow.py; DAG size and timings are measured by benchmarks/scale.py.)"""
+tested in test_workflow.py; DAG size and timings are measured by perf/scale.py.)"""
 
 from __future__ import annotations
 

@@ -119,7 +119,7 @@ def check_templates(benchmark: str, spec: Mapping[str, Any]) -> dict[str, dict[s
     try:
         templates = load_templates(path)
         if benchmark == "neogate":
-            from gendermt.benchmarks.neogate.prompts import resolve_templates
+            from gendermt.benchmarks.neogate.inputs import resolve_templates
 
             resolved = resolve_templates(path)
             for role, allowed in NEOGATE_PLACEHOLDERS.items():

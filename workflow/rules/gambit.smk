@@ -113,7 +113,7 @@ rule gambit_detect:
         csv=f"{RESULTS}/gambit/assignments/{{detector}}/{{system}}/{{prompt}}.csv",
         summary=f"{RESULTS}/gambit/assignments/{{detector}}/{{system}}/{{prompt}}.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gambit.detect", *ALL_BACKENDS_CODE),
+        code=code_fingerprint("gendermt.benchmarks.gambit.evaluate", *ALL_BACKENDS_CODE),
         detector=gambit_detector,
         judge=gambit_judge_system,
     resources:

@@ -99,7 +99,7 @@ rule gate_figures:
         ),
         pdf=f"{RESULTS}/gate/figures/f05.pdf",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gate.tables"),
+        code=code_fingerprint("gendermt.benchmarks.gate.figures"),
     log:
         f"{LOGS}/gate/figures.log",
     conda:

@@ -1,7 +1,7 @@
 # Neo-GATE (en→it, neomorphemes): the published TSVs adapted to each paradigm →
 # data.parquet; one inputs file per run (format × shots × paradigm, named by {prompt});
 # the generic translate rule; Neo-GATE's own metric per system × run; Table 6 and Figs 1-3.
-from gendermt.benchmarks.neogate.prompts import resolve_templates, study_runs
+from gendermt.benchmarks.neogate.inputs import resolve_templates, study_runs
 
 
 NEOGATE = BENCHMARKS.get("neogate", {})
@@ -92,7 +92,7 @@ rule neogate_inputs:
     output:
         f"{RESULTS}/neogate/inputs/{{prompt}}.jsonl",
     params:
-        code=code_fingerprint("gendermt.benchmarks.neogate.prompts"),
+        code=code_fingerprint("gendermt.benchmarks.neogate.inputs"),
         template=neogate_template,
         run=neogate_run,
     log:
@@ -113,7 +113,7 @@ rule neogate_score:
         summary=f"{RESULTS}/neogate/scores/{{system}}/{{prompt}}.json",
         inspection=f"{RESULTS}/neogate/scores/{{system}}/{{prompt}}.tsv",
     params:
-        code=code_fingerprint("gendermt.benchmarks.neogate.scoring"),
+        code=code_fingerprint("gendermt.benchmarks.neogate.evaluate"),
         run=neogate_run,
         template=neogate_template,
         options=NEOGATE.get("evaluation", {}),

@@ -1,8 +1,8 @@
-from gendermt.benchmarks.conga.evaluate import score_file
+from gendermt.benchmarks.conga.evaluate import score_run
 from gendermt.io import logging_to
 
 with logging_to(snakemake.log[0]):
-    score_file(
+    score_run(
         snakemake.input.annotations,
         snakemake.input.data,
         snakemake.output.entities,

@@ -1,9 +1,9 @@
 from pathlib import Path
 
-from gendermt.benchmarks.gambit.tables import write_tables
+from gendermt.benchmarks.gambit.tables import build_tables
 from gendermt.io import logging_to
 
 with logging_to(snakemake.log[0]):
-    write_tables(snakemake.params.runs, snakemake.input.isco, snakemake.params.labour,
+    build_tables(snakemake.params.runs, snakemake.input.isco, snakemake.params.labour,
                  snakemake.input.stereotype or None, snakemake.params.settings,
                  Path(snakemake.output.grape).parent)

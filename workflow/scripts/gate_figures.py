@@ -1,5 +1,5 @@
-from gendermt.benchmarks.gate.tables import build_figure
+from gendermt.benchmarks.gate.figures import build_figures
 from gendermt.io import logging_to
 
 with logging_to(snakemake.log[0]):
-    build_figure(snakemake.input.prf, snakemake.output.png, snakemake.output.pdf)
+    build_figures(snakemake.input.prf, snakemake.output.png, snakemake.output.pdf)

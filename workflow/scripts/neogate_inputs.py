@@ -1,4 +1,4 @@
-from gendermt.benchmarks.neogate.prompts import build_inputs
+from gendermt.benchmarks.neogate.inputs import build_inputs
 from gendermt.io import logging_to
 
 with logging_to(snakemake.log[0]):

@@ -1,4 +1,4 @@
-from gendermt.benchmarks.neogate.scoring import score_run
+from gendermt.benchmarks.neogate.evaluate import score_run
 from gendermt.io import logging_to
 
 with logging_to(snakemake.log[0]):

@@ -1,8 +1,8 @@
-from gendermt.benchmarks.winomt.evaluate import score_language
+from gendermt.benchmarks.winomt.evaluate import score_run
 from gendermt.io import logging_to
 
 with logging_to(snakemake.log[0]):
-    score_language(snakemake.wildcards.prompt, snakemake.params.systems,
+    score_run(snakemake.wildcards.prompt, snakemake.params.systems,
                    snakemake.input.translations, snakemake.input.data,
                    snakemake.params.alignment, snakemake.params.readers,
                    snakemake.output.tables, snakemake.output.csvs, snakemake.output.summaries)

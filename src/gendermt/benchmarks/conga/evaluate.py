@@ -17,7 +17,7 @@ import pandas as pd
 from gendermt.io import read_jsonl, write_json, write_parquet, write_table
 
 from . import CATEGORIES, METRICS
-from .metrics import describe, precision_recall, score_sentence
+from .metric import describe, precision_recall, score_sentence
 from .tags import TagScheme, parse_tagged
 
 TOTALS = ("source_tags_m", "source_tags_f", "source_tags_a", "target_tags_m", "target_tags_f",
@@ -65,7 +65,7 @@ def summarise(sentences: pd.DataFrame, denominator: str = "tags") -> dict[str, A
             **sums, **precision_recall(sums, denominator), "denominator": denominator}
 
 
-def score_file(annotations: str | Path, data_path: str | Path, entities_out: str | Path,
+def score_run(annotations: str | Path, data_path: str | Path, entities_out: str | Path,
                sentences_out: str | Path, summary_out: str | Path, *, system: str,
                prompt: str, source_tags: dict[str, Any] | None = None,
                target_tags: dict[str, Any] | None = None, denominator: str = "tags") -> None:
@@ -88,4 +88,4 @@ def score_file(annotations: str | Path, data_path: str | Path, entities_out: str
     write_json(summary_out, {"system": system, "prompt": prompt, **summary})
 
 
-__all__ = ["COUNT_COLUMNS", "METRICS", "score_file", "score_sentences", "summarise"]
+__all__ = ["COUNT_COLUMNS", "METRICS", "score_run", "score_sentences", "summarise"]

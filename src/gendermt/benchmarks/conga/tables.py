@@ -25,7 +25,7 @@ from gendermt.io import write_table, write_text
 
 from . import CATEGORIES
 from .evaluate import COUNT_COLUMNS, summarise
-from .metrics import DENOMINATORS, precision_recall, totals
+from .metric import DENOMINATORS, precision_recall, totals
 from .tags import TaggedSentence, TagScheme, parse_tagged
 
 CATEGORY_LABELS = {"match_m": "Match M", "match_f": "Match F", "bias_a_to_m": "Bias A→M",

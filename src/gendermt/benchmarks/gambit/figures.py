@@ -206,9 +206,9 @@ def read_tables(folder: str | Path) -> dict[str, pd.DataFrame]:
                               na_values=[""]) for name in TABLES}
 
 
-def write_figures(tables: str | Path, outdir: str | Path,
+def build_figures(tables: str | Path, outdir: str | Path,
                   references: Sequence[str | Path] = ()) -> dict[str, Path]:
-    """Workflow stage: the tables folder (``write_tables``' output) → ``intra_model_{lang}``
+    """Workflow stage: the tables folder (``build_tables``' output) → ``intra_model_{lang}``
     (Figures 2-3) and ``grape_overview``, PNG and PDF, in ``outdir``; ``references``: the
     labour and stereotype files the tables used (examples among them are named on the
     overview)."""

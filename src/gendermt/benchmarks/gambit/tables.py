@@ -161,7 +161,7 @@ def write_frames(runs: Sequence[Run], titles: Mapping[str, str],
                  labour: Mapping[str, pd.DataFrame | None], stereotype4: pd.DataFrame | None,
                  stereotype3: pd.DataFrame | None, settings: Mapping,
                  outdir: str | Path) -> dict[str, Path]:
-    """Every table from loaded frames (see ``write_tables``); returns name → path."""
+    """Every table from loaded frames (see ``build_tables``); returns name → path."""
     settings = {**analyses.DEFAULT_SETTINGS, **settings}
     outdir = Path(outdir)
     minimum = int(settings["min_assignments"])
@@ -223,7 +223,7 @@ def load_titles(isco: str | Path | None) -> dict[str, str]:
     return dict(zip(frame["code"].astype(str), frame["title"].astype(str), strict=True))
 
 
-def write_tables(runs: Sequence[Mapping], isco: str | Path | None,
+def build_tables(runs: Sequence[Mapping], isco: str | Path | None,
                  labour: Mapping[str, str | Path], stereotype: str | Path | None,
                  settings: Mapping, outdir: str | Path) -> dict[str, Path]:
     """Workflow stage: every run's assignments → ``outdir``'s tables.

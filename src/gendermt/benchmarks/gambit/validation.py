@@ -25,7 +25,7 @@ import pandas as pd
 from gendermt.errors import DatasetError
 from gendermt.io import write_json, write_table
 
-from .detect import read_isco, run_detector
+from .evaluate import read_isco, run_detector
 from .labels import LABELS
 
 log = logging.getLogger(__name__)

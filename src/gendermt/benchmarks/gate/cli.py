@@ -32,7 +32,7 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .data import load_variants
-    from .evaluate import evaluate
+    from .metric import evaluate
 
     reference = load_variants(args.reference)
     if reference["n_variants"].iat[0] != 2:

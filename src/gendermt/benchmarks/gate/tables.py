@@ -11,7 +11,7 @@ import pandas as pd
 from gendermt.analysis.tables import run_of
 from gendermt.io import read_jsonl, write_table, write_text
 
-from .evaluate import evaluate
+from .metric import evaluate
 
 
 def scores_of(data: pd.DataFrame, outputs: Mapping[str, str], min_words: int | None,
@@ -52,24 +52,3 @@ def build_tables(data_path: str | Path, translation_files: Sequence[str | Path],
     write_text(outputs["prf_md"], "GATE: exact-match precision, recall and F0.5 (overall; "
                "per category label in prf.csv)\n\n"
                + overall.to_markdown(index=False, floatfmt=".3f") + "\n")
-
-
-def build_figure(prf_csv: str | Path, png: str | Path, pdf: str | Path) -> None:
-    """Workflow stage: ``tables/prf.csv`` → ``figures/f05.{png,pdf}`` (overall F0.5)."""
-    import seaborn as sns
-
-    from gendermt.plots import save
-
-    table = pd.read_csv(prf_csv)
-    overall = table[table["category"] == "overall"].copy()
-    overall["run"] = overall["system"] + " · " + overall["prompt"]
-    overall["direction"] = overall["gender"].map({"masculine": "f→m", "feminine": "m→f"})
-    sns.set_theme(style="whitegrid", context="paper")
-    grid = sns.catplot(data=overall, kind="bar", x="language", y="f05", hue="direction",
-                       col="run", height=2.6, aspect=1.1, errorbar=None)
-    grid.set_titles("{col_name}")
-    grid.set_axis_labels("target language", "F0.5 (exact match)")
-    for ax in grid.axes.flat:
-        ax.set_ylim(0, 1)
-    grid.figure.suptitle("GATE: F0.5 of gender rewrites", y=1.03)
-    save(grid.figure, png, pdf)

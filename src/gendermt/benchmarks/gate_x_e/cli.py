@@ -66,7 +66,7 @@ def write_table(frame, path: str | Path) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .data import extract, load_instances
-    from .scoring import accuracy_long, mark, nested, rewrites_from_table
+    from .metric import accuracy_long, mark, nested, rewrites_from_table
 
     if not args.rewrites and not args.write_tuples:
         raise GenderMTError("give --rewrites to score, or --write-tuples to save the tuples")
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result, getattr(args, "precision", None))
     else:
-        from .scoring import table2
+        from .metric import table2
 
         # an empty cell (no tuple of that kind) is "-", never "nan"
         print(table2(long).round(2).to_string(index=False, na_rep="-"))

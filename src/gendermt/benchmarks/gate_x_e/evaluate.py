@@ -9,8 +9,8 @@ import pandas as pd
 
 from gendermt.io import read_jsonl, write_parquet
 
+from .metric import mark, rewrites_from_answers
 from .neutral_answers import rewrites_from_neutral_answers
-from .scoring import mark, rewrites_from_answers
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from matplotlib.patches import Patch
 from gendermt.plots import save
 
 from . import SUBTYPES
-from .scoring import COLUMNS
+from .metric import COLUMNS
 
 
 def _panel(ax, part: pd.DataFrame, colors: dict) -> None:

@@ -15,8 +15,8 @@ import pandas as pd
 from gendermt.analysis.tables import run_of
 from gendermt.io import write_table, write_text
 
+from .metric import accuracy_long, rewriting_quality, table2
 from .parse import ANSWER_STATUSES
-from .scoring import accuracy_long, rewriting_quality, table2
 
 TABLE5_ROWS = [("Pronoun-Only", "feminine", "Pronoun-Only (f/m)"),
                ("Gendered-Noun", "feminine", "Gendered-Noun (f/m)"),

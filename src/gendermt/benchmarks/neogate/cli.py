@@ -43,7 +43,7 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .data import load
-    from .evaluation import evaluate
+    from .metric import evaluate
     from .paradigm import load_mapping, paradigm_neomorphemes
 
     mapping = load_mapping(args.mapping)

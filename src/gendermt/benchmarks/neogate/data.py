@@ -27,7 +27,7 @@ from gendermt.io import write_json, write_parquet
 from gendermt.textfiles import is_blank, read_delimited
 
 from . import COLUMNS, HUB_ID
-from .evaluation import AnnotationError, parse_annotations
+from .metric import AnnotationError, parse_annotations
 from .paradigm import TAG, adapt, check_covers, load_mapping, paradigm_neomorphemes
 
 log = logging.getLogger(__name__)

@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
 
     from .data import load
     from .evaluate import predict
-    from .metrics import compute
+    from .metric import compute
 
     if (args.pro is None) != (args.anti is None):
         raise GenderMTError("give both --pro and --anti (ΔS compares the two), or neither")

@@ -27,7 +27,7 @@ from gendermt.io import read_jsonl, write_json, write_parquet, write_table
 
 from . import DEFAULT_READER, LANGUAGES, READERS
 from .align import align_pairs, aligner_of, linked_targets, source_tokens, tokenize
-from .metrics import compute
+from .metric import compute
 from .morphology import FrenchMorphology, read_genders
 from .original import read_original, source_indices, translated_entity
 
@@ -95,7 +95,7 @@ def predict(data: pd.DataFrame, hypotheses: list[str], lang: str,
                    "alignment": settings, **timing}
 
 
-def score_language(lang: str, systems: Sequence[str], translations: Sequence[str],
+def score_run(lang: str, systems: Sequence[str], translations: Sequence[str],
                    data_path: str, alignment: dict[str, Any], readers: Sequence[str],
                    tables: Sequence[str], csvs: Sequence[str], summaries: Sequence[str]
                    ) -> None:

@@ -2,7 +2,7 @@
 parallel and the request cache empty: before (every prompt's job translates its inputs) and
 after (one job over the distinct sources; the prompts' jobs take their outputs from it).
 
-Usage: python benchmarks/nmt_sources.py [--prompts 4] [--cores 2]
+Usage: python perf/nmt_sources.py [--prompts 4] [--cores 2]
 
 Both runs are real Snakemake runs of FairTranslate's shipped sample with one hf-seq2seq system
 (a tiny random-weight Marian model built on the fly: tests/tiny_models.py; on CPU) under the

@@ -9,7 +9,7 @@ after:  one process per language, as the `winomt_gender` job is now: spaCy loade
 Wall-clock and CPU seconds summed over the processes (as Snakemake's per-job benchmarks
 sum), and their ratios. The machine is shared, so compare the ratios, not the seconds.
 
-Usage: python benchmarks/winomt_scoring.py [--systems google,bing,systran,aws]
+Usage: python perf/winomt_scoring.py [--systems google,bing,systran,aws]
        [--langs fr,es,it,de] [--data DIR]
 DIR defaults to ../shared/data/winomt (en.txt, en_pro.txt, en_anti.txt, translations/).
 """
@@ -34,7 +34,7 @@ sys.path.insert(0, sys.argv[1])
 from pathlib import Path
 from gendermt.benchmarks.winomt.data import load
 from gendermt.benchmarks.winomt.evaluate import Models, predict
-from gendermt.benchmarks.winomt.metrics import compute
+from gendermt.benchmarks.winomt.metric import compute
 data_dir, lang = Path(sys.argv[2]), sys.argv[3]
 systems, readers = sys.argv[4].split(","), sys.argv[5].split(",")
 data = load(data_dir / "en.txt", data_dir / "en_pro.txt", data_dir / "en_anti.txt")

@@ -2,7 +2,7 @@
 beside the paper's rule-based baseline (Sun et al. 2021) and GPT-3.5 few-shot, with the
 rewriting speed.
 
-Usage: python benchmarks/gate_x_e_rule_rewriter.py [--data ../shared/data/gate-x-e]
+Usage: python perf/gate_x_e_rule_rewriter.py [--data ../shared/data/gate-x-e]
 """
 
 from __future__ import annotations

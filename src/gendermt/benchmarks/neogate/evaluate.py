@@ -13,8 +13,8 @@ from gendermt.errors import GenderMTError
 from gendermt.io import atomic_path, read_jsonl, write_json, write_parquet
 
 from .checks import CHECKS, check_output, instruction_of
-from .evaluation import LineResult, evaluate
 from .extract import STATUSES, extract
+from .metric import LineResult, evaluate
 
 log = logging.getLogger(__name__)
 

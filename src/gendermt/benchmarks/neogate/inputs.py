@@ -31,7 +31,7 @@ from gendermt.errors import GenderMTError
 from gendermt.io import write_jsonl
 from gendermt.prompts import load_templates
 
-from .evaluation import parse_annotations
+from .metric import parse_annotations
 from .paradigm import TAG, describe, load_mapping, paradigm_neomorphemes
 
 

@@ -82,7 +82,7 @@ def summarise(assignments: pd.DataFrame, n_texts: int, dropped: Counter, name: s
             "dropped": {key: int(dropped.get(key, 0)) for key in DROPS}}
 
 
-def detect_file(translations: str | Path, data: str | Path, isco: str | Path | None,
+def score_run(translations: str | Path, data: str | Path, isco: str | Path | None,
                 lang: str, detector: dict[str, Any], output_csv: str | Path,
                 output_json: str | Path, cache_dir: str | Path | None = None,
                 systems: dict[str, Any] | None = None) -> dict[str, Any]:

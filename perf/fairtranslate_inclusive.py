@@ -1,6 +1,6 @@
 """Throughput of FairTranslate's inclusive-language analysis at the published study's size.
 
-Usage: python benchmarks/fairtranslate_inclusive.py [--systems 4] [--prompts 4]
+Usage: python perf/fairtranslate_inclusive.py [--systems 4] [--prompts 4]
 Builds a dataset of the real size (2,418 rows: the shipped sample repeated) and, per system ×
 prompt, outputs drawn from its three references and its English source with inclusive
 spellings varied (middle dots, slashes, doublets), then times `inclusive_tables.analyse`

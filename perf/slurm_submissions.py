@@ -1,7 +1,7 @@
 """sbatch submissions of a SLURM run of the default: every job (before) vs only the jobs that
 need a node, with data, inputs, per-run CPU scores, tables and figures as `localrules` (after).
 
-Usage: python benchmarks/slurm_submissions.py [--real] [--configfile FILE ...]
+Usage: python perf/slurm_submissions.py [--real] [--configfile FILE ...]
 
 1. Planned: the dry run's jobs per rule and the `localrules:` lines of the rule files. Before =
    every job but `all` and those of rules marked `localrule: True` in their body (`extract`);

@@ -1,6 +1,6 @@
 """Speed of Neo-GATE's metric at the real test set's size (841 entries).
 
-Usage: python benchmarks/neogate_metric.py [--repeat 20]
+Usage: python perf/neogate_metric.py [--repeat 20]
 Builds an 841-entry corpus by cycling the project's sample (its annotations adapted to the
 Schwa paradigm), scores the masculine, feminine and adapted references as outputs, and prints
 seconds per full-corpus evaluation. Target: well under a second per run (20 runs per system
@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from gendermt.benchmarks.neogate.data import load
-from gendermt.benchmarks.neogate.evaluation import evaluate
+from gendermt.benchmarks.neogate.metric import evaluate
 from gendermt.benchmarks.neogate.paradigm import load_mapping
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,6 +1,6 @@
 """Throughput of ConGA's parser and entity comparison (the per-system scoring stage's core).
 
-Usage: python benchmarks/conga_scoring.py [--sentences 20000]
+Usage: python perf/conga_scoring.py [--sentences 20000]
 Scores the paper's four Table 4 examples (both systems), repeated, as the workflow does:
 parse both sides, compare entities, sum, compute §7's metrics. gENder-IT has a few hundred
 sentences per system, so the stage is far from any bottleneck; this keeps it that way.

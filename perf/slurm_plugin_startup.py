@@ -1,7 +1,7 @@
 """What the SLURM executor plugin costs every `snakemake` start, with SLURM's controller up and
 stopped, and whether any setting avoids it.
 
-Usage: python benchmarks/slurm_plugin_startup.py [--repeats 3] [--no-stop]
+Usage: python perf/slurm_plugin_startup.py [--repeats 3] [--no-stop]
 
 Snakemake imports every installed executor plugin to build its command line;
 snakemake-executor-plugin-slurm runs `scontrol show config` while being imported (the help

@@ -1,6 +1,6 @@
 """Wall time and DAG size of the embedded default, from scratch and as a no-op rerun.
 
-Usage: python benchmarks/default_run.py [--cores 2]
+Usage: python perf/default_run.py [--cores 2]
 Copies the workflow to a temporary folder, so the project's own results/ are untouched.
 """
 
@@ -10,7 +10,7 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from scale import copy_project, snakemake, total_jobs  # benchmarks/scale.py, beside this file
+from scale import copy_project, snakemake, total_jobs  # perf/scale.py, beside this file
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """Throughput of GAMBIT's offline lexicon detector at the size of GAMBIT (9,805 texts).
 
-Usage: python benchmarks/gambit_lexicon.py [--texts 9805]
+Usage: python perf/gambit_lexicon.py [--texts 9805]
 The shipped stored translations (resources/gambit/translations/*/{fr,el}.tsv, 100 texts of
 1-3 sentences each) are joined five to a text, up to --texts texts per language: ~130-145
 words a text, longer than GAMBIT's means (21-118 words by text type); prints texts/s and

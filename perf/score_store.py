@@ -1,7 +1,7 @@
 """COMET calls when a fifth system joins a study of four: without the score store (before:
 every distinct triple of the benchmark again) and with it (after: only the fifth's new ones).
 
-Usage: python benchmarks/score_store.py [--items 2418] [--prompts 4] [--workdir DIR]
+Usage: python perf/score_store.py [--items 2418] [--prompts 4] [--workdir DIR]
 
 1. The workflow's COMET stage (`gendermt.scoring.comet.comet_benchmark`) on a FairTranslate-
    sized study (items × prompts × systems), with a fake COMET model that counts the triples

@@ -1,6 +1,6 @@
 """Batched vs one-at-a-time throughput of the hf-causal backend, on CPU.
 
-Usage: python benchmarks/hf_causal_throughput.py [--items 64] [--batch-size 16]
+Usage: python perf/hf_causal_throughput.py [--items 64] [--batch-size 16]
                                                  [--max-new-tokens 32]
 Builds the tests' tiny random-weight Llama (2 layers, hidden size 32, a chat template) in a
 temporary folder, loads it through the real backend with the Hub off, and translates the

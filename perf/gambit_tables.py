@@ -1,6 +1,6 @@
 """Time of GAMBIT's analysis stage (all tables, then all figures) at the paper's scale.
 
-Usage: python benchmarks/gambit_tables.py [--models 6] [--texts 9805] [--occupations 436]
+Usage: python perf/gambit_tables.py [--models 6] [--texts 9805] [--occupations 436]
 Synthetic assignments (80% masculine, 10% feminine, 10% Not Clear) for every model in fr and
 el, a 3-digit labour file and 97 / 59 stereotype codes, as in the paper; prints seconds.
 """
@@ -20,7 +20,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from gendermt.benchmarks.gambit.analyses import Run  # noqa: E402
-from gendermt.benchmarks.gambit.figures import write_figures  # noqa: E402
+from gendermt.benchmarks.gambit.figures import build_figures  # noqa: E402
 from gendermt.benchmarks.gambit.tables import write_frames  # noqa: E402
 
 
@@ -50,7 +50,7 @@ def main() -> None:
         start = time.perf_counter()
         files = write_frames(runs, {}, labour, stereotype4, stereotype3, {}, Path(tmp) / "t")
         tables = time.perf_counter() - start
-        write_figures(Path(tmp) / "t", Path(tmp) / "f")
+        build_figures(Path(tmp) / "t", Path(tmp) / "f")
         figures = time.perf_counter() - start - tables
     print(f"{len(runs)} runs × {args.texts} assignments: {len(files)} table files in "
           f"{tables:.1f} s, figures in {figures:.1f} s")

@@ -1,6 +1,6 @@
 """Scoring throughput (segments/s) on 10,000 segments, and the COMET calls de-duplication saves.
 
-Usage: python benchmarks/scoring_throughput.py [--segments 10000] [--config config/config.yaml]
+Usage: python perf/scoring_throughput.py [--segments 10000] [--config config/config.yaml]
                                                 [--results DIR]
 
 1. Throughput: real French sentence pairs (GATE's feminine vs masculine variants, from

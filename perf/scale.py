@@ -1,12 +1,12 @@
 """How the workflow scales: DAG size and build time of the full study, the default run from
 scratch and as a no-op rerun, and peak memory of the heaviest analysis at GAMBIT size.
 
-Usage: python benchmarks/scale.py [--cores 2] [--systems 24] [--skip-run]
+Usage: python perf/scale.py [--cores 2] [--systems 24] [--skip-run]
 
 1. Full-study DAG: for each config/study/*.yaml, and for a synthetic full-size study (every
    benchmark of the default config × --systems offline systems × every prompt its templates
    define × every metric, COMET included), `snakemake -n` from scratch: jobs and seconds.
-2. Default run: wall time from scratch and of the no-op rerun (benchmarks/default_run.py measures
+2. Default run: wall time from scratch and of the no-op rerun (perf/default_run.py measures
    the same with the report).
 3. Peak memory (max RSS of the process) of the heaviest existing analysis, the FairTranslate
    tables (means, categories, one ANOVA per metric × system × prompt), on a synthetic input the
