@@ -26,6 +26,7 @@ from gendermt.backends import (
 from gendermt.benchmarks.gambit.lexicon import cues_path_for
 from gendermt.config_checks import check_config, check_schema
 from gendermt.errors import GenderMTError
+from gendermt.placement import gpu_resources
 from gendermt.provenance import code_fingerprint
 from gendermt.runinfo import check_config_files, startup_line
 from gendermt.runinfo import summary as run_summary_of
@@ -246,14 +247,6 @@ def source_gpus(wildcards):
     return system_gpus(SYSTEMS[wildcards.system])
 
 
-def source_partition(wildcards):
-    return slurm_partition(source_gpus(wildcards))
-
-
-def source_gpu_model(wildcards):
-    return slurm_gpu_model(source_gpus(wildcards))
-
-
 def postprocess_of(wildcards):
     return BENCHMARKS[wildcards.benchmark].get("postprocess", [])
 
@@ -335,38 +328,6 @@ def bertscore_settings():
 
 def bertscore_gpus(wildcards):
     return int(bertscore_settings().get("gpus", 1))
-
-
-# --- placement on a SLURM cluster (profiles/slurm) -----------------------------------------
-# The user's own settings, from the environment of the launching Snakemake (README, "On a SLURM
-# cluster"); "" means the cluster's default. Only jobs that use GPUs go to the GPU partition and
-# name a GPU model (the plugin would otherwise ask for `--gpus=<model>:0`). Placement never
-# changes a result, so it is a resource, not a param.
-def slurm_partition(gpus):
-    env = os.environ
-    if gpus > 0:
-        return env.get("GENDERMT_SLURM_GPU_PARTITION") or env.get("GENDERMT_SLURM_PARTITION", "")
-    return env.get("GENDERMT_SLURM_PARTITION", "")
-
-
-def slurm_gpu_model(gpus):
-    return os.environ.get("GENDERMT_SLURM_GPU_MODEL", "") if gpus > 0 else ""
-
-
-def translation_partition(wildcards):
-    return slurm_partition(translation_gpus(wildcards))
-
-
-def translation_gpu_model(wildcards):
-    return slurm_gpu_model(translation_gpus(wildcards))
-
-
-def comet_partition(wildcards):
-    return slurm_partition(comet_gpus(wildcards))
-
-
-def comet_gpu_model(wildcards):
-    return slurm_gpu_model(comet_gpus(wildcards))
 
 
 # --- targets --------------------------------------------------------------------------
@@ -564,14 +525,6 @@ def gambit_detector_files(wildcards):
 def gambit_detector_gpus(wildcards):
     detector = BENCHMARKS["gambit"]["detectors"][wildcards.detector]
     return system_gpus(SYSTEMS[detector["system"]]) if "system" in detector else 0
-
-
-def gambit_detector_partition(wildcards):
-    return slurm_partition(gambit_detector_gpus(wildcards))
-
-
-def gambit_detector_gpu_model(wildcards):
-    return slurm_gpu_model(gambit_detector_gpus(wildcards))
 
 
 def gambit_validation_file(wildcards):

@@ -88,9 +88,11 @@ rule conga_annotate:
         annotator=CONGA_ANNOTATOR,
         target_tags=CONGA_TAGS.get("target", {}),
     resources:
-        gpu=CONGA_ANNOTATOR_GPUS,
+        **gpu_resources(CONGA_ANNOTATOR_GPUS),
     log:
         f"{LOGS}/conga/annotate/{{system}}/{{prompt}}.log",
+    benchmark:
+        f"{RESULTS}/benchmarks/conga/annotate/{{system}}/{{prompt}}.tsv"
     conda:
         "../../envs/translate.yaml"
     script:

@@ -117,9 +117,7 @@ rule gambit_detect:
         detector=gambit_detector,
         judge=gambit_judge_system,
     resources:
-        gpu=gambit_detector_gpus,
-        gpu_model=gambit_detector_gpu_model,
-        slurm_partition=gambit_detector_partition,
+        **gpu_resources(gambit_detector_gpus),
     log:
         f"{LOGS}/gambit/detect/{{detector}}/{{system}}/{{prompt}}.log",
     benchmark:
@@ -143,11 +141,11 @@ rule gambit_validate:
         detector=gambit_detector,
         judge=gambit_judge_system,
     resources:
-        gpu=gambit_detector_gpus,
-        gpu_model=gambit_detector_gpu_model,
-        slurm_partition=gambit_detector_partition,
+        **gpu_resources(gambit_detector_gpus),
     log:
         f"{LOGS}/gambit/validate/{{detector}}/{{prompt}}.log",
+    benchmark:
+        f"{RESULTS}/benchmarks/gambit/validate/{{detector}}/{{prompt}}.tsv"
     conda:
         "../../envs/gambit.yaml"
     script:

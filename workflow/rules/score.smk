@@ -43,9 +43,7 @@ rule comet:
         code=code_fingerprint("gendermt.scoring.comet"),
         settings=comet_settings_of,
     resources:
-        gpu=comet_gpus,
-        gpu_model=comet_gpu_model,
-        slurm_partition=comet_partition,
+        **gpu_resources(comet_gpus),
     log:
         f"{LOGS}/{{benchmark}}/comet.log",
     benchmark:
@@ -69,7 +67,7 @@ rule bertscore:
         code=code_fingerprint("gendermt.scoring.bertscore"),
         settings=bertscore_settings(),
     resources:
-        gpu=bertscore_gpus,
+        **gpu_resources(bertscore_gpus),
     log:
         f"{LOGS}/{{benchmark}}/bertscore.log",
     benchmark:

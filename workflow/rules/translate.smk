@@ -42,9 +42,7 @@ rule translate:
         settings=system_output_settings,
     threads: translation_threads
     resources:
-        gpu=translation_gpus,
-        gpu_model=translation_gpu_model,
-        slurm_partition=translation_partition,
+        **gpu_resources(translation_gpus),
     log:
         f"{LOGS}/{{benchmark}}/translate/{{system}}/{{prompt}}.log",
     benchmark:

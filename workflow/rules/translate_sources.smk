@@ -20,9 +20,7 @@ rule translate_sources:
         settings=system_output_settings,
     threads: translation_threads
     resources:
-        gpu=source_gpus,
-        gpu_model=source_gpu_model,
-        slurm_partition=source_partition,
+        **gpu_resources(source_gpus),
     log:
         f"{LOGS}/{{benchmark}}/translate_sources/{{system}}.log",
     benchmark:
