@@ -8,6 +8,7 @@ with the placement variables set, to see what each job would be submitted with.
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -113,12 +114,21 @@ OVERLAY = {
 
 
 @pytest.fixture(scope="module")
-def planned(tmp_path_factory) -> dict:
+def project(tmp_path_factory):
     project = copy_project(tmp_path_factory.mktemp("placement") / "project")
     (project / "config" / "placement.yaml").write_text(yaml.safe_dump(OVERLAY))
+    return project
+
+
+def plan(project, **placement_env: str) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GENDERMT_SLURM_")}
     return rules_and_jobs(project, "config/config.yaml", "config/placement.yaml",
-                          env={**env, **ENV})
+                          env={**env, **placement_env})
+
+
+@pytest.fixture(scope="module")
+def planned(project) -> dict:
+    return plan(project, **ENV)
 
 
 def test_every_rule_with_gpus_is_placed(planned):
@@ -171,3 +181,16 @@ def test_the_slurm_profile_sizes_model_jobs_and_leaves_placement_to_the_rules(pl
                   if PLACED & set(res)}
     assert not overridden, f"the profile overrides the rules' placement: {overridden}"
     assert PLACED & set(profile["default-resources"]) == {"slurm_partition"}
+
+
+def test_placement_changes_no_params(project, planned):
+    """Partitions and GPU models are resources: a job's params (what reruns it) are the same
+    on any cluster, so moving a study to another partition reruns nothing."""
+    def params_of(jobs):
+        return {(j["rule"], json.dumps(j["wildcards"], sort_keys=True)): j["params"]
+                for j in jobs}
+
+    elsewhere = plan(project)  # no placement variables: the cluster's defaults
+    assert params_of(elsewhere["jobs"]) == params_of(planned["jobs"])
+    gpu_jobs = [j for j in elsewhere["jobs"] if j["resources"].get("gpu", 0) > 0]
+    assert gpu_jobs and all(j["resources"]["slurm_partition"] == "" for j in gpu_jobs)

@@ -1,5 +1,5 @@
 """Every rule of the workflow (the names of its resources, its benchmark file) and every planned
-job's evaluated resources, for a config, as JSON.
+job's evaluated resources and params, for a config, as JSON.
 
 Run as a script in its own process (Snakemake's API keeps global state):
 ``python tests/workflow_rules.py WORKDIR CONFIGFILE...``; :func:`rules_and_jobs` does that,
@@ -47,7 +47,8 @@ def main(workdir: str, *configfiles: str) -> None:
                   "benchmark": None if rule.benchmark is None else str(rule.benchmark)}
                  for rule in workflow.rules]
         jobs = [{"rule": job.rule.name, "wildcards": dict(job.wildcards_dict),
-                 "resources": {k: v for k, v in job.resources.items() if not k.startswith("_")}}
+                 "resources": {k: v for k, v in job.resources.items() if not k.startswith("_")},
+                 "params": dict(job.params.items())}
                 for job in workflow.dag.jobs]
     print(json.dumps({"rules": rules, "jobs": jobs}, default=str))
 
