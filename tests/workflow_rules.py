@@ -1,5 +1,6 @@
-"""Every rule of the workflow (the names of its resources, its benchmark file) and every planned
-job's evaluated resources and params, for a config, as JSON.
+"""Every rule of the workflow (the names of its resources, its benchmark file, whether a
+cluster run submits it) and every planned job's evaluated resources and params, for a config,
+as JSON.
 
 Run as a script in its own process (Snakemake's API keeps global state):
 ``python tests/workflow_rules.py WORKDIR CONFIGFILE...``; :func:`rules_and_jobs` does that,
@@ -44,7 +45,9 @@ def main(workdir: str, *configfiles: str) -> None:
         rules = [{"rule": rule.name,
                   "resources": sorted(k for k, _ in rule.resources.items()
                                       if not k.startswith("_")),
-                  "benchmark": None if rule.benchmark is None else str(rule.benchmark)}
+                  "benchmark": None if rule.benchmark is None else str(rule.benchmark),
+                  # submitted to a node on a cluster (localrules and `all` are not)
+                  "submitted": not (rule.name in workflow._localrules or rule.norun)}
                  for rule in workflow.rules]
         jobs = [{"rule": job.rule.name, "wildcards": dict(job.wildcards_dict),
                  "resources": {k: v for k, v in job.resources.items() if not k.startswith("_")},
