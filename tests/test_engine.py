@@ -123,3 +123,13 @@ def test_a_failed_item_keeps_its_batchs_answers_and_the_rerun_asks_only_for_it(e
     answers, sent, cached = ask(echo(batch_size=2), cache, requests, "test")
     assert Echo.batches == [["s", "t"]] and (sent, cached) == (2, 3)
     assert answers["i3"] == "echo: s"
+
+
+def test_every_caller_of_the_engine_is_fingerprinted_with_it():
+    """Editing the engine reruns translation, the judge's and the annotator's jobs."""
+    from gendermt.provenance import modules_run_by
+
+    for stage in ("gendermt.translate", "gendermt.benchmarks.gambit.evaluate",
+                  "gendermt.benchmarks.gambit.validation",
+                  "gendermt.benchmarks.conga.annotations"):
+        assert "gendermt.engine" in modules_run_by(stage), stage
