@@ -151,21 +151,30 @@ def model_files_of(wildcards):
         raise WorkflowError(f"systems.{wildcards.system}: {exc}")
 
 
-def translation_files_of(wildcards):
-    """Every translation file of a benchmark, whatever its runs are made of (Neo-GATE:
-    systems × runs and paradigm systems; GAMBIT: model × language; the rest: runs_of)."""
+def translation_records_of(wildcards):
+    """{system, prompt, path} of every translation file of a benchmark, whatever its runs are
+    made of (Neo-GATE: systems × runs and paradigm systems; GAMBIT: model × language, the
+    language as prompt; the rest: runs_of)."""
     benchmark = wildcards.benchmark
+    pattern = f"{RESULTS}/{benchmark}/translations/{{system}}/{{prompt}}.jsonl"
     if benchmark == "neogate":
-        return [
-            f"{RESULTS}/neogate/translations/{system}/{name}.jsonl"
+        pairs = [
+            (system, name)
             for name, run in NEOGATE_RUNS.items()
             for system in NEOGATE.get("systems", [])
             + NEOGATE_PARADIGM_SYSTEMS.get(run["paradigm"], [])
         ]
-    if benchmark == "gambit":
-        return list(dict.fromkeys(f"{RESULTS}/gambit/translations/{r['system']}/{r['lang']}.jsonl"
-                                  for r in GAMBIT_RUNS))
-    return run_files(f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl", benchmark)
+    elif benchmark == "gambit":
+        pairs = list(dict.fromkeys((r["system"], r["lang"]) for r in GAMBIT_RUNS))
+    else:
+        pairs = runs_of(benchmark)
+    return [{"system": s, "prompt": p, "path": pattern.format(system=s, prompt=p)}
+            for s, p in pairs]
+
+
+def translation_files_of(wildcards):
+    """Every translation file of a benchmark (the paths of translation_records_of)."""
+    return [r["path"] for r in translation_records_of(wildcards)]
 
 
 def system_kinds(systems):
@@ -182,10 +191,18 @@ def runs_of(benchmark):
             if p in only.get(s, spec["prompts"])]
 
 
+def run_records(pattern, benchmark):
+    """{system, prompt, path} of every run of a benchmark, `path` being `pattern` ({benchmark},
+    {system}, {prompt}) filled in: what an aggregate stage receives (`params: runs=`), so that
+    no stage reads a run's system and prompt back out of its path."""
+    return [{"system": s, "prompt": p,
+             "path": pattern.format(benchmark=benchmark, system=s, prompt=p)}
+            for s, p in runs_of(benchmark)]
+
+
 def run_files(pattern, benchmark):
     """`pattern` ({benchmark}, {system}, {prompt}) for every run of a benchmark."""
-    return [pattern.format(benchmark=benchmark, system=s, prompt=p)
-            for s, p in runs_of(benchmark)]
+    return [r["path"] for r in run_records(pattern, benchmark)]
 
 
 def stored_outputs_of(wildcards):
@@ -370,16 +387,24 @@ def comet_gpu_model(wildcards):
 
 
 # --- targets --------------------------------------------------------------------------
-def score_files(benchmark):
-    """Every score file of a benchmark: sacrebleu metrics, and COMET when it is asked for."""
+def score_records(benchmark):
+    """Every score file of a benchmark as a record: each run's sacrebleu scores ({system,
+    prompt, path}), and COMET's and BERTScore's files of all runs when they are asked for
+    ({path}: their rows name system and prompt)."""
     spec = BENCHMARKS[benchmark]
-    files = run_files(f"{RESULTS}/{{benchmark}}/scores/{{system}}/{{prompt}}.parquet", benchmark)
+    records = run_records(f"{RESULTS}/{{benchmark}}/scores/{{system}}/{{prompt}}.parquet",
+                          benchmark)
     if "comet" in spec.get("metrics", []):
         # one file for all runs: COMET scores each distinct triple once (scoring/comet.py)
-        files.append(f"{RESULTS}/{benchmark}/scores/comet.parquet")
+        records.append({"path": f"{RESULTS}/{benchmark}/scores/comet.parquet"})
     if "bertscore" in spec.get("metrics", []):
-        files.append(f"{RESULTS}/{benchmark}/scores/bertscore.parquet")
-    return files
+        records.append({"path": f"{RESULTS}/{benchmark}/scores/bertscore.parquet"})
+    return records
+
+
+def score_files(benchmark):
+    """Every score file of a benchmark: sacrebleu metrics, and COMET when it is asked for."""
+    return [r["path"] for r in score_records(benchmark)]
 
 
 def benchmark_translations(wildcards):

@@ -15,6 +15,9 @@ SCORECARD_ITEMS = (
     [f"{RESULTS}/fairtranslate/data.parquet"] if "fairtranslate" in SCORECARD_BENCHMARKS else []
 )
 SCORECARD_SCORES = FAIRTRANSLATE_SCORES if "fairtranslate" in SCORECARD_BENCHMARKS else []
+SCORECARD_SCORE_RECORDS = (
+    FAIRTRANSLATE_SCORE_RECORDS if "fairtranslate" in SCORECARD_BENCHMARKS else []
+)
 
 if SCORECARD_BENCHMARKS:
     TARGETS.extend(
@@ -65,6 +68,7 @@ rule scorecard:
         pdf=f"{RESULTS}/scorecard/scorecard.pdf",
     params:
         code=code_fingerprint("gendermt.scorecard.stage"),
+        runs=SCORECARD_SCORE_RECORDS,
         benchmarks=SCORECARD_BENCHMARKS,
         systems=list(config["systems"]),
         bootstrap=statistics_settings().get("bootstrap", {}),

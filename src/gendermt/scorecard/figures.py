@@ -9,9 +9,10 @@ bootstrap CIs of FairTranslate's gaps (:mod:`.gap`), which the tables do not giv
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -101,7 +102,7 @@ def _num(value) -> float:
 
 # ------------------------------------------------------------------ FairTranslate
 def fairtranslate(results: Path, bootstrap: dict | None = None,
-                  score_files: Sequence[str | Path] | None = None) -> Part:
+                  score_records: Sequence[Mapping[str, Any]] | None = None) -> Part:
     """Male−inclusive and male−female gaps of each metric (BLEU, COMET when scored) in the
     baseline run: differences of by_gender.csv's means, with paired bootstrap CIs."""
     source = "fairtranslate/tables/by_gender.csv"
@@ -110,7 +111,7 @@ def fairtranslate(results: Path, bootstrap: dict | None = None,
     table = table[table["prompt"].astype(str) == run]
     settings = {**BOOTSTRAP, **(bootstrap or {})}
     part = Part(systems=list(dict.fromkeys(table["system"].astype(str))))
-    per_item = _fairtranslate_items(results, score_files)
+    per_item = _fairtranslate_items(results, score_records)
     if per_item is None:
         part.notes.append("FairTranslate: no per-item scores (fairtranslate/scores/, data."
                           "parquet) in the results folder, so the gaps have no CIs.")
@@ -156,19 +157,25 @@ def fairtranslate(results: Path, bootstrap: dict | None = None,
     return part
 
 
-def _fairtranslate_items(results: Path, score_files: Sequence[str | Path] | None = None
+def _fairtranslate_items(results: Path,
+                         score_records: Sequence[Mapping[str, Any]] | None = None
                          ) -> pd.DataFrame | None:
-    """Per-item scores with example_id and gender: the given score files, else every one
-    under fairtranslate/scores/ (``{system}/{prompt}.parquet``, ``comet.parquet``)."""
+    """Per-item scores with example_id and gender: the given score files (records, as
+    :func:`gendermt.analysis.tables.collect_scores` takes them: the rule's), else every one
+    under fairtranslate/scores/ (the command line, which reads a finished results folder:
+    ``{system}/{prompt}.parquet`` by the workflow's layout, ``comet.parquet``)."""
     data_path = results / "fairtranslate" / "data.parquet"
-    files = (list(score_files) if score_files is not None
-             else sorted((results / "fairtranslate" / "scores").glob("**/*.parquet")))
-    if not data_path.is_file() or not files:
+    scores_dir = results / "fairtranslate" / "scores"
+    records = (list(score_records) if score_records is not None
+               else [{"path": p} if p.parent == scores_dir else
+                     {"system": p.parent.name, "prompt": p.name.split(".", 1)[0], "path": p}
+                     for p in sorted(scores_dir.glob("**/*.parquet"))])
+    if not data_path.is_file() or not records:
         return None
     from gendermt.analysis.tables import collect_scores
 
     data = pd.read_parquet(data_path)
-    scores = collect_scores(files, data, ["example_id", "gender"])
+    scores = collect_scores(records, data, ["example_id", "gender"])
     return scores.astype({"system": str, "prompt": str})
 
 

@@ -27,7 +27,6 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from gendermt.analysis.tables import run_of
 from gendermt.errors import DatasetError, GenderMTError
 from gendermt.io import write_json, write_jsonl, write_parquet, write_table, write_text
 
@@ -149,9 +148,10 @@ def build_inputs(data_path: str | Path, template: Mapping[str, Any],
 
 
 # -------------------------------------------------------------------------------- table
-def quality_table(summaries: Sequence[str | Path], comet: str | Path | None = None,
+def quality_table(runs: Sequence[Mapping[str, Any]], comet: str | Path | None = None,
                   bertscore: str | Path | None = None) -> pd.DataFrame:
-    """Table 4 (long): one row per system × prompt with ``bleu``, ``chrf``, ``ter`` (corpus
+    """Table 4 (long): one row per run (``runs``: ``{system, prompt, path}`` records of the
+    score job's ``scores/{system}/{prompt}.json``) with ``bleu``, ``chrf``, ``ter`` (corpus
     scores of the generic score job), ``bertscore`` (mean F1 × 100) and ``comet`` (mean
     segment score, × 100 as the paper prints it), ``n`` and the metric signatures; a metric
     not configured is NaN."""
@@ -164,9 +164,9 @@ def quality_table(summaries: Sequence[str | Path], comet: str | Path | None = No
             for (system, prompt), part in frame.groupby(["system", "prompt"], sort=False):
                 neural[(system, prompt, name)] = (float(part["score"].mean()) * scale,
                                                   str(part["signature"].iloc[0]))
-    for path in summaries:
-        system, prompt = run_of(path)
-        summary = json.loads(Path(path).read_text(encoding="utf-8"))
+    for run in runs:
+        system, prompt = run["system"], run["prompt"]
+        summary = json.loads(Path(run["path"]).read_text(encoding="utf-8"))
         summary = summary.get("metrics", summary)  # the score job's {"metrics": {...}}
         row: dict[str, Any] = {"system": system, "prompt": prompt}
         for metric in METRICS:
@@ -188,12 +188,12 @@ def _layout(frame: pd.DataFrame) -> pd.DataFrame:
     return shown.astype(object).where(shown.notna(), None)
 
 
-def build_table(summaries: Sequence[str | Path], comet: str | Path | None,
+def build_table(runs: Sequence[Mapping[str, Any]], comet: str | Path | None,
                 bertscore: str | Path | None, csv_out: str | Path, md_out: str | Path) -> None:
     """Workflow stage: the runs' score summaries (+ COMET, BERTScore files) →
     ``tables/flores.csv`` (full precision, signatures) and ``flores.md`` (the paper's
     layout, with its published Table 4 below for comparison; "-": metric not configured)."""
-    table = quality_table(summaries, comet, bertscore)
+    table = quality_table(runs, comet, bertscore)
     write_table(table, csv_out)
     paper = pd.DataFrame([{"system": s, **dict(zip((HEADERS[m] for m in METRICS), v,
                                                      strict=True))}
