@@ -16,8 +16,8 @@ from gendermt.benchmarks.neogate.flores import (
     load,
     load_template,
     messages,
-    quality_table,
 )
+from gendermt.benchmarks.neogate.flores_tables import quality_table
 from gendermt.errors import DatasetError
 from gendermt.io import read_jsonl
 from gendermt.postprocess import pipeline

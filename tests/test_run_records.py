@@ -14,7 +14,7 @@ from gendermt.analysis.finish import finish_counts
 from gendermt.analysis.tables import collect_scores
 from gendermt.benchmarks.fairtranslate.inclusive_tables import read_translations
 from gendermt.benchmarks.gate_x_e.tables import answer_table
-from gendermt.benchmarks.neogate.flores import quality_table
+from gendermt.benchmarks.neogate.flores_tables import quality_table
 from gendermt.errors import GenderMTError
 from gendermt.io import write_jsonl
 

@@ -79,7 +79,7 @@ rule neogate_flores_table:
         ),
         md=f"{RESULTS}/neogate-flores/tables/flores.md",
     params:
-        code=code_fingerprint("gendermt.benchmarks.neogate.flores"),
+        code=code_fingerprint("gendermt.benchmarks.neogate.flores_tables"),
         runs=NEOGATE_FLORES_RUN_RECORDS,
     log:
         f"{LOGS}/neogate-flores/table.log",

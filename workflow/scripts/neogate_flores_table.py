@@ -1,4 +1,4 @@
-from gendermt.benchmarks.neogate.flores import build_table
+from gendermt.benchmarks.neogate.flores_tables import build_table
 from gendermt.io import logging_to
 
 with logging_to(snakemake.log[0]):
