@@ -15,7 +15,6 @@ sys.path.insert(0, SRC)
 os.environ.update(PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])))
 
 from gendermt.backends import (
-    BACKEND_MODULES,
     backend_module,
     check_system,
     output_settings,
@@ -128,8 +127,27 @@ def translation_code(wildcards):
     return code_fingerprint("gendermt.translate", *([own] if own else []))
 
 
-# Stages that build a backend for a configured system (an LLM judge, an annotator).
-ALL_BACKENDS_CODE = sorted(set(BACKEND_MODULES.values()))
+def backend_modules_of(*systems):
+    """The backend modules of the configured systems a stage builds (an LLM judge, an
+    annotator): its fingerprint covers those backends and no other."""
+    return sorted({backend_module(SYSTEMS[s]) for s in systems} - {None})
+
+
+def gambit_detector_code(module, wildcards):
+    """A GAMBIT detector stage's fingerprint: `module`, gendermt.translate (the script reads
+    the request cache folder from it) and the backend of the detector's judge system (a
+    lexicon detector builds none)."""
+    detector = BENCHMARKS["gambit"]["detectors"][wildcards.detector]
+    systems = [detector["system"]] if "system" in detector else []
+    return code_fingerprint(module, "gendermt.translate", *backend_modules_of(*systems))
+
+
+def gambit_detect_code(wildcards):
+    return gambit_detector_code("gendermt.benchmarks.gambit.evaluate", wildcards)
+
+
+def gambit_validate_code(wildcards):
+    return gambit_detector_code("gendermt.benchmarks.gambit.validation", wildcards)
 
 
 def translation_threads(wildcards):

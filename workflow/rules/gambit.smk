@@ -113,7 +113,7 @@ rule gambit_detect:
         csv=f"{RESULTS}/gambit/assignments/{{detector}}/{{system}}/{{prompt}}.csv",
         summary=f"{RESULTS}/gambit/assignments/{{detector}}/{{system}}/{{prompt}}.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gambit.evaluate", *ALL_BACKENDS_CODE),
+        code=gambit_detect_code,
         detector=gambit_detector,
         judge=gambit_judge_system,
     resources:
@@ -139,7 +139,7 @@ rule gambit_validate:
         csv=f"{RESULTS}/gambit/validation/{{detector}}/{{prompt}}.csv",
         summary=f"{RESULTS}/gambit/validation/{{detector}}/{{prompt}}.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gambit.validation"),
+        code=gambit_validate_code,
         detector=gambit_detector,
         judge=gambit_judge_system,
     resources:
