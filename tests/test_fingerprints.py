@@ -3,10 +3,11 @@
 A rule's ``params: code=code_fingerprint(...)`` (and any ``*_code`` param) must cover every
 gendermt module its ``script:`` imports (editing one reruns the job) and no module the script
 does not reach (editing one reruns nothing of it), where "reach" is the script's imports,
-followed transitively, plus the backend module of each configured system the job builds (a
-translation job's system, a GAMBIT judge, a ConGA annotator: loaded by name, so invisible to
-the imports). Checked on every rule of the parsed workflow whose fingerprint is fixed at parse
-time, and on every planned job of the default run (fingerprints computed per job).
+followed transitively, plus the modules the job loads by name, invisible to the imports: the
+backend module of each configured system it builds (a translation job's system, a GAMBIT
+judge, a ConGA annotator) and the scorecard's readers (found through the registry).
+Checked on every rule of the parsed workflow whose fingerprint is fixed at parse time, and on
+every planned job of the default run (fingerprints computed per job).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import yaml
 
 from gendermt.backends import BACKEND_MODULES
 from gendermt.provenance import imported_by, modules_run_by
+from gendermt.scorecard.figures import reader_modules
 
 from .conftest import ROOT
 from .dag_params import workflow_code
@@ -28,6 +30,8 @@ from .workflow_support import copy_project
 # script takes a shared translation of the sources from gendermt.source_translations
 # (`shared_outputs`, reading the file that module's translate_sources job wrote).
 FROZEN = {"translate": {"gendermt.source_translations"}}
+# Modules a rule's jobs load by name besides backends.
+BY_NAME = {"scorecard": reader_modules()}
 
 
 def closure(modules) -> set[str]:
@@ -57,7 +61,7 @@ def faults(rule: str, script: str | None, code: dict, backends: list[str]) -> li
     if bad:
         return bad
     covered = closure([m for names in code.values() for m in names])
-    reach = closure(imports) | closure(backends)
+    reach = closure(imports) | closure(backends) | closure(BY_NAME.get(rule, []))
     found = []
     missing = sorted(imports - covered - FROZEN.get(rule, set()))
     if missing:

@@ -1,5 +1,6 @@
 # FairTranslate (en→fr): the published dataset → data.parquet, then the paper's tables and
 # figures from every system × prompt's scores.
+from gendermt.benchmarks.fairtranslate import config as fairtranslate_config
 
 
 FAIRTRANSLATE = BENCHMARKS.get("fairtranslate", {})
@@ -11,11 +12,17 @@ FAIRTRANSLATE_RAW = [
 # stages take each run's system and prompt from its record, never from its path.
 FAIRTRANSLATE_SCORE_RECORDS = score_records("fairtranslate") if FAIRTRANSLATE else []
 FAIRTRANSLATE_SCORES = [r["path"] for r in FAIRTRANSLATE_SCORE_RECORDS]
+if FAIRTRANSLATE:
+    # per-item scores (and the data, for example_id) give the scorecard's gaps their CIs
+    SCORECARD_INPUTS["fairtranslate"] = {
+        "score_records": FAIRTRANSLATE_SCORE_RECORDS,
+        "data": [f"{RESULTS}/fairtranslate/data.parquet"],
+    }
 FAIRTRANSLATE_PAPER_TABLES = ["1", "2", "3", "6", "7", "8", "9"]
 # The authors' clean_outlier row filter (COMET > threshold for every listed system), with
 # its defaults filled in; it needs COMET among the metrics.
 FAIRTRANSLATE_CLEAN_OUTLIER = (
-    fairtranslate_clean_outlier(FAIRTRANSLATE) if FAIRTRANSLATE else None
+    fairtranslate_config.clean_outlier(FAIRTRANSLATE) if FAIRTRANSLATE else None
 )
 
 if FAIRTRANSLATE:
@@ -218,7 +225,7 @@ rule fairtranslate_figures:
 # translations → normalised outputs, indicators, occupation forms, singular "they",
 # word counts; then their figures.
 FAIRTRANSLATE_TRANSLATION_RECORDS = (
-    run_records(f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl", "fairtranslate")
+    run_paths(f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl", "fairtranslate")
     if FAIRTRANSLATE
     else []
 )

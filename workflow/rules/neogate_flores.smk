@@ -2,11 +2,12 @@
 # the user provides → inputs (the paper's 3-shot chat prompt, Table 10; NMT systems read the
 # plain source) → the generic translate, score (BLEU, chrF, TER), bertscore and comet rules →
 # one table in the paper's layout.
+from gendermt.benchmarks.neogate.flores import load_template as load_flores_template
 
 
 NEOGATE_FLORES = BENCHMARKS.get("neogate-flores", {})
 NEOGATE_FLORES_RUN_RECORDS = (
-    run_records(f"{RESULTS}/neogate-flores/scores/{{system}}/{{prompt}}.json", "neogate-flores")
+    run_paths(f"{RESULTS}/neogate-flores/scores/{{system}}/{{prompt}}.json", "neogate-flores")
     if NEOGATE_FLORES
     else []
 )
@@ -48,7 +49,8 @@ rule neogate_flores_inputs:
         f"{RESULTS}/neogate-flores/inputs/{{prompt}}.jsonl",
     params:
         code=code_fingerprint("gendermt.benchmarks.neogate.flores"),
-        template=neogate_flores_template,
+        # the template with its chat demonstrations (neogate/flores.py)
+        template=lambda wc: load_flores_template(BENCHMARKS["neogate-flores"]["templates"], wc.prompt),
     log:
         f"{LOGS}/neogate-flores/inputs/{{prompt}}.log",
     conda:

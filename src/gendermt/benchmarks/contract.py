@@ -1,0 +1,110 @@
+"""What a benchmark declares for the workflow, the command line and the scorecard.
+
+Each benchmark package has a ``contract.py`` with ``BENCHMARKS``: one :class:`Benchmark` per
+config block it owns (Neo-GATE owns ``neogate`` and ``neogate-flores``). The shared files (the
+Snakefile, the config schema, the CLI, the scorecard, the report's labels, the data-source
+checks) iterate over :mod:`gendermt.benchmarks.registry` instead of naming benchmarks.
+
+A contract module imports nothing of its own benchmark: it names modules and functions as
+strings (``"module:function"``), so that reading the registry costs nothing and each job's code
+fingerprint covers only the modules that job runs.
+
+The stage vocabulary of a package (the same module and entry-point names in each; a benchmark
+without a stage has no module for it):
+
+===========  =====================================================  ==================
+module       what it does                                           entry point
+===========  =====================================================  ==================
+``data``     published files → ``data.parquet`` + ``data.json``     ``build``
+``inputs``   data × prompt template → requests (``inputs/*.jsonl``)  ``build_inputs``
+``evaluate`` one run (system × prompt) → per-item results           ``score_run``
+``metric``   pure functions: the official scorer's definitions      (any)
+``tables``   every run's results → the benchmark's tables           ``build_tables``
+``figures``  tables → figures                                       ``build_figures``
+``cli``      ``gendermt score <name>``                              ``register``
+``scorecard`` the scorecard's figures, read from the tables          ``read``
+===========  =====================================================  ==================
+
+Aggregate stages receive their runs as records (``[{"system", "prompt", "path", ...}]``) from
+the rule, never by parsing paths.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def resolve(ref: str) -> Callable[..., Any]:
+    """``"package.module:function"`` → the function (imported on first use)."""
+    module, _, name = ref.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+@dataclass(frozen=True)
+class Scorecard:
+    """A benchmark's part of the cross-benchmark scorecard."""
+
+    #: The scorecard's key of the benchmark (its JSON key; GAMBIT's is ``grape``).
+    key: str
+    #: Column-group label, e.g. "GATE X-E".
+    label: str
+    #: The tables its figures are read from, relative to ``results/<run>/`` (the scorecard
+    #: rule's inputs; the scorecard leaves out a benchmark whose tables are missing).
+    tables: tuple[str, ...]
+    #: ``"module:function"``: results folder → ``gendermt.scorecard.figures.Part`` (its
+    #: figures carry unit and better direction).
+    reader: str
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """One config block under ``benchmarks:`` and everything the shared files need of it."""
+
+    #: The config key (``benchmarks.<name>``), also the results folder's name.
+    name: str
+    #: Human name, e.g. "GATE X-E".
+    label: str
+    #: Position among benchmarks (scorecard columns, report, listings): lower first.
+    order: int
+    #: The package, e.g. ``gendermt.benchmarks.gate_x_e``.
+    package: str
+    #: Its rule file, relative to the workflow's root (the Snakefile includes it).
+    rules: str
+    #: Its config schema fragment (the ``benchmarks.<name>`` object), a file in the package.
+    schema: str = "schema.yaml"
+    #: Config keys (dotted, ``*`` for any key, a trailing ``/`` for a folder) of the files and
+    #: folders its block names: all must exist before anything runs.
+    data_keys: tuple[str, ...] = ()
+    #: Those of them the data stage reads (its ``sources`` identity param).
+    data_stage_keys: tuple[str, ...] = ()
+    #: Template placeholders beyond the generic ones (``gendermt.prompts.PLACEHOLDERS``).
+    placeholders: frozenset[str] = frozenset()
+    #: ``"module:function"`` of ``check(spec, config) -> None``: raises ``GenderMTError``
+    #: (message starting with the key below ``benchmarks.<name>``) for what the schema cannot
+    #: check. Plain Python, run at start-up before anything is planned.
+    check: str | None = None
+    #: ``"module:function"`` of ``check_templates(spec) -> {prompt: template}``, for a
+    #: benchmark that renders its own messages (Neo-GATE); None: the generic templates file
+    #: (a prompt per key, placeholders checked by ``gendermt.config_checks``).
+    templates: str | None = None
+    #: The module with ``register(score_commands, metrics_list)`` that adds
+    #: ``gendermt score <name>`` (None: no subcommand).
+    cli: str | None = None
+    #: Modules with ``register(commands)`` that add top-level commands of its own
+    #: (FairTranslate's ``gendermt inclusive``).
+    commands: tuple[str, ...] = ()
+    #: Its part of the scorecard (None: not on the scorecard).
+    scorecard: Scorecard | None = None
+    #: Report labels: path below ``results/<run>/`` without extension → (entry name, the
+    #: paper's table or figure), so that the report lists "Table 6 · ANOVA", not paths.
+    labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    #: Report labels by pattern (a regular expression over that path; groups fill ``{0}``).
+    label_patterns: tuple[tuple[str, tuple[str, str]], ...] = ()
+
+    def check_config(self, spec: Mapping[str, Any], config: Mapping[str, Any]) -> None:
+        """Run the benchmark's own config checks (nothing when it declares none)."""
+        if self.check:
+            resolve(self.check)(spec, config)
