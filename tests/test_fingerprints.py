@@ -25,11 +25,6 @@ from .conftest import ROOT
 from .dag_params import workflow_code
 from .workflow_support import copy_project
 
-# Imports a rule's fingerprint may not cover, and why. The translate rule's params are frozen:
-# a change reruns every translation, whose outputs are protected (hours of GPU time). Its
-# script takes a shared translation of the sources from gendermt.source_translations
-# (`shared_outputs`, reading the file that module's translate_sources job wrote).
-FROZEN = {"translate": {"gendermt.source_translations"}}
 # Modules a rule's jobs load by name besides backends.
 BY_NAME = {"scorecard": reader_modules()}
 
@@ -63,7 +58,7 @@ def faults(rule: str, script: str | None, code: dict, backends: list[str]) -> li
     covered = closure([m for names in code.values() for m in names])
     reach = closure(imports) | closure(backends) | closure(BY_NAME.get(rule, []))
     found = []
-    missing = sorted(imports - covered - FROZEN.get(rule, set()))
+    missing = sorted(imports - covered)
     if missing:
         found.append(f"{rule}: its code param does not cover {missing}, which "
                      f"{Path(script).name} imports")

@@ -141,9 +141,11 @@ def system_output_settings(wildcards):
 
 
 def translation_code(wildcards):
-    """The translation runner and this system's backend module (nothing else's)."""
+    """The translation runner (and the reader of a shared translation of the sources) and
+    this system's backend module (nothing else's)."""
     own = backend_module(SYSTEMS[wildcards.system])
-    return code_fingerprint("gendermt.translate", *([own] if own else []))
+    return code_fingerprint("gendermt.translate", "gendermt.source_translations",
+                            *([own] if own else []))
 
 
 def backend_modules_of(*systems):
