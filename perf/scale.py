@@ -105,7 +105,8 @@ CHILD = """
 import resource, sys, time
 from gendermt.benchmarks.fairtranslate.tables import build_tables
 data, out, systems = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
-scores = sys.argv[4:]
+# each run's score file as the rule passes it: {system, prompt, path}
+scores = [{"system": p.split("/")[-2], "prompt": "baseline", "path": p} for p in sys.argv[4:]]
 outputs = {k: f"{out}/{k}.{ext}" for k in ["by_gender", "by_stereotype", "by_ambiguity",
            "anova", "dataset"] for ext in ["csv"]}
 outputs.update({f"{k}_md": f"{out}/{k}.md" for k in ["by_gender", "by_stereotype",

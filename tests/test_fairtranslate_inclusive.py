@@ -409,7 +409,8 @@ def test_read_translations_names_the_file_and_line(tmp_path):
     path.parent.mkdir()
     path.write_text('{"item_id": "a", "raw": "x", "hypothesis": "x"}\n{"item_id": "b"}\n')
     with pytest.raises(Exception, match=r"baseline.jsonl: line 2 has no raw, hypothesis"):
-        inclusive_tables.read_translations([path])
+        inclusive_tables.read_translations([{"system": "sys", "prompt": "baseline",
+                                             "path": path}])
 
 
 @pytest.mark.parametrize("text, once", [

@@ -74,12 +74,14 @@ def test_translate_file_records_and_counts_finish_reasons(tmp_path, sample_data)
     out2 = tmp_path / "t" / "o" / "baseline.jsonl"
     translate_file(inputs, data, "o", {"backend": "reference-oracle", "reference": "ref_male"},
                    out2, out2.with_suffix(".meta.json"))
-    table = finish_counts([out, out2]).set_index("system")
+    table = finish_counts([{"system": "m", "prompt": "baseline", "path": out},
+                           {"system": "o", "prompt": "baseline", "path": out2}]
+                          ).set_index("system")
     assert table.loc["m", "length"] == 4 and table.loc["m", "truncated_share"] == 1.0
     assert table.loc["o", "n/a"] == 4 and table.loc["o", "truncated_share"] == 0.0
     # served from the cache, the text comes back but not why it ended: said so
     out.unlink()
     translate_file(inputs, data, "m", settings, out, meta, cache_dir=tmp_path / "cache")
     assert [r["finish_reason"] for r in read_jsonl(out)] == ["unknown"] * 4
-    row = finish_counts([out]).iloc[0]
+    row = finish_counts([{"system": "m", "prompt": "baseline", "path": out}]).iloc[0]
     assert row["unknown"] == 4 and pd.isna(row["truncated_share"])  # not "0 cut off"

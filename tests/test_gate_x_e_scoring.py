@@ -253,7 +253,7 @@ def test_answer_statuses_tell_unreadable_from_wrong(tmp_path, sample):
     path = tmp_path / "rewrites" / "llm" / "step_by_step.parquet"
     path.parent.mkdir(parents=True)
     scored.to_parquet(path)
-    row = answer_table([path]).iloc[0]
+    row = answer_table([{"system": "llm", "prompt": "step_by_step", "path": path}]).iloc[0]
     assert (row["system"], row["prompt"], row["requests"]) == ("llm", "step_by_step", len(raws))
     assert row["cut off"] == 1 and row["refused"] == 1
     assert row["complete"] + row["none"] == len(raws) - 2

@@ -16,8 +16,8 @@ from gendermt.benchmarks.neogate.flores import (
     load,
     load_template,
     messages,
-    quality_table,
 )
+from gendermt.benchmarks.neogate.flores_tables import quality_table
 from gendermt.errors import DatasetError
 from gendermt.io import read_jsonl
 from gendermt.postprocess import pipeline
@@ -74,7 +74,8 @@ def test_quality_table_reads_the_score_files(tmp_path):
     pd.DataFrame({"system": "opus-mt-en-it", "prompt": "three_shot", "item_id": ["a", "b"],
                   "metric": "comet", "score": [80.0, 85.0],
                   "signature": "comet:x|scale:x100"}).to_parquet(comet)
-    table = quality_table([run / "three_shot.json"], comet, None)
+    table = quality_table([{"system": "opus-mt-en-it", "prompt": "three_shot",
+                            "path": run / "three_shot.json"}], comet, None)
     row = table.iloc[0]
     assert (row["system"], row["bleu"], row["ter"], row["comet"]) == (
         "opus-mt-en-it", 27.5, 59.0, 82.5)

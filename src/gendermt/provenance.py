@@ -71,6 +71,11 @@ def modules_run_by(module: str) -> list[str]:
     return sorted(seen)
 
 
+# Each fingerprint this process computed → the modules it was asked for, so that a test can
+# tell which modules a planned job's `code` param covers (tests/test_fingerprints.py).
+NAMED: dict[str, tuple[str, ...]] = {}
+
+
 def code_fingerprint(module: str, *more: str) -> str:
     """sha256 (16 hex digits) over the source of the modules ``module`` (and ``more``, e.g.
     the backend a translation job loads by name) run."""
@@ -78,4 +83,20 @@ def code_fingerprint(module: str, *more: str) -> str:
     names = sorted(set().union(*(modules_run_by(m) for m in (module, *more))))
     for name in names:
         digest.update(name.encode() + b"\0" + _file_of(name).read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
+    found = digest.hexdigest()[:16]
+    NAMED[found] = (module, *more)
+    return found
+
+
+def imported_by(path: str | Path) -> list[str]:
+    """The gendermt modules a file outside the package (a workflow script) imports directly."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(Path(path).read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
+        else:
+            continue
+        found.update(n for n in names if n.split(".")[0] == "gendermt" and _file_of(n))
+    return sorted(found)

@@ -15,7 +15,6 @@ sys.path.insert(0, SRC)
 os.environ.update(PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])))
 
 from gendermt.backends import (
-    BACKEND_MODULES,
     backend_module,
     check_system,
     output_settings,
@@ -143,13 +142,17 @@ def system_output_settings(wildcards):
 
 
 def translation_code(wildcards):
-    """The translation runner and this system's backend module (nothing else's)."""
+    """The translation runner (and the reader of a shared translation of the sources) and
+    this system's backend module (nothing else's)."""
     own = backend_module(SYSTEMS[wildcards.system])
-    return code_fingerprint("gendermt.translate", *([own] if own else []))
+    return code_fingerprint("gendermt.translate", "gendermt.source_translations",
+                            *([own] if own else []))
 
 
-# Stages that build a backend for a configured system (an LLM judge, an annotator).
-ALL_BACKENDS_CODE = sorted(set(BACKEND_MODULES.values()))
+def backend_modules_of(*systems):
+    """The backend modules of the configured systems a stage builds (an LLM judge, an
+    annotator): its fingerprint covers those backends and no other."""
+    return sorted({backend_module(SYSTEMS[s]) for s in systems} - {None})
 
 
 def translation_threads(wildcards):
@@ -183,11 +186,27 @@ def run_records(benchmark):
     return [{"system": s, "prompt": p} for s, p in runs_of(benchmark)]
 
 
+def run_paths(pattern, benchmark):
+    """{system, prompt, path} of every run of a benchmark (run_records), `path` being `pattern`
+    ({benchmark}, {system}, {prompt}) filled in, once per path: what an aggregate stage
+    receives (`params: runs=`), so that no stage reads a run's system and prompt back out of
+    its path."""
+    found = {}
+    for r in run_records(benchmark):
+        path = pattern.format(benchmark=benchmark, system=r["system"], prompt=r["prompt"])
+        found.setdefault(path, {"system": r["system"], "prompt": r["prompt"], "path": path})
+    return list(found.values())
+
+
+def translation_records_of(wildcards):
+    """{system, prompt, path} of every translation file of a benchmark."""
+    return run_paths(f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl",
+                     wildcards.benchmark)
+
+
 def translation_files_of(wildcards):
     """Every translation file of a benchmark, whatever its runs are made of."""
-    return list(dict.fromkeys(
-        f"{RESULTS}/{wildcards.benchmark}/translations/{r['system']}/{r['prompt']}.jsonl"
-        for r in run_records(wildcards.benchmark)))
+    return [r["path"] for r in translation_records_of(wildcards)]
 
 
 def system_kinds(systems):
@@ -328,6 +347,21 @@ def bertscore_gpus(wildcards):
 
 
 # --- targets --------------------------------------------------------------------------
+def score_records(benchmark):
+    """Every score file of a benchmark as a record: each run's sacrebleu scores ({system,
+    prompt, path}), and COMET's and BERTScore's files of all runs when they are asked for
+    ({path}: their rows name system and prompt)."""
+    spec = BENCHMARKS[benchmark]
+    records = run_paths(f"{RESULTS}/{{benchmark}}/scores/{{system}}/{{prompt}}.parquet",
+                        benchmark)
+    if "comet" in spec.get("metrics", []):
+        # one file for all runs: COMET scores each distinct triple once (scoring/comet.py)
+        records.append({"path": f"{RESULTS}/{benchmark}/scores/comet.parquet"})
+    if "bertscore" in spec.get("metrics", []):
+        records.append({"path": f"{RESULTS}/{benchmark}/scores/bertscore.parquet"})
+    return records
+
+
 def score_files(benchmark):
     """Every score file of a benchmark: sacrebleu metrics, and COMET when it is asked for."""
     spec = BENCHMARKS[benchmark]

@@ -25,6 +25,13 @@ if CONGA_ANNOTATIONS.get("annotator"):
         ),
     }
     CONGA_ANNOTATOR_GPUS = system_gpus(SYSTEMS[_spec["system"]])
+# The annotation stage, gendermt.translate (the script reads the request cache folder from it)
+# and the annotator's backend, if there is one.
+CONGA_ANNOTATE_CODE = code_fingerprint(
+    "gendermt.benchmarks.conga.annotations",
+    "gendermt.translate",
+    *backend_modules_of(*([CONGA_ANNOTATOR["system"]] if CONGA_ANNOTATOR else [])),
+)
 CONGA_SENTENCES = (
     expand(
         f"{RESULTS}/conga/sentences/{{system}}/{{prompt}}.csv",
@@ -78,7 +85,7 @@ rule conga_annotate:
         annotations=f"{RESULTS}/conga/annotations/{{system}}/{{prompt}}.jsonl",
         summary=f"{RESULTS}/conga/annotations/{{system}}/{{prompt}}.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.conga.annotations", *ALL_BACKENDS_CODE),
+        code=CONGA_ANNOTATE_CODE,
         files=lambda wc: conga_config.annotation_files(CONGA, wc.system, wc.prompt),
         annotator=CONGA_ANNOTATOR,
         target_tags=CONGA_TAGS.get("target", {}),

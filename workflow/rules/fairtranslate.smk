@@ -8,11 +8,14 @@ FAIRTRANSLATE = BENCHMARKS.get("fairtranslate", {})
 FAIRTRANSLATE_RAW = [
     path for path in [FAIRTRANSLATE.get("data", {}).get("path")] if path is not None
 ]
-FAIRTRANSLATE_SCORES = score_files("fairtranslate") if FAIRTRANSLATE else []
+# Score files as records ({system, prompt, path}; COMET's file of all runs: {path}): the
+# stages take each run's system and prompt from its record, never from its path.
+FAIRTRANSLATE_SCORE_RECORDS = score_records("fairtranslate") if FAIRTRANSLATE else []
+FAIRTRANSLATE_SCORES = [r["path"] for r in FAIRTRANSLATE_SCORE_RECORDS]
 if FAIRTRANSLATE:
     # per-item scores (and the data, for example_id) give the scorecard's gaps their CIs
     SCORECARD_INPUTS["fairtranslate"] = {
-        "score_files": FAIRTRANSLATE_SCORES,
+        "score_records": FAIRTRANSLATE_SCORE_RECORDS,
         "data": [f"{RESULTS}/fairtranslate/data.parquet"],
     }
 FAIRTRANSLATE_PAPER_TABLES = ["1", "2", "3", "6", "7", "8", "9"]
@@ -174,6 +177,7 @@ rule fairtranslate_tables:
         ),
     params:
         code=code_fingerprint("gendermt.benchmarks.fairtranslate.tables"),
+        runs=FAIRTRANSLATE_SCORE_RECORDS,
         systems=FAIRTRANSLATE.get("systems"),
         prompts=FAIRTRANSLATE.get("prompts"),
         metrics=FAIRTRANSLATE.get("metrics"),
@@ -204,6 +208,7 @@ rule fairtranslate_figures:
         pdf=f"{RESULTS}/fairtranslate/figures/score_by_gender.pdf",
     params:
         code=code_fingerprint("gendermt.benchmarks.fairtranslate.figures"),
+        runs=FAIRTRANSLATE_SCORE_RECORDS,
         systems=FAIRTRANSLATE.get("systems"),
         prompts=FAIRTRANSLATE.get("prompts"),
         metrics=FAIRTRANSLATE.get("metrics"),
@@ -219,11 +224,12 @@ rule fairtranslate_figures:
 # --- Inclusive-language analyses (§7, §8, appendices A, E, F): every system × prompt's
 # translations → normalised outputs, indicators, occupation forms, singular "they",
 # word counts; then their figures.
-FAIRTRANSLATE_TRANSLATIONS = (
-    run_files(f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl", "fairtranslate")
+FAIRTRANSLATE_TRANSLATION_RECORDS = (
+    run_paths(f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl", "fairtranslate")
     if FAIRTRANSLATE
     else []
 )
+FAIRTRANSLATE_TRANSLATIONS = [r["path"] for r in FAIRTRANSLATE_TRANSLATION_RECORDS]
 FAIRTRANSLATE_INCLUSIVE_TABLES = [
     "normalization",
     "normalized_outputs",
@@ -314,6 +320,7 @@ rule fairtranslate_inclusive_tables:
         classifier_modes_md=f"{RESULTS}/fairtranslate/tables/classifier_modes.md",
     params:
         code=code_fingerprint("gendermt.benchmarks.fairtranslate.inclusive_tables"),
+        runs=FAIRTRANSLATE_TRANSLATION_RECORDS,
         systems=FAIRTRANSLATE.get("systems"),
         prompts=FAIRTRANSLATE.get("prompts"),
         clean_outlier=FAIRTRANSLATE_CLEAN_OUTLIER,

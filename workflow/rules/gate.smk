@@ -10,15 +10,12 @@ GATE_RAW = (
     if GATE
     else []
 )
-GATE_TRANSLATIONS = (
-    expand(
-        f"{RESULTS}/gate/translations/{{system}}/{{prompt}}.jsonl",
-        system=GATE["systems"],
-        prompt=GATE["prompts"],
-    )
+GATE_TRANSLATION_RECORDS = (
+    run_paths(f"{RESULTS}/gate/translations/{{system}}/{{prompt}}.jsonl", "gate")
     if GATE
     else []
 )
+GATE_TRANSLATIONS = [r["path"] for r in GATE_TRANSLATION_RECORDS]
 
 if GATE:
     TARGETS.extend(
@@ -81,6 +78,7 @@ rule gate_tables:
         prf_md=f"{RESULTS}/gate/tables/prf.md",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate.tables"),
+        runs=GATE_TRANSLATION_RECORDS,
         min_words=GATE.get("min_words"),
         max_words=GATE.get("max_words"),
         full_set_recall=GATE.get("full_set_recall", False),

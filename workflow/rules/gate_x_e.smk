@@ -11,15 +11,12 @@ GATE_X_E_RAW = (
     if GATE_X_E
     else []
 )
-GATE_X_E_REWRITES = (
-    expand(
-        f"{RESULTS}/gate-x-e/rewrites/{{system}}/{{prompt}}.parquet",
-        system=GATE_X_E["systems"],
-        prompt=GATE_X_E["prompts"],
-    )
+GATE_X_E_REWRITE_RECORDS = (
+    run_paths(f"{RESULTS}/gate-x-e/rewrites/{{system}}/{{prompt}}.parquet", "gate-x-e")
     if GATE_X_E
     else []
 )
+GATE_X_E_REWRITES = [r["path"] for r in GATE_X_E_REWRITE_RECORDS]
 
 if GATE_X_E:
     TARGETS.extend(
@@ -132,6 +129,7 @@ rule gate_x_e_tables:
         answers_md=f"{RESULTS}/gate-x-e/tables/answers.md",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate_x_e.tables"),
+        runs=GATE_X_E_REWRITE_RECORDS,
         bleu=config.get("scoring", {}).get("bleu", {}),
     log:
         f"{LOGS}/gate-x-e/tables.log",
@@ -211,6 +209,7 @@ rule gate_x_e_errors:
         md=f"{RESULTS}/gate-x-e/tables/errors.md",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate_x_e.errors"),
+        runs=GATE_X_E_REWRITE_RECORDS,
     log:
         f"{LOGS}/gate-x-e/errors.log",
     conda:

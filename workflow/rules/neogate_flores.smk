@@ -6,15 +6,12 @@ from gendermt.benchmarks.neogate.flores import load_template as load_flores_temp
 
 
 NEOGATE_FLORES = BENCHMARKS.get("neogate-flores", {})
-NEOGATE_FLORES_RUNS = (
-    expand(
-        f"{RESULTS}/neogate-flores/scores/{{system}}/{{prompt}}.json",
-        system=NEOGATE_FLORES["systems"],
-        prompt=NEOGATE_FLORES["prompts"],
-    )
+NEOGATE_FLORES_RUN_RECORDS = (
+    run_paths(f"{RESULTS}/neogate-flores/scores/{{system}}/{{prompt}}.json", "neogate-flores")
     if NEOGATE_FLORES
     else []
 )
+NEOGATE_FLORES_RUNS = [r["path"] for r in NEOGATE_FLORES_RUN_RECORDS]
 NEOGATE_FLORES_METRICS = NEOGATE_FLORES.get("metrics", [])
 
 if NEOGATE_FLORES:
@@ -84,7 +81,8 @@ rule neogate_flores_table:
         ),
         md=f"{RESULTS}/neogate-flores/tables/flores.md",
     params:
-        code=code_fingerprint("gendermt.benchmarks.neogate.flores"),
+        code=code_fingerprint("gendermt.benchmarks.neogate.flores_tables"),
+        runs=NEOGATE_FLORES_RUN_RECORDS,
     log:
         f"{LOGS}/neogate-flores/table.log",
     conda:

@@ -58,7 +58,8 @@ for _source_rule, _tables in REPORT_TABLE_RULES.items():
             **{
                 key: value
                 for key, value in workflow.get_rule(_source_rule).params.items()
-                if not callable(value)
+                # not its code fingerprint: this job runs gendermt.htmltable only
+                if not callable(value) and key != "code"
             },
             html_code=code_fingerprint("gendermt.htmltable"),
             html_pages={

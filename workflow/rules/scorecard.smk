@@ -39,7 +39,13 @@ rule scorecard:
             for name in SCORECARD_BENCHMARKS
             for table in SCORECARD_TABLES[name]
         ],
-        readers=[f for files in SCORECARD_READER_INPUTS.values() for fs in files.values() for f in fs],
+        # files, or records of runs' files ({system, prompt, path})
+        readers=[
+            f["path"] if isinstance(f, dict) else f
+            for files in SCORECARD_READER_INPUTS.values()
+            for fs in files.values()
+            for f in fs
+        ],
     output:
         csv=f"{RESULTS}/scorecard/scorecard.csv",
         # the scorecard as the report shows it: a table tinted per column (sortable)

@@ -92,6 +92,7 @@ rule finish_reasons:
         md=f"{RESULTS}/{{benchmark}}/tables/finish_reasons.md",
     params:
         code=code_fingerprint("gendermt.analysis.finish"),
+        runs=translation_records_of,
     log:
         f"{LOGS}/{{benchmark}}/finish_reasons.log",
     conda:

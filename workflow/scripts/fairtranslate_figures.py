@@ -4,7 +4,7 @@ from gendermt.io import logging_to
 with logging_to(snakemake.log[0]):
     build_figures(
         snakemake.input.data,
-        snakemake.input.scores,
+        snakemake.params.runs,
         snakemake.output.png,
         snakemake.output.pdf,
         snakemake.params.systems,

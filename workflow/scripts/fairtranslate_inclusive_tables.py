@@ -4,7 +4,7 @@ from gendermt.io import logging_to
 with logging_to(snakemake.log[0]):
     build_inclusive_tables(
         snakemake.input.data,
-        snakemake.input.translations,
+        snakemake.params.runs,
         snakemake.output.analysed,
         dict(snakemake.output.items()),
         snakemake.params.systems,

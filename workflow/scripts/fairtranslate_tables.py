@@ -4,7 +4,7 @@ from gendermt.io import logging_to
 with logging_to(snakemake.log[0]):
     build_tables(
         snakemake.input.data,
-        snakemake.input.scores,
+        snakemake.params.runs,
         dict(snakemake.output.items()),
         snakemake.params.systems,
         snakemake.params.prompts,

@@ -9,24 +9,25 @@ file written before finish reasons were recorded).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
-from gendermt.analysis.tables import run_of
 from gendermt.io import read_jsonl, write_table
 
 REASONS = ("eos", "stop", "length", "n/a", "unknown")
 
 
-def finish_counts(translation_files: Sequence[str | Path]) -> pd.DataFrame:
-    """One row per run (system, prompt): items, the count of each finish reason, and the
-    truncated share (``length`` / items whose reason is known; NaN when none is)."""
+def finish_counts(runs: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """One row per run (``{system, prompt, path}`` records of its translation file): items,
+    the count of each finish reason, and the truncated share (``length`` / items whose reason
+    is known; NaN when none is)."""
     rows = []
-    for path in translation_files:
-        system, prompt = run_of(path)
-        reasons = [r.get("finish_reason", "unknown") for r in read_jsonl(path)]
+    for run in runs:
+        system, prompt = run["system"], run["prompt"]
+        reasons = [r.get("finish_reason", "unknown") for r in read_jsonl(run["path"])]
         row = {"system": system, "prompt": prompt, "items": len(reasons)}
         for reason in (*REASONS, *sorted(set(reasons) - set(REASONS))):
             row[reason] = reasons.count(reason)
@@ -42,7 +43,8 @@ def finish_counts(translation_files: Sequence[str | Path]) -> pd.DataFrame:
     return frame[[*columns[:-1], *extra, "truncated_share"]].fillna({c: 0 for c in extra})
 
 
-def write_finish_table(translation_files: Sequence[str | Path], csv: str | Path,
+def write_finish_table(runs: Sequence[Mapping[str, Any]], csv: str | Path,
                        md: str | Path) -> None:
-    """Workflow stage: a benchmark's translation files → ``tables/finish_reasons.csv`` + .md."""
-    write_table(finish_counts(translation_files), csv, md, floatfmt=".3f")
+    """Workflow stage: a benchmark's runs (records of their translation files) →
+    ``tables/finish_reasons.csv`` + .md."""
+    write_table(finish_counts(runs), csv, md, floatfmt=".3f")

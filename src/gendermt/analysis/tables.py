@@ -2,35 +2,37 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import pandas as pd
 
-
-def run_of(score_file: str | Path) -> tuple[str, str]:
-    """(system, prompt) of a per-run file ``.../{system}/{prompt}.{ext}``."""
-    path = Path(score_file)
-    return path.parent.name, path.name.split(".", 1)[0]
+from gendermt.errors import GenderMTError
 
 
-def collect_scores(score_files: Sequence[str | Path], data: pd.DataFrame,
+def collect_scores(scores: Sequence[Mapping[str, Any]], data: pd.DataFrame,
                    metadata: Sequence[str]) -> pd.DataFrame:
     """Long frame ``system, prompt, metric, item_id, score`` joined with item metadata.
 
-    A score file of one run (``scores/{system}/{prompt}.parquet``) takes its system and prompt
-    from its path; a file of many runs (``scores/comet.parquet``) has them as columns.
+    ``scores``: one record per score file, as the rule gives them: ``{system, prompt, path}``
+    for a file of one run (``scores/{system}/{prompt}.parquet``; its system and prompt are the
+    record's), ``{path}`` for a file of many runs (``scores/comet.parquet``), whose rows name
+    them.
     """
     parts = []
-    for path in score_files:
+    for record in scores:
+        path = record["path"]
         part = pd.read_parquet(path)
-        if not {"system", "prompt"} <= set(part.columns):
-            system, prompt = run_of(path)
-            part = part.assign(system=system, prompt=prompt)
+        if "system" in record or "prompt" in record:
+            part = part.assign(system=record["system"], prompt=record["prompt"])
+        elif not {"system", "prompt"} <= set(part.columns):
+            raise GenderMTError(f"{path}: a score file of many runs needs system and prompt "
+                                "columns; a file of one run needs a record with its system "
+                                "and prompt")
         parts.append(part[["item_id", "metric", "score", "system", "prompt"]])
-    scores = pd.concat(parts, ignore_index=True)
-    return scores.merge(data[["item_id", *metadata]], on="item_id", how="left",
-                        validate="many_to_one")
+    scores_frame = pd.concat(parts, ignore_index=True)
+    return scores_frame.merge(data[["item_id", *metadata]], on="item_id", how="left",
+                              validate="many_to_one")
 
 
 def ordered(frame: pd.DataFrame, orders: dict[str, Sequence[str]]) -> pd.DataFrame:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -70,14 +71,15 @@ class Scorecard:
 
 def build(results: str | Path, benchmarks: Sequence[str] | None = None,
           systems: Sequence[str] | None = None, bootstrap: dict | None = None,
-          fairtranslate_scores: Sequence[str | Path] | None = None,
+          fairtranslate_scores: Sequence[Mapping[str, Any]] | None = None,
           floors: dict[str, float] | None = None,
           reader_inputs: dict[str, dict] | None = None) -> Scorecard:
     """Read the tables of ``benchmarks`` (default: those found) under ``results``.
 
     Rows follow ``systems`` (e.g. the config's order), then any other system found in the
     tables; a system in ``systems`` that ran no benchmark is left out.
-    ``fairtranslate_scores``: the per-item score files for the gap CIs (default: every one
+    ``fairtranslate_scores``: the per-item score files for the gap CIs, as records
+    (``{system, prompt, path}``; ``{path}`` for COMET's file of all runs; default: every one
     under ``fairtranslate/scores/``). ``floors``: quality floors by figure key (default
     :data:`QUALITY_FLOORS`). ``reader_inputs``: per scorecard key, keyword arguments of its
     reader naming the files it reads beyond its tables (the workflow's rule passes them).
@@ -96,7 +98,7 @@ def build(results: str | Path, benchmarks: Sequence[str] | None = None,
     ft = options.setdefault("fairtranslate", {})
     ft["bootstrap"] = bootstrap
     if fairtranslate_scores is not None:
-        ft["score_files"] = fairtranslate_scores
+        ft["score_records"] = fairtranslate_scores
     parts = {b: F.reader(b)(results, **options.get(b, {})) for b in wanted}
     found = list(dict.fromkeys(s for p in parts.values() for s in p.systems))
     order = [s for s in (systems or []) if s in found]

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from gendermt.io import write_text
 
@@ -15,7 +16,7 @@ from .write import write_scorecard
 
 def make_scorecard(results: str | Path, benchmarks: Sequence[str], systems: Sequence[str],
                    outputs: dict, bootstrap: dict | None = None,
-                   fairtranslate_scores: Sequence[str | Path] | None = None,
+                   fairtranslate_scores: Sequence[Mapping[str, Any]] | None = None,
                    floors: dict[str, float] | None = None,
                    reader_inputs: dict[str, dict] | None = None) -> None:
     """``outputs``: csv, legend, md, tex, json, png, pdf (and html, the report's) paths;

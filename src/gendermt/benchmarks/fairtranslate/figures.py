@@ -7,8 +7,9 @@ genders in the one gender palette (:data:`gendermt.benchmarks.fairtranslate.GEND
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import seaborn as sns
@@ -44,10 +45,13 @@ def score_by_gender(scores: pd.DataFrame, systems: Sequence[str], prompts: Seque
     return grid.figure
 
 
-def build_figures(data_path: str | Path, score_files: Sequence[str | Path], png: str | Path,
-                  pdf: str | Path, systems: Sequence[str], prompts: Sequence[str],
-                  metrics: Sequence[str], clean_outlier: dict | None = None) -> None:
-    """Workflow stage: every score file → ``figures/score_by_gender.{png,pdf}``."""
+def build_figures(data_path: str | Path, score_records: Sequence[Mapping[str, Any]],
+                  png: str | Path, pdf: str | Path, systems: Sequence[str],
+                  prompts: Sequence[str], metrics: Sequence[str],
+                  clean_outlier: dict | None = None) -> None:
+    """Workflow stage: every score file (records, as :func:`collect_scores` takes them) →
+    ``figures/score_by_gender.{png,pdf}``."""
     data = pd.read_parquet(data_path, columns=["item_id", "gender"])
-    scores, kept = outliers.apply(collect_scores(score_files, data, ["gender"]), clean_outlier)
+    scores, kept = outliers.apply(collect_scores(score_records, data, ["gender"]),
+                                  clean_outlier)
     save(score_by_gender(scores, systems, prompts, metrics, outliers.note(kept)), png, pdf)

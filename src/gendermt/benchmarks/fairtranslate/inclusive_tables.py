@@ -23,13 +23,14 @@ file in the paper's layout:
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
 from gendermt.analysis.stats import wilson_interval
-from gendermt.analysis.tables import ordered, run_of
+from gendermt.analysis.tables import ordered
 from gendermt.errors import GenderMTError
 from gendermt.io import read_jsonl, write_parquet, write_table, write_text
 from gendermt.progress import Progress
@@ -62,11 +63,12 @@ PAPER_WORD_COUNTS = {"ambiguous": (15.775, 13.564), "unambiguous": (22.153, 19.1
 
 
 # --------------------------------------------------------------------------- per output
-def read_translations(files: Sequence[str | Path]) -> pd.DataFrame:
-    """Every translation file as one frame: system, prompt, item_id, raw, hypothesis."""
+def read_translations(runs: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """Every run's translation file (``runs``: ``{system, prompt, path}`` records) as one
+    frame: system, prompt, item_id, raw, hypothesis."""
     parts = []
-    for path in files:
-        system, prompt = run_of(path)
+    for run in runs:
+        system, prompt, path = run["system"], run["prompt"], run["path"]
         records = read_jsonl(path)
         for i, rec in enumerate(records, start=1):
             missing = [k for k in ("item_id", "raw", "hypothesis") if k not in rec]
@@ -322,16 +324,17 @@ def _word_count_md(table: pd.DataFrame) -> str:
 
 
 # --------------------------------------------------------------------------- the stage
-def build_inclusive_tables(data_path: str | Path, translation_files: Sequence[str | Path],
+def build_inclusive_tables(data_path: str | Path, runs: Sequence[Mapping[str, Any]],
                            analysed_path: str | Path, outputs: dict, systems: Sequence[str],
                            prompts: Sequence[str], comet: str | Path | None = None,
                            clean_outlier: dict | None = None) -> None:
-    """Workflow stage: data + every translation file → per-output results and the tables;
+    """Workflow stage: data + every run's translation file (``{system, prompt, path}``
+    records) → per-output results and the tables;
     ``outputs`` maps table name (and ``<name>_md``) → path. With ``clean_outlier`` enabled,
     ``comet`` (``scores/comet.parquet``) gives the authors' mode its COMET filter of the
     singular-"they" rows (:mod:`.mode_tables`)."""
     data = pd.read_parquet(data_path)
-    items = analyse(data, read_translations(translation_files))
+    items = analyse(data, read_translations(runs))
     items = ordered(items, {"system": systems, "prompt": prompts, "gender": GENDERS,
                             "ambiguity": AMBIGUITIES})
     items = items.sort_values(["system", "prompt"], kind="stable", ignore_index=True)

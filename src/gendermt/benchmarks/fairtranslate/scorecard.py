@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -14,19 +15,20 @@ from gendermt.scorecard.gap import bootstrap_gap_ci, paired_differences
 
 
 def read(results: Path, bootstrap: dict | None = None,
-         score_files: Sequence[str | Path] | None = None,
+         score_records: Sequence[Mapping[str, Any]] | None = None,
          data: Sequence[str | Path] | None = None) -> Part:
     """Male−inclusive and male−female gaps of each metric (BLEU, COMET when scored) in the
     baseline run: differences of by_gender.csv's means, with paired bootstrap CIs.
-    ``score_files`` (per-item scores) and ``data`` (the data stage's one file, for
-    example_id): default, what the results folder has."""
+    ``score_records`` (per-item score files, as records: ``{system, prompt, path}``, COMET's
+    file of all runs ``{path}``) and ``data`` (the data stage's one file, for example_id):
+    default, what the results folder has."""
     source = "fairtranslate/tables/by_gender.csv"
     table = read_csv(results / source, ["metric", "system", "prompt", "gender", "mean"])
     run = pick_run(table["prompt"])
     table = table[table["prompt"].astype(str) == run]
     settings = {**BOOTSTRAP, **(bootstrap or {})}
     part = Part(systems=list(dict.fromkeys(table["system"].astype(str))))
-    per_item = _fairtranslate_items(results, score_files, data)
+    per_item = _fairtranslate_items(results, score_records, data)
     if per_item is None:
         part.notes.append("FairTranslate: no per-item scores (fairtranslate/scores/, data."
                           "parquet) in the results folder, so the gaps have no CIs.")
@@ -72,17 +74,23 @@ def read(results: Path, bootstrap: dict | None = None,
     return part
 
 
-def _fairtranslate_items(results: Path, score_files: Sequence[str | Path] | None = None,
+def _fairtranslate_items(results: Path,
+                         score_records: Sequence[Mapping[str, Any]] | None = None,
                          data: Sequence[str | Path] | None = None) -> pd.DataFrame | None:
-    """Per-item scores with example_id and gender: the given score files, else every one
-    under fairtranslate/scores/ (``{system}/{prompt}.parquet``, ``comet.parquet``)."""
+    """Per-item scores with example_id and gender: the given score files (records, as
+    :func:`gendermt.analysis.tables.collect_scores` takes them: the rule's), else every one
+    under fairtranslate/scores/ (the command line, which reads a finished results folder:
+    ``{system}/{prompt}.parquet`` by the workflow's layout, ``comet.parquet``)."""
     data_path = Path(data[0]) if data else results / "fairtranslate" / "data.parquet"
-    files = (list(score_files) if score_files is not None
-             else sorted((results / "fairtranslate" / "scores").glob("**/*.parquet")))
-    if not data_path.is_file() or not files:
+    scores_dir = results / "fairtranslate" / "scores"
+    records = (list(score_records) if score_records is not None
+               else [{"path": p} if p.parent == scores_dir else
+                     {"system": p.parent.name, "prompt": p.name.split(".", 1)[0], "path": p}
+                     for p in sorted(scores_dir.glob("**/*.parquet"))])
+    if not data_path.is_file() or not records:
         return None
     from gendermt.analysis.tables import collect_scores
 
     frame = pd.read_parquet(data_path)
-    scores = collect_scores(files, frame, ["example_id", "gender"])
+    scores = collect_scores(records, frame, ["example_id", "gender"])
     return scores.astype({"system": str, "prompt": str})

@@ -21,8 +21,9 @@ Markdown are in scientific notation, so that tiny ones never print as 0.000.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -207,17 +208,19 @@ def _gender_tests_md(table: pd.DataFrame, rows_note: str) -> str:
             + shown[columns].to_markdown(index=False, disable_numparse=True) + "\n")
 
 
-def build_tables(data_path: str | Path, score_files: Sequence[str | Path], outputs: dict,
-                 systems: Sequence[str], prompts: Sequence[str], metrics: Sequence[str],
-                 bootstrap: dict | None = None, clean_outlier: dict | None = None,
+def build_tables(data_path: str | Path, score_records: Sequence[Mapping[str, Any]],
+                 outputs: dict, systems: Sequence[str], prompts: Sequence[str],
+                 metrics: Sequence[str], bootstrap: dict | None = None,
+                 clean_outlier: dict | None = None,
                  kinds: dict[str, str] | None = None) -> None:
-    """Workflow stage: every score file → the tables; ``outputs`` maps table name → path
+    """Workflow stage: every score file (records, as :func:`collect_scores` takes them: the
+    rule's ``runs``) → the tables; ``outputs`` maps table name → path
     (for ``paper_table{n}``, the CSV: its .md and .tex are written beside it).
     ``clean_outlier``: the authors' row filter's settings (:mod:`.outliers`; off if None).
     ``kinds``: each system's kind (model, baseline, oracle; the paper tables' means are over
     models)."""
     data = pd.read_parquet(data_path)
-    scores = ordered(collect_scores(score_files, data, METADATA), {
+    scores = ordered(collect_scores(score_records, data, METADATA), {
         "system": systems, "prompt": prompts, "metric": metrics, "gender": GENDERS,
         "stereotype": STEREOTYPES, "ambiguity": AMBIGUITIES})
     scores, kept = outliers.apply(scores, clean_outlier)

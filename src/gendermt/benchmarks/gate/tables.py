@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
-from gendermt.analysis.tables import run_of
 from gendermt.io import read_jsonl, write_table, write_text
 
 from .metric import evaluate
@@ -33,17 +33,17 @@ def scores_of(data: pd.DataFrame, outputs: Mapping[str, str], min_words: int | N
     return pd.DataFrame(rows)
 
 
-def build_tables(data_path: str | Path, translation_files: Sequence[str | Path],
+def build_tables(data_path: str | Path, runs: Sequence[Mapping[str, Any]],
                  outputs: Mapping[str, str], min_words: int | None = None,
                  max_words: int | None = None, full_set_recall: bool = False) -> None:
-    """Workflow stage: every run's outputs → ``tables/prf.{csv,md}``."""
+    """Workflow stage: every run's outputs (``{system, prompt, path}`` records of its
+    translation file) → ``tables/prf.{csv,md}``."""
     data = pd.read_parquet(data_path)
     parts = []
-    for path in translation_files:
-        system, prompt = run_of(path)
-        hyps = {r["item_id"]: r["hypothesis"] for r in read_jsonl(path)}
+    for run in runs:
+        hyps = {r["item_id"]: r["hypothesis"] for r in read_jsonl(run["path"])}
         parts.append(scores_of(data, hyps, min_words, max_words, full_set_recall)
-                     .assign(system=system, prompt=prompt))
+                     .assign(system=run["system"], prompt=run["prompt"]))
     table = pd.concat(parts, ignore_index=True)
     front = ["system", "prompt"]
     table = table[front + [c for c in table.columns if c not in front]]

@@ -189,17 +189,17 @@ def _cell(value, kind: str) -> str:
     return f"{float(value):.1f}" if kind in TYPES else str(int(value))
 
 
-def build_errors(rewrite_files: list[str], csv_out: str, md_out: str) -> None:
-    """Workflow stage: every run's ``rewrites/{system}/{prompt}.parquet`` →
+def build_errors(runs: list[dict], csv_out: str, md_out: str) -> None:
+    """Workflow stage: every run's rewrites (``{system, prompt, path}`` records of
+    ``rewrites/{system}/{prompt}.parquet``) →
     ``tables/errors.csv`` (long form, all runs) and ``errors.md`` (Table 3's layout per run
     and language; "-" where a cell is undefined)."""
-    from gendermt.analysis.tables import run_of
     from gendermt.io import atomic_path, write_text
 
     parts, sections = [], []
-    for path in rewrite_files:
-        system, prompt = run_of(path)
-        long = error_table(pd.read_parquet(path))
+    for run in runs:
+        system, prompt = run["system"], run["prompt"]
+        long = error_table(pd.read_parquet(run["path"]))
         parts.append(long.assign(system=system, prompt=prompt))
         wide = table3(long)
         for language, table in wide.groupby("language", sort=False):

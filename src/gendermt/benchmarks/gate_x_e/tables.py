@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
-from gendermt.analysis.tables import run_of
 from gendermt.io import write_table, write_text
 
 from .metric import accuracy_long, rewriting_quality, table2
@@ -50,15 +50,16 @@ def _markdown(frame: pd.DataFrame, title: str) -> str:
 
 
 def build_tables(items_path: str | Path, tuples_path: str | Path,
-                 rewrite_files: Sequence[str | Path], outputs: Mapping[str, str],
+                 runs: Sequence[Mapping[str, Any]], outputs: Mapping[str, str],
                  bleu_options: dict | None = None) -> None:
-    """Workflow stage: every run's rewrites → ``tables/{accuracy,rewriting,tuples}``."""
+    """Workflow stage: every run's rewrites (``{system, prompt, path}`` records of
+    ``rewrites/{system}/{prompt}.parquet``) → ``tables/{accuracy,rewriting,tuples}``."""
     items = pd.read_parquet(items_path)
     tuples = pd.read_parquet(tuples_path)
     long_parts, wide_parts, quality_parts = [], [], []
-    for path in rewrite_files:
-        system, prompt = run_of(path)
-        scored = pd.read_parquet(path)
+    for run in runs:
+        system, prompt = run["system"], run["prompt"]
+        scored = pd.read_parquet(run["path"])
         long = accuracy_long(scored)
         long_parts.append(long.assign(system=system, prompt=prompt))
         wide_parts.append(table2(long).assign(system=system, prompt=prompt))
@@ -79,19 +80,19 @@ def build_tables(items_path: str | Path, tuples_path: str | Path,
     write_table(tuple_counts(items, tuples), outputs["tuples"], outputs["tuples_md"],
                 floatfmt=".0f")
     if "answers" in outputs:
-        table = answer_table(rewrite_files)
+        table = answer_table(runs)
         write_table(table, outputs["answers"], outputs["answers_md"], floatfmt=".3f")
 
 
-def answer_table(rewrite_files: Sequence[str | Path]) -> pd.DataFrame:
+def answer_table(runs: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     """Per run (system, prompt): requests, how many answers had each status
     (:data:`.parse.ANSWER_STATUSES`; ``from table`` for rewrites given as a table), and the
     share read in full (complete or none). An accuracy of 0 reads differently when no answer
     could be read at all."""
     rows = []
-    for path in rewrite_files:
-        system, prompt = run_of(path)
-        scored = pd.read_parquet(path).drop_duplicates("item_id")
+    for run in runs:
+        system, prompt = run["system"], run["prompt"]
+        scored = pd.read_parquet(run["path"]).drop_duplicates("item_id")
         status = scored["answer"] if "answer" in scored.columns else \
             pd.Series(["from table"] * len(scored))
         counts = status.value_counts()

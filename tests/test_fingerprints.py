@@ -1,0 +1,146 @@
+"""Every job's code fingerprint covers the modules that job runs and no more (issue 21).
+
+A rule's ``params: code=code_fingerprint(...)`` (and any ``*_code`` param) must cover every
+gendermt module its ``script:`` imports (editing one reruns the job) and no module the script
+does not reach (editing one reruns nothing of it), where "reach" is the script's imports,
+followed transitively, plus the modules the job loads by name, invisible to the imports: the
+backend module of each configured system it builds (a translation job's system, a GAMBIT
+judge, a ConGA annotator) and the scorecard's readers (found through the registry).
+Checked on every rule of the parsed workflow whose fingerprint is fixed at parse time, and on
+every planned job of the default run (fingerprints computed per job).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from gendermt.backends import BACKEND_MODULES
+from gendermt.provenance import imported_by, modules_run_by
+from gendermt.scorecard.figures import reader_modules
+
+from .conftest import ROOT
+from .dag_params import workflow_code
+from .workflow_support import copy_project
+
+# Modules a rule's jobs load by name besides backends.
+BY_NAME = {"scorecard": reader_modules()}
+
+
+def closure(modules) -> set[str]:
+    return set().union(*(modules_run_by(m) for m in modules)) if modules else set()
+
+
+def systems_built(rule: str, wildcards: dict, params: dict) -> list[str]:
+    """The configured systems a job builds a backend for."""
+    if rule in ("translate", "translate_sources"):
+        return [wildcards["system"]]
+    if params.get("judge"):
+        return list(params["judge"])
+    annotator = params.get("annotator")
+    return [annotator["system"]] if isinstance(annotator, dict) else []
+
+
+def faults(rule: str, script: str | None, code: dict, backends: list[str]) -> list[str]:
+    """What is wrong with one rule's (or job's) fingerprints: [] if nothing."""
+    if script is None:
+        return []
+    imports = set(imported_by(script))
+    if not imports:
+        return []
+    if not code:
+        return [f"{rule}: its script imports {sorted(imports)} but it has no code param"]
+    bad = [f"{rule}: {k} is {v}" for k, v in code.items() if not isinstance(v, list)]
+    if bad:
+        return bad
+    covered = closure([m for names in code.values() for m in names])
+    reach = closure(imports) | closure(backends) | closure(BY_NAME.get(rule, []))
+    found = []
+    missing = sorted(imports - covered)
+    if missing:
+        found.append(f"{rule}: its code param does not cover {missing}, which "
+                     f"{Path(script).name} imports")
+    extra = sorted(covered - reach)
+    if extra:
+        found.append(f"{rule}: its code param covers {extra}, which {Path(script).name} "
+                     "does not reach")
+    return found
+
+
+def backend_modules(config: dict, systems: list[str]) -> list[str]:
+    return [BACKEND_MODULES[config["systems"][s]["backend"]] for s in systems
+            if config["systems"][s].get("backend") in BACKEND_MODULES]
+
+
+@pytest.fixture(scope="module")
+def planned(tmp_path_factory):
+    project = copy_project(tmp_path_factory.mktemp("fingerprints") / "project",
+                           share_cache=False)
+    return project, workflow_code(project, "config/config.yaml")
+
+
+def all_faults(found: dict, config: dict) -> list[str]:
+    out = []
+    for rule in found["rules"]:
+        if any(v == "per job" for v in rule["code"].values()):
+            continue  # computed per job: checked on the planned jobs
+        out += faults(rule["rule"], rule["script"], rule["code"], [])
+    for job in found["jobs"]:
+        systems = systems_built(job["rule"], job["wildcards"], job["params"])
+        out += faults(job["rule"], job["script"], job["code"],
+                      backend_modules(config, systems))
+    return sorted(set(out))
+
+
+def test_every_fingerprint_covers_what_its_job_runs_and_no_more(planned):
+    _, found = planned
+    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))
+    assert all_faults(found, config) == []
+    # every rule with a script was looked at: none lacks a fingerprint
+    scripted = {r["rule"] for r in found["rules"] if r["script"]}
+    assert scripted and all(found_rule["code"] for found_rule in found["rules"]
+                            if found_rule["rule"] in scripted)
+    # the per-job ones: a translation job covers its own system's backend, no other
+    translate = [j for j in found["jobs"] if j["rule"] == "translate"]
+    stored = next(j for j in translate if j["wildcards"]["system"] == "gambit-mixed")
+    assert "gendermt.backends.stored" in stored["code"]["code"]
+    assert not any("gendermt.backends.hf" in m for m in stored["code"]["code"])
+
+
+def test_a_rule_whose_fingerprint_names_the_wrong_module_is_caught(planned, tmp_path):
+    # the checker on a deliberately wrong rule: GATE's tables fingerprinted with its figures
+    project, found = planned
+    rules = {r["rule"]: r for r in found["rules"]}
+    wrong = faults("gate_tables", rules["gate_tables"]["script"],
+                   {"code": ["gendermt.benchmarks.gate.figures"]}, [])
+    assert len(wrong) == 2
+    assert "does not cover ['gendermt.benchmarks.gate.tables']" in wrong[0]
+    assert "gendermt.benchmarks.gate.figures" in wrong[1] and "does not reach" in wrong[1]
+    # ... and in a rule file: the parsed workflow shows it
+    rule_file = project / "workflow" / "rules" / "gate.smk"
+    text = rule_file.read_text(encoding="utf-8")
+    right = 'code=code_fingerprint("gendermt.benchmarks.gate.tables"),'
+    assert right in text
+    rule_file.write_text(text.replace(right, right.replace(
+        '"gendermt.benchmarks.gate.tables"',
+        '"gendermt.benchmarks.gate.tables", "gendermt.benchmarks.conga.tables"')),
+        encoding="utf-8")
+    try:
+        broken = workflow_code(project, "config/config.yaml")
+    finally:
+        rule_file.write_text(text, encoding="utf-8")
+    config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))
+    found_faults = all_faults(broken, config)
+    assert found_faults and all(f.startswith("gate_tables:") for f in found_faults)
+    assert "gendermt.benchmarks.conga.tables" in found_faults[0]
+
+
+def test_a_script_import_the_fingerprint_misses_is_caught():
+    script = ROOT / "workflow" / "scripts" / "gambit_detect.py"
+    assert "gendermt.translate" in imported_by(script)
+    wrong = faults("gambit_detect", str(script), {"code": ["gendermt.benchmarks.gambit.evaluate"]},
+                   [])
+    assert wrong == ["gambit_detect: its code param does not cover ['gendermt.translate'], "
+                     "which gambit_detect.py imports"]
