@@ -20,14 +20,12 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/translate.smk"
 include: "workflow/rules/translate_sources.smk"
 include: "workflow/rules/score.smk"
-include: "workflow/rules/fairtranslate.smk"
-include: "workflow/rules/gate_x_e.smk"
-include: "workflow/rules/gate.smk"
-include: "workflow/rules/conga.smk"
-include: "workflow/rules/neogate.smk"
-include: "workflow/rules/neogate_flores.smk"
-include: "workflow/rules/winomt.smk"
-include: "workflow/rules/gambit.smk"
+# every benchmark's rule file (gendermt.benchmarks.registry: a package with a contract.py)
+for _benchmark in registry.benchmarks():
+
+    include: _benchmark.rules
+
+
 include: "workflow/rules/scorecard.smk"
 include: "workflow/rules/report.smk"
 

@@ -29,3 +29,13 @@ def default_run(tmp_path_factory):
     workdir = copy_project(tmp_path_factory.mktemp("default") / "project")
     proc = snakemake(workdir, "--cores", "2", timeout=RUN_TIMEOUT)
     return Run(workdir, proc)
+
+
+@pytest.fixture(scope="session")
+def config_schema(tmp_path_factory) -> str:
+    """The workflow's config schema as the Snakefile validates with it: the base schema with
+    every benchmark's fragment (gendermt.benchmarks.registry), as a file."""
+    from gendermt.benchmarks import registry
+
+    return str(registry.write_config_schema(ROOT / "workflow/schemas/config.schema.yaml",
+                                            tmp_path_factory.mktemp("schema") / "config.yaml"))

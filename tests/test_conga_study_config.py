@@ -11,9 +11,9 @@ CONTRACT = {"hf-seq2seq", "hf-causal", "vllm", "openai-compatible", "apertium", 
             "reference-oracle", "copy-source"}
 
 
-def test_study_config_validates_and_uses_contract_backends():
+def test_study_config_validates_and_uses_contract_backends(config_schema):
     study = yaml.safe_load((ROOT / "config/study/conga.yaml").read_text(encoding="utf-8"))
-    validate(copy.deepcopy(study), str(ROOT / "workflow/schemas/config.schema.yaml"))
+    validate(copy.deepcopy(study), config_schema)
     spec = study["benchmarks"]["conga"]
     for name in [*spec["systems"], spec["annotations"]["annotator"]["system"]]:
         assert study["systems"][name]["backend"] in CONTRACT, name

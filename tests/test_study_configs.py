@@ -55,10 +55,10 @@ def merged(*files):
     ["config/config.yaml"], ["config/config.yaml", "config/apertium.yaml"],
     *[["config/study/systems.yaml", f"config/study/{study}"] for study in STUDIES],
 ], ids=lambda files: "+".join(f.split("/")[-1] for f in files))
-def test_configs_validate_against_the_schema(files):
+def test_configs_validate_against_the_schema(files, config_schema):
     from snakemake.utils import validate
 
-    validate(merged(*files), str(ROOT / "workflow" / "schemas" / "config.schema.yaml"))
+    validate(merged(*files), config_schema)
 
 
 @pytest.fixture(scope="module")

@@ -10,23 +10,18 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from gendermt.benchmarks import registry
 from gendermt.errors import GenderMTError
 
-# Modules with a `register(score_commands, metrics_type)` that adds `gendermt score <name>`.
+# Modules with a `register(score_commands, metrics_type)` that adds `gendermt score <name>`:
+# every benchmark's (its contract's `cli`), then the generic metrics'.
 SCORE_COMMANDS = (
-    "gendermt.benchmarks.fairtranslate.cli",
-    "gendermt.benchmarks.gambit.cli",
-    "gendermt.benchmarks.gate.cli",
-    "gendermt.benchmarks.gate_x_e.cli",
-    "gendermt.benchmarks.mt_geneval.cli",
-    "gendermt.benchmarks.conga.cli",
-    "gendermt.benchmarks.neogate.cli",
-    "gendermt.benchmarks.winomt.cli",
+    *(b.cli for b in registry.benchmarks() if b.cli),
     "gendermt.scoring.cli",
 )
 # Modules with a `register(commands)` that adds a top-level command (`gendermt <name> ...`).
 COMMANDS = (
-    "gendermt.benchmarks.fairtranslate.inclusive_cli",
+    *(module for b in registry.benchmarks() for module in b.commands),
     "gendermt.scorecard.cli",
     "gendermt.cache_cli",
 )

@@ -5,8 +5,8 @@ and ranges) and then calls :func:`check_config`, so that a value that would fail
 job, after hours of translation, stops the workflow before any job runs, with the config key
 named: every system's settings (its backend's own check), the systems and prompts each
 benchmark names, every prompt template (file, version, placeholders), sacrebleu's options and
-tokenizers, and GAMBIT's reference files. Missing *data* files are not checked here (their
-rules name them).
+tokenizers, and each benchmark's own checks (its contract's ``check``). Missing *data* files
+are not checked here (gendermt.sources does).
 """
 
 from __future__ import annotations
@@ -16,18 +16,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from gendermt.benchmarks import registry
+from gendermt.benchmarks.contract import resolve
 from gendermt.errors import GenderMTError
 from gendermt.prompts import PLACEHOLDERS, check_placeholders, load_templates
 
-# Placeholders each benchmark's inputs rule fills besides PLACEHOLDERS (see the `render` of
-# each benchmark's inputs module); a benchmark whose render fills others lists them here.
-EXTRA_PLACEHOLDERS: dict[str, frozenset[str]] = {
-    "gate-x-e": frozenset({"translation"}),
-    "gate": frozenset({"translation", "gender"}),
-}
-# Neo-GATE renders its own messages (neogate/prompts.py `render`): these, and no others.
-NEOGATE_PLACEHOLDERS = {"user": {"source", "neomorpheme"}, "instruction": {"neomorpheme"},
-                        "answer": {"masculine", "feminine", "neomorphemic"}}
 SACREBLEU_METRICS = ("bleu", "chrf", "ter")
 
 
@@ -46,9 +39,9 @@ def check_schema(config: Mapping[str, Any], schema_path: str | Path) -> None:
     from difflib import get_close_matches
 
     import jsonschema
-    import yaml
 
-    schema = yaml.safe_load(Path(schema_path).read_text(encoding="utf-8"))
+    # the base schema with every benchmark's fragment (composing a composed one changes nothing)
+    schema = registry.config_schema(schema_path)
     validator = jsonschema.Draft202012Validator(schema)
     error = jsonschema.exceptions.best_match(validator.iter_errors(config))
     if error is None:
@@ -96,9 +89,9 @@ def check_config(config: Mapping[str, Any]) -> dict[str, dict[str, dict[str, Any
                  for name, spec in config.get("benchmarks", {}).items()}
     check_benchmark_names(config, templates)
     check_scoring(config.get("scoring", {}))
-    gambit = config.get("benchmarks", {}).get("gambit")
-    if gambit:
-        check_gambit_references(gambit)
+    # each benchmark's own checks (its contract's `check`)
+    for name, spec in config.get("benchmarks", {}).items():
+        registry.get(name).check_config(spec, config)
     return templates
 
 
@@ -116,17 +109,12 @@ def check_templates(benchmark: str, spec: Mapping[str, Any]) -> dict[str, dict[s
     """A benchmark's templates, loaded and their placeholders checked."""
     key = f"benchmarks.{benchmark}.templates"
     path = spec["templates"]
+    contract = registry.get(benchmark)
     try:
+        if contract.templates:  # a benchmark that renders its own messages checks its own
+            return resolve(contract.templates)(spec)
         templates = load_templates(path)
-        if benchmark == "neogate":
-            from gendermt.benchmarks.neogate.inputs import resolve_templates
-
-            resolved = resolve_templates(path)
-            for role, allowed in NEOGATE_PLACEHOLDERS.items():
-                check_placeholders(resolved, allowed, path, roles=(role,))
-        else:
-            allowed = PLACEHOLDERS | EXTRA_PLACEHOLDERS.get(benchmark, frozenset())
-            check_placeholders(templates, allowed, path)
+        check_placeholders(templates, PLACEHOLDERS | contract.placeholders, path)
     except GenderMTError as exc:
         raise _at(key, exc) from None
     return templates
@@ -189,24 +177,3 @@ def check_scoring(scoring: Mapping[str, Any]) -> None:
         check_tokenizer(name, f"scoring.tokenize.{lang}")
     for metric in SACREBLEU_METRICS:
         check_metric_options(metric, scoring.get(metric) or {}, f"scoring.{metric}")
-
-
-def check_gambit_references(spec: Mapping[str, Any]) -> None:
-    """GAMBIT's labour and stereotype files, read and validated now rather than in the
-    tables (a share of 1.7 would fail only after translation). Files that do not exist are
-    left to the rules that read them."""
-    from .benchmarks.gambit.references import load_labour, load_stereotypes
-
-    references = spec.get("references", {})
-    for lang, path in (references.get("labour") or {}).items():
-        if Path(path).is_file():
-            try:
-                load_labour(path)
-            except GenderMTError as exc:
-                raise _at(f"benchmarks.gambit.references.labour.{lang}", exc) from None
-    path = references.get("stereotype")
-    if path and Path(path).is_file():
-        try:
-            load_stereotypes(path)
-        except GenderMTError as exc:
-            raise _at("benchmarks.gambit.references.stereotype", exc) from None

@@ -18,36 +18,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .benchmarks import registry
 from .errors import GenderMTError
 
 PROJECT = Path(__file__).resolve().parents[2]  # the checkout: src/gendermt/ → ..
 SAMPLES = PROJECT / "resources"  # data the project writes itself
 
-# Config keys (below `benchmarks.<name>.`) that name data files or folders; `*` matches any
-# key of a mapping. `templates` and the like are the project's own files, checked as well.
-DATA_KEYS: dict[str, list[str]] = {
-    "fairtranslate": ["data.path", "templates"],
-    "gate-x-e": ["data.root/", "templates"],
-    "gate": ["data.root/", "templates"],
-    "conga": ["data.path", "templates", "annotations.alternatives"],
-    "neogate": ["data.test", "data.dev", "paradigms.*.mapping", "templates"],
-    "neogate-flores": ["data.source", "data.reference", "templates"],
-    "winomt": ["data.path", "data.pro", "data.anti", "templates"],
-    "gambit": ["data.path", "isco", "templates", "validation.*", "references.labour.*",
-               "references.stereotype", "detectors.*.lexicons.*", "detectors.*.templates"],
-}
-# The keys whose files a benchmark's data stage reads (its identity param); the rest are read
-# by later stages, which list them as inputs.
-DATA_STAGE_KEYS: dict[str, list[str]] = {
-    "fairtranslate": ["data.path"],
-    "gate-x-e": ["data.root/"],
-    "gate": ["data.root/"],
-    "conga": ["data.path"],
-    "neogate": ["data.test", "data.dev", "paradigms.*.mapping"],
-    "neogate-flores": ["data.source", "data.reference"],
-    "winomt": ["data.path", "data.pro", "data.anti"],
-    "gambit": ["data.path"],
-}
+# Per benchmark (its contract's data_keys): the config keys (dotted, `*` any key, trailing `/`
+# a folder) of the files and folders its block names; and the keys whose files its data stage
+# reads (its identity param; the rest are read by later stages, which list them as inputs).
+DATA_KEYS: dict[str, list[str]] = {b.name: list(b.data_keys) for b in registry.benchmarks()}
+DATA_STAGE_KEYS: dict[str, list[str]] = {b.name: list(b.data_stage_keys)
+                                         for b in registry.benchmarks()}
 
 
 @dataclass(frozen=True)

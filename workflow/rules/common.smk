@@ -23,7 +23,7 @@ from gendermt.backends import (
     system_gpus,
     system_kind,
 )
-from gendermt.benchmarks.gambit.lexicon import cues_path_for
+from gendermt.benchmarks import registry
 from gendermt.config_checks import check_config, check_schema
 from gendermt.errors import GenderMTError
 from gendermt.provenance import code_fingerprint
@@ -43,12 +43,17 @@ except GenderMTError as _exc:
     raise WorkflowError(str(_exc))
 
 
-# The schema, with a message naming the key, then Snakemake's validation (defaults).
+# The schema (the base schema with every benchmark's fragment, gendermt.benchmarks.registry),
+# with a message naming the key, then Snakemake's validation (defaults).
+SCHEMA = registry.write_config_schema(
+    Path(workflow.basedir) / "workflow/schemas/config.schema.yaml",
+    Path(".snakemake/gendermt/config.schema.yaml").resolve(),
+)
 try:
-    check_schema(config, Path(workflow.basedir) / "workflow/schemas/config.schema.yaml")
+    check_schema(config, SCHEMA)
 except GenderMTError as _exc:
     raise WorkflowError(f"config: {_exc}")
-validate(config, schema="../schemas/config.schema.yaml")
+validate(config, schema=str(SCHEMA))
 
 # Results of different configs live side by side: results/<run>/ (logs/<run>/). Not per
 # run: the request cache (cache.dir, results/cache by default), which is keyed by system
@@ -116,6 +121,20 @@ def template_of(wildcards):
     return TEMPLATES[wildcards.benchmark][wildcards.prompt]
 
 
+def template_for(benchmark):
+    """A benchmark's template of the job's {prompt} (for rules without {benchmark})."""
+    return lambda wildcards: TEMPLATES[benchmark][wildcards.prompt]
+
+
+def configured(key, lookup, *args):
+    """``lookup(*args)`` (e.g. a benchmark's data files); its error stops the workflow,
+    naming the config key."""
+    try:
+        return lookup(*args)
+    except GenderMTError as exc:
+        raise WorkflowError(f"{key}: {exc}")
+
+
 def system_output_settings(wildcards):
     """The settings that change a system's outputs on this benchmark (its `systems:` entry
     with the benchmark's `decoding:` overrides; not concurrency, timeouts, threads, ...)."""
@@ -151,21 +170,23 @@ def model_files_of(wildcards):
         raise WorkflowError(f"systems.{wildcards.system}: {exc}")
 
 
+# Each benchmark's runs as records ({system, prompt, ...}; a run's files are
+# <stage>/{system}/{prompt}.*): each system on each prompt (runs_of), unless its rule file sets
+# its own (Neo-GATE: systems × runs and paradigm systems; GAMBIT: model × language).
+BENCHMARK_RUNS: dict[str, list[dict]] = {}
+
+
+def run_records(benchmark):
+    if benchmark in BENCHMARK_RUNS:
+        return BENCHMARK_RUNS[benchmark]
+    return [{"system": s, "prompt": p} for s, p in runs_of(benchmark)]
+
+
 def translation_files_of(wildcards):
-    """Every translation file of a benchmark, whatever its runs are made of (Neo-GATE:
-    systems × runs and paradigm systems; GAMBIT: model × language; the rest: runs_of)."""
-    benchmark = wildcards.benchmark
-    if benchmark == "neogate":
-        return [
-            f"{RESULTS}/neogate/translations/{system}/{name}.jsonl"
-            for name, run in NEOGATE_RUNS.items()
-            for system in NEOGATE.get("systems", [])
-            + NEOGATE_PARADIGM_SYSTEMS.get(run["paradigm"], [])
-        ]
-    if benchmark == "gambit":
-        return list(dict.fromkeys(f"{RESULTS}/gambit/translations/{r['system']}/{r['lang']}.jsonl"
-                                  for r in GAMBIT_RUNS))
-    return run_files(f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl", benchmark)
+    """Every translation file of a benchmark, whatever its runs are made of."""
+    return list(dict.fromkeys(
+        f"{RESULTS}/{wildcards.benchmark}/translations/{r['system']}/{r['prompt']}.jsonl"
+        for r in run_records(wildcards.benchmark)))
 
 
 def system_kinds(systems):
@@ -211,15 +232,7 @@ def translation_gpus(wildcards):
 # systems that read only the source; gendermt/source_translations.py) -----------------------
 def system_prompts(benchmark, system):
     """The prompts (Neo-GATE: runs; GAMBIT: languages) a system translates in a benchmark."""
-    if benchmark == "neogate":
-        return [
-            name
-            for name, run in NEOGATE_RUNS.items()
-            if system in NEOGATE.get("systems", []) + NEOGATE_PARADIGM_SYSTEMS.get(run["paradigm"], [])
-        ]
-    if benchmark == "gambit":
-        return list(dict.fromkeys(r["lang"] for r in GAMBIT_RUNS if r["system"] == system))
-    return [p for s, p in runs_of(benchmark) if s == system]
+    return list(dict.fromkeys(r["prompt"] for r in run_records(benchmark) if r["system"] == system))
 
 
 def sources_shared(benchmark, system):
@@ -269,22 +282,6 @@ def sacrebleu_metrics_of(wildcards):
 def metric_options(wildcards):
     scoring = config.get("scoring", {})
     return {m: scoring.get(m) or {} for m in sacrebleu_metrics_of(wildcards)}
-
-
-def fairtranslate_clean_outlier(spec):
-    """benchmarks.fairtranslate.clean_outlier with its defaults, checked against the config."""
-    from gendermt.benchmarks.fairtranslate import outliers
-
-    try:
-        settings = outliers.settings_of(spec.get("clean_outlier"), spec["systems"])
-    except GenderMTError as exc:
-        raise WorkflowError(f"benchmarks.fairtranslate.{exc}")
-    if settings["enabled"] and "comet" not in spec.get("metrics", []):
-        raise WorkflowError(
-            "benchmarks.fairtranslate.clean_outlier is enabled but `comet` is not among "
-            "the metrics: the filter keeps rows by their COMET scores"
-        )
-    return settings
 
 
 def hypothesis_normalization_of(wildcards):
@@ -388,50 +385,12 @@ def benchmark_translations(wildcards):
                      wildcards.benchmark)
 
 
-# --- GATE X-E ----------------------------------------------------------------------------
-def gate_x_e_files(root, languages):
-    """The published GATE_data_*.txt files of the configured languages."""
-    from gendermt.benchmarks.gate_x_e.data import data_files
-
-    try:
-        return [str(p) for p in data_files(root, languages)]
-    except GenderMTError as exc:
-        raise WorkflowError(f"benchmarks.gate-x-e.data: {exc}")
-
-
-def gate_x_e_template(wildcards):
-    return TEMPLATES["gate-x-e"][wildcards.prompt]
-
-
-def neogate_flores_template(wildcards):
-    """A Neo-GATE FLORES template with its chat demonstrations (neogate/flores.py)."""
-    from gendermt.benchmarks.neogate.flores import load_template
-
-    return load_template(BENCHMARKS["neogate-flores"]["templates"], wildcards.prompt)
-
-
-def gate_x_e_answer(wildcards):
-    """How a GATE X-E prompt's answers are read: three variants, or the neutral one alone."""
-    return TEMPLATES["gate-x-e"][wildcards.prompt].get("answer", "variants")
-
-
-# --- GATE ---------------------------------------------------------------------------------
-def gate_files(root, languages):
-    """The published XX_2_variants.tsv files of the configured languages."""
-    from gendermt.benchmarks.gate.data import variant_files
-
-    try:
-        return [str(p) for p in variant_files(root, languages)]
-    except GenderMTError as exc:
-        raise WorkflowError(f"benchmarks.gate.data: {exc}")
-
-
-def gate_template(wildcards):
-    return TEMPLATES["gate"][wildcards.prompt]
-
-
 # Each benchmark's rule file adds the tables and figures it makes.
 TARGETS: list[str] = []
+
+# Files a benchmark's scorecard reader reads beyond its tables, by keyword argument of the
+# reader (its rule file sets them; e.g. FairTranslate's per-item scores for its gaps' CIs).
+SCORECARD_INPUTS: dict[str, dict[str, list[str]]] = {}
 
 # Tables of the report: csv path → its report entry; rule report_tables renders each as an
 # HTML page the report shows inline (Snakemake shows CSVs only as download links).
@@ -462,138 +421,3 @@ def figure_report(path, caption, category, subcategory, labels=None):
 
 def all_targets():
     return TARGETS
-
-
-# --- ConGA: annotators' files of one system's outputs ({system}, {prompt} substituted) ----
-def conga_annotation_files(wildcards):
-    """The configured annotation files that exist for this system and prompt."""
-    specs = BENCHMARKS.get("conga", {}).get("annotations", {}).get("files", [])
-    found = []
-    for spec in specs:
-        path = spec["path"].format(system=wildcards.system, prompt=wildcards.prompt)
-        if os.path.exists(path):
-            found.append({"path": path, "format": spec.get("format", "inline")})
-    return found
-
-
-def conga_annotation_paths(wildcards):
-    return [spec["path"] for spec in conga_annotation_files(wildcards)]
-
-
-# --- Neo-GATE: a run (prompt format × shots × paradigm) is one value of {prompt} ---------
-def neogate_run(wildcards):
-    return NEOGATE_RUNS[wildcards.prompt]
-
-
-def neogate_template(wildcards):
-    return NEOGATE_TEMPLATES[NEOGATE_RUNS[wildcards.prompt]["format"]]
-
-
-# --- GAMBIT: runs are model × target language; detectors turn outputs into assignments -----
-def gambit_runs(spec):
-    """Every (model, system, lang) GAMBIT runs: `systems` run on every target language under
-    their own name; `language_systems` maps a model label to its system per language (NMT
-    systems are one per language pair). Unknown systems or languages stop the workflow."""
-    langs = spec["prompts"]
-    runs = [{"model": s, "system": s, "lang": lang} for s in spec["systems"] for lang in langs]
-    for model, per_lang in spec.get("language_systems", {}).items():
-        for lang, system in per_lang.items():
-            if lang not in langs:
-                raise WorkflowError(
-                    f"benchmarks.gambit.language_systems.{model} names the language {lang!r}, "
-                    f"which is not among the prompts (target languages) {langs}"
-                )
-            if system not in SYSTEMS:
-                raise WorkflowError(
-                    f"benchmarks.gambit.language_systems.{model}.{lang} names {system!r}, "
-                    f"which is not defined under `systems:`"
-                )
-            runs.append({"model": model, "system": system, "lang": lang})
-    detectors = spec["detectors"]
-    if spec.get("detector", next(iter(detectors))) not in detectors:
-        raise WorkflowError(
-            f"benchmarks.gambit.detector is {spec['detector']!r}, which is not among the "
-            f"detectors {list(detectors)}"
-        )
-    for name, detector in detectors.items():
-        if "system" in detector and detector["system"] not in SYSTEMS:
-            raise WorkflowError(
-                f"benchmarks.gambit.detectors.{name}.system names {detector['system']!r}, "
-                f"which is not defined under `systems:`"
-            )
-        missing = [l for l in langs if "lexicons" in detector and l not in detector["lexicons"]]
-        if missing:
-            raise WorkflowError(
-                f"benchmarks.gambit.detectors.{name} has no lexicon for {missing}: add one "
-                f"per target language under `lexicons:`"
-            )
-    unknown = [l for l in spec.get("validation", {}) if l not in langs]
-    if unknown:
-        raise WorkflowError(
-            f"benchmarks.gambit.validation names {unknown}, which are not among the target "
-            f"languages {langs}"
-        )
-    return runs
-
-
-def gambit_detector(wildcards):
-    """A detector's config block, with its name (a param: changing it reruns detection)."""
-    detectors = BENCHMARKS["gambit"]["detectors"]
-    return {"name": wildcards.detector, **detectors[wildcards.detector]}
-
-
-def gambit_judge_system(wildcards):
-    """The chat system an LLM-judge detector runs on (its settings are a param too)."""
-    detector = BENCHMARKS["gambit"]["detectors"][wildcards.detector]
-    return {detector["system"]: SYSTEMS[detector["system"]]} if "system" in detector else {}
-
-
-def gambit_detector_files(wildcards):
-    """Files a detector reads: the language's lexicon, or the judge's prompt templates."""
-    detector = BENCHMARKS["gambit"]["detectors"][wildcards.detector]
-    files = [detector["templates"]] if "templates" in detector else []
-    lexicon = detector.get("lexicons", {}).get(wildcards.prompt)
-    if lexicon:
-        files.append(lexicon)
-        # the language's agreement cues, beside the lexicon
-        cues = cues_path_for(lexicon)
-        files += [str(cues)] if cues.exists() else []
-    return files
-
-
-def gambit_detector_gpus(wildcards):
-    detector = BENCHMARKS["gambit"]["detectors"][wildcards.detector]
-    return system_gpus(SYSTEMS[detector["system"]]) if "system" in detector else 0
-
-
-def gambit_detector_partition(wildcards):
-    return slurm_partition(gambit_detector_gpus(wildcards))
-
-
-def gambit_detector_gpu_model(wildcards):
-    return slurm_gpu_model(gambit_detector_gpus(wildcards))
-
-
-def gambit_validation_file(wildcards):
-    return BENCHMARKS["gambit"]["validation"][wildcards.prompt]
-
-
-def gambit_labour_files():
-    """The labour-statistics file of each target language that has one."""
-    spec = BENCHMARKS.get("gambit", {})
-    labour = spec.get("references", {}).get("labour", {})
-    return {lang: path for lang, path in labour.items() if lang in spec.get("prompts", [])}
-
-
-def gambit_assignments(runs, detector):
-    """A detector's assignment files of every run, in the order of `runs`."""
-    return [f"{RESULTS}/gambit/assignments/{detector}/{r['system']}/{r['lang']}.csv" for r in runs]
-
-
-def gambit_template(wildcards):
-    return TEMPLATES["gambit"][wildcards.prompt]
-
-
-def gambit_figure_caption(name):
-    """The intra-model tables and heatmaps of every language share one caption."""
-    return "intra_model" if name.startswith("intra_model_") else name

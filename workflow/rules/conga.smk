@@ -2,8 +2,8 @@
 # Italian annotations (annotators' files, annotated dataset translations, or an LLM
 # annotator) → entity-level categories and the per-sentence log → Tables 3, 5, 6 and the
 # A→M vs A→F figure.
+from gendermt.benchmarks.conga import config as conga_config
 from gendermt.benchmarks.conga.annotator import load_template as conga_load_template
-
 
 CONGA = BENCHMARKS.get("conga", {})
 CONGA_ANNOTATIONS = CONGA.get("annotations", {})
@@ -16,11 +16,6 @@ CONGA_ANNOTATOR = None
 CONGA_ANNOTATOR_GPUS = 0
 if CONGA_ANNOTATIONS.get("annotator"):
     _spec = CONGA_ANNOTATIONS["annotator"]
-    if _spec["system"] not in SYSTEMS:
-        raise WorkflowError(
-            f"benchmarks.conga.annotations.annotator.system {_spec['system']!r} is not "
-            f"defined under `systems:`"
-        )
     CONGA_ANNOTATOR = {
         "system": _spec["system"],
         "settings": SYSTEMS[_spec["system"]],
@@ -78,13 +73,13 @@ rule conga_annotate:
         translations=f"{RESULTS}/conga/translations/{{system}}/{{prompt}}.jsonl",
         data=f"{RESULTS}/conga/data.parquet",
         alternatives=CONGA_ALTERNATIVES,
-        files=conga_annotation_paths,
+        files=lambda wc: [f["path"] for f in conga_config.annotation_files(CONGA, wc.system, wc.prompt)],
     output:
         annotations=f"{RESULTS}/conga/annotations/{{system}}/{{prompt}}.jsonl",
         summary=f"{RESULTS}/conga/annotations/{{system}}/{{prompt}}.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.conga.annotations", *ALL_BACKENDS_CODE),
-        files=conga_annotation_files,
+        files=lambda wc: conga_config.annotation_files(CONGA, wc.system, wc.prompt),
         annotator=CONGA_ANNOTATOR,
         target_tags=CONGA_TAGS.get("target", {}),
     resources:

@@ -1,5 +1,6 @@
 # FairTranslate (en→fr): the published dataset → data.parquet, then the paper's tables and
 # figures from every system × prompt's scores.
+from gendermt.benchmarks.fairtranslate import config as fairtranslate_config
 
 
 FAIRTRANSLATE = BENCHMARKS.get("fairtranslate", {})
@@ -8,11 +9,17 @@ FAIRTRANSLATE_RAW = [
     path for path in [FAIRTRANSLATE.get("data", {}).get("path")] if path is not None
 ]
 FAIRTRANSLATE_SCORES = score_files("fairtranslate") if FAIRTRANSLATE else []
+if FAIRTRANSLATE:
+    # per-item scores (and the data, for example_id) give the scorecard's gaps their CIs
+    SCORECARD_INPUTS["fairtranslate"] = {
+        "score_files": FAIRTRANSLATE_SCORES,
+        "data": [f"{RESULTS}/fairtranslate/data.parquet"],
+    }
 FAIRTRANSLATE_PAPER_TABLES = ["1", "2", "3", "6", "7", "8", "9"]
 # The authors' clean_outlier row filter (COMET > threshold for every listed system), with
 # its defaults filled in; it needs COMET among the metrics.
 FAIRTRANSLATE_CLEAN_OUTLIER = (
-    fairtranslate_clean_outlier(FAIRTRANSLATE) if FAIRTRANSLATE else None
+    fairtranslate_config.clean_outlier(FAIRTRANSLATE) if FAIRTRANSLATE else None
 )
 
 if FAIRTRANSLATE:

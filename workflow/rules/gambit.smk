@@ -5,13 +5,20 @@
 # statistics and stereotype ratings (Tables 2, 3, 8, 9, 10, Figures 2–3). A validation rule
 # measures each detector's accuracy on labelled texts (Table 1).
 
+from gendermt.benchmarks.gambit import config as gambit_config
+
 
 GAMBIT = BENCHMARKS.get("gambit", {})
-GAMBIT_RUNS = gambit_runs(GAMBIT) if GAMBIT else []
+# model × target language (checked at start-up: gendermt.benchmarks.gambit.config)
+GAMBIT_RUNS = gambit_config.runs(GAMBIT, SYSTEMS) if GAMBIT else []
+if GAMBIT:
+    BENCHMARK_RUNS["gambit"] = [
+        {"system": r["system"], "prompt": r["lang"], "model": r["model"]} for r in GAMBIT_RUNS
+    ]
 GAMBIT_DETECTORS = list(GAMBIT.get("detectors", {}))
 # The detector whose assignments the GRAPE tables use; the others are cross-checks.
 GAMBIT_DETECTOR = GAMBIT.get("detector", GAMBIT_DETECTORS[0] if GAMBIT_DETECTORS else "")
-GAMBIT_LABOUR = gambit_labour_files()
+GAMBIT_LABOUR = gambit_config.labour_files(GAMBIT)
 GAMBIT_STEREOTYPE = GAMBIT.get("references", {}).get("stereotype")
 GAMBIT_VALIDATION = list(GAMBIT.get("validation", {})) if GAMBIT else []
 GAMBIT_TABLES = [
@@ -33,8 +40,8 @@ GAMBIT_PAPER_TABLES = [
 # Figures are drawn from these tables (gambit/figures.py), never from the assignments again.
 GAMBIT_FIGURE_TABLES = ["grape", "grape_groups", "stereotype_groups", "intra_model_pairs"]
 GAMBIT_FIGURES = ["grape_overview"] + [f"intra_model_{lang}" for lang in GAMBIT.get("prompts", [])]
-GAMBIT_ASSIGNMENTS = gambit_assignments(GAMBIT_RUNS, GAMBIT_DETECTOR) if GAMBIT else []
-GAMBIT_ALL_ASSIGNMENTS = {d: gambit_assignments(GAMBIT_RUNS, d) for d in GAMBIT_DETECTORS}
+GAMBIT_ASSIGNMENTS = gambit_config.assignments(RESULTS, GAMBIT_RUNS, GAMBIT_DETECTOR) if GAMBIT else []
+GAMBIT_ALL_ASSIGNMENTS = {d: gambit_config.assignments(RESULTS, GAMBIT_RUNS, d) for d in GAMBIT_DETECTORS}
 
 if GAMBIT:
     TARGETS.extend(
@@ -94,7 +101,7 @@ rule gambit_inputs:
         f"{RESULTS}/gambit/inputs/{{prompt}}.jsonl",
     params:
         code=code_fingerprint("gendermt.prompts"),
-        template=gambit_template,
+        template=template_for("gambit"),
     log:
         f"{LOGS}/gambit/inputs/{{prompt}}.log",
     conda:
@@ -108,18 +115,18 @@ rule gambit_detect:
         translations=f"{RESULTS}/gambit/translations/{{system}}/{{prompt}}.jsonl",
         data=f"{RESULTS}/gambit/data.parquet",
         isco=f"{RESULTS}/gambit/isco.parquet",
-        detector=gambit_detector_files,
+        detector=lambda wc: gambit_config.detector_files(GAMBIT, wc.detector, wc.prompt),
     output:
         csv=f"{RESULTS}/gambit/assignments/{{detector}}/{{system}}/{{prompt}}.csv",
         summary=f"{RESULTS}/gambit/assignments/{{detector}}/{{system}}/{{prompt}}.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.gambit.evaluate", *ALL_BACKENDS_CODE),
-        detector=gambit_detector,
-        judge=gambit_judge_system,
+        detector=lambda wc: gambit_config.detector(GAMBIT, wc.detector),
+        judge=lambda wc: gambit_config.judge_system(GAMBIT, SYSTEMS, wc.detector),
     resources:
-        gpu=gambit_detector_gpus,
-        gpu_model=gambit_detector_gpu_model,
-        slurm_partition=gambit_detector_partition,
+        gpu=lambda wc: gambit_config.detector_gpus(GAMBIT, SYSTEMS, wc.detector),
+        gpu_model=lambda wc: slurm_gpu_model(gambit_config.detector_gpus(GAMBIT, SYSTEMS, wc.detector)),
+        slurm_partition=lambda wc: slurm_partition(gambit_config.detector_gpus(GAMBIT, SYSTEMS, wc.detector)),
     log:
         f"{LOGS}/gambit/detect/{{detector}}/{{system}}/{{prompt}}.log",
     benchmark:
@@ -132,20 +139,20 @@ rule gambit_detect:
 
 rule gambit_validate:
     input:
-        validation=gambit_validation_file,
+        validation=lambda wc: GAMBIT["validation"][wc.prompt],
         isco=f"{RESULTS}/gambit/isco.parquet",
-        detector=gambit_detector_files,
+        detector=lambda wc: gambit_config.detector_files(GAMBIT, wc.detector, wc.prompt),
     output:
         csv=f"{RESULTS}/gambit/validation/{{detector}}/{{prompt}}.csv",
         summary=f"{RESULTS}/gambit/validation/{{detector}}/{{prompt}}.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.gambit.validation"),
-        detector=gambit_detector,
-        judge=gambit_judge_system,
+        detector=lambda wc: gambit_config.detector(GAMBIT, wc.detector),
+        judge=lambda wc: gambit_config.judge_system(GAMBIT, SYSTEMS, wc.detector),
     resources:
-        gpu=gambit_detector_gpus,
-        gpu_model=gambit_detector_gpu_model,
-        slurm_partition=gambit_detector_partition,
+        gpu=lambda wc: gambit_config.detector_gpus(GAMBIT, SYSTEMS, wc.detector),
+        gpu_model=lambda wc: slurm_gpu_model(gambit_config.detector_gpus(GAMBIT, SYSTEMS, wc.detector)),
+        slurm_partition=lambda wc: slurm_partition(gambit_config.detector_gpus(GAMBIT, SYSTEMS, wc.detector)),
     log:
         f"{LOGS}/gambit/validate/{{detector}}/{{prompt}}.log",
     conda:
@@ -189,7 +196,7 @@ rule gambit_tables:
         **{
             table: table_report(
                 f"{RESULTS}/gambit/tables/{table}.csv",
-                caption=f"../report/gambit_{gambit_figure_caption(table)}.rst",
+                caption=f"../report/gambit_{gambit_config.figure_caption(table)}.rst",
                 category="GAMBIT",
                 subcategory="Tables",
             )
@@ -234,7 +241,7 @@ rule gambit_figures:
         **{
             f"{figure}_png": figure_report(
                 f"{RESULTS}/gambit/figures/{figure}.png",
-                caption=f"../report/gambit_{gambit_figure_caption(figure)}.rst",
+                caption=f"../report/gambit_{gambit_config.figure_caption(figure)}.rst",
                 category="GAMBIT",
                 subcategory="Figures",
             )

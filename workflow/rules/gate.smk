@@ -1,10 +1,15 @@
 # GATE (en→es/fr/it gender rewriting): 2-variant files → requests (each row f→m and m→f),
 # the generic `translate` rule runs every system (stored outputs, LLMs, oracles), then
 # GateEval's precision / recall / F0.5 per language, direction and category label.
+from gendermt.benchmarks.gate.data import variant_files
 
 
 GATE = BENCHMARKS.get("gate", {})
-GATE_RAW = gate_files(GATE["data"]["root"], GATE["data"]["languages"]) if GATE else []
+GATE_RAW = (
+    configured("benchmarks.gate.data", variant_files, GATE["data"]["root"], GATE["data"]["languages"])
+    if GATE
+    else []
+)
 GATE_TRANSLATIONS = (
     expand(
         f"{RESULTS}/gate/translations/{{system}}/{{prompt}}.jsonl",
@@ -53,7 +58,7 @@ rule gate_inputs:
         f"{RESULTS}/gate/inputs/{{prompt}}.jsonl",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate.inputs"),
-        template=gate_template,
+        template=template_for("gate"),
     log:
         f"{LOGS}/gate/inputs/{{prompt}}.log",
     conda:

@@ -2,11 +2,12 @@
 # then every system × prompt's answers → rewrites per tuple → the paper's tables and a figure.
 # Requests go through the generic `translate` rule; their inputs have a rule of their own
 # (a rewriter sees the original translation and the source sentence).
+from gendermt.benchmarks.gate_x_e.data import data_files
 
 
 GATE_X_E = BENCHMARKS.get("gate-x-e", {})
 GATE_X_E_RAW = (
-    gate_x_e_files(GATE_X_E["data"]["root"], GATE_X_E["data"]["languages"])
+    configured("benchmarks.gate-x-e.data", data_files, GATE_X_E["data"]["root"], GATE_X_E["data"]["languages"])
     if GATE_X_E
     else []
 )
@@ -68,7 +69,7 @@ rule gate_x_e_inputs:
         f"{RESULTS}/gate-x-e/inputs/{{prompt}}.jsonl",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate_x_e.inputs"),
-        template=gate_x_e_template,
+        template=template_for("gate-x-e"),
     log:
         f"{LOGS}/gate-x-e/inputs/{{prompt}}.log",
     conda:
@@ -85,7 +86,8 @@ rule gate_x_e_rewrites:
         f"{RESULTS}/gate-x-e/rewrites/{{system}}/{{prompt}}.parquet",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate_x_e.evaluate"),
-        answer=gate_x_e_answer,
+        # how the answers are read: three variants, or the neutral one alone
+        answer=lambda wc: TEMPLATES["gate-x-e"][wc.prompt].get("answer", "variants"),
     log:
         f"{LOGS}/gate-x-e/rewrites/{{system}}/{{prompt}}.log",
     conda:

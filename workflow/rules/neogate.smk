@@ -4,12 +4,11 @@
 from gendermt.benchmarks.neogate.inputs import resolve_templates, study_runs
 
 
+# a run (prompt format × shots × paradigm) is one value of {prompt}
 NEOGATE = BENCHMARKS.get("neogate", {})
-try:
-    NEOGATE_TEMPLATES = resolve_templates(NEOGATE["templates"]) if NEOGATE else {}
-    NEOGATE_RUNS = study_runs(NEOGATE, NEOGATE_TEMPLATES) if NEOGATE else {}
-except GenderMTError as _exc:
-    raise WorkflowError(f"benchmarks.neogate: {_exc}")
+# (checked at start-up: gendermt.benchmarks.neogate.config)
+NEOGATE_TEMPLATES = resolve_templates(NEOGATE["templates"]) if NEOGATE else {}
+NEOGATE_RUNS = study_runs(NEOGATE, NEOGATE_TEMPLATES) if NEOGATE else {}
 NEOGATE_PARADIGMS = list(NEOGATE.get("paradigms", {}))
 # Systems run on every run; paradigm systems (e.g. the oracle of one paradigm's adapted
 # reference) only on the runs of their paradigm.
@@ -35,15 +34,12 @@ NEOGATE_RAW = (
 NEOGATE_METRICS = ["coverage", "accuracy", "cwa", "misgeneration"]
 
 if NEOGATE:
-    _unknown = [s for s in NEOGATE_SYSTEMS if s not in SYSTEMS]
-    if _unknown:
-        raise WorkflowError(f"benchmarks.neogate names undefined systems {_unknown}")
-    _unknown = [p for p in NEOGATE_PARADIGM_SYSTEMS if p not in NEOGATE_PARADIGMS]
-    if _unknown:
-        raise WorkflowError(
-            f"benchmarks.neogate.paradigm_systems names paradigms {_unknown} that "
-            f"benchmarks.neogate.paradigms does not define ({', '.join(NEOGATE_PARADIGMS)})"
-        )
+    BENCHMARK_RUNS["neogate"] = [
+        {"system": system, "prompt": name, "paradigm": run["paradigm"]}
+        for name, run in NEOGATE_RUNS.items()
+        for system in NEOGATE.get("systems", [])
+        + NEOGATE_PARADIGM_SYSTEMS.get(run["paradigm"], [])
+    ]
     TARGETS.extend(
         expand(
             f"{RESULTS}/neogate/tables/{{table}}.csv",
@@ -93,8 +89,8 @@ rule neogate_inputs:
         f"{RESULTS}/neogate/inputs/{{prompt}}.jsonl",
     params:
         code=code_fingerprint("gendermt.benchmarks.neogate.inputs"),
-        template=neogate_template,
-        run=neogate_run,
+        template=lambda wc: NEOGATE_TEMPLATES[NEOGATE_RUNS[wc.prompt]["format"]],
+        run=lambda wc: NEOGATE_RUNS[wc.prompt],
     log:
         f"{LOGS}/neogate/inputs/{{prompt}}.log",
     conda:
@@ -114,8 +110,8 @@ rule neogate_score:
         inspection=f"{RESULTS}/neogate/scores/{{system}}/{{prompt}}.tsv",
     params:
         code=code_fingerprint("gendermt.benchmarks.neogate.evaluate"),
-        run=neogate_run,
-        template=neogate_template,
+        run=lambda wc: NEOGATE_RUNS[wc.prompt],
+        template=lambda wc: NEOGATE_TEMPLATES[NEOGATE_RUNS[wc.prompt]["format"]],
         options=NEOGATE.get("evaluation", {}),
     log:
         f"{LOGS}/neogate/score/{{system}}/{{prompt}}.log",

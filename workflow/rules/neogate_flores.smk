@@ -2,6 +2,7 @@
 # the user provides → inputs (the paper's 3-shot chat prompt, Table 10; NMT systems read the
 # plain source) → the generic translate, score (BLEU, chrF, TER), bertscore and comet rules →
 # one table in the paper's layout.
+from gendermt.benchmarks.neogate.flores import load_template as load_flores_template
 
 
 NEOGATE_FLORES = BENCHMARKS.get("neogate-flores", {})
@@ -51,7 +52,8 @@ rule neogate_flores_inputs:
         f"{RESULTS}/neogate-flores/inputs/{{prompt}}.jsonl",
     params:
         code=code_fingerprint("gendermt.benchmarks.neogate.flores"),
-        template=neogate_flores_template,
+        # the template with its chat demonstrations (neogate/flores.py)
+        template=lambda wc: load_flores_template(BENCHMARKS["neogate-flores"]["templates"], wc.prompt),
     log:
         f"{LOGS}/neogate-flores/inputs/{{prompt}}.log",
     conda:

@@ -3,6 +3,10 @@
 # ("All benchmarks" before the benchmarks' names) and the report's front page links to it.
 from gendermt.scorecard.figures import CONFIG_KEYS as SCORECARD_KEYS
 from gendermt.scorecard.figures import TABLES as SCORECARD_TABLES
+from gendermt.scorecard.figures import reader_modules
+
+# the benchmarks' scorecard readers (the scorecard job runs them all)
+SCORECARD_READERS = reader_modules()
 
 # Scorecard keys of the configured benchmarks (GAMBIT's column is "grape", for its metric).
 SCORECARD_BENCHMARKS = [
@@ -10,11 +14,10 @@ SCORECARD_BENCHMARKS = [
     for name in BENCHMARKS
     if SCORECARD_KEYS.get(name, name) in SCORECARD_TABLES
 ]
-# FairTranslate's per-item scores (and data, for example_id) give its gaps' bootstrap CIs.
-SCORECARD_ITEMS = (
-    [f"{RESULTS}/fairtranslate/data.parquet"] if "fairtranslate" in SCORECARD_BENCHMARKS else []
-)
-SCORECARD_SCORES = FAIRTRANSLATE_SCORES if "fairtranslate" in SCORECARD_BENCHMARKS else []
+# What their readers read beyond their tables (set by their rule files), by keyword.
+SCORECARD_READER_INPUTS = {
+    key: SCORECARD_INPUTS[key] for key in SCORECARD_BENCHMARKS if key in SCORECARD_INPUTS
+}
 
 if SCORECARD_BENCHMARKS:
     TARGETS.extend(
@@ -36,8 +39,7 @@ rule scorecard:
             for name in SCORECARD_BENCHMARKS
             for table in SCORECARD_TABLES[name]
         ],
-        data=SCORECARD_ITEMS,
-        scores=SCORECARD_SCORES,
+        readers=[f for files in SCORECARD_READER_INPUTS.values() for fs in files.values() for f in fs],
     output:
         csv=f"{RESULTS}/scorecard/scorecard.csv",
         # the scorecard as the report shows it: a table tinted per column (sortable)
@@ -64,11 +66,12 @@ rule scorecard:
         json=f"{RESULTS}/scorecard/scorecard.json",
         pdf=f"{RESULTS}/scorecard/scorecard.pdf",
     params:
-        code=code_fingerprint("gendermt.scorecard.stage"),
+        code=code_fingerprint("gendermt.scorecard.stage", *SCORECARD_READERS),
         benchmarks=SCORECARD_BENCHMARKS,
         systems=list(config["systems"]),
         bootstrap=statistics_settings().get("bootstrap", {}),
         floors=config.get("scorecard", {}).get("quality_floors", {}),
+        reader_inputs=SCORECARD_READER_INPUTS,
     log:
         f"{LOGS}/scorecard/scorecard.log",
     conda:

@@ -7,5 +7,5 @@ with logging_to(snakemake.log[0]):
     # results/scorecard/scorecard.csv → results/
     make_scorecard(Path(snakemake.output.csv).parents[1], snakemake.params.benchmarks,
                    snakemake.params.systems, dict(snakemake.output.items()),
-                   snakemake.params.bootstrap, snakemake.input.scores,
-                   snakemake.params.floors)
+                   snakemake.params.bootstrap, None, snakemake.params.floors,
+                   snakemake.params.reader_inputs)

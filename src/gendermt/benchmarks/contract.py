@@ -86,17 +86,23 @@ class Benchmark:
     #: (message starting with the key below ``benchmarks.<name>``) for what the schema cannot
     #: check. Plain Python, run at start-up before anything is planned.
     check: str | None = None
-    #: Whether its templates are the generic ones (``templates:`` file, a prompt per key,
-    #: checked by ``gendermt.config_checks.check_templates``); Neo-GATE renders its own.
-    generic_templates: bool = True
+    #: ``"module:function"`` of ``check_templates(spec) -> {prompt: template}``, for a
+    #: benchmark that renders its own messages (Neo-GATE); None: the generic templates file
+    #: (a prompt per key, placeholders checked by ``gendermt.config_checks``).
+    templates: str | None = None
     #: The module with ``register(score_commands, metrics_list)`` that adds
     #: ``gendermt score <name>`` (None: no subcommand).
     cli: str | None = None
+    #: Modules with ``register(commands)`` that add top-level commands of its own
+    #: (FairTranslate's ``gendermt inclusive``).
+    commands: tuple[str, ...] = ()
     #: Its part of the scorecard (None: not on the scorecard).
     scorecard: Scorecard | None = None
     #: Report labels: path below ``results/<run>/`` without extension → (entry name, the
     #: paper's table or figure), so that the report lists "Table 6 · ANOVA", not paths.
     labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    #: Report labels by pattern (a regular expression over that path; groups fill ``{0}``).
+    label_patterns: tuple[tuple[str, tuple[str, str]], ...] = ()
 
     def check_config(self, spec: Mapping[str, Any], config: Mapping[str, Any]) -> None:
         """Run the benchmark's own config checks (nothing when it declares none)."""

@@ -71,14 +71,16 @@ class Scorecard:
 def build(results: str | Path, benchmarks: Sequence[str] | None = None,
           systems: Sequence[str] | None = None, bootstrap: dict | None = None,
           fairtranslate_scores: Sequence[str | Path] | None = None,
-          floors: dict[str, float] | None = None) -> Scorecard:
+          floors: dict[str, float] | None = None,
+          reader_inputs: dict[str, dict] | None = None) -> Scorecard:
     """Read the tables of ``benchmarks`` (default: those found) under ``results``.
 
     Rows follow ``systems`` (e.g. the config's order), then any other system found in the
     tables; a system in ``systems`` that ran no benchmark is left out.
     ``fairtranslate_scores``: the per-item score files for the gap CIs (default: every one
     under ``fairtranslate/scores/``). ``floors``: quality floors by figure key (default
-    :data:`QUALITY_FLOORS`).
+    :data:`QUALITY_FLOORS`). ``reader_inputs``: per scorecard key, keyword arguments of its
+    reader naming the files it reads beyond its tables (the workflow's rule passes them).
     """
     results = Path(results)
     if not results.is_dir():
@@ -89,8 +91,13 @@ def build(results: str | Path, benchmarks: Sequence[str] | None = None,
         raise GenderMTError(f"no scorecard figures for benchmark(s) {', '.join(unknown)}; "
                             f"known: {', '.join(BENCHMARKS)}")
     wanted = [b for b in BENCHMARKS if b in wanted]  # the scorecard's column order
-    parts = {b: (F.fairtranslate(results, bootstrap, fairtranslate_scores) if b == "fairtranslate"
-                 else F.READERS[b](results)) for b in wanted}
+    options = {key: dict(files) for key, files in (reader_inputs or {}).items()}
+    # FairTranslate's gaps have bootstrap CIs: its reader takes the settings and score files
+    ft = options.setdefault("fairtranslate", {})
+    ft["bootstrap"] = bootstrap
+    if fairtranslate_scores is not None:
+        ft["score_files"] = fairtranslate_scores
+    parts = {b: F.reader(b)(results, **options.get(b, {})) for b in wanted}
     found = list(dict.fromkeys(s for p in parts.values() for s in p.systems))
     order = [s for s in (systems or []) if s in found]
     order += [s for s in found if s not in order]

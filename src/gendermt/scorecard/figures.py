@@ -1,7 +1,8 @@
 """What the scorecard shows: each benchmark's headline figures, read from its own tables.
 
-Every reader takes the results folder and returns the benchmark's :class:`Figure` columns
-and the :class:`Cell` of each system that ran it. Values are the tables' own numbers, or a
+Every benchmark's reader (``read`` in its package's ``scorecard.py``, named by its contract)
+takes the results folder and returns the benchmark's :class:`Figure` columns and the
+:class:`Cell` of each system that ran it. Values are the tables' own numbers, or a
 ratio / difference of them (said in ``how``); nothing is recomputed from outputs except the
 bootstrap CIs of FairTranslate's gaps (:mod:`.gap`), which the tables do not give.
 """
@@ -15,26 +16,17 @@ from pathlib import Path
 
 import pandas as pd
 
-from gendermt.analysis.stats import BOOTSTRAP
+from gendermt.benchmarks import registry
+from gendermt.benchmarks.contract import resolve
 from gendermt.errors import DatasetError
 
-from .gap import bootstrap_gap_ci, paired_differences
-
-# In the scorecard's column order (the issue's): benchmark key → label.
-BENCHMARKS = {"fairtranslate": "FairTranslate", "neogate": "Neo-GATE", "conga": "ConGA",
-              "grape": "GAMBIT/GRAPE", "gate-x-e": "GATE X-E", "gate": "GATE",
-              "winomt": "WinoMT"}
-# The tables each benchmark's figures come from (relative to the results folder); the
-# workflow rule lists them as its inputs.
-TABLES = {"fairtranslate": ["fairtranslate/tables/by_gender.csv"],
-          "neogate": ["neogate/tables/zeroshot.csv"],
-          "conga": ["conga/tables/categories.csv", "conga/tables/metrics.csv"],
-          "gate-x-e": ["gate-x-e/tables/accuracy.csv"],
-          "gate": ["gate/tables/prf.csv"],
-          "winomt": ["winomt/tables/summary.csv"],
-          "grape": ["gambit/tables/grape.csv"]}
-# Benchmarks whose key in the workflow's config differs from their scorecard key.
-CONFIG_KEYS = {"gambit": "grape"}
+# In the scorecard's column order (the benchmarks' `order`): scorecard key → label, the tables
+# its figures come from (relative to the results folder; the workflow rule lists them as its
+# inputs), and the workflow config's key where it differs (GAMBIT's column is "grape").
+_PARTS = [b for b in registry.benchmarks() if b.scorecard]
+BENCHMARKS = {b.scorecard.key: b.scorecard.label for b in _PARTS}
+TABLES = {b.scorecard.key: list(b.scorecard.tables) for b in _PARTS}
+CONFIG_KEYS = {b.name: b.scorecard.key for b in _PARTS if b.name != b.scorecard.key}
 # The run a benchmark with several prompts is summarised by, in order of preference.
 BASELINE_PROMPTS = ("baseline", "zeroshot")
 
@@ -95,208 +87,18 @@ def pick_run(prompts: Sequence[str]) -> str:
     return prompts[0]
 
 
-def _num(value) -> float:
+def num(value) -> float:
     return math.nan if value is None or pd.isna(value) else float(value)
 
 
-# ------------------------------------------------------------------ FairTranslate
-def fairtranslate(results: Path, bootstrap: dict | None = None,
-                  score_files: Sequence[str | Path] | None = None) -> Part:
-    """Male−inclusive and male−female gaps of each metric (BLEU, COMET when scored) in the
-    baseline run: differences of by_gender.csv's means, with paired bootstrap CIs."""
-    source = "fairtranslate/tables/by_gender.csv"
-    table = read_csv(results / source, ["metric", "system", "prompt", "gender", "mean"])
-    run = pick_run(table["prompt"])
-    table = table[table["prompt"].astype(str) == run]
-    settings = {**BOOTSTRAP, **(bootstrap or {})}
-    part = Part(systems=list(dict.fromkeys(table["system"].astype(str))))
-    per_item = _fairtranslate_items(results, score_files)
-    if per_item is None:
-        part.notes.append("FairTranslate: no per-item scores (fairtranslate/scores/, data."
-                          "parquet) in the results folder, so the gaps have no CIs.")
-    metrics = [m for m in ("bleu", "comet") if m in set(table["metric"])]
-    # Quality beside the gaps: the mean over all items (the three gender means, equal
-    # counts) of each metric the table has.
-    for metric in [m for m in ("bleu", "chrf") if m in set(table["metric"])]:
-        name = {"bleu": "BLEU", "chrf": "chrF"}[metric]
-        fig = Figure("fairtranslate", f"{metric}_all", f"{name} (all)",
-                     f"{name} points (sentence-level, 0–100)", "higher", run, source,
-                     f"mean of the male, female and inclusive means of {metric} in "
-                     f"by_gender.csv: the output's quality, beside the gaps")
-        part.figures.append(fig)
-        for system, rows in table[table["metric"] == metric].groupby("system", sort=False):
-            means = rows.set_index("gender")["mean"]
-            part.cells[(str(system), fig.key)] = Cell(float(means.mean()))
-    for metric in metrics:
-        name = metric.upper()
-        for other in ("inclusive", "female"):
-            fig = Figure(
-                "fairtranslate", f"{metric}_male_minus_{other}", f"{name} male−{other}",
-                f"{name} points (sentence-level, 0–100)" if metric == "bleu"
-                else "COMET points (as in by_gender.csv)", "closer to 0", run, source,
-                f"mean({metric}, male) − mean({metric}, {other}) of by_gender.csv; "
-                f"{int(settings['level'] * 100)}% CI: percentile bootstrap over examples of "
-                f"the per-example difference (paired by example_id; "
-                f"{settings['resamples']} resamples, seed {settings['seed']})", has_ci=True,
-                quality="bleu_all" if "bleu" in set(table["metric"]) else None)
-            part.figures.append(fig)
-            for system, rows in table[table["metric"] == metric].groupby("system", sort=False):
-                means = rows.set_index("gender")["mean"]
-                if "male" not in means or other not in means:
-                    continue
-                low = high = math.nan
-                if per_item is not None:
-                    sub = per_item[(per_item["system"] == system) & (per_item["prompt"] == run)
-                                   & (per_item["metric"] == metric)]
-                    low, high = bootstrap_gap_ci(paired_differences(sub, "male", other),
-                                                 settings["resamples"], settings["seed"],
-                                                 settings["level"])
-                part.cells[(str(system), fig.key)] = Cell(
-                    float(means["male"] - means[other]), low, high)
-    return part
+def reader(key: str) -> Callable[..., Part]:
+    """The benchmark's reader (its contract's ``scorecard.reader``): results folder → Part."""
+    return resolve(next(b.scorecard.reader for b in _PARTS if b.scorecard.key == key))
 
 
-def _fairtranslate_items(results: Path, score_files: Sequence[str | Path] | None = None
-                         ) -> pd.DataFrame | None:
-    """Per-item scores with example_id and gender: the given score files, else every one
-    under fairtranslate/scores/ (``{system}/{prompt}.parquet``, ``comet.parquet``)."""
-    data_path = results / "fairtranslate" / "data.parquet"
-    files = (list(score_files) if score_files is not None
-             else sorted((results / "fairtranslate" / "scores").glob("**/*.parquet")))
-    if not data_path.is_file() or not files:
-        return None
-    from gendermt.analysis.tables import collect_scores
-
-    data = pd.read_parquet(data_path)
-    scores = collect_scores(files, data, ["example_id", "gender"])
-    return scores.astype({"system": str, "prompt": str})
-
-
-# ------------------------------------------------------------------ Neo-GATE
-def neogate(results: Path) -> Part:
-    """Coverage-weighted accuracy and mis-generation of the zero-shot runs, per paradigm."""
-    source = "neogate/tables/zeroshot.csv"
-    table = read_csv(results / source, ["system", "paradigm", "prompt", "cwa", "misgeneration"])
-    part = Part(systems=list(dict.fromkeys(table["system"].astype(str))))
-    for paradigm, rows in table.groupby("paradigm", sort=False):
-        run = str(rows["prompt"].iloc[0])
-        for key, label, better in (("cwa", "CWA", "higher"),
-                                   ("misgeneration", "mis-generation", "lower")):
-            fig = Figure("neogate", f"{key}_{paradigm}", f"{label} ({paradigm})", "%", better,
-                         run, source, f"column {key}, paradigm {paradigm}")
-            part.figures.append(fig)
-            for row in rows.itertuples():
-                part.cells[(str(row.system), fig.key)] = Cell(_num(getattr(row, key)))
-    return part
-
-
-# ------------------------------------------------------------------ ConGA
-def conga(results: Path) -> Part:
-    """A→M share of the ambiguous entities rendered with a gender, and F1 per gender."""
-    cat_source, met_source = "conga/tables/categories.csv", "conga/tables/metrics.csv"
-    cats = read_csv(results / cat_source, ["system", "prompt", "category", "count"])
-    mets = read_csv(results / met_source, ["system", "prompt", "gender", "f1"])
-    run = pick_run(cats["prompt"])
-    cats = cats[cats["prompt"].astype(str) == run]
-    mets = mets[mets["prompt"].astype(str) == run]
-    part = Part(systems=list(dict.fromkeys(cats["system"].astype(str))))
-    share = Figure("conga", "a_to_m_share", "A→M share", "% of ambiguous entities rendered "
-                   "with a gender", "closer to 50", run, cat_source,
-                   "100 × bias_a_to_m / (bias_a_to_m + bias_a_to_f); 50 = no default gender, "
-                   "above 50 = masculine default")
-    part.figures.append(share)
-    for system, rows in cats.groupby("system", sort=False):
-        counts = rows.set_index("category")["count"]
-        to_m, to_f = _num(counts.get("bias_a_to_m")), _num(counts.get("bias_a_to_f"))
-        total = to_m + to_f
-        part.cells[(str(system), share.key)] = Cell(100 * to_m / total if total > 0
-                                                    else math.nan)
-    for gender, label in (("M", "masculine"), ("F", "feminine")):
-        fig = Figure("conga", f"f1_{gender.lower()}", f"F1 {gender}", "0–1", "higher", run,
-                     met_source, f"column f1, gender {gender} ({label} entities)")
-        part.figures.append(fig)
-        for row in mets[mets["gender"] == gender].itertuples():
-            part.cells[(str(row.system), fig.key)] = Cell(_num(row.f1))
-    return part
-
-
-# ------------------------------------------------------------------ GATE X-E and GATE
-def gate_x_e(results: Path) -> Part:
-    """Exact-match rewriting accuracy over every Overall cell of Table 2 (all languages)."""
-    source = "gate-x-e/tables/accuracy.csv"
-    table = read_csv(results / source, ["system", "prompt", "subtype", "requested", "n",
-                                        "correct"])
-    run = pick_run(table["prompt"])
-    # the relaxed column re-counts the Negative instances under a looser rule
-    rows = table[(table["prompt"].astype(str) == run) & (table["subtype"] == "Overall")
-                 & (table["requested"] != "Neut (relaxed)")]
-    fig = Figure("gate-x-e", "accuracy", "rewriting accuracy", "%", "higher", run, source,
-                 "100 × Σ correct / Σ n over the Overall rows of every language, original and "
-                 "requested gender (the relaxed Negative → Neut row left out)")
-    part = Part([fig], list(dict.fromkeys(table["system"].astype(str))))
-    for system, sub in rows.groupby("system", sort=False):
-        n = sub["n"].sum()
-        part.cells[(str(system), fig.key)] = Cell(100 * sub["correct"].sum() / n if n
-                                                  else math.nan)
-    return part
-
-
-def gate(results: Path) -> Part:
-    """Exact-match rewriting accuracy (matches / rows) over the overall rows of prf.csv."""
-    source = "gate/tables/prf.csv"
-    table = read_csv(results / source, ["system", "prompt", "category", "count", "matches"])
-    run = pick_run(table["prompt"])
-    rows = table[(table["prompt"].astype(str) == run) & (table["category"] == "overall")]
-    fig = Figure("gate", "accuracy", "rewriting accuracy", "%", "higher", run, source,
-                 "100 × Σ matches / Σ count over the overall rows of every language and "
-                 "direction")
-    part = Part([fig], list(dict.fromkeys(table["system"].astype(str))))
-    for system, sub in rows.groupby("system", sort=False):
-        n = sub["count"].sum()
-        part.cells[(str(system), fig.key)] = Cell(100 * sub["matches"].sum() / n if n
-                                                  else math.nan)
-    return part
-
-
-# ------------------------------------------------------------------ WinoMT
-def winomt(results: Path) -> Part:
-    """Accuracy, ΔG and ΔS per target language, as summary.csv has them."""
-    source = "winomt/tables/summary.csv"
-    table = read_csv(results / source, ["system", "lang", "acc", "delta_g", "delta_s"])
-    part = Part(systems=list(dict.fromkeys(table["system"].astype(str))))
-    for lang, rows in table.groupby("lang", sort=False):
-        for key, label, unit, better in (
-                ("acc", "accuracy", "%", "higher"),
-                ("delta_g", "ΔG", "F1 points (male − female)", "closer to 0"),
-                ("delta_s", "ΔS", "accuracy points (pro − anti)", "closer to 0")):
-            fig = Figure("winomt", f"{key}_{lang}", f"{label} ({lang})", unit, better,
-                         str(lang), source, f"column {key}, lang {lang}")
-            part.figures.append(fig)
-            for row in rows.itertuples():
-                part.cells[(str(row.system), fig.key)] = Cell(_num(getattr(row, key)))
-    return part
-
-
-def grape(results: Path) -> Part:
-    """GRAPE_m against parity over all of GAMBIT at ISCO 4-digit level, per target language
-    (the paper's Table 2, left half): 0 = parity, 1 = masculine forms twice as often."""
-    source = "gambit/tables/grape.csv"
-    table = read_csv(results / source, ["system", "lang", "level", "reference", "grape_m"])
-    table = table[(table["reference"] == "parity") & (table["level"].astype(str) == "4")]
-    part = Part(systems=list(dict.fromkeys(table["system"].astype(str))))
-    for lang, rows in table.groupby("lang", sort=False):
-        fig = Figure("grape", f"grape_m_parity_{lang}", f"GRAPE_m^parity ({lang})",
-                     "relative excess of masculine forms over parity", "closer to 0",
-                     str(lang), source, f"column grape_m, reference parity, level 4, lang {lang}")
-        part.figures.append(fig)
-        for row in rows.itertuples():
-            part.cells[(str(row.system), fig.key)] = Cell(_num(row.grape_m))
-    return part
-
-
-READERS: dict[str, Callable[[Path], Part]] = {
-    "fairtranslate": fairtranslate, "neogate": neogate, "conga": conga, "grape": grape,
-    "gate-x-e": gate_x_e, "gate": gate, "winomt": winomt}
+def reader_modules() -> list[str]:
+    """Every reader's module (the scorecard job runs them all: its code fingerprint)."""
+    return [b.scorecard.reader.partition(":")[0] for b in _PARTS]
 
 
 def available(results: Path) -> list[str]:

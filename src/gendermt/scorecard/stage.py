@@ -16,11 +16,13 @@ from .write import write_scorecard
 def make_scorecard(results: str | Path, benchmarks: Sequence[str], systems: Sequence[str],
                    outputs: dict, bootstrap: dict | None = None,
                    fairtranslate_scores: Sequence[str | Path] | None = None,
-                   floors: dict[str, float] | None = None) -> None:
+                   floors: dict[str, float] | None = None,
+                   reader_inputs: dict[str, dict] | None = None) -> None:
     """``outputs``: csv, legend, md, tex, json, png, pdf (and html, the report's) paths;
-    ``floors``: quality floors by figure key (``scorecard.quality_floors`` in config)."""
+    ``floors``: quality floors by figure key (``scorecard.quality_floors`` in config);
+    ``reader_inputs``: files the benchmarks' readers read beyond their tables."""
     card = build(results, list(benchmarks), systems, bootstrap,
-                 fairtranslate_scores, floors)
+                 fairtranslate_scores, floors, reader_inputs)
     write_scorecard(card, outputs["csv"], outputs["legend"], outputs["md"], outputs["tex"],
                     outputs["json"])
     draw(card, outputs["png"], outputs["pdf"])

@@ -1,0 +1,68 @@
+"""FairTranslate: what the workflow, the command line and the scorecard need
+of this benchmark (gendermt.benchmarks.contract)."""
+
+from gendermt.benchmarks.contract import Benchmark, Scorecard
+
+BENCHMARKS = (
+    Benchmark(
+        name="fairtranslate",
+        label="FairTranslate",
+        order=10,
+        package="gendermt.benchmarks.fairtranslate",
+        rules="workflow/rules/fairtranslate.smk",
+        data_keys=("data.path", "templates"),
+        data_stage_keys=("data.path",),
+        check="gendermt.benchmarks.fairtranslate.config:check",
+        cli="gendermt.benchmarks.fairtranslate.cli",
+        commands=("gendermt.benchmarks.fairtranslate.inclusive_cli",),
+        scorecard=Scorecard(
+            "fairtranslate",
+            "FairTranslate",
+            ("fairtranslate/tables/by_gender.csv",),
+            "gendermt.benchmarks.fairtranslate.scorecard:read",
+        ),
+        labels={
+            "fairtranslate/tables/by_gender": ("Mean score by gender", "Tables 1–2 (tidy)"),
+            "fairtranslate/tables/by_stereotype": (
+                "Mean score by stereotype",
+                "Tables 3, 8 (tidy)",
+            ),
+            "fairtranslate/tables/by_ambiguity": ("Mean score by ambiguity", "Table 9 (tidy)"),
+            "fairtranslate/tables/anova": ("ANOVA across genders", "Table 6 (tidy)"),
+            "fairtranslate/tables/dataset": ("Data: rows per cell", ""),
+            "fairtranslate/tables/gender_tests": ("Gender tests: ANOVA, RM-ANOVA, Tukey", ""),
+            "fairtranslate/tables/gender_means_ci": ("Gender means with bootstrap CIs", ""),
+            "fairtranslate/tables/paper_table1": ("Scores by gender and system", "Table 1"),
+            "fairtranslate/tables/paper_table2": ("Score by prompting and gender", "Table 2"),
+            "fairtranslate/tables/paper_table3": (
+                "Score by stereotype / ambiguity and gender",
+                "Table 3",
+            ),
+            "fairtranslate/tables/paper_table6": ("ANOVA p-values", "Table 6"),
+            "fairtranslate/tables/paper_table7": (
+                "Score by prompting and gender (2nd metric)",
+                "Table 7",
+            ),
+            "fairtranslate/tables/paper_table8": ("Score by stereotype × gender", "Table 8"),
+            "fairtranslate/tables/paper_table9": ("Score by ambiguity × gender", "Table 9"),
+            "fairtranslate/figures/score_by_gender": ("Score by gender and prompt", ""),
+            "fairtranslate/tables/normalization": ("Inclusive-spelling normalisation", "§8.1"),
+            "fairtranslate/tables/normalized_outputs": ("Normalised outputs", "§8.1"),
+            "fairtranslate/tables/inclusive_indicators": ("Inclusive indicators", "Table 4"),
+            "fairtranslate/tables/occupation_forms": ("Occupation forms", "§7, App. E"),
+            "fairtranslate/tables/they_pronouns": ("Singular 'they' in French", "§8.2, App. F"),
+            "fairtranslate/tables/word_counts": ("Words per example", "Table 5"),
+            "fairtranslate/figures/occupation_forms": ("Occupation forms (figure)", "§7, App. E"),
+            "fairtranslate/figures/they_by_prompt": ("Singular 'they' by prompt", "Figure 7"),
+            "fairtranslate/figures/they_by_ambiguity": (
+                "Singular 'they' by ambiguity",
+                "Figures 11–14",
+            ),
+            "fairtranslate/tables/clean_outlier": ("Rows kept by clean_outlier", ""),
+            "fairtranslate/tables/classifier_modes": (
+                "Authors' vs corrected classifiers",
+                "Table 4, §7, §8.2",
+            ),
+        },
+    ),
+)

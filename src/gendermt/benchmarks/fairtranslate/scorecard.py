@@ -1,0 +1,88 @@
+"""FairTranslate on the scorecard: its headline figures, read from its own tables."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from gendermt.analysis.stats import BOOTSTRAP
+from gendermt.scorecard.figures import Cell, Figure, Part, pick_run, read_csv
+from gendermt.scorecard.gap import bootstrap_gap_ci, paired_differences
+
+
+def read(results: Path, bootstrap: dict | None = None,
+         score_files: Sequence[str | Path] | None = None,
+         data: Sequence[str | Path] | None = None) -> Part:
+    """Male−inclusive and male−female gaps of each metric (BLEU, COMET when scored) in the
+    baseline run: differences of by_gender.csv's means, with paired bootstrap CIs.
+    ``score_files`` (per-item scores) and ``data`` (the data stage's one file, for
+    example_id): default, what the results folder has."""
+    source = "fairtranslate/tables/by_gender.csv"
+    table = read_csv(results / source, ["metric", "system", "prompt", "gender", "mean"])
+    run = pick_run(table["prompt"])
+    table = table[table["prompt"].astype(str) == run]
+    settings = {**BOOTSTRAP, **(bootstrap or {})}
+    part = Part(systems=list(dict.fromkeys(table["system"].astype(str))))
+    per_item = _fairtranslate_items(results, score_files, data)
+    if per_item is None:
+        part.notes.append("FairTranslate: no per-item scores (fairtranslate/scores/, data."
+                          "parquet) in the results folder, so the gaps have no CIs.")
+    metrics = [m for m in ("bleu", "comet") if m in set(table["metric"])]
+    # Quality beside the gaps: the mean over all items (the three gender means, equal
+    # counts) of each metric the table has.
+    for metric in [m for m in ("bleu", "chrf") if m in set(table["metric"])]:
+        name = {"bleu": "BLEU", "chrf": "chrF"}[metric]
+        fig = Figure("fairtranslate", f"{metric}_all", f"{name} (all)",
+                     f"{name} points (sentence-level, 0–100)", "higher", run, source,
+                     f"mean of the male, female and inclusive means of {metric} in "
+                     f"by_gender.csv: the output's quality, beside the gaps")
+        part.figures.append(fig)
+        for system, rows in table[table["metric"] == metric].groupby("system", sort=False):
+            means = rows.set_index("gender")["mean"]
+            part.cells[(str(system), fig.key)] = Cell(float(means.mean()))
+    for metric in metrics:
+        name = metric.upper()
+        for other in ("inclusive", "female"):
+            fig = Figure(
+                "fairtranslate", f"{metric}_male_minus_{other}", f"{name} male−{other}",
+                f"{name} points (sentence-level, 0–100)" if metric == "bleu"
+                else "COMET points (as in by_gender.csv)", "closer to 0", run, source,
+                f"mean({metric}, male) − mean({metric}, {other}) of by_gender.csv; "
+                f"{int(settings['level'] * 100)}% CI: percentile bootstrap over examples of "
+                f"the per-example difference (paired by example_id; "
+                f"{settings['resamples']} resamples, seed {settings['seed']})", has_ci=True,
+                quality="bleu_all" if "bleu" in set(table["metric"]) else None)
+            part.figures.append(fig)
+            for system, rows in table[table["metric"] == metric].groupby("system", sort=False):
+                means = rows.set_index("gender")["mean"]
+                if "male" not in means or other not in means:
+                    continue
+                low = high = math.nan
+                if per_item is not None:
+                    sub = per_item[(per_item["system"] == system) & (per_item["prompt"] == run)
+                                   & (per_item["metric"] == metric)]
+                    low, high = bootstrap_gap_ci(paired_differences(sub, "male", other),
+                                                 settings["resamples"], settings["seed"],
+                                                 settings["level"])
+                part.cells[(str(system), fig.key)] = Cell(
+                    float(means["male"] - means[other]), low, high)
+    return part
+
+
+def _fairtranslate_items(results: Path, score_files: Sequence[str | Path] | None = None,
+                         data: Sequence[str | Path] | None = None) -> pd.DataFrame | None:
+    """Per-item scores with example_id and gender: the given score files, else every one
+    under fairtranslate/scores/ (``{system}/{prompt}.parquet``, ``comet.parquet``)."""
+    data_path = Path(data[0]) if data else results / "fairtranslate" / "data.parquet"
+    files = (list(score_files) if score_files is not None
+             else sorted((results / "fairtranslate" / "scores").glob("**/*.parquet")))
+    if not data_path.is_file() or not files:
+        return None
+    from gendermt.analysis.tables import collect_scores
+
+    frame = pd.read_parquet(data_path)
+    scores = collect_scores(files, frame, ["example_id", "gender"])
+    return scores.astype({"system": str, "prompt": str})

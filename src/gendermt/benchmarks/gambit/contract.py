@@ -1,0 +1,53 @@
+"""GAMBIT: what the workflow, the command line and the scorecard need
+of this benchmark (gendermt.benchmarks.contract)."""
+
+from gendermt.benchmarks.contract import Benchmark, Scorecard
+
+BENCHMARKS = (
+    Benchmark(
+        name="gambit",
+        label="GAMBIT",
+        order=40,
+        package="gendermt.benchmarks.gambit",
+        rules="workflow/rules/gambit.smk",
+        data_keys=(
+            "data.path",
+            "isco",
+            "templates",
+            "validation.*",
+            "references.labour.*",
+            "references.stereotype",
+            "detectors.*.lexicons.*",
+            "detectors.*.templates",
+        ),
+        data_stage_keys=("data.path",),
+        check="gendermt.benchmarks.gambit.config:check",
+        cli="gendermt.benchmarks.gambit.cli",
+        scorecard=Scorecard(
+            "grape",
+            "GAMBIT/GRAPE",
+            ("gambit/tables/grape.csv",),
+            "gendermt.benchmarks.gambit.scorecard:read",
+        ),
+        labels={
+            "gambit/tables/validation": ("Detector validation", "Table 1"),
+            "gambit/tables/grape": ("GRAPE", "Table 2 (tidy)"),
+            "gambit/tables/grape_groups": ("GRAPE by text type", ""),
+            "gambit/tables/extremes": ("Extreme occupations", "Table 8 (tidy)"),
+            "gambit/tables/stereotype_groups": ("Stereotype groups", "Table 3 (tidy)"),
+            "gambit/tables/correlations": ("Correlations with labour data", "Table 9 (tidy)"),
+            "gambit/tables/cross_lingual": ("Cross-lingual consistency", "Table 10"),
+            "gambit/tables/intra_model_pairs": ("Intra-model consistency", ""),
+            "gambit/tables/grape_paper": ("GRAPE", "Table 2"),
+            "gambit/tables/extremes_paper": ("Extreme occupations", "Table 8"),
+            "gambit/tables/stereotype_groups_paper": ("Stereotype groups", "Table 3"),
+            "gambit/tables/correlations_paper": ("Correlations with labour data", "Table 9"),
+            "gambit/tables/detector_agreement": ("Detector agreement", ""),
+            "gambit/figures/grape_overview": ("GRAPE overview", ""),
+        },
+        label_patterns=(
+            ("gambit/tables/intra_model_(\\w+)", ("Intra-model correlations, {0}", "Figures 2–3")),
+            ("gambit/figures/intra_model_(\\w+)", ("Intra-model heatmap, {0}", "Figures 2–3")),
+        ),
+    ),
+)

@@ -1,0 +1,34 @@
+"""GATE X-E: what the workflow, the command line and the scorecard need
+of this benchmark (gendermt.benchmarks.contract)."""
+
+from gendermt.benchmarks.contract import Benchmark, Scorecard
+
+BENCHMARKS = (
+    Benchmark(
+        name="gate-x-e",
+        label="GATE X-E",
+        order=50,
+        package="gendermt.benchmarks.gate_x_e",
+        rules="workflow/rules/gate_x_e.smk",
+        data_keys=("data.root/", "templates"),
+        data_stage_keys=("data.root/",),
+        placeholders=frozenset(["translation"]),
+        cli="gendermt.benchmarks.gate_x_e.cli",
+        scorecard=Scorecard(
+            "gate-x-e",
+            "GATE X-E",
+            ("gate-x-e/tables/accuracy.csv",),
+            "gendermt.benchmarks.gate_x_e.scorecard:read",
+        ),
+        labels={
+            "gate-x-e/tables/accuracy": ("Rewriting accuracy", "Table 2"),
+            "gate-x-e/tables/rewriting": ("Rewriting: accuracy, BLEU, WER", "Table 6"),
+            "gate-x-e/tables/tuples": ("Test tuples", "Table 5"),
+            "gate-x-e/figures/accuracy": ("Rewriting accuracy", "Table 2 (figure)"),
+            "gate-x-e/tables/errors": ("Error types of wrong rewrites", "Table 3"),
+            "gate-x-e/tables/corpus": ("Instances per label", "Table 4"),
+            "gate-x-e/tables/swapped": ("Swapped f/m translations", ""),
+            "gate-x-e/figures/lengths": ("Sentence lengths", "Figure 3"),
+        },
+    ),
+)

@@ -1,0 +1,51 @@
+"""Neo-GATE and Neo-GATE FLORES: what the workflow, the command line and the scorecard need
+of these blocks (gendermt.benchmarks.contract)."""
+
+from gendermt.benchmarks.contract import Benchmark, Scorecard
+
+BENCHMARKS = (
+    Benchmark(
+        name="neogate",
+        label="Neo-GATE",
+        order=20,
+        package="gendermt.benchmarks.neogate",
+        rules="workflow/rules/neogate.smk",
+        data_keys=("data.test", "data.dev", "paradigms.*.mapping", "templates"),
+        data_stage_keys=("data.test", "data.dev", "paradigms.*.mapping"),
+        check="gendermt.benchmarks.neogate.config:check",
+        templates="gendermt.benchmarks.neogate.config:check_templates",
+        cli="gendermt.benchmarks.neogate.cli",
+        scorecard=Scorecard(
+            "neogate",
+            "Neo-GATE",
+            ("neogate/tables/zeroshot.csv",),
+            "gendermt.benchmarks.neogate.scorecard:read",
+        ),
+        labels={
+            "neogate/tables/zeroshot": (
+                "Zero-shot: coverage, accuracy, CWA, mis-generation",
+                "Table 6",
+            ),
+            "neogate/tables/fewshot": ("Few-shot results", "Figures 1–3 (numbers)"),
+            "neogate/tables/extraction": ("Output extraction", ""),
+            "neogate/tables/dataset": ("Data: annotations per split", "Table 3"),
+            "neogate/figures/coverage": ("Coverage heatmap", "Figures 1–3"),
+            "neogate/figures/accuracy": ("Accuracy heatmap", "Figures 1–3"),
+            "neogate/figures/cwa": ("CWA heatmap", "Figures 1–3"),
+            "neogate/figures/misgeneration": ("Mis-generation heatmap", "Figures 1–3"),
+        },
+    ),
+    Benchmark(
+        name="neogate-flores",
+        label="Neo-GATE FLORES",
+        order=21,
+        package="gendermt.benchmarks.neogate",
+        rules="workflow/rules/neogate_flores.smk",
+        schema="flores.schema.yaml",
+        data_keys=("data.source", "data.reference", "templates"),
+        data_stage_keys=("data.source", "data.reference"),
+        labels={
+            "neogate-flores/tables/flores": ("Generic quality on FLORES", "Table 4"),
+        },
+    ),
+)

@@ -1,0 +1,28 @@
+"""WinoMT: what the workflow, the command line and the scorecard need
+of this benchmark (gendermt.benchmarks.contract)."""
+
+from gendermt.benchmarks.contract import Benchmark, Scorecard
+
+BENCHMARKS = (
+    Benchmark(
+        name="winomt",
+        label="WinoMT",
+        order=70,
+        package="gendermt.benchmarks.winomt",
+        rules="workflow/rules/winomt.smk",
+        data_keys=("data.path", "data.pro", "data.anti", "templates"),
+        data_stage_keys=("data.path", "data.pro", "data.anti"),
+        cli="gendermt.benchmarks.winomt.cli",
+        scorecard=Scorecard(
+            "winomt",
+            "WinoMT",
+            ("winomt/tables/summary.csv",),
+            "gendermt.benchmarks.winomt.scorecard:read",
+        ),
+        labels={
+            "winomt/tables/readers": ("Gender readers beside the paper", "Table 2"),
+            "winomt/tables/summary": ("Accuracy, ΔG, ΔS", ""),
+            "winomt/figures/systems": ("Accuracy, ΔG, ΔS per system", ""),
+        },
+    ),
+)

@@ -1,0 +1,127 @@
+"""The benchmark contract: every package with a contract.py is found, and what each contract
+names exists (rule file, schema fragment, CLI, scorecard reader, config check)."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+from pathlib import Path
+
+import pytest
+import yaml
+
+from gendermt.benchmarks import contract, registry
+from gendermt.errors import GenderMTError
+
+from .conftest import ROOT
+
+BENCHMARKS = registry.benchmarks()
+IDS = [b.name for b in BENCHMARKS]
+VOCABULARY = {"data": "build", "inputs": "build_inputs", "evaluate": "score_run",
+              "tables": "build_tables", "figures": "build_figures", "cli": "register",
+              "scorecard": "read"}
+
+
+def test_every_benchmark_package_with_a_contract_is_registered():
+    packages = {p.parent.name for p in (ROOT / "src/gendermt/benchmarks").glob("*/contract.py")}
+    assert {b.package.rsplit(".", 1)[-1] for b in BENCHMARKS} == packages
+    assert {"fairtranslate", "neogate", "neogate-flores", "conga", "gambit", "gate-x-e", "gate",
+            "winomt"} <= set(IDS)
+    orders = [b.order for b in BENCHMARKS]
+    assert orders == sorted(orders) and len(set(orders)) == len(orders)
+
+
+@pytest.mark.parametrize("bench", BENCHMARKS, ids=IDS)
+def test_what_a_contract_names_exists(bench):
+    assert (ROOT / bench.rules).is_file()
+    fragment = registry.schema_fragment(bench)
+    assert fragment["type"] == "object" and fragment["additionalProperties"] is False
+    if bench.cli:
+        assert callable(importlib.import_module(bench.cli).register)
+    if bench.check:
+        assert list(inspect.signature(contract.resolve(bench.check)).parameters) == [
+            "spec", "config"]
+    if bench.templates:
+        assert callable(contract.resolve(bench.templates))
+    if bench.scorecard:
+        assert callable(contract.resolve(bench.scorecard.reader))
+        assert all(t.startswith(f"{bench.name}/") or t.split("/")[0] in IDS
+                   for t in bench.scorecard.tables)
+    keys = set(fragment["properties"])
+    for key in bench.data_keys + bench.data_stage_keys:
+        assert key.split(".")[0].rstrip("/") in keys, key
+    assert set(bench.data_stage_keys) <= set(bench.data_keys)
+    for path in bench.labels:
+        assert path.split("/")[0] == bench.name, path
+
+
+@pytest.mark.parametrize("bench", BENCHMARKS, ids=IDS)
+def test_stage_modules_have_the_vocabulary_entry_points(bench):
+    """A package's stage modules (data, inputs, evaluate, tables, figures, cli, scorecard)
+    each define their entry point (a benchmark without a stage has no module for it)."""
+    folder = registry.package_dir(bench)
+    for module, entry in VOCABULARY.items():
+        path = folder / f"{module}.py"
+        if not path.is_file() or module == "cli" and bench.cli is None:
+            continue
+        defined = {n.name for n in ast.parse(path.read_text()).body
+                   if isinstance(n, ast.FunctionDef)}
+        assert entry in defined, f"{path.relative_to(ROOT)} has no {entry}()"
+
+
+def test_contract_modules_import_nothing_of_their_benchmark():
+    """Reading the registry imports no stage: each job's code fingerprint stays its own."""
+    for path in (ROOT / "src/gendermt/benchmarks").glob("*/contract.py"):
+        imported = {n.module for n in ast.walk(ast.parse(path.read_text()))
+                    if isinstance(n, ast.ImportFrom)}
+        assert imported <= {"gendermt.benchmarks.contract"}, path
+
+
+def test_the_schema_is_the_base_with_every_fragment():
+    base = yaml.safe_load((ROOT / "workflow/schemas/config.schema.yaml").read_text())
+    assert base["properties"]["benchmarks"]["properties"] == {}
+    composed = registry.config_schema(ROOT / "workflow/schemas/config.schema.yaml")
+    assert list(composed["properties"]["benchmarks"]["properties"]) == IDS
+    assert composed["properties"]["benchmarks"]["additionalProperties"] is False
+
+
+def test_an_unknown_benchmark_is_named():
+    with pytest.raises(GenderMTError, match="unknown benchmark 'nope'; known: fairtranslate"):
+        registry.get("nope")
+
+
+def test_the_shared_files_name_no_benchmark():
+    """The Snakefile and the shared rule files iterate over the registry."""
+    names = [b.name for b in BENCHMARKS] + [b.package.rsplit(".", 1)[-1] for b in BENCHMARKS]
+    for shared in ["Snakefile", "workflow/rules/common.smk", "workflow/rules/scorecard.smk",
+                   "workflow/rules/report.smk", "workflow/rules/translate.smk",
+                   "workflow/rules/score.smk", "src/gendermt/cli.py", "src/gendermt/sources.py",
+                   "src/gendermt/config_checks.py"]:
+        code = "\n".join(line.split("#", 1)[0] for line in
+                         (ROOT / shared).read_text(encoding="utf-8").splitlines())
+        found = [n for n in names if f'"{n}"' in code or f"'{n}'" in code
+                 or f"benchmarks.{n}" in code or f"{n}.smk" in code]
+        assert not found, f"{shared} names {found}"
+
+
+def test_a_new_package_with_a_contract_is_found(tmp_path, monkeypatch):
+    pkg = Path(registry.ROOT) / "zz_registry_probe"
+    pkg.mkdir()
+    try:
+        (pkg / "__init__.py").write_text("")
+        (pkg / "contract.py").write_text(
+            "from gendermt.benchmarks.contract import Benchmark\n"
+            "BENCHMARKS = (Benchmark(name='probe', label='Probe', order=999, "
+            "package='gendermt.benchmarks.zz_registry_probe', rules='workflow/rules/x.smk'),)\n")
+        registry._registry.cache_clear()
+        assert registry.names()[-1] == "probe"
+        assert registry.get("probe").label == "Probe"
+    finally:
+        for f in pkg.glob("*"):
+            f.unlink() if f.is_file() else None
+        for f in pkg.glob("__pycache__/*"):
+            f.unlink()
+        (pkg / "__pycache__").exists() and (pkg / "__pycache__").rmdir()
+        pkg.rmdir()
+        registry._registry.cache_clear()
