@@ -276,9 +276,10 @@ def test_segments_tables_and_figure_on_the_sample(tmp_path):
 
 # ---------------------------------------------------------------- the workflow's stages
 def _build(tmp_path, langs=("fr", "de"), sets=("counterfactual", "contextual")):
-    from gendermt.benchmarks.mt_geneval.data import build
+    from gendermt.benchmarks.mt_geneval.data import build, published_files
 
-    build(SAMPLE, list(langs), "test", list(sets), tmp_path / "data.parquet",
+    files = published_files(SAMPLE, list(langs), "test", list(sets))
+    build(files, list(langs), "test", list(sets), tmp_path / "data.parquet",
           tmp_path / "data.json")
     import pandas as pd
     return pd.read_parquet(tmp_path / "data.parquet")

@@ -41,7 +41,8 @@ def test_outputs_and_every_default_benchmark(run, card):
     for ext in ("csv", "md", "tex", "json", "png", "pdf"):
         assert run.path(f"{SC}/scorecard.{ext}").stat().st_size > 0
     prefixes = {"fairtranslate": "FairTranslate ·", "gate-x-e": "GATE X-E ·", "gate": "GATE ·",
-                "conga": "ConGA ·", "neogate": "Neo-GATE ·", "gambit": "GAMBIT/GRAPE ·"}
+                "conga": "ConGA ·", "neogate": "Neo-GATE ·", "gambit": "GAMBIT/GRAPE ·",
+                "mt-geneval": "MT-GenEval ·"}
     for bench in CONFIG["benchmarks"]:
         assert any(c.startswith(prefixes[bench]) for c in card.columns), bench
     # GRAPE: the masculine-default system is as far from parity as a system can be (all

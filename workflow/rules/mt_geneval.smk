@@ -5,28 +5,28 @@
 # scorecard's columns. Everything it needs of the config is its own block (its contract:
 # gendermt/benchmarks/mt_geneval/contract.py).
 from gendermt.benchmarks.mt_geneval.data import published_files as mt_geneval_files
+from gendermt.benchmarks.mt_geneval.inputs import templates_of as mt_geneval_templates
 
 
 MT_GENEVAL = BENCHMARKS.get("mt-geneval", {})
 MT_GENEVAL_DATA = dict(MT_GENEVAL.get("data", {}))
 MT_GENEVAL_SETS = list(MT_GENEVAL_DATA.get("sets", ["counterfactual", "contextual"]))
 MT_GENEVAL_SPLIT = MT_GENEVAL_DATA.get("split", "test")
-try:
-    MT_GENEVAL_RAW = (
-        [
-            str(p)
-            for p in mt_geneval_files(
-                MT_GENEVAL_DATA["root"],
-                MT_GENEVAL_DATA["languages"],
-                MT_GENEVAL_SPLIT,
-                MT_GENEVAL_SETS,
-            )
-        ]
-        if MT_GENEVAL
-        else []
-    )
-except GenderMTError as _exc:
-    raise WorkflowError(f"benchmarks.mt-geneval.data: {_exc}")
+MT_GENEVAL_RAW = (
+    [
+        str(p)
+        for p in configured(
+            "benchmarks.mt-geneval.data",
+            mt_geneval_files,
+            MT_GENEVAL_DATA["root"],
+            MT_GENEVAL_DATA["languages"],
+            MT_GENEVAL_SPLIT,
+            MT_GENEVAL_SETS,
+        )
+    ]
+    if MT_GENEVAL
+    else []
+)
 # Every run (system × prompt) as a record: the aggregate stages never parse paths.
 MT_GENEVAL_RUNS = (
     [
@@ -36,37 +36,22 @@ MT_GENEVAL_RUNS = (
             "path": f"{RESULTS}/mt-geneval/items/{s}/{p}.parquet",
             "summary": f"{RESULTS}/mt-geneval/items/{s}/{p}.json",
         }
-        for s, p in runs_of("mt-geneval")
+        for s, p in ((r["system"], r["prompt"]) for r in run_records("mt-geneval"))
     ]
     if MT_GENEVAL
     else []
 )
 MT_GENEVAL_TABLES = ["accuracy", "paper", "quality", "summary"]
+# sacrebleu options of its metrics (scoring.<metric>), a param of the scoring jobs
+MT_GENEVAL_METRIC_OPTIONS = {
+    m: config.get("scoring", {}).get(m) or {} for m in MT_GENEVAL.get("metrics", [])
+}
 
 if MT_GENEVAL:
     TARGETS.extend(
         expand(f"{RESULTS}/mt-geneval/tables/{{table}}.csv", table=MT_GENEVAL_TABLES)
         + expand(f"{RESULTS}/mt-geneval/figures/accuracy.{{ext}}", ext=["png", "pdf"])
     )
-
-
-def mt_geneval_templates(wildcards):
-    """The prompt's template and, when the contextual set runs, its `_context` companion
-    (their texts are params: editing one reruns the inputs that used it)."""
-    from gendermt.benchmarks.mt_geneval.inputs import context_template_name
-
-    templates = TEMPLATES["mt-geneval"]
-    context = (
-        templates[context_template_name(wildcards.prompt)]
-        if "contextual" in MT_GENEVAL_SETS
-        else None
-    )
-    return {"template": templates[wildcards.prompt], "context_template": context}
-
-
-def mt_geneval_metric_options(wildcards):
-    scoring = config.get("scoring", {})
-    return {m: scoring.get(m) or {} for m in MT_GENEVAL.get("metrics", [])}
 
 
 localrules: mt_geneval_data, mt_geneval_inputs, mt_geneval_score, mt_geneval_tables, mt_geneval_figures
@@ -85,7 +70,6 @@ rule mt_geneval_data:
         code=code_fingerprint("gendermt.benchmarks.mt_geneval.data"),
         # path, size and sha256 of what it reads: a changed source reruns it
         sources=source_identity(MT_GENEVAL_RAW),
-        root=MT_GENEVAL_DATA.get("root"),
         languages=MT_GENEVAL_DATA.get("languages", []),
         split=MT_GENEVAL_SPLIT,
         sets=MT_GENEVAL_SETS,
@@ -104,7 +88,11 @@ rule mt_geneval_inputs:
         f"{RESULTS}/mt-geneval/inputs/{{prompt}}.jsonl",
     params:
         code=code_fingerprint("gendermt.benchmarks.mt_geneval.inputs"),
-        templates=mt_geneval_templates,
+        # the prompt's template and, when the contextual set runs, its `_context` companion:
+        # their texts are params, so editing one reruns the inputs that used it
+        templates=lambda wildcards: mt_geneval_templates(
+            TEMPLATES["mt-geneval"], wildcards.prompt, MT_GENEVAL_SETS
+        ),
     log:
         f"{LOGS}/mt-geneval/inputs/{{prompt}}.log",
     conda:
@@ -124,7 +112,7 @@ rule mt_geneval_score:
     params:
         code=code_fingerprint("gendermt.benchmarks.mt_geneval.evaluate"),
         metrics=MT_GENEVAL.get("metrics", []),
-        options=mt_geneval_metric_options,
+        options=MT_GENEVAL_METRIC_OPTIONS,
         tokenize=bleu_tokenizers(),
     log:
         f"{LOGS}/mt-geneval/score/{{system}}/{{prompt}}.log",

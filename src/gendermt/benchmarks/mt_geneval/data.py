@@ -204,14 +204,30 @@ def published_files(root: str | Path, langs: list[str], split: str, sets: list[s
     return paths
 
 
-def build(root: str | Path, langs: list[str], split: str, sets: list[str],
+def root_of(paths: list[str | Path]) -> Path:
+    """The release's ``data/`` folder that the files of :func:`published_files` are in."""
+    roots = set()
+    for path in map(Path, paths):
+        folder = next((a for a in path.parents if a.name in ("sentences", "context")), None)
+        if folder is None:
+            raise DatasetError(path, "not in an MT-GenEval sentences/ or context/ folder")
+        roots.add(folder.parent)
+    if len(roots) != 1:
+        raise DatasetError(next(iter(paths), "?"), "the files come from several data folders: "
+                           f"{', '.join(sorted(map(str, roots))) or 'none'}")
+    return roots.pop()
+
+
+def build(files: list[str | Path], langs: list[str], split: str, sets: list[str],
           items_out: str | Path, provenance_out: str | Path) -> None:
-    """Workflow stage: the release's files → ``data.parquet`` (one row per segment to
+    """Workflow stage: the release's files of the configured languages, split and sets
+    (:func:`published_files`, the rule's inputs) → ``data.parquet`` (one row per segment to
     translate, :func:`segments`) + ``data.json`` (the files read, with size and sha256, and
     the item counts)."""
     from gendermt.io import write_json, write_parquet
     from gendermt.sources import sha256_file
 
+    root = root_of(files)
     files = published_files(root, langs, split, sets)
     items = segments(root, langs, split, sets)
     write_parquet(items_out, items)

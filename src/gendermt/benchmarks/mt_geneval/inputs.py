@@ -30,6 +30,14 @@ def context_template_name(prompt: str) -> str:
     return prompt + CONTEXT_SUFFIX
 
 
+def templates_of(templates: dict[str, dict[str, Any]], prompt: str, sets: list[str]
+                 ) -> dict[str, dict[str, Any] | None]:
+    """The rule's params: the prompt's template and, when the contextual set runs, its
+    ``_context`` companion (the config check made sure it exists)."""
+    context = templates[context_template_name(prompt)] if "contextual" in sets else None
+    return {"template": templates[prompt], "context_template": context}
+
+
 def messages(template: dict[str, Any], context_template: dict[str, Any] | None,
              row: Any) -> list[dict]:
     """The chat messages of one segment: contextual items (``set == "contextual"``) through
