@@ -466,20 +466,21 @@ def test_config_check_accepts_the_default_and_names_what_is_missing(tmp_path):
 
     check(_spec(), {})
     check(_spec(sets=["counterfactual"]), {})
-    with pytest.raises(GenderMTError, match=r"^data: .*geneval-sentences-masculine-test"
-                                            r"\.en_it\.en: MT-GenEval file not found"):
+    key = r"^benchmarks\.mt-geneval\."
+    with pytest.raises(GenderMTError, match=key + r"data: .*geneval-sentences-masculine-test"
+                                                  r"\.en_it\.en: MT-GenEval file not found"):
         check(_spec(languages=["fr", "it"]), {})
     # the sample has no dev split
-    with pytest.raises(GenderMTError, match=r"^data: .*-dev\.en_fr"):
+    with pytest.raises(GenderMTError, match=key + r"data: .*-dev\.en_fr"):
         check(_spec(split="dev"), {})
-    with pytest.raises(GenderMTError, match=r"^data: .*not MT-GenEval's data folder"):
+    with pytest.raises(GenderMTError, match=key + r"data: .*not MT-GenEval's data folder"):
         check(_spec(root=str(tmp_path)), {})
     only = tmp_path / "prompts.yaml"
     only.write_text("fragments: {t: 'Translate {source}'}\n"
                     "templates: {plain: {version: 1, user: [t]}}\n", encoding="utf-8")
     spec = {**_spec(), "templates": str(only), "prompts": ["plain"]}
-    with pytest.raises(GenderMTError, match=r"^prompts: plain have no template for the "
-                                            r"contextual set .* plain_context"):
+    with pytest.raises(GenderMTError, match=key + r"prompts: plain have no template for the "
+                                                  r"contextual set .* plain_context"):
         check(spec, {})
     check({**spec, "data": {**spec["data"], "sets": ["counterfactual"]}}, {})
 
@@ -526,3 +527,24 @@ def test_labels_name_every_table_and_figure_the_rule_file_writes():
                 re.search(r"MT_GENEVAL_TABLES = \[(.*?)\]", rules)[1].replace('"', "")
                 .split(", ")}
     assert set(registry.get("mt-geneval").labels) == written
+
+
+def test_start_up_checks_run_ours_and_name_the_key(monkeypatch):
+    """gendermt.config_checks.check_config runs the contract's check on the default config:
+    the message names the key under benchmarks.mt-geneval; {context} is a placeholder of
+    ours, so the templates pass the generic placeholder check."""
+    import copy
+
+    import yaml
+
+    from gendermt.config_checks import check_config
+    from gendermt.errors import GenderMTError
+
+    monkeypatch.chdir(ROOT)
+    config = yaml.safe_load((ROOT / "config/config.yaml").read_text(encoding="utf-8"))
+    templates = check_config(config)
+    assert {"baseline", "baseline_context"} <= set(templates["mt-geneval"])
+    bad = copy.deepcopy(config)
+    bad["benchmarks"]["mt-geneval"]["data"]["languages"] = ["fr", "ru"]
+    with pytest.raises(GenderMTError, match=r"^benchmarks\.mt-geneval\.data: .*en_ru"):
+        check_config(bad)
