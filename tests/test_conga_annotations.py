@@ -235,3 +235,62 @@ def test_llm_annotator_rerun_sends_nothing_already_answered(tmp_path, data):
     assert info["annotator"]["requests_cached"] == asked
     assert records == first_records
     assert records[0]["annotation_source"] == "llm:robot@conga_rules:v1"
+
+
+class DiesAfter(Scripted):
+    """The scripted annotator, killed (an exception) when asked for batch ``limit + 1``."""
+
+    name: ClassVar[str] = "dies-after"
+    limit: ClassVar[int | None] = None
+    batches: ClassVar[int] = 0
+
+    def translate(self, batch):
+        if DiesAfter.limit is not None and DiesAfter.batches >= DiesAfter.limit:
+            raise KeyboardInterrupt("killed mid-run")
+        DiesAfter.batches += 1
+        return super().translate(batch)
+
+
+def test_llm_annotator_killed_mid_run_resumes_without_asking_again(tmp_path, data,
+                                                                   monkeypatch):
+    """The engine caches each batch's answers as it returns: an annotator stopped after two
+    batches of four, started again, asks only for the items those batches did not cover,
+    and writes what an uninterrupted run writes."""
+    monkeypatch.setitem(BACKENDS, "dies-after", DiesAfter)
+    items = _items(data)
+    first = items["hypothesis"].iloc[0]
+    monkeypatch.setattr(Scripted, "answers", {first: first.replace("stanca", "stanca <F1>")})
+    monkeypatch.setattr(Scripted, "seen", [])
+    monkeypatch.setattr(DiesAfter, "limit", 2)
+    monkeypatch.setattr(DiesAfter, "batches", 0)
+    translations = tmp_path / "t.jsonl"
+    write_jsonl(translations, ({"item_id": i, "raw": h, "hypothesis": h}
+                               for i, h in zip(items["item_id"], items["hypothesis"],
+                                               strict=True)))
+    data_path = tmp_path / "data.parquet"
+    write_parquet(data_path, data)
+    annotator = {"system": "robot", "settings": {"backend": "dies-after", "batch_size": 4},
+                 "template": load_template(TEMPLATES, "conga_rules")}
+
+    def run(name, cache):
+        out, summary = tmp_path / f"{name}.jsonl", tmp_path / f"{name}.json"
+        annotate_file(translations, data_path, out, summary, annotator=annotator,
+                      cache_dir=cache)
+        return read_jsonl(out), json.loads(summary.read_text())
+
+    assert len(items) == 10
+    with pytest.raises(KeyboardInterrupt):
+        run("killed", tmp_path / "cache")
+    assert not (tmp_path / "killed.jsonl").exists()
+    asked = [m[1]["content"] for m in Scripted.seen]
+    assert len(asked) == 8
+    Scripted.seen.clear()
+    DiesAfter.limit = None
+    records, info = run("resumed", tmp_path / "cache")
+    again = [m[1]["content"] for m in Scripted.seen]
+    assert len(again) == 2 and not set(again) & set(asked)
+    assert info["annotator"]["requests_sent"] == 2
+    assert info["annotator"]["requests_cached"] == 8
+    Scripted.seen.clear()
+    uninterrupted, _ = run("fresh", None)
+    assert len(Scripted.seen) == 10 and records == uninterrupted

@@ -248,6 +248,11 @@ def test_write_frames_and_figures(tmp_path):
         "intra_model_fr.png", "intra_model_fr.pdf", "intra_model_el.png",
         "intra_model_el.pdf", "grape_overview.png", "grape_overview.pdf"}
     assert all(p.stat().st_size > 1000 for p in figures.values())
+    # the overview's jittered points are seeded: the same tables give the same figure
+    first = (tmp_path / "figures" / "grape_overview.png").read_bytes()
+    np.random.seed(12345)
+    build_figures(tmp_path / "tables", tmp_path / "again")
+    assert (tmp_path / "again" / "grape_overview.png").read_bytes() == first
 
 
 def test_write_tables_from_files(tmp_path):

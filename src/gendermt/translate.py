@@ -10,12 +10,16 @@ removed: the output exists only when it is complete. The workflow extracts hypot
 the raw outputs in a stage of its own (:mod:`gendermt.extract`), so that a change of
 post-processing needs no new translation.
 
-Before anything is sent, requests are looked up in the request cache (:mod:`gendermt.cache`);
-identical requests within the file are sent once; the rest go in batches sorted by length.
-Each batch's outputs go to the partial file first, then to the cache (a cache that cannot be
-written costs a warning, never the job). One item that fails for good (the backend's
+The calling itself is :class:`gendermt.engine.Engine`'s, as for the GAMBIT judge and the
+ConGA annotator: before anything is sent, requests are looked up in the request cache
+(:mod:`gendermt.cache`); identical requests within the file are sent once; the rest go in
+batches sorted by length (``longest-first``). Each answer goes to the partial file as it
+arrives, each batch's answers then to the cache (a cache that cannot be written costs a
+warning, never the job). One item that fails for good (the backend's
 :class:`~gendermt.backends.base.ItemFailed`) does not discard the answers of its batch: they
-are kept, the batch is finished, and then the job fails naming the item(s).
+are kept, the batch is finished, and then the job fails naming the item(s). What stays here:
+the partial file (resumption), the answers the system's shared source translations give,
+the run records, and the output and its metadata.
 
 The ``.meta.json`` keeps the record of every run that made the file's outputs (``runs``:
 each run's start, resolved device and dtype, throughput), so that a rerun served from the
@@ -44,9 +48,8 @@ import pandas as pd
 
 import gendermt
 from gendermt.backends import Request, build_backend
-from gendermt.backends.base import TRUNCATED, ItemFailed
-from gendermt.cache import RequestCache, is_blank
-from gendermt.errors import GenderMTError
+from gendermt.backends.base import TRUNCATED
+from gendermt.engine import Engine, open_cache
 from gendermt.io import read_jsonl, write_json, write_jsonl
 from gendermt.progress import Progress
 
@@ -122,19 +125,6 @@ def translation_cache_dir(config: dict[str, Any]) -> str | None:
     return cache.get("dir", "results/cache") if cache.get("enabled", True) else None
 
 
-def _length(request: Request) -> int:
-    return len(request.source) + sum(len(str(m.get("content", ""))) for m in request.messages)
-
-
-def _open_cache(cache_dir: str | Path | None) -> RequestCache:
-    try:
-        return RequestCache(cache_dir)
-    except (sqlite3.Error, OSError) as exc:
-        log.warning("the request cache %s cannot be opened (%s): running without it",
-                    cache_dir, exc)
-        return RequestCache(None)
-
-
 def translate_file(inputs: str | Path, data: str | Path, system: str, settings: dict[str, Any],
                    output: str | Path, meta: str | Path, postprocess: Sequence[str] = (),
                    cache_dir: str | Path | None = None, benchmark: str = "",
@@ -178,16 +168,13 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     if done:
         log.info("resuming %s: %d of %d items already translated", partial, len(done),
                  len(requests))
-    cache = _open_cache(cache_dir if backend.cacheable else None)
-    try:
-        cached = cache.entries(digests[r.item_id] for r in todo)
-    except sqlite3.Error as exc:
-        log.warning("the request cache %s cannot be read (%s): sending every request",
-                    cache.path, exc)
-        cached = {}
-    legacy_found = _legacy_hits(cache, backend, [r for r in todo if digests[r.item_id]
-                                                 not in cached], digests)
-    cached.update(legacy_found)
+    cache = open_cache(cache_dir if backend.cacheable else None)
+    run_id = uuid.uuid4().hex[:12]
+    # Identical requests within the file are sent once (for systems whose output is a
+    # function of the request: lookups such as the oracles answer per item), longest first.
+    engine = Engine(backend, cache, todo, who=system, digests=digests,
+                    dedupe=backend.cacheable, run_id=run_id, kept_in=partial, count_tokens=True)
+    cached = engine.lookup()
     shared_found = {digests[r.item_id]: {"raw": shared[digests[r.item_id]]} for r in todo
                     if backend.cacheable and digests[r.item_id] in (shared or {})
                     and digests[r.item_id] not in cached}
@@ -195,22 +182,9 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
         log.info("%d requests answered by the system's translation of the distinct sources",
                  len(shared_found))
     cached.update(shared_found)
-    hits = {d: e["raw"] for d, e in cached.items()}
-    # Identical requests within the file are sent once (for systems whose output is a
-    # function of the request: lookups such as the oracles answer per item). The longest go
-    # first, so that a batch too large for memory fails at once, and batches hold similar
-    # lengths (less padding).
-    group = {r.item_id: digests[r.item_id] if backend.cacheable else r.item_id for r in todo}
-    unique: dict[str, Request] = {}
-    for req in todo:
-        if group[req.item_id] not in hits:
-            unique.setdefault(group[req.item_id], req)
-    to_send = sorted(unique.values(), key=_length, reverse=True)
-    items_of: dict[str, list[Request]] = {}
-    for req in todo:
-        items_of.setdefault(group[req.item_id], []).append(req)
+    to_send = engine.plan(cached, "longest-first")
+    items_of = engine.items_of
 
-    run_id = uuid.uuid4().hex[:12]
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     this_run = {"run_id": run_id, "started": started, "system": system,
                 "benchmark": benchmark, "prompt": context["prompt"],
@@ -218,8 +192,6 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
                 "host": platform.node()}
     runs_file = _runs_path(partial)
     t0 = time.perf_counter()
-    tokens = 0
-    sent = answered = 0
     partial.parent.mkdir(parents=True, exist_ok=True)
 
     def save_run(**stats: Any) -> None:
@@ -232,22 +204,13 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
             except sqlite3.Error as exc:
                 log.warning("the request cache %s cannot be written (%s)", cache.path, exc)
 
-    def cache_put(outputs: dict[str, str], seconds: dict[str, float]) -> None:
-        # After the partial file: a kill between the two only costs a cache entry, and a
-        # cache that cannot be written costs a warning, never the answers.
-        try:
-            cache.put_many(outputs, backend.name, run_id, seconds)
-        except sqlite3.Error as exc:
-            log.warning("could not store %d outputs in the request cache %s (%s); they are "
-                        "kept in %s", len(outputs), cache.path, exc, partial)
-
     with partial.open("a", encoding="utf-8") as fh, \
             Progress(len(requests), f"translate {system}", unit="item",
                      initial=len(done)) as bar:
 
-        def record(digest: str, raw: str, seconds: float, cached_from: str | None,
+        def record(group: str, raw: str, seconds: float, cached_from: str | None,
                    run: str | None, finish: str = "unknown") -> int:
-            for req in items_of[digest]:
+            for req in items_of[group]:
                 rec = {"item_id": req.item_id, "key": keys[req.item_id], "raw": raw,
                        "seconds": round(seconds, 6), "finish": finish,
                        **({"cached": True} if cached_from else {}),
@@ -255,11 +218,8 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
                 done[req.item_id] = rec
                 fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
             fh.flush()  # in the OS's hands: a SIGKILL no longer loses it
-            return len(items_of[digest])
+            return len(items_of[group])
 
-        if legacy_found:  # under the current key from now on
-            cache_put({d: e["raw"] for d, e in legacy_found.items()},
-                      {d: e.get("seconds") or 0.0 for d, e in legacy_found.items()})
         n_cached = sum(record(d, e["raw"], e.get("seconds") or 0.0, "cache", e.get("run_id"))
                        for d, e in cached.items())
         if n_cached:
@@ -268,45 +228,18 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
             bar.update(n_cached)
         if to_send:
             save_run(resolved=backend.provenance())
-        for start in range(0, len(to_send), backend.batch_size):
-            batch = to_send[start:start + backend.batch_size]
-            b0 = time.perf_counter()
-            failures: list[tuple[Request, Exception]] = []
-            got: dict[str, str] = {}
-            arrived: dict[str, float] = {}
-            outs: list[str] = []
-            backend.finish_reasons = None
-            for i, raw in backend.translate_each(batch):
-                req = batch[i]
-                if isinstance(raw, Exception):
-                    failures.append((req, raw))
-                    continue
-                if not isinstance(raw, str):
-                    raise RuntimeError(f"backend {backend.name} returned "
-                                       f"{type(raw).__name__} for item {req.item_id}")
-                arrived[req.item_id] = time.perf_counter() - b0
-                got[digests[req.item_id]] = raw
-                outs.append(raw)
-                n = record(group[req.item_id], raw, arrived[req.item_id], None, run_id,
-                           backend.finish_reason_of(i, req))
-                answered += n
-                bar.update(n)
-            if len(outs) + len(failures) != len(batch):
-                raise RuntimeError(f"backend {backend.name} returned {len(outs) + len(failures)}"
-                                   f" outputs for {len(batch)} requests")
-            per_item = (time.perf_counter() - b0) / len(batch)
-            os.fsync(fh.fileno())
-            cache_put(got, {digests[r.item_id]: per_item for r in batch})
-            tokens += backend.count_tokens(outs)
-            sent += len(batch)
-            if failures:
-                save_run(requests_sent=sent, seconds=round(time.perf_counter() - t0, 3),
-                         failed_items=[r.item_id for r, _ in failures])
-                _raise_failures(failures, len(batch) - len(failures), partial)
-            blank = sum(is_blank(raw) for raw in outs)
-            if blank:
-                log.warning("%s: %d empty output(s) in this batch (kept in the file, not "
-                            "cached)", system, blank)
+
+        def failed(failures: list[tuple[Request, Exception]]) -> None:
+            save_run(requests_sent=engine.sent, seconds=round(time.perf_counter() - t0, 3),
+                     failed_items=[r.item_id for r, _ in failures])
+
+        # Each answer reaches the partial file as it arrives; the engine fsyncs it per
+        # batch (on_batch) before the batch's answers go to the cache: a kill between the
+        # two only costs a cache entry.
+        engine.run(lambda group, raw, seconds, finish: record(group, raw, seconds, None,
+                                                              run_id, finish),
+                   progress=bar, on_batch=lambda: os.fsync(fh.fileno()), on_failures=failed)
+    tokens, answered = engine.tokens, engine.answered
     seconds = time.perf_counter() - t0
     rate = len(to_send) / max(seconds, 1e-9)
     token_rate = tokens / max(seconds, 1e-9)
@@ -372,35 +305,3 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     })
     partial.unlink(missing_ok=True)
     runs_file.unlink(missing_ok=True)
-
-
-def _legacy_hits(cache: RequestCache, backend: Any, requests: list[Request],
-                 digests: dict[str, str]) -> dict[str, dict]:
-    """Entries stored under the keys an earlier version gave these requests, by the
-    current key (see :meth:`Backend.legacy_digests`)."""
-    if cache.path is None or not requests:
-        return {}
-    old = {}
-    for r in requests:
-        for legacy in backend.legacy_digests(r):
-            old.setdefault(legacy, digests[r.item_id])
-    try:
-        found = cache.entries(old)
-    except sqlite3.Error:
-        return {}
-    return {old[d]: e for d, e in found.items()}
-
-
-def _raise_failures(failures: list[tuple[Request, Exception]], kept: int, partial: Path) -> None:
-    """Fail the job after its batch, naming the items that failed (their batch's other
-    answers are kept in the partial file for the rerun)."""
-    first = failures[0][1]
-    if not isinstance(first, GenderMTError):
-        raise first
-    if len(failures) == 1:
-        raise first
-    names = ", ".join(r.item_id for r, _ in failures[:5]) + (", ..." if len(failures) > 5
-                                                             else "")
-    raise ItemFailed(failures[0][0].item_id,
-                     f"{len(failures)} items failed ({names}); the batch's other {kept} "
-                     f"answers are kept in {partial}; first error: {first}") from first

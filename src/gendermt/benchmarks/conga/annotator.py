@@ -10,10 +10,10 @@ Its answer is accepted only if it is the output itself with well-formed Italian 
 removed. Anything else leaves the output unannotated, with the reason and the raw answer
 kept in the annotation record; nothing is repaired or guessed.
 
-Requests go through the request cache as translation's do (:mod:`gendermt.cache`, keyed by
-the annotator's identity and the rendered request; ``cache.dir`` of the workflow config), and
-each batch's answers are stored as they come: a rerun, or a job resumed after a kill, sends
-only what was never answered.
+Requests go through the engine translation's go through (:func:`gendermt.engine.ask`: the
+request cache, keyed by the annotator's identity and the rendered request; ``cache.dir`` of
+the workflow config), and each batch's answers are stored as they come: a rerun, or a job
+resumed after a kill, sends only what was never answered.
 """
 
 from __future__ import annotations
@@ -91,9 +91,8 @@ def annotate_with_llm(records: list[dict[str, Any]], english: pd.Series,
     """Ask the annotator about each record (in place): accepted answers make it
     ``annotated`` with source ``llm:<system>@<template>:v<version>``. Returns
     ``(requests sent, answers from the cache)``."""
-    from gendermt.ask import ask
     from gendermt.backends import Request, build_backend
-    from gendermt.cache import RequestCache
+    from gendermt.engine import ask, open_cache
 
     if not records:
         return 0, 0
@@ -103,7 +102,7 @@ def annotate_with_llm(records: list[dict[str, Any]], english: pd.Series,
     requests = [Request(r["item_id"], r["hypothesis"],
                         render(template, english[r["item_id"]], r["hypothesis"]), "it", "it")
                 for r in records]
-    cache = RequestCache(cache_dir if backend.cacheable else None)
+    cache = open_cache(cache_dir if backend.cacheable else None)
     answers, sent, cached = ask(backend, cache, requests,
                                 f"annotating with {annotator['system']}", who="annotator",
                                 unit="item")

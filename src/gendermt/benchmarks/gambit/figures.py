@@ -107,9 +107,15 @@ def overview(overall: pd.DataFrame, groups: pd.DataFrame, stereotype: pd.DataFra
         ax.text(0.5, 0.5, "no gendered assignment", ha="center", transform=ax.transAxes)
     else:
         shares = shares.assign(language=shares["lang"].map(lambda c: LANGUAGE_NAMES.get(c, c)))
-        sns.stripplot(data=shares, x="model", y="p_feminine", hue="language", order=models,
-                      hue_order=names, palette=dict(zip(names, palette.values(), strict=True)),
-                      dodge=True, size=3, alpha=0.6, ax=ax, jitter=0.25)
+        # seaborn jitters with numpy's global generator: seeded, so the figure is reproducible
+        state = np.random.get_state()
+        np.random.seed(0)
+        try:
+            sns.stripplot(data=shares, x="model", y="p_feminine", hue="language", order=models,
+                          hue_order=names, palette=dict(zip(names, palette.values(), strict=True)),
+                          dodge=True, size=3, alpha=0.6, ax=ax, jitter=0.25)
+        finally:
+            np.random.set_state(state)
         ax.legend(fontsize=7, title=None)
     ax.axhline(0.5, color="black", linestyle=":", linewidth=0.8)
     ax.set_ylim(-0.03, 1.03)

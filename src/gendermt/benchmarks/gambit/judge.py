@@ -21,9 +21,10 @@ second answer gives no valid label for. Then the two hallucination filters of §
   another unit group of the ISCO file (a real occupation, not the one of the source text),
   else ``embedding`` (a hallucination such as "a master of one's craft").
 
-Requests go through the request cache (:mod:`gendermt.cache`, keyed by
-:func:`gendermt.translate.request_digest`), so a rerun sends nothing already answered, and
-changing a threshold re-asks nothing.
+Requests go through the engine every model call uses (:func:`gendermt.engine.ask`: the
+request cache, keyed by the backend's request digest, written as each batch returns), so a
+rerun, or a run resumed after a kill, sends nothing already answered, and changing a
+threshold re-asks nothing.
 """
 
 from __future__ import annotations
@@ -212,9 +213,8 @@ def detect(texts: Mapping[str, str], candidates: Mapping[str, list[str]], lang: 
     ``check_all_codes`` (true: tell ``not_candidate`` from ``embedding`` drops by comparing
     with every unit group of ``isco``).
     """
-    from gendermt.ask import ask
     from gendermt.backends import Request, build_backend
-    from gendermt.cache import RequestCache
+    from gendermt.engine import ask, open_cache
 
     from .embeddings import load_model
 
@@ -233,7 +233,7 @@ def detect(texts: Mapping[str, str], candidates: Mapping[str, list[str]], lang: 
     if missing:
         raise GenderMTError(f"GAMBIT judge: candidate ISCO code(s) {missing[:5]} are not in "
                             "the ISCO-08 file")
-    cache = RequestCache(cache_dir if backend.cacheable else None)
+    cache = open_cache(cache_dir if backend.cacheable else None)
     dropped: Counter = Counter()
 
     texts = {k: v for k, v in texts.items() if v and v.strip()}

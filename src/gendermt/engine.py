@@ -1,0 +1,252 @@
+"""One engine for calling models: requests in, answers out, through the request cache.
+
+Translation (:func:`gendermt.translate.translate_file`), the GAMBIT judge and the ConGA
+annotator all call a backend through :class:`Engine`. It owns:
+
+* the look-up: each request's digest (:meth:`Backend.request_digest`, the cache key) is
+  looked up in the request cache (:mod:`gendermt.cache`), also under the keys an earlier
+  version gave it (:meth:`Backend.legacy_digests`: re-stored under the current key);
+* the plan: each distinct request not yet answered is sent once (``dedupe``; a lookup such
+  as an oracle answers per item and is not deduplicated), in batches of the backend's size,
+  in the order the caller asks for (``given``, or ``longest-first`` as translation does:
+  what is batched together can change an LLM's answers, so the order is part of a run);
+* the sending: each answer is handed to the caller as it arrives (translation writes it to
+  its partial file), then each batch's answers are written to the cache (a kill loses at
+  most the batch in flight; a rerun sends nothing already answered); a backend giving the
+  wrong number of answers is an error; an item that fails for good
+  (:class:`~gendermt.backends.base.ItemFailed`) does not discard its batch's other answers:
+  they are kept, and then the run fails naming the item(s); progress counts items.
+
+A cache that cannot be opened, read or written costs a warning, never the answers. What a
+caller does around the engine (translation's partial file, run records and metadata) stays
+with the caller; :func:`ask` is the whole loop for a model used as an instrument.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from gendermt.backends.base import ItemFailed, Request
+from gendermt.cache import RequestCache, is_blank
+from gendermt.errors import GenderMTError
+from gendermt.progress import Progress
+
+log = logging.getLogger(__name__)
+
+#: The orders requests can be sent in.
+Order = Literal["given", "longest-first"]
+ORDERS: tuple[str, ...] = ("given", "longest-first")
+
+
+def request_length(request: Request) -> int:
+    """Characters of the source and every message: the ``longest-first`` order's key."""
+    return len(request.source) + sum(len(str(m.get("content", ""))) for m in request.messages)
+
+
+def open_cache(cache_dir: str | Path | None) -> RequestCache:
+    """The request cache in ``cache_dir`` (None: a cache that holds nothing); one that cannot
+    be opened is a warning, and the run goes on without it."""
+    try:
+        return RequestCache(cache_dir)
+    except (sqlite3.Error, OSError) as exc:
+        log.warning("the request cache %s cannot be opened (%s): running without it",
+                    cache_dir, exc)
+        return RequestCache(None)
+
+
+class Engine:
+    """Sends ``requests`` (each answered once) to ``backend`` through ``cache``.
+
+    ``who`` names the caller in messages; ``digests`` (by item id) saves computing them
+    again; ``dedupe``: identical requests (same digest) are sent once and their answer given
+    to every item that asked (False for backends that answer per item); ``run_id`` is stored
+    with each cache entry; ``kept_in`` says where answers are kept besides the cache (a
+    partial file), for messages; ``count_tokens``: count output tokens (``tokens``) with the
+    backend's tokenizer.
+    """
+
+    def __init__(self, backend: Any, cache: RequestCache, requests: Iterable[Request], *,
+                 who: str, digests: Mapping[str, str] | None = None, dedupe: bool = True,
+                 run_id: str | None = None, kept_in: str | Path | None = None,
+                 count_tokens: bool = False) -> None:
+        self.backend, self.cache, self.who, self.run_id = backend, cache, who, run_id
+        self.kept_in = kept_in
+        self.requests = list(requests)
+        self.digests = {r.item_id: (digests[r.item_id] if digests is not None
+                                    else backend.request_digest(r)) for r in self.requests}
+        #: What an answer is shared by: the digest, or the item itself without ``dedupe``.
+        self.group = {r.item_id: self.digests[r.item_id] if dedupe else r.item_id
+                      for r in self.requests}
+        #: The requests of each group, in the order given.
+        self.items_of: dict[str, list[Request]] = {}
+        for r in self.requests:
+            self.items_of.setdefault(self.group[r.item_id], []).append(r)
+        self.count = count_tokens
+        self.to_send: list[Request] = []
+        self.sent = 0       # requests sent so far
+        self.answered = 0   # items answered by what was sent
+        self.tokens = 0     # output tokens (with ``count_tokens``)
+
+    # ------------------------------------------------------------------ the look-up
+    def lookup(self, requests: Iterable[Request] | None = None) -> dict[str, dict[str, Any]]:
+        """Cache entries (``{"raw", "run_id", "seconds"}``) by current digest of ``requests``
+        (default: all), those found under a legacy key re-stored under the current one."""
+        requests = self.requests if requests is None else list(requests)
+        try:
+            found = self.cache.entries(self.digests[r.item_id] for r in requests)
+        except sqlite3.Error as exc:
+            log.warning("the request cache %s cannot be read (%s): sending every request",
+                        self.cache.path, exc)
+            found = {}
+        legacy = self._legacy_hits([r for r in requests if self.digests[r.item_id]
+                                    not in found])
+        if legacy:  # under the current key from now on
+            self.store({d: e["raw"] for d, e in legacy.items()},
+                       {d: e.get("seconds") or 0.0 for d, e in legacy.items()})
+        found.update(legacy)
+        return found
+
+    def _legacy_hits(self, requests: list[Request]) -> dict[str, dict[str, Any]]:
+        if self.cache.path is None or not requests:
+            return {}
+        old: dict[str, str] = {}
+        for r in requests:
+            for legacy in self.backend.legacy_digests(r):
+                old.setdefault(legacy, self.digests[r.item_id])
+        try:
+            found = self.cache.entries(old)
+        except sqlite3.Error:
+            return {}
+        return {old[d]: e for d, e in found.items()}
+
+    # ------------------------------------------------------------------ the plan
+    def plan(self, answered: Iterable[str], order: Order) -> list[Request]:
+        """The requests to send: one per group not in ``answered`` (digests or, without
+        ``dedupe``, item ids), the first of its group, in ``order``."""
+        if order not in ORDERS:
+            raise ValueError(f"unknown order {order!r} (one of: {', '.join(ORDERS)})")
+        answered = set(answered)
+        unique: dict[str, Request] = {}
+        for r in self.requests:
+            if self.group[r.item_id] not in answered:
+                unique.setdefault(self.group[r.item_id], r)
+        todo = list(unique.values())
+        # Longest first: a batch too large for memory fails at once, and batches hold
+        # similar lengths (less padding). A stable sort: ties keep the order given.
+        self.to_send = (sorted(todo, key=request_length, reverse=True)
+                        if order == "longest-first" else todo)
+        return self.to_send
+
+    # ------------------------------------------------------------------ the sending
+    def store(self, outputs: Mapping[str, str], seconds: Mapping[str, float]) -> None:
+        """Answers by digest into the cache; a cache that cannot be written is a warning."""
+        try:
+            self.cache.put_many(outputs, self.backend.name, self.run_id, seconds)
+        except sqlite3.Error as exc:
+            where = f"; they are kept in {self.kept_in}" if self.kept_in else ""
+            log.warning("could not store %d outputs in the request cache %s (%s)%s",
+                        len(outputs), self.cache.path, exc, where)
+
+    def run(self, on_answer: Callable[[str, str, float, str], None], *,
+            progress: Progress | None = None,
+            on_batch: Callable[[], None] | None = None,
+            on_failures: Callable[[list[tuple[Request, Exception]]], None] | None = None
+            ) -> None:
+        """Send :attr:`to_send` (see :meth:`plan`) in batches.
+
+        ``on_answer(group, raw, seconds, finish_reason)`` as each answer arrives (seconds
+        since its batch started); ``on_batch()`` once a batch is complete, before its answers
+        go to the cache (make the caller's copy durable); ``on_failures(failures)`` before
+        the run fails on items that failed for good (the batch's other answers are kept).
+        """
+        backend = self.backend
+        for start in range(0, len(self.to_send), backend.batch_size):
+            batch = self.to_send[start:start + backend.batch_size]
+            b0 = time.perf_counter()
+            failures: list[tuple[Request, Exception]] = []
+            got: dict[str, str] = {}
+            outs: list[str] = []
+            extra = 0
+            backend.finish_reasons = None
+            for i, raw in backend.translate_each(batch):
+                if not 0 <= i < len(batch):
+                    extra += 1
+                    continue
+                req = batch[i]
+                if isinstance(raw, Exception):
+                    failures.append((req, raw))
+                    continue
+                if not isinstance(raw, str):
+                    raise RuntimeError(f"{self.who}: backend {backend.name} returned "
+                                       f"{type(raw).__name__} for item {req.item_id}")
+                seconds = time.perf_counter() - b0
+                got[self.digests[req.item_id]] = raw
+                outs.append(raw)
+                group = self.group[req.item_id]
+                on_answer(group, raw, seconds, backend.finish_reason_of(i, req))
+                n = len(self.items_of[group])
+                self.answered += n
+                if progress is not None:
+                    progress.update(n)
+            if extra or len(outs) + len(failures) != len(batch):
+                raise RuntimeError(f"{self.who}: backend {backend.name} returned "
+                                   f"{len(outs) + len(failures) + extra} answers for "
+                                   f"{len(batch)} requests")
+            per_item = (time.perf_counter() - b0) / len(batch)
+            if on_batch is not None:
+                on_batch()
+            self.store(got, {self.digests[r.item_id]: per_item for r in batch})
+            if self.count:
+                self.tokens += backend.count_tokens(outs)
+            self.sent += len(batch)
+            if failures:
+                if on_failures is not None:
+                    on_failures(failures)
+                self._raise_failures(failures, len(batch) - len(failures))
+            blank = sum(is_blank(raw) for raw in outs)
+            if blank:
+                log.warning("%s: %d empty output(s) in this batch (kept%s, not cached)",
+                            self.who, blank, f" in {self.kept_in}" if self.kept_in else "")
+
+    def _raise_failures(self, failures: list[tuple[Request, Exception]], kept: int) -> None:
+        """Fail after the batch, naming the items that failed (the batch's other answers
+        are kept for the rerun)."""
+        first = failures[0][1]
+        if not isinstance(first, GenderMTError) or len(failures) == 1:
+            raise first
+        names = ", ".join(r.item_id for r, _ in failures[:5]) + (", ..." if len(failures) > 5
+                                                                 else "")
+        where = self.kept_in or (f"the request cache {self.cache.path}" if self.cache.path
+                                 else None)
+        kept_text = (f"the batch's other {kept} answers are kept in {where}" if where else
+                     f"the batch's other {kept} answers are lost (no request cache)")
+        raise ItemFailed(failures[0][0].item_id,
+                         f"{len(failures)} items failed ({names}); {kept_text}; first error: "
+                         f"{first}") from first
+
+
+def ask(backend: Any, cache: RequestCache, requests: list[Request], desc: str,
+        who: str = "judge", unit: str = "text", order: Order = "given"
+        ) -> tuple[dict[str, str], int, int]:
+    """Answers by item id, for a chat model used as an instrument (the GAMBIT judge, the
+    ConGA annotator). Each request is looked up in the cache first; identical requests are
+    sent once, in ``order`` (default: as given); each batch's answers are cached as it
+    returns, so a rerun after a kill sends only what was never answered. Returns
+    ``(answers, requests sent, distinct requests answered from the cache)``."""
+    engine = Engine(backend, cache, requests, who=who)
+    raw = {d: e["raw"] for d, e in engine.lookup().items()}
+    cached = len(raw)
+    todo = engine.plan(raw, order)
+
+    def on_answer(group: str, answer: str, seconds: float, finish: str) -> None:
+        raw[group] = answer
+
+    with Progress(len(requests), desc, unit=unit,
+                  initial=sum(len(engine.items_of[d]) for d in raw)) as bar:
+        engine.run(on_answer, progress=bar)
+    return {r.item_id: raw[engine.digests[r.item_id]] for r in requests}, len(todo), cached
