@@ -9,6 +9,7 @@ import re
 import string
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from gendermt.benchmarks.mt_geneval import LANGUAGES
@@ -271,3 +272,279 @@ def test_segments_tables_and_figure_on_the_sample(tmp_path):
     assert list(layout.columns[:3]) == ["system", "prompt", "de contextual"]
     accuracy_figure(table, tmp_path / "f.png", tmp_path / "f.pdf")
     assert (tmp_path / "f.png").stat().st_size > 10_000
+
+
+# ---------------------------------------------------------------- the workflow's stages
+def _build(tmp_path, langs=("fr", "de"), sets=("counterfactual", "contextual")):
+    from gendermt.benchmarks.mt_geneval.data import build, published_files
+
+    files = published_files(SAMPLE, list(langs), "test", list(sets))
+    build(files, list(langs), "test", list(sets), tmp_path / "data.parquet",
+          tmp_path / "data.json")
+    import pandas as pd
+    return pd.read_parquet(tmp_path / "data.parquet")
+
+
+def _run(tmp_path, data, name, hypotheses):
+    from gendermt.benchmarks.mt_geneval.evaluate import score_run
+
+    path = tmp_path / f"{name}.jsonl"
+    path.write_text("".join(json.dumps({"item_id": i, "hypothesis": h}) + "\n"
+                            for i, h in zip(data["item_id"], hypotheses, strict=True)),
+                    encoding="utf-8")
+    out = {k: tmp_path / "items" / f"{name}.{k}" for k in ("parquet", "csv", "json")}
+    score_run(path, tmp_path / "data.parquet", out["parquet"], out["csv"], out["json"],
+              ["bleu", "chrf"])
+    return {"system": name, "prompt": "baseline", "path": str(out["parquet"]),
+            "summary": str(out["json"])}
+
+
+def test_data_stage_writes_segments_and_provenance(tmp_path):
+    data = _build(tmp_path)
+    assert len(data) == 2 * (2 * 6 + 6) and data["item_id"].is_unique
+    provenance = json.loads((tmp_path / "data.json").read_text(encoding="utf-8"))
+    # 4 plain + 4 annotated counterfactual files and 3 contextual files per language
+    assert len(provenance["files"]) == 2 * 11
+    assert all(len(f["sha256"]) == 64 for f in provenance["files"])
+    assert {(c["tgt_lang"], c["set"], c["items"]) for c in provenance["items"]} == {
+        (lang, which, 6) for lang in ("fr", "de") for which in ("counterfactual", "contextual")}
+    ctx = data[data["set"] == "contextual"].iloc[0]
+    # the sentence alone is the source; the published line and its context are kept beside
+    assert "<sep>" not in ctx["source"] and ctx["source_with_context"].endswith(ctx["source"])
+    assert ctx["context"] and ctx["context"] in ctx["source_with_context"]
+
+
+def test_data_stage_reads_only_the_configured_set(tmp_path):
+    data = _build(tmp_path, langs=("es",), sets=("contextual",))
+    assert set(data["set"]) == {"contextual"} and len(data) == 6
+
+
+def test_inputs_show_the_context_and_ask_for_the_sentence_only(tmp_path):
+    from gendermt.benchmarks.mt_geneval.inputs import build_inputs
+    from gendermt.prompts import load_templates
+
+    _build(tmp_path)
+    templates = load_templates(ROOT / "resources/prompts/mt-geneval.yaml")
+    build_inputs(tmp_path / "data.parquet", templates["baseline"],
+                 templates["baseline_context"], tmp_path / "inputs.jsonl")
+    records = [json.loads(line) for line in
+               (tmp_path / "inputs.jsonl").read_text(encoding="utf-8").splitlines()]
+    sentence = next(r for r in records if r["item_id"] == "de-test-cf-0001-f")
+    user = sentence["messages"][-1]["content"]
+    assert "to German" in user and user.endswith(sentence["source"])
+    assert "Context" not in user and sentence["template"] == "baseline"
+    ctx = next(r for r in records if r["item_id"].startswith("fr-test-ctx"))
+    user = ctx["messages"][-1]["content"]
+    assert ctx["template"] == "baseline_context" and "<sep>" not in user
+    assert f"Sentence: {ctx['source']}" in user and "Context: " in user
+    assert "to French" in user and "do not translate the context" in user
+
+
+def test_inputs_without_a_context_template_fail_on_contextual_items(tmp_path):
+    from gendermt.benchmarks.mt_geneval.inputs import build_inputs
+    from gendermt.prompts import load_templates
+
+    _build(tmp_path)
+    templates = load_templates(ROOT / "resources/prompts/mt-geneval.yaml")
+    with pytest.raises(ValueError, match="no _context template"):
+        build_inputs(tmp_path / "data.parquet", templates["baseline"], None,
+                     tmp_path / "inputs.jsonl")
+
+
+def test_score_run_oracles_score_one_and_zero(tmp_path):
+    data = _build(tmp_path)
+    right = json.loads(Path(_run(tmp_path, data, "right", data["reference"])["summary"])
+                       .read_text(encoding="utf-8"))
+    assert all(r["accuracy"] == 1.0 for r in right["accuracy"])
+    wrong = _run(tmp_path, data, "wrong", data["counterfactual_reference"])
+    rows = {(r["lang"], r["set"]): r for r in
+            json.loads(Path(wrong["summary"]).read_text(encoding="utf-8"))["accuracy"]}
+    assert rows["de", "counterfactual"]["accuracy"] == 0.0
+    assert rows["fr", "counterfactual"]["accuracy_feminine"] == 0.0
+    assert rows["de", "contextual"]["accuracy"] == 0.0
+    # the sample's epicene French item (same original and flipped reference) is always
+    # correct, as the official metric counts it: 1 of 6
+    assert rows["fr", "contextual"]["accuracy"] == pytest.approx(1 / 6)
+    quality = json.loads(Path(wrong["summary"]).read_text(encoding="utf-8"))["quality"]
+    against = {(q["lang"], q["set"], q["gender"], q["metric"], q["reference"]): q["score"]
+               for q in quality}
+    assert against["fr", "all", "all", "bleu", "counterfactual"] == pytest.approx(100)
+    assert against["fr", "all", "all", "bleu", "correct"] < 100
+    assert "nrefs:1" in quality[0]["signature"]
+    items = pd.read_parquet(wrong["path"])
+    assert set(items.columns) >= {"item_id", "hypothesis", "correct", "correct_words",
+                                  "incorrect_words", "pair_correct"}
+    assert pd.read_csv(Path(wrong["path"]).with_suffix(".csv")).shape[0] == len(data)
+
+
+def test_score_run_names_a_missing_output(tmp_path):
+    from gendermt.benchmarks.mt_geneval.evaluate import score_run
+    from gendermt.errors import GenderMTError
+
+    data = _build(tmp_path)
+    path = tmp_path / "short.jsonl"
+    path.write_text(json.dumps({"item_id": data["item_id"][0], "hypothesis": "x"}) + "\n",
+                    encoding="utf-8")
+    with pytest.raises(GenderMTError, match="35 of 36 segments have no output"):
+        score_run(path, tmp_path / "data.parquet", tmp_path / "i.parquet", tmp_path / "i.csv",
+                  tmp_path / "i.json", ["bleu"])
+
+
+def test_tables_figures_and_scorecard_from_runs(tmp_path):
+    from gendermt.benchmarks.mt_geneval.figures import build_figures
+    from gendermt.benchmarks.mt_geneval.scorecard import read
+    from gendermt.benchmarks.mt_geneval.tables import build_tables
+
+    data = _build(tmp_path)
+    runs = [_run(tmp_path, data, "right", data["reference"]),
+            _run(tmp_path, data, "copy", data["source"])]
+    tables = tmp_path / "mt-geneval" / "tables"
+    outputs = {}
+    for name in ("accuracy", "paper", "quality", "summary"):
+        outputs[name] = str(tables / f"{name}.csv")
+        outputs[f"{name}_md"] = str(tables / f"{name}.md")
+    build_tables(runs, outputs)
+    accuracy = pd.read_csv(outputs["accuracy"])
+    copy = accuracy[accuracy["system"] == "copy"].set_index(["lang", "set"])
+    # English left untranslated has no gendered word of either reference: the official
+    # metric counts it correct; the correct-word rate says it is not
+    assert copy.loc[("fr", "contextual"), "accuracy"] == 1.0
+    assert copy.loc[("fr", "contextual"), "correct_word_rate"] == 0.0
+    paper = pd.read_csv(outputs["paper"])
+    assert list(paper.columns) == ["system", "prompt", "de contextual",
+                                   "de counterfactual feminine", "de counterfactual masculine",
+                                   "fr contextual", "fr counterfactual feminine",
+                                   "fr counterfactual masculine"]
+    assert paper.set_index("system").loc["right"].drop("prompt").eq(100).all()
+    summary = pd.read_csv(outputs["summary"])
+    assert set(summary["lang"]) == {"fr", "de"} and {"bleu", "chrf"} <= set(summary.columns)
+    build_figures(outputs["accuracy"], tmp_path / "f.png", tmp_path / "f.pdf")
+    assert (tmp_path / "f.png").read_bytes().startswith(b"\x89PNG")
+
+    part = read(tmp_path)
+    figures = {f.key: f for f in part.figures}
+    assert list(figures) == ["bleu_all", "gap_de", "contextual_de", "gap_fr", "contextual_fr"]
+    assert figures["gap_fr"].better == "closer to 0" and figures["gap_fr"].quality == "bleu_all"
+    assert figures["contextual_fr"].unit == "%" and figures["contextual_fr"].better == "higher"
+    assert figures["bleu_all"].better == "higher"
+    assert part.systems == ["right", "copy"]
+    assert part.cells[("right", "contextual_de")].value == 100
+    assert part.cells[("right", "gap_de")].value == 0
+    assert part.cells[("copy", "bleu_all")].value < 10  # below the scorecard's quality floor
+
+
+def test_scorecard_reader_without_a_set_has_no_column_for_it(tmp_path):
+    from gendermt.benchmarks.mt_geneval.scorecard import read
+    from gendermt.benchmarks.mt_geneval.tables import build_tables
+
+    data = _build(tmp_path, sets=("counterfactual",))
+    runs = [_run(tmp_path, data, "right", data["reference"])]
+    tables = tmp_path / "mt-geneval" / "tables"
+    outputs = {k: str(tables / f"{k.removesuffix('_md')}.{'md' if k.endswith('_md') else 'csv'}")
+               for n in ("accuracy", "paper", "quality", "summary") for k in (n, f"{n}_md")}
+    build_tables(runs, outputs)
+    assert [f.key for f in read(tmp_path).figures] == ["bleu_all", "gap_de", "gap_fr"]
+
+
+def test_scorecard_reader_names_a_missing_table(tmp_path):
+    from gendermt.benchmarks.mt_geneval.scorecard import read
+
+    with pytest.raises(DatasetError, match="summary.csv"):
+        read(tmp_path)
+
+
+# ---------------------------------------------------------------- contract and config
+def _spec(**data):
+    return {"data": {"root": str(SAMPLE), "languages": ["fr", "de"], **data},
+            "templates": str(ROOT / "resources/prompts/mt-geneval.yaml"),
+            "prompts": ["baseline"], "systems": ["copy-source"]}
+
+
+def test_config_check_accepts_the_default_and_names_what_is_missing(tmp_path):
+    from gendermt.benchmarks.mt_geneval.config import check
+    from gendermt.errors import GenderMTError
+
+    check(_spec(), {})
+    check(_spec(sets=["counterfactual"]), {})
+    key = r"^benchmarks\.mt-geneval\."
+    with pytest.raises(GenderMTError, match=key + r"data: .*geneval-sentences-masculine-test"
+                                                  r"\.en_it\.en: MT-GenEval file not found"):
+        check(_spec(languages=["fr", "it"]), {})
+    # the sample has no dev split
+    with pytest.raises(GenderMTError, match=key + r"data: .*-dev\.en_fr"):
+        check(_spec(split="dev"), {})
+    with pytest.raises(GenderMTError, match=key + r"data: .*not MT-GenEval's data folder"):
+        check(_spec(root=str(tmp_path)), {})
+    only = tmp_path / "prompts.yaml"
+    only.write_text("fragments: {t: 'Translate {source}'}\n"
+                    "templates: {plain: {version: 1, user: [t]}}\n", encoding="utf-8")
+    spec = {**_spec(), "templates": str(only), "prompts": ["plain"]}
+    with pytest.raises(GenderMTError, match=key + r"prompts: plain have no template for the "
+                                                  r"contextual set .* plain_context"):
+        check(spec, {})
+    check({**spec, "data": {**spec["data"], "sets": ["counterfactual"]}}, {})
+
+
+def test_contract_is_registered_and_its_schema_fragment_composes():
+    from jsonschema import Draft202012Validator, ValidationError
+
+    from gendermt.benchmarks import registry
+
+    bench = registry.get("mt-geneval")
+    assert bench.label == "MT-GenEval" and bench.order == 80
+    assert (ROOT / bench.rules).is_file()
+    assert bench.scorecard.tables == ("mt-geneval/tables/summary.csv",)
+    for ref in (bench.check, bench.scorecard.reader):
+        assert callable(__import__("gendermt.benchmarks.contract", fromlist=["resolve"])
+                        .resolve(ref))
+    schema = registry.config_schema(ROOT / "workflow/schemas/config.schema.yaml")
+    validator = Draft202012Validator(schema)
+    import yaml
+    config = yaml.safe_load((ROOT / "config/config.yaml").read_text(encoding="utf-8"))
+    validator.validate(config)
+    block = config["benchmarks"]["mt-geneval"]
+    for bad in ({**block, "langs": ["fr"]}, {**block, "data": {**block["data"], "split": "x"}},
+                {**block, "data": {**block["data"], "languages": ["nl"]}}):
+        with pytest.raises(ValidationError):
+            validator.validate({**config, "benchmarks": {"mt-geneval": bad}})
+    # every key of the fragment says what it is
+    fragment = registry.schema_fragment(bench)
+
+    def described(node, path):
+        for key, sub in node.get("properties", {}).items():
+            assert "description" in sub or "$ref" in sub, f"{path}.{key}"
+            described(sub, f"{path}.{key}")
+    described(fragment, "mt-geneval")
+
+
+def test_labels_name_every_table_and_figure_the_rule_file_writes():
+    from gendermt.benchmarks import registry
+
+    rules = (ROOT / registry.get("mt-geneval").rules).read_text(encoding="utf-8")
+    written = set(re.findall(r'\{RESULTS\}/(mt-geneval/(?:tables|figures)/[a-z_]+)\.(?:csv|png)',
+                             rules))
+    written |= {f"mt-geneval/tables/{t}" for t in
+                re.search(r"MT_GENEVAL_TABLES = \[(.*?)\]", rules)[1].replace('"', "")
+                .split(", ")}
+    assert set(registry.get("mt-geneval").labels) == written
+
+
+def test_start_up_checks_run_ours_and_name_the_key(monkeypatch):
+    """gendermt.config_checks.check_config runs the contract's check on the default config:
+    the message names the key under benchmarks.mt-geneval; {context} is a placeholder of
+    ours, so the templates pass the generic placeholder check."""
+    import copy
+
+    import yaml
+
+    from gendermt.config_checks import check_config
+    from gendermt.errors import GenderMTError
+
+    monkeypatch.chdir(ROOT)
+    config = yaml.safe_load((ROOT / "config/config.yaml").read_text(encoding="utf-8"))
+    templates = check_config(config)
+    assert {"baseline", "baseline_context"} <= set(templates["mt-geneval"])
+    bad = copy.deepcopy(config)
+    bad["benchmarks"]["mt-geneval"]["data"]["languages"] = ["fr", "ru"]
+    with pytest.raises(GenderMTError, match=r"^benchmarks\.mt-geneval\.data: .*en_ru"):
+        check_config(bad)

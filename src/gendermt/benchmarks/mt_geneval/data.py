@@ -151,9 +151,9 @@ def load(root: str | Path, lang: str, split: str, which: str) -> pd.DataFrame:
 def segments(root: str | Path, langs: list[str], split: str, sets: list[str]) -> pd.DataFrame:
     """The workflow's items: one row per segment to translate, with the reference of the right
     gender and the counterfactual one. A counterfactual pair gives two rows (its masculine and
-    its feminine source, ``pair_id`` shared); a contextual item gives one, whose source is the
-    published ``context <sep> sentence`` line and whose ``sentence`` is what the references
-    translate."""
+    its feminine source, ``pair_id`` shared); a contextual item gives one, whose ``source`` is
+    the sentence the references translate, with its English ``context`` beside it and the
+    published ``context <sep> sentence`` line as ``source_with_context``."""
     rows = []
     for lang in langs:
         if "counterfactual" in sets:
@@ -164,7 +164,7 @@ def segments(root: str | Path, langs: list[str], split: str, sets: list[str]) ->
                                  "pair_id": rec["item_id"], "set": "counterfactual",
                                  "gender": gender, "line": rec["line"],
                                  "source": rec[f"source_{gender}"], "context": "",
-                                 "sentence": rec[f"source_{gender}"],
+                                 "source_with_context": rec[f"source_{gender}"],
                                  "reference": rec[f"reference_{gender}"],
                                  "counterfactual_reference": rec[f"reference_{other}"],
                                  "src_lang": "en", "tgt_lang": lang, "split": split})
@@ -173,8 +173,72 @@ def segments(root: str | Path, langs: list[str], split: str, sets: list[str]) ->
             for rec in frame.to_dict("records"):
                 rows.append({"item_id": rec["item_id"], "pair_id": rec["item_id"],
                              "set": "contextual", "gender": "", "line": rec["line"],
-                             "source": rec["source_with_context"], "context": rec["context"],
-                             "sentence": rec["source"], "reference": rec["reference"],
+                             "source": rec["source"], "context": rec["context"],
+                             "source_with_context": rec["source_with_context"],
+                             "reference": rec["reference"],
                              "counterfactual_reference": rec["reference_flipped"],
                              "src_lang": "en", "tgt_lang": lang, "split": split})
     return pd.DataFrame(rows)
+
+
+def published_files(root: str | Path, langs: list[str], split: str, sets: list[str]
+                    ) -> list[Path]:
+    """The release's files the configured languages, split and sets read (the data stage's
+    inputs), the counterfactual set's annotated references included where published."""
+    _check(split)
+    root = data_root(root)
+    paths: list[Path] = []
+    for lang in langs:
+        if "counterfactual" in sets:
+            paths += counterfactual_paths(root, lang, split).values()
+            annotated = counterfactual_paths(root, lang, split, annotated=True).values()
+            paths += [p for p in annotated if p.is_file()]
+        if "contextual" in sets:
+            paths += contextual_paths(root, lang, split).values()
+    missing = [p for p in paths if not p.is_file()]
+    if missing:
+        raise MissingResourceError(
+            f"{missing[0]}: MT-GenEval file not found ({len(missing)} of the {len(paths)} "
+            f"files of languages {', '.join(langs)}, split {split}, sets {', '.join(sets)} "
+            "are missing)")
+    return paths
+
+
+def root_of(paths: list[str | Path]) -> Path:
+    """The release's ``data/`` folder that the files of :func:`published_files` are in."""
+    roots = set()
+    for path in map(Path, paths):
+        folder = next((a for a in path.parents if a.name in ("sentences", "context")), None)
+        if folder is None:
+            raise DatasetError(path, "not in an MT-GenEval sentences/ or context/ folder")
+        roots.add(folder.parent)
+    if len(roots) != 1:
+        raise DatasetError(next(iter(paths), "?"), "the files come from several data folders: "
+                           f"{', '.join(sorted(map(str, roots))) or 'none'}")
+    return roots.pop()
+
+
+def build(files: list[str | Path], langs: list[str], split: str, sets: list[str],
+          items_out: str | Path, provenance_out: str | Path) -> None:
+    """Workflow stage: the release's files of the configured languages, split and sets
+    (:func:`published_files`, the rule's inputs) → ``data.parquet`` (one row per segment to
+    translate, :func:`segments`) + ``data.json`` (the files read, with size and sha256, and
+    the item counts)."""
+    from gendermt.io import write_json, write_parquet
+    from gendermt.sources import sha256_file
+
+    root = root_of(files)
+    files = published_files(root, langs, split, sets)
+    items = segments(root, langs, split, sets)
+    write_parquet(items_out, items)
+    counts = (items.groupby(["tgt_lang", "set"], sort=True)["pair_id"].nunique()
+              .reset_index(name="items").to_dict("records"))
+    write_json(provenance_out, {
+        "dataset": "MT-GenEval (Currey et al., EMNLP 2022)",
+        "root": str(data_root(root)), "languages": list(langs), "split": split,
+        "sets": list(sets),
+        "files": [{"path": str(p), "size": p.stat().st_size, "sha256": sha256_file(p)}
+                  for p in files],
+        "segments": int(len(items)),
+        "items": [{k: (int(v) if k == "items" else v) for k, v in c.items()} for c in counts],
+    })

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
+from pathlib import Path
 
 import pandas as pd
 
 from .metric import accuracy, decisions
+
+log = logging.getLogger(__name__)
 
 
 def _words(values) -> list[str]:
@@ -69,3 +73,76 @@ def evaluate_segments(data: pd.DataFrame, hypotheses: Sequence[str]) -> pd.DataF
     out["incorrect_words"] = _words(d.incorrect_words for d in found)
     out["pair_correct"] = out.groupby("pair_id")["correct"].transform("all")
     return out
+
+
+# The references a run's outputs are scored against with BLEU/chrF: the one of the segment's
+# own gender (its quality) and the counterfactual one (how far it is from the wrong gender).
+QUALITY_REFERENCES = {"correct": "reference", "counterfactual": "counterfactual_reference"}
+
+
+def quality_rows(data: pd.DataFrame, hypotheses: pd.Series, metrics: Sequence[str],
+                 options: dict[str, dict] | None = None,
+                 tokenize: dict[str, str] | None = None) -> list[dict]:
+    """Corpus BLEU/chrF (sacrebleu, with its signature) per target language, set and gender
+    (``all`` over both genders of the counterfactual set; set ``all``: every segment of the
+    language), against the correct-gender and the counterfactual references."""
+    from gendermt.scoring.metrics import corpus_score
+    from gendermt.scoring.sacrebleu_metrics import with_tokenizer
+
+    frame = data.assign(hypothesis=hypotheses.to_numpy())
+    groups = [(lang, "all", "all", part) for lang, part in frame.groupby("tgt_lang", sort=True)]
+    for (lang, which), part in frame.groupby(["tgt_lang", "set"], sort=True):
+        groups.append((lang, which, "all", part))
+        if which == "counterfactual":
+            groups += [(lang, which, g, part[part["gender"] == g]) for g in ("masculine",
+                                                                                "feminine")]
+    rows = []
+    for lang, which, gender, part in groups:
+        for metric in metrics:
+            opts = with_tokenizer(metric, (options or {}).get(metric), lang, tokenize)
+            for against, column in QUALITY_REFERENCES.items():
+                scored = corpus_score(metric, part["hypothesis"].tolist(),
+                                      part[column].tolist(), opts)
+                rows.append({"lang": lang, "set": which, "gender": gender, "metric": metric,
+                             "reference": against, "score": scored.score,
+                             "signature": scored.signature, "n": len(part)})
+    return rows
+
+
+def score_run(translations: str | Path, data_path: str | Path, items_out: str | Path,
+              items_csv: str | Path, summary_out: str | Path, metrics: Sequence[str] = (),
+              options: dict[str, dict] | None = None,
+              tokenize: dict[str, str] | None = None) -> None:
+    """Workflow stage: ``translations/{system}/{prompt}.jsonl`` + ``data.parquet`` → the
+    per-segment decisions with the words behind them (``items/{system}/{prompt}.parquet`` and
+    ``.csv``) and a summary (``.json``: accuracy per language and set as the official scorer
+    defines it, and BLEU/chrF against the right and the counterfactual references)."""
+    from gendermt.errors import GenderMTError
+    from gendermt.io import read_jsonl, write_json, write_parquet, write_table
+
+    data = pd.read_parquet(data_path)
+    hyps = {r["item_id"]: r["hypothesis"] for r in read_jsonl(translations)}
+    missing = [i for i in data["item_id"] if i not in hyps]
+    if missing:
+        raise GenderMTError(f"{translations}: {len(missing)} of {len(data)} segments have no "
+                            f"output (first: {missing[0]})")
+    hypotheses = data["item_id"].map(hyps).fillna("").astype(str)
+    items = evaluate_segments(data, hypotheses.tolist())
+    write_parquet(items_out, items)
+    write_table(items, items_csv)
+    accuracy_rows = []
+    for (lang, which), part in items.groupby(["tgt_lang", "set"], sort=True):
+        pairs = part.drop_duplicates("pair_id")
+        row = {"lang": lang, "set": which, "accuracy": accuracy(pairs["pair_correct"].tolist()),
+               "n": len(pairs)}
+        if which == "counterfactual":
+            for gender in ("masculine", "feminine"):
+                row[f"accuracy_{gender}"] = accuracy(
+                    part.loc[part["gender"] == gender, "correct"].tolist())
+        accuracy_rows.append(row)
+    summary = {"translations": str(translations), "segments": len(items),
+               "accuracy": accuracy_rows,
+               "quality": quality_rows(data, hypotheses, metrics, options, tokenize)}
+    log.info("%s: %s", translations, {f"{r['lang']} {r['set']}": round(r["accuracy"], 3)
+                                      for r in accuracy_rows})
+    write_json(summary_out, summary)

@@ -14,9 +14,17 @@ COLOURS = {"counterfactual masculine": "#4393c3", "counterfactual feminine": "#d
            "contextual": "#8C8C8C"}
 
 
+def _rate(part: pd.DataFrame, lang: str, which: str, column: str) -> float:
+    row = part[(part["lang"] == lang) & (part["set"] == which)]
+    value = row[column].iloc[0] if len(row) else None
+    return np.nan if value is None or pd.isna(value) else 100 * value
+
+
 def accuracy_figure(table: pd.DataFrame, png: str | Path, pdf: str | Path) -> None:
     """Bars per language: counterfactual masculine and feminine accuracy and contextual
-    accuracy, with n under each group; a cell with no value says "n/a" instead of drawing 0."""
+    accuracy, with n under each group; a cell with no value says "n/a" instead of drawing 0.
+    A black tick on each bar: the share of outputs with a word of the right gender's
+    reference (where the table has it)."""
     runs = table[["system", "prompt"]].drop_duplicates().to_records(index=False).tolist()
     fig, axes = plt.subplots(len(runs) or 1, 1, figsize=(8, 2.6 * max(len(runs), 1)),
                              squeeze=False, sharex=True)
@@ -36,6 +44,14 @@ def accuracy_figure(table: pd.DataFrame, png: str | Path, pdf: str | Path) -> No
                 ns.append(int(row["n"].iloc[0]) if len(row) else 0)
             pos = x + (k - 1) * width
             ax.bar(pos, np.nan_to_num(values), width, color=colour, label=label)
+            # The official accuracy counts an output with no gendered word as correct (an
+            # untranslated one scores 100): a black tick marks the share of outputs that
+            # have a word of the right gender's reference, so such a bar does not look good.
+            rate = f"correct_word_rate_{gender}" if gender else "correct_word_rate"
+            if rate in part.columns:
+                ticks = [_rate(part, lang, which, rate) for lang in langs]
+                ax.scatter(pos, ticks, marker="_", s=120, color="black", zorder=3,
+                           label="with a right-gender word" if k == 2 else None)
             for p, v, n in zip(pos, values, ns, strict=True):
                 ax.text(p, 2 if np.isnan(v) else v + 1, "n/a" if np.isnan(v) else f"{v:.0f}",
                         ha="center", va="bottom", fontsize=7)
@@ -50,3 +66,9 @@ def accuracy_figure(table: pd.DataFrame, png: str | Path, pdf: str | Path) -> No
     fig.suptitle("MT-GenEval: gender accuracy (official metric) by target language", y=1.02)
     fig.tight_layout()
     save(fig, png, pdf)
+
+
+def build_figures(accuracy_csv: str | Path, png: str | Path, pdf: str | Path) -> None:
+    """Workflow stage: ``tables/accuracy.csv`` → ``figures/accuracy.{png,pdf}``."""
+    table = pd.read_csv(accuracy_csv, keep_default_na=True, dtype={"system": str, "prompt": str})
+    accuracy_figure(table, png, pdf)

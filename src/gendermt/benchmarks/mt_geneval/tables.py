@@ -1,9 +1,14 @@
 """MT-GenEval's tables from per-segment decisions (``evaluate.evaluate_segments``) of each run.
 
-Runs are records ``{"system", "prompt", "path"}``; nothing is parsed out of paths.
+Runs are records ``{"system", "prompt", "path", "summary"}`` (the run's per-segment
+decisions and its summary JSON); nothing is parsed out of paths.
 """
 
 from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import pandas as pd
 
@@ -19,12 +24,19 @@ def accuracy_rows(items: pd.DataFrame) -> list[dict]:
         pairs = part.drop_duplicates("pair_id")
         row = {"lang": lang, "set": which, "accuracy": accuracy(pairs["pair_correct"].tolist()),
                "accuracy_masculine": None, "accuracy_feminine": None, "accuracy_gap": None,
+               # not the scorer's: an output with no gendered word of either reference counts
+               # as correct, so an untranslated or empty output scores 1.0; this share of
+               # segments whose output has a word of the right gender's reference says so
+               "correct_word_rate": accuracy((part["correct_words"].fillna("") != "").tolist()),
                "n": len(pairs)}
         if which == "counterfactual":
             m = accuracy(part.loc[part["gender"] == "masculine", "correct"].tolist())
             f = accuracy(part.loc[part["gender"] == "feminine", "correct"].tolist())
             row.update(accuracy_masculine=m, accuracy_feminine=f,
                        accuracy_gap=None if m is None or f is None else m - f)
+            for gender in ("masculine", "feminine"):
+                words = part.loc[part["gender"] == gender, "correct_words"].fillna("")
+                row[f"correct_word_rate_{gender}"] = accuracy((words != "").tolist())
         rows.append(row)
     return rows
 
@@ -37,7 +49,8 @@ def accuracy_table(runs: list[dict]) -> pd.DataFrame:
         for row in accuracy_rows(items):
             rows.append({"system": run["system"], "prompt": run.get("prompt", ""), **row})
     columns = ["system", "prompt", "lang", "set", "accuracy", "accuracy_masculine",
-               "accuracy_feminine", "accuracy_gap", "n"]
+               "accuracy_feminine", "accuracy_gap", "correct_word_rate",
+               "correct_word_rate_masculine", "correct_word_rate_feminine", "n"]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -63,3 +76,60 @@ def paper_layout(table: pd.DataFrame) -> pd.DataFrame:
     frame.index = pd.MultiIndex.from_tuples(frame.index, names=["system", "prompt"])
     frame.columns = [f"{lang} {what}" for lang, what in frame.columns]
     return frame.reset_index()
+
+
+def quality_table(runs: list[dict]) -> pd.DataFrame:
+    """BLEU/chrF of every run per language, set and gender, against the correct-gender and the
+    counterfactual references (from each run's summary), with sacrebleu's signature."""
+    rows = []
+    for run in runs:
+        summary = json.loads(Path(run["summary"]).read_text(encoding="utf-8"))
+        rows += [{"system": run["system"], "prompt": run.get("prompt", ""), **row}
+                 for row in summary["quality"]]
+    columns = ["system", "prompt", "lang", "set", "gender", "metric", "reference", "score", "n",
+               "signature"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def summary_table(accuracy: pd.DataFrame, quality: pd.DataFrame) -> pd.DataFrame:
+    """One row per system × prompt × language: the headline figures (the scorecard's source):
+    counterfactual accuracy, per gender and their gap, contextual accuracy, the share of
+    outputs with a right-gender word, and BLEU/chrF over all the language's segments against
+    the right references."""
+    rows = {}
+    for rec in accuracy.to_dict("records"):
+        row = rows.setdefault((rec["system"], rec["prompt"], rec["lang"]), {})
+        if rec["set"] == "counterfactual":
+            row.update(counterfactual_accuracy=rec["accuracy"],
+                       accuracy_masculine=rec["accuracy_masculine"],
+                       accuracy_feminine=rec["accuracy_feminine"],
+                       accuracy_gap=rec["accuracy_gap"], counterfactual_n=rec["n"])
+        else:
+            row.update(contextual_accuracy=rec["accuracy"], contextual_n=rec["n"])
+    overall = quality[(quality["set"] == "all") & (quality["reference"] == "correct")]
+    for rec in overall.to_dict("records"):
+        key = (rec["system"], rec["prompt"], rec["lang"])
+        if key in rows:
+            rows[key][rec["metric"]] = rec["score"]
+    frame = pd.DataFrame([{"system": s, "prompt": p, "lang": lang, **row}
+                          for (s, p, lang), row in rows.items()])
+    columns = ["system", "prompt", "lang", "counterfactual_accuracy", "accuracy_masculine",
+               "accuracy_feminine", "accuracy_gap", "contextual_accuracy", "counterfactual_n",
+               "contextual_n", *sorted(set(quality["metric"]))]
+    return frame.reindex(columns=columns)
+
+
+def build_tables(runs: Sequence[Mapping], outputs: Mapping[str, str]) -> None:
+    """Workflow stage: every run's decisions and summary → ``tables/accuracy``, ``paper``,
+    ``quality`` and ``summary`` (``.csv``, ``.md``)."""
+    from gendermt.io import write_table
+
+    runs = [dict(r) for r in runs]
+    accuracy_long = accuracy_table(runs)
+    quality = quality_table(runs)
+    write_table(accuracy_long, outputs["accuracy"], outputs["accuracy_md"], floatfmt=".3f")
+    write_table(paper_layout(accuracy_long), outputs["paper"], outputs["paper_md"],
+                floatfmt=".1f")
+    write_table(quality, outputs["quality"], outputs["quality_md"])
+    write_table(summary_table(accuracy_long, quality), outputs["summary"],
+                outputs["summary_md"], floatfmt=".3f")

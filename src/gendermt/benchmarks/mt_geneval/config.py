@@ -1,0 +1,37 @@
+"""What the schema cannot check of the ``benchmarks.mt-geneval`` block, before anything runs:
+the release's files of the configured languages, split and sets exist, and each prompt has
+the template its contextual items need. Messages start with the config key."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from gendermt.errors import GenderMTError
+
+from .inputs import context_template_name
+
+KEY = "benchmarks.mt-geneval"
+
+
+def check(spec: Mapping[str, Any], config: Mapping[str, Any]) -> None:
+    from gendermt.prompts import load_templates
+
+    from .data import published_files
+
+    data = spec["data"]
+    split = data.get("split", "test")
+    sets = list(data.get("sets", ["counterfactual", "contextual"]))
+    try:
+        published_files(data["root"], list(data["languages"]), split, sets)
+    except GenderMTError as exc:
+        raise GenderMTError(f"{KEY}.data: {exc}") from None
+    if "contextual" in sets:
+        templates = load_templates(spec["templates"])
+        missing = [p for p in spec["prompts"] if context_template_name(p) not in templates]
+        if missing:
+            raise GenderMTError(
+                f"{KEY}.prompts: {', '.join(missing)} have no template for the contextual set "
+                f"in {spec['templates']} (it needs "
+                f"{', '.join(map(context_template_name, missing))}: the context sentence "
+                "shown, the sentence after it translated)")

@@ -1,0 +1,36 @@
+"""MT-GenEval's contract (see :mod:`gendermt.benchmarks.contract`)."""
+
+from gendermt.benchmarks.contract import Benchmark, Scorecard
+
+_PAPER = "Currey et al. 2022"
+
+BENCHMARKS = (
+    Benchmark(
+        name="mt-geneval",
+        label="MT-GenEval",
+        order=80,
+        package="gendermt.benchmarks.mt_geneval",
+        rules="workflow/rules/mt_geneval.smk",
+        data_keys=("data.root/", "templates"),
+        data_stage_keys=("data.root/",),
+        placeholders=frozenset({"context"}),
+        check="gendermt.benchmarks.mt_geneval.config:check",
+        cli="gendermt.benchmarks.mt_geneval.cli",
+        scorecard=Scorecard(
+            key="mt-geneval",
+            label="MT-GenEval",
+            tables=("mt-geneval/tables/summary.csv",),
+            reader="gendermt.benchmarks.mt_geneval.scorecard:read",
+        ),
+        labels={
+            "mt-geneval/tables/accuracy": ("Gender accuracy per language, gender and set",
+                                           f"{_PAPER}, accuracy (tidy)"),
+            "mt-geneval/tables/paper": ("Gender accuracy: feminine, masculine, contextual",
+                                        f"{_PAPER}, results layout"),
+            "mt-geneval/tables/quality": ("BLEU and chrF against right and counterfactual "
+                                          "references", ""),
+            "mt-geneval/tables/summary": ("Headline figures per language", ""),
+            "mt-geneval/figures/accuracy": ("Gender accuracy by language and gender", ""),
+        },
+    ),
+)
