@@ -1,8 +1,12 @@
-"""Every planned job's rule, wildcards and evaluated ``params`` for a config, as JSON.
+"""The workflow as Snakemake plans it for a config, as JSON: every planned job (rule,
+wildcards, evaluated ``params`` and ``resources``, its rule's script and, per param that is a
+code fingerprint, the modules it covers) and every rule, planned or not (script, code,
+resource names, benchmark file, whether a cluster run submits it).
 
 Run as a script in its own process (Snakemake's API keeps global state):
-``python tests/dag_params.py WORKDIR CONFIGFILE...``; :func:`job_params` does that. A dry run
-prints no params, and "the jobs' params" is what reruns a job when a setting changes.
+``python tests/dag_params.py WORKDIR CONFIGFILE...``; :func:`plan` does that, with the
+environment it is given (placement variables are read while planning). A dry run prints no
+params, and "the jobs' params" is what reruns a job when a setting changes.
 """
 
 from __future__ import annotations
@@ -13,24 +17,20 @@ import sys
 from pathlib import Path
 
 
-def job_params(workdir: Path, *configfiles: str, timeout: int = 300) -> list[dict]:
+def plan(workdir: Path, *configfiles: str, env: dict[str, str] | None = None,
+         timeout: int = 300) -> dict:
+    """``{"jobs": [...], "rules": [...]}`` (see the module's docstring)."""
     proc = subprocess.run([sys.executable, __file__, str(workdir), *configfiles],
-                          capture_output=True, text=True, timeout=timeout, cwd=workdir)
+                          capture_output=True, text=True, timeout=timeout, cwd=workdir, env=env)
     if proc.returncode != 0:
         raise AssertionError(f"planning failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def workflow_code(workdir: Path, *configfiles: str, timeout: int = 300) -> dict:
-    """The planned jobs (as :func:`job_params`, each with its rule's ``script`` and, per
-    param that is a code fingerprint, the modules it was computed over: ``code``) and every
-    rule of the workflow, planned or not (``rules``: name, script, code; a fingerprint
-    computed per job from wildcards shows as ``"per job"``)."""
-    proc = subprocess.run([sys.executable, __file__, "--code", str(workdir), *configfiles],
-                          capture_output=True, text=True, timeout=timeout, cwd=workdir)
-    if proc.returncode != 0:
-        raise AssertionError(f"planning failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+def job_params(workdir: Path, *configfiles: str, timeout: int = 300) -> list[dict]:
+    """Every planned job's rule, wildcards and params."""
+    return [{k: job[k] for k in ("rule", "wildcards", "params")}
+            for job in plan(workdir, *configfiles, timeout=timeout)["jobs"]]
 
 
 def _script(rule) -> str | None:
@@ -49,9 +49,6 @@ def _code(params, named: dict) -> dict:
 
 
 def main(workdir: str, *configfiles: str) -> None:
-    code = workdir == "--code"
-    if code:
-        workdir, *configfiles = configfiles
     from snakemake.api import SnakemakeApi
     from snakemake.settings.types import (
         ConfigSettings,
@@ -66,26 +63,29 @@ def main(workdir: str, *configfiles: str) -> None:
             resource_settings=ResourceSettings(cores=1),
             config_settings=ConfigSettings(configfiles=[root / c for c in configfiles]),
             snakefile=root / "Snakefile", workdir=root)
-        dag_api = workflow_api.dag(DAGSettings())
-        workflow = dag_api.workflow_api._workflow
+        workflow = workflow_api.dag(DAGSettings()).workflow_api._workflow
         workflow._prepare_dag(forceall=False, ignore_incomplete=True, lock_warn_only=True)
         workflow._build_dag()
-        jobs = [{"rule": job.rule.name, "wildcards": dict(job.wildcards_dict),
-                 "params": {k: v for k, v in job.params.items()}}
-                for job in workflow.dag.jobs]
-        if code:
-            # the provenance module the workflow's common.smk imported (the checkout's)
-            from gendermt.provenance import NAMED
+        # the provenance module the workflow's common.smk imported (the checkout's)
+        from gendermt.provenance import NAMED
 
-            for job, planned in zip(workflow.dag.jobs, jobs, strict=True):
-                planned["script"] = _script(job.rule)
-                planned["code"] = _code(planned["params"], NAMED)
-            rules = [{"rule": rule.name, "script": _script(rule),
-                      "code": _code(dict(rule.params.items()), NAMED)}
-                     for rule in workflow.rules]
-            print(json.dumps({"jobs": jobs, "rules": rules}, default=str))
-            return
-    print(json.dumps(jobs, default=str))
+        jobs = []
+        for job in workflow.dag.jobs:
+            params = dict(job.params.items())
+            jobs.append({"rule": job.rule.name, "wildcards": dict(job.wildcards_dict),
+                         "params": params, "script": _script(job.rule),
+                         "code": _code(params, NAMED),
+                         "resources": {k: v for k, v in job.resources.items()
+                                       if not k.startswith("_")}})
+        rules = [{"rule": rule.name, "script": _script(rule),
+                  "code": _code(dict(rule.params.items()), NAMED),
+                  "resources": sorted(k for k, _ in rule.resources.items()
+                                      if not k.startswith("_")),
+                  "benchmark": None if rule.benchmark is None else str(rule.benchmark),
+                  # submitted to a node on a cluster (localrules and `all` are not)
+                  "submitted": not (rule.name in workflow._localrules or rule.norun)}
+                 for rule in workflow.rules]
+    print(json.dumps({"jobs": jobs, "rules": rules}, default=str))
 
 
 if __name__ == "__main__":

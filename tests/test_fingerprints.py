@@ -22,7 +22,7 @@ from gendermt.provenance import imported_by, modules_run_by
 from gendermt.scorecard.figures import reader_modules
 
 from .conftest import ROOT
-from .dag_params import workflow_code
+from .dag_params import plan
 from .workflow_support import copy_project
 
 # Modules a rule's jobs load by name besides backends.
@@ -78,7 +78,7 @@ def backend_modules(config: dict, systems: list[str]) -> list[str]:
 def planned(tmp_path_factory):
     project = copy_project(tmp_path_factory.mktemp("fingerprints") / "project",
                            share_cache=False)
-    return project, workflow_code(project, "config/config.yaml")
+    return project, plan(project, "config/config.yaml")
 
 
 def all_faults(found: dict, config: dict) -> list[str]:
@@ -128,7 +128,7 @@ def test_a_rule_whose_fingerprint_names_the_wrong_module_is_caught(planned, tmp_
         '"gendermt.benchmarks.gate.tables", "gendermt.benchmarks.conga.tables"')),
         encoding="utf-8")
     try:
-        broken = workflow_code(project, "config/config.yaml")
+        broken = plan(project, "config/config.yaml")
     finally:
         rule_file.write_text(text, encoding="utf-8")
     config = yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))

@@ -2,7 +2,7 @@
 and the timing file of every job that runs a model.
 
 The helper is tested on its own; then every rule of the workflow is walked (parsed by
-Snakemake, tests/workflow_rules.py) and a config that gives every GPU rule GPUs is planned,
+Snakemake, tests/dag_params.py) and a config that gives every GPU rule GPUs is planned,
 with the placement variables set, to see what each job would be submitted with.
 """
 
@@ -18,8 +18,8 @@ from gendermt import placement
 from gendermt.placement import gpu_resources, slurm_gpu_model, slurm_partition
 
 from .conftest import ROOT
+from .dag_params import plan as plan_workflow
 from .test_localrules import NODE_RULES
-from .workflow_rules import rules_and_jobs
 from .workflow_support import copy_project
 
 PLACED = {"gpu", "gpu_model", "slurm_partition"}
@@ -122,7 +122,7 @@ def project(tmp_path_factory):
 
 def plan(project, **placement_env: str) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GENDERMT_SLURM_")}
-    return rules_and_jobs(project, "config/config.yaml", "config/placement.yaml",
+    return plan_workflow(project, "config/config.yaml", "config/placement.yaml",
                           env={**env, **placement_env})
 
 
