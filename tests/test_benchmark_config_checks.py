@@ -51,3 +51,19 @@ def test_a_benchmark_check_names_the_key(default, edit, message):
     check_config(default)  # the default passes
     with pytest.raises(GenderMTError, match=message):
         check_config(edited(default, edit))
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda c: c["benchmarks"]["fairtranslate"].update(system_prompts={"nope": ["baseline"]}),
+     r"^benchmarks.fairtranslate.system_prompts.nope: \['baseline'\] must name a configured"),
+    (lambda c: c["benchmarks"]["gate-x-e"].update(decoding={"nope": {"max_new_tokens": 4}}),
+     r"^benchmarks.gate-x-e.decoding names 'nope', which is not defined"),
+    (lambda c: c["benchmarks"]["gate-x-e"].update(
+        decoding={"smollm2-135m": {"num_beams": 4}}),
+     r"^benchmarks.gate-x-e.decoding.smollm2-135m: backend 'hf-causal' has no setting"),
+    (lambda c: c["benchmarks"]["fairtranslate"].update(metrics=["bleu", "bertscore"]),
+     r"^a benchmark lists the metric bertscore, but scoring.bertscore"),
+])
+def test_the_generic_benchmark_checks_are_plain_python(default, edit, message):
+    with pytest.raises(GenderMTError, match=message):
+        check_config(edited(default, edit))

@@ -88,7 +88,14 @@ def check_config(config: Mapping[str, Any]) -> dict[str, dict[str, dict[str, Any
     templates = {name: check_templates(name, spec)
                  for name, spec in config.get("benchmarks", {}).items()}
     check_benchmark_names(config, templates)
+    check_benchmark_systems(config)
     check_scoring(config.get("scoring", {}))
+    benchmarks = config.get("benchmarks", {}).values()
+    if config.get("scoring", {}).get("bertscore") is None and any(
+            "bertscore" in spec.get("metrics", []) for spec in benchmarks):
+        raise GenderMTError(
+            "a benchmark lists the metric bertscore, but scoring.bertscore (model, and "
+            "num_layers for a model bert-score does not know) is not configured")
     # each benchmark's own checks (its contract's `check`)
     for name, spec in config.get("benchmarks", {}).items():
         registry.get(name).check_config(spec, config)
@@ -135,6 +142,31 @@ def check_benchmark_names(config: Mapping[str, Any],
             raise GenderMTError(
                 f"benchmarks.{name}.prompts names {unknown}, which {spec['templates']} does "
                 f"not define (it has: {', '.join(templates[name])})")
+
+
+def check_benchmark_systems(config: Mapping[str, Any]) -> None:
+    """Each benchmark's ``system_prompts`` and ``decoding`` overrides name configured systems
+    (and its prompts), and the overrides are settings the system's backend takes."""
+    from gendermt.backends import check_system
+
+    systems = config.get("systems", {})
+    for name, spec in config.get("benchmarks", {}).items():
+        # An entry for a configured system the benchmark does not run is left unused: an
+        # overlay that replaces the benchmark's `systems:` list cannot delete the default's key.
+        for system, prompts in spec.get("system_prompts", {}).items():
+            if system not in systems or (
+                    system in spec["systems"] and not set(prompts) <= set(spec["prompts"])):
+                raise GenderMTError(
+                    f"benchmarks.{name}.system_prompts.{system}: {prompts} must name a "
+                    f"configured system and some of the benchmark's prompts {spec['prompts']}")
+        for system, overrides in spec.get("decoding", {}).items():
+            if system not in systems:
+                raise GenderMTError(f"benchmarks.{name}.decoding names {system!r}, which is "
+                                    f"not defined under `systems:`")
+            try:
+                check_system({**systems[system], **overrides})
+            except GenderMTError as exc:
+                raise _at(f"benchmarks.{name}.decoding.{system}", exc) from None
 
 
 def _tokenizers() -> tuple[str, ...]:

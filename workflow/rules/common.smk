@@ -16,7 +16,6 @@ os.environ.update(PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("
 
 from gendermt.backends import (
     backend_module,
-    check_system,
     output_settings,
     settings_on,
     system_gpus,
@@ -88,33 +87,13 @@ wildcard_constraints:
 
 BENCHMARKS = config["benchmarks"]
 SYSTEMS = config["systems"]
-# Every value the schema cannot check (settings, templates, sacrebleu options, reference
-# files), checked before any job runs (gendermt.config_checks).
+# Every value the schema cannot check (settings, templates, each benchmark's systems, prompts
+# and decoding overrides, sacrebleu options, each benchmark's own checks), checked before any
+# job runs (gendermt.config_checks).
 try:
     TEMPLATES = check_config(config)
 except GenderMTError as _exc:
     raise WorkflowError(f"config: {_exc}")
-
-for _name, _spec in BENCHMARKS.items():
-    # An entry for a configured system the benchmark does not run is left unused: an overlay
-    # that replaces the benchmark's `systems:` list cannot delete the default's mapping key.
-    for _system, _prompts in _spec.get("system_prompts", {}).items():
-        if _system not in SYSTEMS or (
-            _system in _spec["systems"] and not set(_prompts) <= set(_spec["prompts"])
-        ):
-            raise WorkflowError(
-                f"benchmarks.{_name}.system_prompts.{_system}: {_prompts} must name a "
-                f"configured system and some of the benchmark's prompts {_spec['prompts']}"
-            )
-    for _system, _overrides in _spec.get("decoding", {}).items():
-        if _system not in SYSTEMS:
-            raise WorkflowError(f"benchmarks.{_name}.decoding names {_system!r}, which is "
-                                f"not defined under `systems:`")
-        try:
-            check_system({**SYSTEMS[_system], **_overrides})
-        except GenderMTError as _exc:
-            raise WorkflowError(f"benchmarks.{_name}.decoding.{_system}: {_exc}")
-
 
 # --- lookups by wildcards -------------------------------------------------------------
 def template_of(wildcards):
@@ -331,15 +310,8 @@ def comet_gpus(wildcards):
 
 
 def bertscore_settings():
-    settings = config.get("scoring", {}).get("bertscore")
-    if settings is None and any(
-        "bertscore" in spec.get("metrics", []) for spec in BENCHMARKS.values()
-    ):
-        raise WorkflowError(
-            "a benchmark lists the metric bertscore, but scoring.bertscore (model, and "
-            "num_layers for a model bert-score does not know) is not configured"
-        )
-    return settings or {}
+    # (configured when a benchmark lists bertscore: checked at start-up)
+    return config.get("scoring", {}).get("bertscore") or {}
 
 
 def bertscore_gpus(wildcards):
