@@ -31,18 +31,26 @@ def llm_runs(text: str) -> Counter:
                    if rule == "translate" and wc.get("system") == LLM)
 
 
-def test_the_default_runs_the_llm_on_four_benchmarks_and_the_overlay_on_all(project):
+def test_the_default_runs_the_llm_where_it_is_listed_and_the_overlay_on_all(project):
     proc = snakemake(project, "-n", "--cores", "2")
     assert proc.returncode == 0, explain(proc)
-    # FairTranslate: the baseline prompt only; Neo-GATE: the asterisk runs (3); GATE, ConGA
-    assert llm_runs(output_of(proc)) == {"fairtranslate": 1, "neogate": 3, "gate": 1,
-                                         "conga": 1}
+    runs = llm_runs(output_of(proc))
+    # FairTranslate: the baseline prompt only (system_prompts); Neo-GATE: the asterisk runs (3)
+    assert {b: runs[b] for b in ("fairtranslate", "neogate", "gate", "conga")} == {
+        "fairtranslate": 1, "neogate": 3, "gate": 1, "conga": 1}
+    # and every other benchmark whose systems (or a paradigm's) list it: a new benchmark
+    # edits no test
+    assert set(runs) == {b for b, spec in CONFIG["benchmarks"].items()
+                         if LLM in spec["systems"] + sum(spec.get("paradigm_systems", {}).values(),
+                                                         [])}
     proc = snakemake(project, "-n", "--cores", "2", "--configfile", "config/config.yaml",
                      "config/smollm2-all.yaml")
     assert proc.returncode == 0, explain(proc)
     runs = llm_runs(output_of(proc))
-    assert runs == {"fairtranslate": 4, "neogate": 6, "gate": 1, "conga": 1, "gate-x-e": 1,
-                    "gambit": 2}
+    assert {b: runs[b] for b in ("fairtranslate", "neogate", "gate", "conga", "gate-x-e",
+                                 "gambit")} == {"fairtranslate": 4, "neogate": 6, "gate": 1,
+                                                "conga": 1, "gate-x-e": 1, "gambit": 2}
+    assert set(runs) == set(CONFIG["benchmarks"])  # the overlay: every benchmark
 
 
 def test_translate_jobs_take_the_systems_threads(project):
