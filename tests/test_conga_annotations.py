@@ -167,18 +167,24 @@ class Scripted(Backend):
         return [self.answers.get(r.source, "I cannot do that.") for r in batch]
 
 
-def test_llm_annotator_through_a_backend(tmp_path, data, monkeypatch):
-    monkeypatch.setitem(BACKENDS, "scripted", Scripted)
-    items = _items(data)
-    first = items["hypothesis"].iloc[0]
-    Scripted.answers = {first: first.replace("stanca", "stanca <F1>")}
-    Scripted.seen = []
+def _inputs(tmp_path, items, data):
+    """The annotator stage's inputs: the items' outputs as a translation file, and the data."""
     translations = tmp_path / "t.jsonl"
     write_jsonl(translations, ({"item_id": i, "raw": h, "hypothesis": h}
                                for i, h in zip(items["item_id"], items["hypothesis"],
                                                strict=True)))
     data_path = tmp_path / "data.parquet"
     write_parquet(data_path, data)
+    return translations, data_path
+
+
+def test_llm_annotator_through_a_backend(tmp_path, data, monkeypatch):
+    monkeypatch.setitem(BACKENDS, "scripted", Scripted)
+    items = _items(data)
+    first = items["hypothesis"].iloc[0]
+    Scripted.answers = {first: first.replace("stanca", "stanca <F1>")}
+    Scripted.seen = []
+    translations, data_path = _inputs(tmp_path, items, data)
     annotator = {"system": "robot", "settings": {"backend": "scripted", "batch_size": 4},
                  "template": load_template(TEMPLATES, "conga_rules")}
     out, summary = tmp_path / "a.jsonl", tmp_path / "a.json"
@@ -209,12 +215,7 @@ def test_llm_annotator_rerun_sends_nothing_already_answered(tmp_path, data):
         user = body["messages"][-1]["content"]
         return first.replace("stanca", "stanca <F1>") if first in user else "?"
 
-    translations = tmp_path / "t.jsonl"
-    write_jsonl(translations, ({"item_id": i, "raw": h, "hypothesis": h}
-                               for i, h in zip(items["item_id"], items["hypothesis"],
-                                               strict=True)))
-    data_path = tmp_path / "data.parquet"
-    write_parquet(data_path, data)
+    translations, data_path = _inputs(tmp_path, items, data)
     with ChatServer(responder=responder) as server:
         annotator = {"system": "robot", "template": load_template(TEMPLATES, "conga_rules"),
                      "settings": {"backend": "openai-compatible", "base_url": server.url,
@@ -263,12 +264,7 @@ def test_llm_annotator_killed_mid_run_resumes_without_asking_again(tmp_path, dat
     monkeypatch.setattr(Scripted, "seen", [])
     monkeypatch.setattr(DiesAfter, "limit", 2)
     monkeypatch.setattr(DiesAfter, "batches", 0)
-    translations = tmp_path / "t.jsonl"
-    write_jsonl(translations, ({"item_id": i, "raw": h, "hypothesis": h}
-                               for i, h in zip(items["item_id"], items["hypothesis"],
-                                               strict=True)))
-    data_path = tmp_path / "data.parquet"
-    write_parquet(data_path, data)
+    translations, data_path = _inputs(tmp_path, items, data)
     annotator = {"system": "robot", "settings": {"backend": "dies-after", "batch_size": 4},
                  "template": load_template(TEMPLATES, "conga_rules")}
 

@@ -32,16 +32,17 @@ def _dotted(path: Any) -> str:
     return ".".join(str(p) for p in path)
 
 
-def check_schema(config: Mapping[str, Any], schema_path: str | Path) -> None:
-    """The config against the schema, with one short message naming the key (Snakemake's
-    own validation prints the whole schema after the error). Defaults are not filled in:
-    ``snakemake.utils.validate`` does that after this check."""
+def check_schema(config: Mapping[str, Any], schema: Mapping[str, Any] | str | Path) -> None:
+    """The config against the schema (composed, or the base schema's path), with one short
+    message naming the key (Snakemake's own validation prints the whole schema after the
+    error). Defaults are not filled in: ``snakemake.utils.validate`` does that after this
+    check."""
     from difflib import get_close_matches
 
     import jsonschema
 
-    # the base schema with every benchmark's fragment (composing a composed one changes nothing)
-    schema = registry.config_schema(schema_path)
+    if not isinstance(schema, Mapping):  # the base schema with every benchmark's fragment
+        schema = registry.config_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
     error = jsonschema.exceptions.best_match(validator.iter_errors(config))
     if error is None:

@@ -23,7 +23,8 @@ from gendermt.io import write_jsonl
 
 LANGUAGE_NAMES = {"en": "English", "fr": "French", "it": "Italian", "es": "Spanish",
                   "el": "Greek", "de": "German", "tr": "Turkish", "hu": "Hungarian",
-                  "fi": "Finnish", "fa": "Persian"}
+                  "fi": "Finnish", "fa": "Persian", "ar": "Arabic", "hi": "Hindi",
+                  "pt": "Portuguese", "ru": "Russian"}
 
 
 # The placeholders every template may use (render fills them); benchmarks add their own.

@@ -44,15 +44,15 @@ except GenderMTError as _exc:
 
 # The schema (the base schema with every benchmark's fragment, gendermt.benchmarks.registry),
 # with a message naming the key, then Snakemake's validation (defaults).
-SCHEMA = registry.write_config_schema(
-    Path(workflow.basedir) / "workflow/schemas/config.schema.yaml",
-    Path(".snakemake/gendermt/config.schema.yaml").resolve(),
-)
+SCHEMA = registry.config_schema(Path(workflow.basedir) / "workflow/schemas/config.schema.yaml")
 try:
     check_schema(config, SCHEMA)
 except GenderMTError as _exc:
     raise WorkflowError(f"config: {_exc}")
-validate(config, schema=str(SCHEMA))
+validate(
+    config,
+    schema=str(registry.write_schema(SCHEMA, Path(".snakemake/gendermt/config.schema.yaml").resolve())),
+)
 
 # Results of different configs live side by side: results/<run>/ (logs/<run>/). Not per
 # run: the request cache (cache.dir, results/cache by default), which is keyed by system

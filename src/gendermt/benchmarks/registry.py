@@ -70,12 +70,17 @@ def config_schema(base: str | Path) -> dict[str, Any]:
     return schema
 
 
-def write_config_schema(base: str | Path, dest: str | Path) -> Path:
-    """:func:`config_schema` written to ``dest`` (Snakemake's ``validate`` reads a file);
+def write_schema(schema: dict[str, Any], dest: str | Path) -> Path:
+    """A composed schema written to ``dest`` (Snakemake's ``validate`` reads a file);
     rewritten only when it changed."""
     dest = Path(dest)
-    text = yaml.safe_dump(config_schema(base), sort_keys=False, allow_unicode=True)
+    text = yaml.safe_dump(schema, sort_keys=False, allow_unicode=True)
     if not dest.is_file() or dest.read_text(encoding="utf-8") != text:
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_text(text, encoding="utf-8")
     return dest
+
+
+def write_config_schema(base: str | Path, dest: str | Path) -> Path:
+    """:func:`config_schema` written to ``dest``."""
+    return write_schema(config_schema(base), dest)

@@ -17,11 +17,8 @@ from typing import Any
 import pandas as pd
 
 from gendermt.io import write_jsonl
-from gendermt.prompts import LANGUAGE_NAMES, render
+from gendermt.prompts import render
 
-# The scorer's eight target languages (the shared table has only some of them).
-NAMES = {**LANGUAGE_NAMES, "ar": "Arabic", "de": "German", "es": "Spanish", "fr": "French",
-         "hi": "Hindi", "it": "Italian", "pt": "Portuguese", "ru": "Russian"}
 CONTEXT_SUFFIX = "_context"
 
 
@@ -42,15 +39,13 @@ def messages(template: dict[str, Any], context_template: dict[str, Any] | None,
              row: Any) -> list[dict]:
     """The chat messages of one segment: contextual items (``set == "contextual"``) through
     the context template, with ``{context}`` filled; the rest through the prompt's."""
-    names = {"tgt_lang_name": NAMES.get(row.tgt_lang, row.tgt_lang),
-             "src_lang_name": NAMES.get(row.src_lang, row.src_lang)}
     if row.set == "contextual":
         if context_template is None:
             raise ValueError(f"{row.item_id}: a contextual item, but the prompt "
                              f"{template['name']!r} has no {CONTEXT_SUFFIX} template")
         return render(context_template, row.source, row.src_lang, row.tgt_lang,
-                      context=row.context, **names)
-    return render(template, row.source, row.src_lang, row.tgt_lang, context="", **names)
+                      context=row.context)
+    return render(template, row.source, row.src_lang, row.tgt_lang, context="")
 
 
 def build_inputs(data_path: str | Path, template: dict[str, Any],
