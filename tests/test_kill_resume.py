@@ -109,3 +109,53 @@ def test_sigkill_mid_batch_keeps_every_answer_received(tmp_path, sample_data):
         assert len(server.requests) - sent_before == 30 - len(kept)
     assert [r["item_id"] for r in read_jsonl(out)] == list(rows["item_id"])
     assert json.loads(meta.read_text())["resumed_items"] == len(kept)
+
+
+class Killed(BaseException):
+    """Stands for a SIGKILL: nothing after it runs (not an Exception: no handler sees it)."""
+
+
+def test_kill_between_partial_file_and_cache_then_nothing_is_sent_again(
+        tmp_path, sample_data, monkeypatch):
+    """A kill after a batch reached the partial file but before it reached the request cache
+    (CI caught it through transformers serve): the resuming run stores those answers in the
+    cache, so a third run with the outputs deleted sends nothing."""
+    from gendermt.cache import RequestCache
+
+    rows = sample_data.drop_duplicates("source").head(8)
+    data = tmp_path / "data.parquet"
+    rows.to_parquet(data)
+    inputs = tmp_path / "inputs.jsonl"
+    write_jsonl(inputs, ({"item_id": r.item_id, "prompt": "baseline", "source": r.source,
+                          "messages": [{"role": "user", "content": r.source}]}
+                         for r in rows.itertuples()))
+    out, meta = tmp_path / "t" / "baseline.jsonl", tmp_path / "t" / "baseline.meta.json"
+    partial = out.with_name(out.name + ".partial")
+    cache = tmp_path / "cache"
+    put_many, calls = RequestCache.put_many, []
+
+    def killed_on_the_third_batch(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise Killed
+        return put_many(self, *args, **kwargs)
+
+    with ChatServer() as server:
+        settings = {"backend": "openai-compatible", "base_url": server.url, "model": "m",
+                    "batch_size": 1, "concurrency": 1, "timeout": 10}
+        with monkeypatch.context() as m:
+            m.setattr(RequestCache, "put_many", killed_on_the_third_batch)
+            with contextlib.suppress(Killed):
+                translate_file(inputs, data, "api", settings, out, meta, [], cache_dir=cache)
+        assert len(valid_lines(partial)) == 3 and len(RequestCache(cache)) == 2
+        translate_file(inputs, data, "api", settings, out, meta, [], cache_dir=cache)
+        assert len(server.requests) == 8 and len(RequestCache(cache)) == 8
+        first = [r["raw"] for r in read_jsonl(out)]
+        out.unlink()
+        meta.unlink()
+        translate_file(inputs, data, "api", settings, out, meta, [], cache_dir=cache)
+        assert len(server.requests) == 8  # every answer from the cache
+    assert [r["raw"] for r in read_jsonl(out)] == first
+    # the backfilled answers keep the run that made them: the killed one and its resumption
+    runs = json.loads(meta.read_text())["runs"]
+    assert len(runs) == 2 and sum(r["items_here"] for r in runs) == 8

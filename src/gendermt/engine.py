@@ -143,14 +143,37 @@ class Engine:
         return self.to_send
 
     # ------------------------------------------------------------------ the sending
-    def store(self, outputs: Mapping[str, str], seconds: Mapping[str, float]) -> None:
-        """Answers by digest into the cache; a cache that cannot be written is a warning."""
+    def store(self, outputs: Mapping[str, str], seconds: Mapping[str, float],
+              run_id: str | None = None) -> None:
+        """Answers by digest into the cache, made by ``run_id`` (default: this run); a cache
+        that cannot be written is a warning."""
         try:
-            self.cache.put_many(outputs, self.backend.name, self.run_id, seconds)
+            self.cache.put_many(outputs, self.backend.name, run_id or self.run_id, seconds)
         except sqlite3.Error as exc:
             where = f"; they are kept in {self.kept_in}" if self.kept_in else ""
             log.warning("could not store %d outputs in the request cache %s (%s)%s",
                         len(outputs), self.cache.path, exc, where)
+
+    def backfill(self, kept: Mapping[str, Mapping[str, Any]]) -> int:
+        """Answers the caller kept (``{digest: {"raw", "run", "seconds"}}``: translation's
+        resumed partial records) that the cache lacks are stored under the run that made
+        them. A kill between the partial file and the cache leaves such answers; without
+        this, a later run with the outputs deleted would send them again. Returns how many
+        were stored."""
+        if self.cache.path is None or not kept:
+            return 0
+        try:
+            missing = kept.keys() - self.cache.entries(kept).keys()
+        except sqlite3.Error:
+            return 0  # lookup already warned of an unreadable cache
+        by_run: dict[str | None, list[str]] = {}
+        for digest in missing:
+            if not is_blank(kept[digest]["raw"]):
+                by_run.setdefault(kept[digest].get("run"), []).append(digest)
+        for run, digests in by_run.items():
+            self.store({d: kept[d]["raw"] for d in digests},
+                       {d: kept[d].get("seconds") or 0.0 for d in digests}, run)
+        return sum(map(len, by_run.values()))
 
     def run(self, on_answer: Callable[[str, str, float, str], None], *,
             progress: Progress | None = None,

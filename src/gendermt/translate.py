@@ -175,6 +175,13 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     engine = Engine(backend, cache, todo, who=system, digests=digests,
                     dedupe=backend.cacheable, run_id=run_id, kept_in=partial, count_tokens=True)
     cached = engine.lookup()
+    # Resumed answers this system made (not those taken from the cache or shared
+    # translations, which a `forget` may have meant to drop)
+    backfilled = engine.backfill({digests[i]: r for i, r in done.items()
+                                  if backend.cacheable and not r.get("cached")})
+    if backfilled:
+        log.info("%d resumed outputs the request cache %s lacked (a kill between the two) "
+                 "stored there", backfilled, cache.path)
     shared_found = {digests[r.item_id]: {"raw": shared[digests[r.item_id]]} for r in todo
                     if backend.cacheable and digests[r.item_id] in (shared or {})
                     and digests[r.item_id] not in cached}
@@ -235,7 +242,7 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
 
         # Each answer reaches the partial file as it arrives; the engine fsyncs it per
         # batch (on_batch) before the batch's answers go to the cache: a kill between the
-        # two only costs a cache entry.
+        # two leaves answers only in the partial file (the resuming run backfills them).
         engine.run(lambda group, raw, seconds, finish: record(group, raw, seconds, None,
                                                               run_id, finish),
                    progress=bar, on_batch=lambda: os.fsync(fh.fileno()), on_failures=failed)
