@@ -15,7 +15,8 @@ ConGA annotator: before anything is sent, requests are looked up in the request 
 (:mod:`gendermt.cache`); identical requests within the file are sent once; the rest go in
 batches sorted by length (``longest-first``). Each answer goes to the partial file as it
 arrives, each batch's answers then to the cache (a cache that cannot be written costs a
-warning, never the job). One item that fails for good (the backend's
+warning, never the job; answers a kill left in the partial file but not yet in the cache are
+stored there by the run that resumes). One item that fails for good (the backend's
 :class:`~gendermt.backends.base.ItemFailed`) does not discard the answers of its batch: they
 are kept, the batch is finished, and then the job fails naming the item(s). What stays here:
 the partial file (resumption), the answers the system's shared source translations give,
