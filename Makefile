@@ -44,7 +44,7 @@ test: $(VENV)/.installed
 	$(BIN)/pytest
 
 lint: $(VENV)/.installed
-	$(BIN)/ruff check src tests workflow/scripts benchmarks tools
+	$(BIN)/ruff check src tests workflow/scripts perf tools
 	$(BIN)/snakemake --lint
 
 clean:
