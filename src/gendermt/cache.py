@@ -32,6 +32,12 @@ FILENAME = "requests.sqlite"
 _EXTRA_COLUMNS = {"run_id": "TEXT", "seconds": "REAL"}
 
 
+def configured_dir(config: Mapping[str, Any]) -> str | None:
+    """The request cache folder a workflow config asks for (None: no cache)."""
+    cache = config.get("cache") or {}
+    return cache.get("dir", "results/cache") if cache.get("enabled", True) else None
+
+
 def is_blank(raw: str) -> bool:
     """An output that is no answer (empty or whitespace only): never cached."""
     return not raw.strip()

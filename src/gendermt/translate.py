@@ -120,12 +120,6 @@ def request_key(identity: dict[str, Any], request: Request) -> str:
     return request_digest(identity, request)[:16]
 
 
-def translation_cache_dir(config: dict[str, Any]) -> str | None:
-    """The request cache folder a workflow config asks for (None: no cache)."""
-    cache = config.get("cache") or {}
-    return cache.get("dir", "results/cache") if cache.get("enabled", True) else None
-
-
 def translate_file(inputs: str | Path, data: str | Path, system: str, settings: dict[str, Any],
                    output: str | Path, meta: str | Path, postprocess: Sequence[str] = (),
                    cache_dir: str | Path | None = None, benchmark: str = "",

@@ -25,11 +25,11 @@ if CONGA_ANNOTATIONS.get("annotator"):
         ),
     }
     CONGA_ANNOTATOR_GPUS = system_gpus(SYSTEMS[_spec["system"]])
-# The annotation stage, gendermt.translate (the script reads the request cache folder from it)
+# The annotation stage, gendermt.cache (the script reads the request cache folder from it)
 # and the annotator's backend, if there is one.
 CONGA_ANNOTATE_CODE = code_fingerprint(
     "gendermt.benchmarks.conga.annotations",
-    "gendermt.translate",
+    "gendermt.cache",
     *backend_modules_of(*([CONGA_ANNOTATOR["system"]] if CONGA_ANNOTATOR else [])),
 )
 CONGA_SENTENCES = (

@@ -120,11 +120,11 @@ rule gambit_detect:
         csv=f"{RESULTS}/gambit/assignments/{{detector}}/{{system}}/{{prompt}}.csv",
         summary=f"{RESULTS}/gambit/assignments/{{detector}}/{{system}}/{{prompt}}.json",
     params:
-        # the stage, gendermt.translate (the script reads the request cache folder from
-        # it) and the backend of the detector's judge system (a lexicon builds none)
+        # the stage, gendermt.cache (the script reads the request cache folder from it)
+        # and the backend of the detector's judge system (a lexicon builds none)
         code=lambda wc: code_fingerprint(
             "gendermt.benchmarks.gambit.evaluate",
-            "gendermt.translate",
+            "gendermt.cache",
             *backend_modules_of(*gambit_config.judge_system(GAMBIT, SYSTEMS, wc.detector)),
         ),
         detector=lambda wc: gambit_config.detector(GAMBIT, wc.detector),
@@ -150,11 +150,11 @@ rule gambit_validate:
         csv=f"{RESULTS}/gambit/validation/{{detector}}/{{prompt}}.csv",
         summary=f"{RESULTS}/gambit/validation/{{detector}}/{{prompt}}.json",
     params:
-        # the stage, gendermt.translate (the script reads the request cache folder from
-        # it) and the backend of the detector's judge system (a lexicon builds none)
+        # the stage, gendermt.cache (the script reads the request cache folder from it)
+        # and the backend of the detector's judge system (a lexicon builds none)
         code=lambda wc: code_fingerprint(
             "gendermt.benchmarks.gambit.validation",
-            "gendermt.translate",
+            "gendermt.cache",
             *backend_modules_of(*gambit_config.judge_system(GAMBIT, SYSTEMS, wc.detector)),
         ),
         detector=lambda wc: gambit_config.detector(GAMBIT, wc.detector),

@@ -1,6 +1,6 @@
 from gendermt.benchmarks.conga.annotations import annotate_file
+from gendermt.cache import configured_dir
 from gendermt.io import logging_to
-from gendermt.translate import translation_cache_dir
 
 with logging_to(snakemake.log[0]):
     annotate_file(
@@ -12,5 +12,5 @@ with logging_to(snakemake.log[0]):
         alternatives=snakemake.input.alternatives[0] if snakemake.input.alternatives else None,
         annotator=snakemake.params.annotator,
         target_tags=snakemake.params.target_tags,
-        cache_dir=translation_cache_dir(snakemake.config),
+        cache_dir=configured_dir(snakemake.config),
     )

@@ -1,7 +1,8 @@
 from gendermt.backends import settings_on
+from gendermt.cache import configured_dir
 from gendermt.io import logging_to
 from gendermt.source_translations import shared_outputs
-from gendermt.translate import translate_file, translation_cache_dir
+from gendermt.translate import translate_file
 
 with logging_to(snakemake.log[0]):
     translate_file(
@@ -13,7 +14,7 @@ with logging_to(snakemake.log[0]):
         settings_on(snakemake.config, snakemake.wildcards.benchmark, snakemake.wildcards.system),
         snakemake.output.raw,
         snakemake.output.meta,
-        cache_dir=translation_cache_dir(snakemake.config),
+        cache_dir=configured_dir(snakemake.config),
         benchmark=snakemake.wildcards.benchmark,
         threads=snakemake.threads,
         shared=shared_outputs(snakemake.input.sources[0]) if snakemake.input.sources else None,

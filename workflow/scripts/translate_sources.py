@@ -1,7 +1,7 @@
 from gendermt.backends import settings_on
+from gendermt.cache import configured_dir
 from gendermt.io import logging_to
 from gendermt.source_translations import translate_sources
-from gendermt.translate import translation_cache_dir
 
 with logging_to(snakemake.log[0]):
     translate_sources(
@@ -14,7 +14,7 @@ with logging_to(snakemake.log[0]):
         snakemake.output.requests,
         snakemake.output.translations,
         snakemake.output.meta,
-        cache_dir=translation_cache_dir(snakemake.config),
+        cache_dir=configured_dir(snakemake.config),
         benchmark=snakemake.wildcards.benchmark,
         threads=snakemake.threads,
     )
