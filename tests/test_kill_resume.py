@@ -48,9 +48,9 @@ def start_and_kill(args, partial, at_least):
     assert proc.returncode == -signal.SIGKILL
 
 
-def test_sigkill_and_resume(tmp_path, sample_data):
-    rows = sample_data.drop_duplicates("source").head(30)
-    ids = list(rows["item_id"])
+def job_files(tmp_path, rows):
+    """The job's data and inputs (each source as the user message) written, and where its
+    output, metadata and partial file go."""
     data = tmp_path / "data.parquet"
     rows.to_parquet(data)
     inputs = tmp_path / "inputs.jsonl"
@@ -58,7 +58,13 @@ def test_sigkill_and_resume(tmp_path, sample_data):
                           "messages": [{"role": "user", "content": r.source}]}
                          for r in rows.itertuples()))
     out, meta = tmp_path / "t" / "baseline.jsonl", tmp_path / "t" / "baseline.meta.json"
-    partial = out.with_name(out.name + ".partial")
+    return data, inputs, out, meta, out.with_name(out.name + ".partial")
+
+
+def test_sigkill_and_resume(tmp_path, sample_data):
+    rows = sample_data.drop_duplicates("source").head(30)
+    ids = list(rows["item_id"])
+    data, inputs, out, meta, partial = job_files(tmp_path, rows)
     with ChatServer(delay=0.03) as server:
         settings = {"backend": "openai-compatible", "base_url": server.url, "model": "m",
                     "batch_size": 2, "concurrency": 1, "timeout": 10}
@@ -88,14 +94,7 @@ def test_sigkill_mid_batch_keeps_every_answer_received(tmp_path, sample_data):
     """Issue 18 item 14: answers reach the partial file as they arrive, not per batch: a
     SIGKILL in the middle of one large batch loses none of the answers already paid for."""
     rows = sample_data.drop_duplicates("source").head(30)
-    data = tmp_path / "data.parquet"
-    rows.to_parquet(data)
-    inputs = tmp_path / "inputs.jsonl"
-    write_jsonl(inputs, ({"item_id": r.item_id, "prompt": "baseline", "source": r.source,
-                          "messages": [{"role": "user", "content": r.source}]}
-                         for r in rows.itertuples()))
-    out, meta = tmp_path / "t" / "baseline.jsonl", tmp_path / "t" / "baseline.meta.json"
-    partial = out.with_name(out.name + ".partial")
+    data, inputs, out, meta, partial = job_files(tmp_path, rows)
     with ChatServer(delay=0.1) as server:
         settings = {"backend": "openai-compatible", "base_url": server.url, "model": "m",
                     "batch_size": 30, "concurrency": 1, "timeout": 10}
@@ -123,14 +122,7 @@ def test_kill_between_partial_file_and_cache_then_nothing_is_sent_again(
     from gendermt.cache import RequestCache
 
     rows = sample_data.drop_duplicates("source").head(8)
-    data = tmp_path / "data.parquet"
-    rows.to_parquet(data)
-    inputs = tmp_path / "inputs.jsonl"
-    write_jsonl(inputs, ({"item_id": r.item_id, "prompt": "baseline", "source": r.source,
-                          "messages": [{"role": "user", "content": r.source}]}
-                         for r in rows.itertuples()))
-    out, meta = tmp_path / "t" / "baseline.jsonl", tmp_path / "t" / "baseline.meta.json"
-    partial = out.with_name(out.name + ".partial")
+    data, inputs, out, meta, partial = job_files(tmp_path, rows)
     cache = tmp_path / "cache"
     put_many, calls = RequestCache.put_many, []
 
