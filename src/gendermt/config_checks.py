@@ -91,12 +91,7 @@ def check_config(config: Mapping[str, Any]) -> dict[str, dict[str, dict[str, Any
     check_benchmark_names(config, templates)
     check_benchmark_systems(config)
     check_scoring(config.get("scoring", {}))
-    benchmarks = config.get("benchmarks", {}).values()
-    if config.get("scoring", {}).get("bertscore") is None and any(
-            "bertscore" in spec.get("metrics", []) for spec in benchmarks):
-        raise GenderMTError(
-            "a benchmark lists the metric bertscore, but scoring.bertscore (model, and "
-            "num_layers for a model bert-score does not know) is not configured")
+    check_bertscore_configured(config)
     # each benchmark's own checks (its contract's `check`)
     for name, spec in config.get("benchmarks", {}).items():
         registry.get(name).check_config(spec, config)
@@ -168,6 +163,16 @@ def check_benchmark_systems(config: Mapping[str, Any]) -> None:
                 check_system({**systems[system], **overrides})
             except GenderMTError as exc:
                 raise _at(f"benchmarks.{name}.decoding.{system}", exc) from None
+
+
+def check_bertscore_configured(config: Mapping[str, Any]) -> None:
+    """A benchmark that lists the metric bertscore needs ``scoring.bertscore``."""
+    if config.get("scoring", {}).get("bertscore") is None and any(
+            "bertscore" in spec.get("metrics", [])
+            for spec in config.get("benchmarks", {}).values()):
+        raise GenderMTError(
+            "a benchmark lists the metric bertscore, but scoring.bertscore (model, and "
+            "num_layers for a model bert-score does not know) is not configured")
 
 
 def _tokenizers() -> tuple[str, ...]:
