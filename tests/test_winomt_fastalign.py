@@ -82,3 +82,55 @@ def test_ties_go_to_null_then_the_first_position():
                             i=np.array([0, 1, 2, 0, 1, 2, 0, 1, 2]))
     score = np.array([0.2, 0.5, 0.5, 0.4, 0.4, 0.1, 0.1, 0.2, 0.3])
     assert _viterbi(cells, score).tolist() == [1, 3, 8]
+
+
+def test_align_command_prints_the_tools_links(capsys):
+    from gendermt.cli import main
+
+    bitext, reference_file = TRANSLATIONS / "google" / "en-de.txt", REFERENCE / "google-de.align"
+    if not reference_file.is_file() or not bitext.is_file():
+        pytest.skip(f"{reference_file} or {bitext} is absent (no shared WinoMT data here)")
+    assert main(["winomt", "align", "--bitext", str(bitext), "--aligner", "fastalign"]) == 0
+    printed = capsys.readouterr().out.split("\n")
+    assert printed[-1] == ""
+    reference = reference_file.read_text(encoding="utf-8").splitlines()
+    assert len(printed) - 1 == len(reference)
+    share = agreement([parse_links(line) for line in printed[:-1]],
+                      [parse_links(line) for line in reference])
+    print(f"gendermt winomt align, google-de: {100 * share:.2f} % of links as fast_align")
+    assert share >= 0.995
+
+
+def test_align_command_format_and_empty_sides(tmp_path, capsys):
+    from gendermt.cli import main
+
+    bitext = tmp_path / "bitext.txt"
+    lines = ["the doctor came ||| le médecin vint", "a cook ||| ", " ||| un cuisinier"]
+    bitext.write_text("\n".join(lines * 20) + "\n", encoding="utf-8")
+    assert main(["winomt", "align", "--bitext", str(bitext)]) == 0
+    out = capsys.readouterr().out.split("\n")
+    assert len(out) == 61 and out[0] == "0-0 1-1 2-2" and out[1] == out[2] == ""
+
+
+def test_align_command_rejects_a_line_without_separator(tmp_path, capsys):
+    from gendermt.cli import main
+
+    bitext = tmp_path / "bitext.txt"
+    bitext.write_text("the doctor ||| le médecin\nthe cook, le cuisinier\n", encoding="utf-8")
+    assert main(["winomt", "align", "--bitext", str(bitext)]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert captured.out == "" and "\n" not in err
+    assert str(bitext) in err and "line 2" in err and "|||" in err
+
+
+def test_align_command_with_eflomal(tmp_path, capsys):
+    pytest.importorskip("eflomal", reason="eflomal (the `winomt` extra) is not installed")
+    from gendermt.cli import main
+
+    bitext = tmp_path / "bitext.txt"
+    bitext.write_text("the doctor came ||| le médecin vint\n" * 30, encoding="utf-8")
+    assert main(["winomt", "align", "--bitext", str(bitext), "--aligner", "eflomal"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 30 and all(set(line.split()) <= {f"{i}-{j}" for i in range(3)
+                                                        for j in range(3)} for line in out)
