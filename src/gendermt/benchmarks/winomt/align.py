@@ -36,6 +36,16 @@ TARGET_TOKEN = re.compile(
     r"(?i:quelqu['’]une?|aujourd['’]hui)|\w+['’](?=\w)|\w+(?:-\w+)*|[^\w\s]")
 
 
+# fast_align's words: runs of anything but space and tab (its Dict::is_ws), so a no-break
+# space stays inside a word as it does there
+_FAST_ALIGN_SPACE = re.compile(r"[ \t]+")
+
+
+def fast_align_words(text: str) -> list[str]:
+    """Whitespace words as fast_align splits a line (space and tab only)."""
+    return [w for w in _FAST_ALIGN_SPACE.split(text) if w]
+
+
 @dataclass(frozen=True)
 class Token:
     text: str

@@ -4,22 +4,13 @@ can be diffed against the C++ tool's (``fast_align -i FILE -d -o -v``)."""
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 
 from gendermt.errors import DatasetError
 
-from .align import ALIGNERS, DEFAULT_ALIGNER, align_pairs, format_links
+from .align import ALIGNERS, DEFAULT_ALIGNER, align_pairs, fast_align_words, format_links
 
-# fast_align's words: runs of anything but space and tab (its Dict::is_ws), so a no-break
-# space stays inside a word as it does there
-_WHITESPACE = re.compile(r"[ \t]+")
-ALIASES = {"fastalign": "fast-align"}  # the tool's own spelling, as the issue writes it
-
-
-def words(text: str) -> list[str]:
-    """Whitespace words as fast_align splits them (space and tab only)."""
-    return [w for w in _WHITESPACE.split(text) if w]
+ALIASES = {"fastalign": "fast-align"}  # the tool's own spelling
 
 
 def read_bitext(path: str) -> tuple[list[list[str]], list[list[str]]]:
@@ -32,8 +23,8 @@ def read_bitext(path: str) -> tuple[list[list[str]], list[list[str]]]:
         src, sep, tgt = line.partition("|||")
         if not sep:
             raise DatasetError(path, f"line {n}: no '|||' separating source and target")
-        source.append(words(src))
-        target.append(words(tgt))
+        source.append(fast_align_words(src))
+        target.append(fast_align_words(tgt))
     return source, target
 
 

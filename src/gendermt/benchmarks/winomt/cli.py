@@ -7,7 +7,7 @@ import argparse
 from gendermt.errors import DatasetError
 from gendermt.output import print_json
 
-from . import DEFAULT_READER, LANGUAGES, READERS
+from . import DEFAULT_READER, LANGUAGES, ORIGINAL_READERS, READERS
 from .align import ALIGNERS, DEFAULT_ALIGNER
 
 KEYS = ("acc", "f1_male", "f1_female", "delta_g", "share_male", "share_female",
@@ -29,7 +29,12 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
     p.add_argument("--reader", choices=READERS, default=DEFAULT_READER,
                    help="corrected: the project's context-aware reader (default); original: "
                         "the original tool's procedure (the entity's aligned words read on "
-                        "their own; German by the nearest determiner)")
+                        "their own; German by the nearest determiner) as mt_gender's code is "
+                        "now (no gendered word: unknown); published: the same as the code "
+                        "was in 2019, when the paper's figures were made (no gendered word: "
+                        "neutral, correct for gold-neutral items). original and published "
+                        "round accuracy, precision and recall to one decimal before F1, as "
+                        "the original does")
     p.add_argument("--aligner", choices=ALIGNERS, default=DEFAULT_ALIGNER,
                    help="fast-align: deterministic EM, fast_align's model (default); eflomal: "
                         "a sampler with no seed (runs can differ on a few links)")
@@ -74,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     data = load(args.data, args.pro, args.anti)
     hyps = read_hypotheses(args.hyp, data["source"].tolist())
     table, _ = predict(data, hyps, args.lang, {"aligner": args.aligner}, args.reader)
-    metrics = compute(table)
+    metrics = compute(table, rounded=args.reader in ORIGINAL_READERS)
     result = {k: metrics[k] for k in KEYS}
     if "delta_s" in metrics:
         result.update({k: metrics[k] for k in ("delta_s", "acc_pro", "acc_anti")})
