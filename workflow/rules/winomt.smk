@@ -90,6 +90,8 @@ rule winomt_gender:
         alignment=WINOMT.get("alignment", {}),
         readers=WINOMT_READERS,
         systems=WINOMT_SYSTEMS,
+        # the original readers' token genders per language (spacy or rules)
+        morphology=WINOMT.get("morphology", {}),
     log:
         f"{LOGS}/winomt/gender/{{prompt}}.log",
     benchmark:

@@ -5,4 +5,5 @@ with logging_to(snakemake.log[0]):
     score_run(snakemake.wildcards.prompt, snakemake.params.systems,
                    snakemake.input.translations, snakemake.input.data,
                    snakemake.params.alignment, snakemake.params.readers,
-                   snakemake.output.tables, snakemake.output.csvs, snakemake.output.summaries)
+                   snakemake.output.tables, snakemake.output.csvs, snakemake.output.summaries,
+                   snakemake.params.morphology)

@@ -6,6 +6,10 @@ GENDERS = ("male", "female", "neutral")  # gold labels of en.txt
 PREDICTIONS = ("male", "female", "neutral", "unknown")
 LANGUAGES = ("fr", "es", "it", "de")
 # How the entity's gender is read: the project's context-aware reader (default), or the
-# original tool's procedure (evaluate.py, original.py)
-READERS = ("corrected", "original")
+# original tool's procedure (evaluate.py, original.py): as mt_gender's code is now
+# (``original``), or as it was in 2019 when the paper's logs were written (``published``:
+# "no gendered word" read as neutral, not unknown)
+READERS = ("corrected", "original", "published")
 DEFAULT_READER = "corrected"
+# the readers that round as the original evaluate.py does (metric.compute(rounded=True))
+ORIGINAL_READERS = ("original", "published")

@@ -5,8 +5,9 @@ aligner's settings). Both learn from the sentence pairs they are given, with no 
 weights, so each call aligns a whole file of pairs at once (thousands of pairs align well; a
 few dozen poorly).
 
-* ``fast-align`` (default): fast_align's model (``fastalign.py``), the aligner of WinoMT's
-  original evaluation. EM without random steps: the same pairs always give the same links.
+* ``fast-align`` (default): ``fast_align -d -o -v`` (``fastalign.py``), the aligner of WinoMT's
+  original evaluation, following the C++ tool step for step (its links on the published
+  files). EM without random steps: the same pairs always give the same links.
 * ``eflomal`` (Östling & Tiedemann 2016): Bayesian IBM models with MCMC sampling. Its sampler
   seeds itself from /dev/urandom and has no seed option, so two runs can differ on a few
   links (accuracy on WinoMT moved by up to 0.3): kept for comparison, not reproducible.
@@ -33,6 +34,16 @@ SOURCE_TOKEN = re.compile(r"\w+(?:[-'’]\w+)*|[^\w\s]")
 # (quelqu'un, aujourd'hui are one word.)
 TARGET_TOKEN = re.compile(
     r"(?i:quelqu['’]une?|aujourd['’]hui)|\w+['’](?=\w)|\w+(?:-\w+)*|[^\w\s]")
+
+
+# fast_align's words: runs of anything but space and tab (its Dict::is_ws), so a no-break
+# space stays inside a word as it does there
+_FAST_ALIGN_SPACE = re.compile(r"[ \t]+")
+
+
+def fast_align_words(text: str) -> list[str]:
+    """Whitespace words as fast_align splits a line (space and tab only)."""
+    return [w for w in _FAST_ALIGN_SPACE.split(text) if w]
 
 
 @dataclass(frozen=True)
@@ -128,7 +139,18 @@ def align(source: list[list[str]], target: list[list[str]], settings: dict[str, 
 def _read_links(path: Path, n: int) -> list[set[tuple[int, int]]]:
     lines = path.read_text(encoding="utf-8").split("\n")[:n]
     lines += [""] * (n - len(lines))
-    return [{tuple(map(int, link.split("-"))) for link in line.split()} for line in lines]
+    return [parse_links(line) for line in lines]
+
+
+def parse_links(line: str) -> set[tuple[int, int]]:
+    """One line of fast_align's (and eflomal's) output, ``i-j`` pairs, as a set."""
+    return {(int(i), int(j)) for i, _, j in (link.partition("-") for link in line.split())}
+
+
+def format_links(links: set[tuple[int, int]]) -> str:
+    """One line in fast_align's format: ``i-j`` pairs in target order (the tool prints each
+    target word's link as it scans the target), a source order among equal targets."""
+    return " ".join(f"{i}-{j}" for i, j in sorted(links, key=lambda ij: (ij[1], ij[0])))
 
 
 def linked_targets(fwd: set[tuple[int, int]], rev: set[tuple[int, int]], index: int

