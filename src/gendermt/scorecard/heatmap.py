@@ -129,7 +129,9 @@ def draw(card: Scorecard, png: str | Path, pdf: str | Path) -> None:
         ax.text(0.5, 0.5, "no benchmark results", ha="center", va="center")
         save(fig, png, pdf)
         return
-    floors = ", ".join(f"{k} < {v:g}" for k, v in card.floors.items())
+    from .write import floors_text
+
+    floors = floors_text(card).replace(": ", " below ")
     cols = 1 if len(panels) == 1 else 2
     rows = math.ceil(len(panels) / cols)
     heights = [max(len(p[2]) for p in panels[r * cols:(r + 1) * cols]) + 3.2
