@@ -7,18 +7,10 @@ TARGETS.extend(f"{RESULTS}/{b}/tables/output_checks.csv" for b in BENCHMARKS)
 localrules: output_checks
 
 
-def output_check_records_of(wildcards):
-    """{system, prompt, path, inputs} of every translation file of a benchmark."""
-    return [
-        {**r, "inputs": f"{RESULTS}/{wildcards.benchmark}/inputs/{r['prompt']}.jsonl"}
-        for r in translation_records_of(wildcards)
-    ]
-
-
 rule output_checks:
     input:
         translations=translation_files_of,
-        inputs=lambda wc: sorted({r["inputs"] for r in output_check_records_of(wc)}),
+        inputs=output_check_inputs_of,
     output:
         csv=table_report(
             f"{RESULTS}/{{benchmark}}/tables/output_checks.csv",

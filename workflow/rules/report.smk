@@ -1,3 +1,5 @@
+import re
+
 # The report's own pages: every registered table (table_report in common.smk) as HTML, shown
 # inline; and the front page: what the run shows (config files, data sources and whether each
 # is a project sample, systems, commit, date), then the scorecard and its legend. Included
@@ -43,9 +45,11 @@ TARGETS.extend(
 REPORT_TABLE_RULES: dict[str, list[str]] = {}
 for _rule in workflow.rules:
     for _out in _rule.output:
+        # an output's wildcards carry the global constraints: {benchmark,[A-Za-z0-9_-]+}
+        _plain = re.sub(r"\{benchmark,[^{}]*\}", "{benchmark}", str(_out))
         _paths = (
-            [str(_out).replace("{benchmark}", _name) for _name in BENCHMARKS]
-            if "{benchmark}" in str(_out)
+            [_plain.replace("{benchmark}", _name) for _name in BENCHMARKS]
+            if "{benchmark}" in _plain
             else [str(_out)]
         )
         for _path in _paths:
