@@ -152,3 +152,28 @@ def test_the_schema_takes_floors_per_benchmark_and_headline_prompts():
                 {"headline_prompts": {"fairtranslate": "fewshot"}}):
         with pytest.raises(GenderMTError, match="scorecard"):
             check_schema({**base, "scorecard": bad}, schema)
+
+
+def test_config_check_names_a_bad_headline_prompt_at_start_up():
+    from pathlib import Path
+
+    import yaml
+
+    from gendermt.config_checks import check_scorecard
+
+    root = Path(__file__).parents[1]
+    config = yaml.safe_load((root / "config/config.yaml").read_text(encoding="utf-8"))
+    check_scorecard({**config, "scorecard": {"headline_prompts": {
+        "fairtranslate": {"copy-source": "moral"}}}})
+    for bad, match in (
+            ({"headline_prompts": {"fairtranslate": {"smollm2-135m": "moral"}}},
+             r"headline_prompts\.fairtranslate\.smollm2-135m: 'moral' is not one of the "
+             r"prompts it runs \(baseline\)"),
+            ({"headline_prompts": {"nosuch": {"copy-source": "baseline"}}},
+             r"headline_prompts\.nosuch: not a configured benchmark"),
+            ({"headline_prompts": {"fairtranslate": {"ghost": "baseline"}}},
+             r"headline_prompts\.fairtranslate\.ghost: not defined"),
+            ({"quality_floors": {"wino": {"readable": 70}}},
+             r"quality_floors\.wino: not a benchmark")):
+        with pytest.raises(GenderMTError, match=match):
+            check_scorecard({**config, "scorecard": bad})
