@@ -10,10 +10,11 @@ output is checked against its request (:func:`check_output`), the checks are cou
 figures of a run whose clean share is below its floor like low quality.
 
 The rule is Neo-GATE's (:mod:`gendermt.benchmarks.neogate.checks`, which now calls this
-module): an output whose word trigrams are mostly found in the prompt's instruction is an
-echo; one with at least two frequent function words of another language (the source's, or
-English) and more of them than of the target language's is in the wrong language. A target
-language without a word list here gets the echo check only.
+module): an output whose word trigrams are mostly found in the prompt's instruction (what
+the run's prompts have in common) is an echo; one with at least two frequent function words
+of another language (the source's, or English) and more of them than of the target
+language's is in the wrong language. A target language without a word list here gets the
+echo check only.
 """
 
 from __future__ import annotations
@@ -100,17 +101,34 @@ def instruction_of(messages: Sequence[Mapping[str, Any]], source: str) -> str:
     return text.replace(source, " ") if source else text
 
 
+def template_text(prompts: Sequence[str]) -> str:
+    """What the prompts of a run have in common: the word trigrams found in at least half of
+    them (the instruction and any demonstrations), as text. Item-specific words (the
+    sentence, the translation to rewrite, a requested gender) drop out, so that a rewriting
+    benchmark's output, which repeats its item's translation, is not an echo."""
+    if len(prompts) <= 1:
+        return "\n".join(prompts)
+    counts: dict[tuple[str, ...], int] = {}
+    for prompt in prompts:
+        for gram in _trigrams(words(prompt)):
+            counts[gram] = counts.get(gram, 0) + 1
+    return "\n".join(" ".join(g) for g, n in counts.items() if 2 * n >= len(prompts))
+
+
 def check_run(translations: str | Path, inputs: str | Path | None = None) -> dict[str, int]:
     """The count of each check over one run's outputs (``hypothesis`` of each translation
-    record), each against its request in ``inputs`` (same ``item_id``)."""
+    record), each against the instruction common to the run's requests in ``inputs``
+    (:func:`template_text`) and its own request's languages (same ``item_id``)."""
     requests = {r["item_id"]: r for r in read_jsonl(inputs)} if inputs else {}
+    instruction = template_text([
+        instruction_of(r.get("messages", []) or [], str(r.get("source", "") or ""))
+        for r in requests.values()])
     counts = dict.fromkeys(CHECKS, 0)
     for record in read_jsonl(translations):
         request = requests.get(record.get("item_id"), {})
-        source = str(request.get("source", "") or "")
         check = check_output(str(record.get("hypothesis", record.get("raw", "")) or ""),
-                             instruction_of(request.get("messages", []) or [], source),
-                             request.get("tgt_lang"), request.get("src_lang", "en"))
+                             instruction, request.get("tgt_lang"),
+                             request.get("src_lang", "en"))
         counts[check] += 1
     return counts
 
