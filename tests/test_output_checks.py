@@ -116,3 +116,33 @@ def test_without_an_output_checks_table_nothing_is_added(tmp_path):
     card = build(res)
     assert [f.key for f in card.figures] == ["accuracy"]
     assert not math.isnan(card.cells[("a", "gate", "accuracy")].value)
+
+
+def test_quality_figures_are_not_marked_and_prompts_are_named_once(tmp_path):
+    """FairTranslate's chrF (all) is a quality figure like BLEU (all): a copy's low clean
+    share marks its gaps, not its quality; Neo-GATE's clean share names each prompt once."""
+    res = tmp_path / "results"
+    rows = []
+    for system, prompt, bleu in (("copy", "baseline", 2.0), ("good", "baseline", 30.0)):
+        for gender in ("male", "female", "inclusive"):
+            rows += [{"metric": m, "system": system, "prompt": prompt, "gender": gender,
+                      "n": 3, "mean": v} for m, v in (("bleu", bleu), ("chrf", 3 * bleu))]
+    (res / "fairtranslate" / "tables").mkdir(parents=True)
+    pd.DataFrame(rows).to_csv(res / "fairtranslate" / "tables" / "by_gender.csv", index=False)
+    runs = [_run(tmp_path / "f", "copy", [SOURCE] * 4), _run(tmp_path / "f", "good", [FRENCH] * 4)]
+    check_counts(runs).to_csv(res / "fairtranslate" / "tables" / "output_checks.csv",
+                              index=False)
+    (res / "neogate" / "tables").mkdir(parents=True)
+    pd.DataFrame({"system": ["good", "good"], "paradigm": ["schwa", "asterisk"],
+                  "prompt": ["zeroshot-schwa", "zeroshot-asterisk"], "cwa": [10.0, 20.0],
+                  "misgeneration": [1.0, 2.0]}).to_csv(res / "neogate" / "tables" /
+                                                      "zeroshot.csv", index=False)
+    runs = [_run(tmp_path / "n", "good", ["L'infermier* è stanc*."] * 2, p, "it")
+            for p in ("zeroshot-schwa", "zeroshot-asterisk")]
+    check_counts(runs).to_csv(res / "neogate" / "tables" / "output_checks.csv", index=False)
+    card = build(res)
+    figs = {(f.benchmark, f.key): f for f in card.figures}
+    assert not card.below_floor("copy", figs[("fairtranslate", "chrf_all")])
+    assert card.below_floor("copy", figs[("fairtranslate", "bleu_male_minus_inclusive")])
+    assert card.prompts("good", "neogate") == ["zeroshot-schwa", "zeroshot-asterisk"]
+    assert figs[("neogate", "clean_share")].run == "zeroshot-schwa, zeroshot-asterisk"

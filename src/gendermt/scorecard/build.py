@@ -100,8 +100,9 @@ class Scorecard:
     def prompts(self, system: str, benchmark: str) -> list[str]:
         """The prompts (runs) the system's cells of the benchmark come from."""
         return list(dict.fromkeys(
-            c.prompt for f in self.figures if f.benchmark == benchmark
-            if (c := self.cell(system, f)) is not None and c.prompt))
+            p for f in self.figures if f.benchmark == benchmark
+            if (c := self.cell(system, f)) is not None and c.prompt
+            for p in c.prompt.split(", ")))
 
     def prompted(self, benchmark: str) -> bool:
         """Whether the benchmark's cells name their prompts (its runs are prompts that

@@ -179,9 +179,12 @@ def with_output_checks(part: Part, results: Path, key: str) -> Part:
     if not part.figures or not path.is_file():
         return part
     table = read_csv(path, ["system", "prompt", "items", "ok", "clean_share"])
-    quality = {f.quality for f in part.figures if f.quality}
+    # the quality figures themselves (BLEU/chrF over all items, WinoMT's readable genders)
+    # are not marked by another quality
+    quality = {f.quality for f in part.figures if f.quality} | {
+        f.key for f in part.figures if f.key.endswith("_all") or f.key.startswith("readable_")}
     fig = Figure(part.figures[0].benchmark, "clean_share", "clean outputs", "% of outputs",
-                 "higher", part.figures[0].run, source,
+                 "higher", ", ".join(dict.fromkeys(f.run for f in part.figures)), source,
                  "100 × column clean_share of the system's headline run: outputs that "
                  "neither echo the prompt's instruction nor are in another language")
     readings = {}
