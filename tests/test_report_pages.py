@@ -44,12 +44,12 @@ def test_scorecard_tints_within_columns_and_leaves_constant_columns(tmp_path):
     by_system = {c[0][1]: c for c in cells}
     # columns: system, prompt (Neo-GATE), CWA (schwa), mis-generation (schwa), prompt
     # (GATE), GATE accuracy
-    assert by_system["a"][1] == ("", "zeroshot")  # each cell's prompt, untinted
+    assert by_system["a"][1] == (' style="text-align:left"', "zeroshot")  # untinted
     assert "style" not in by_system["a"][2][0]  # CWA 40 for both: nothing to tell apart
     assert "hsl(120" in by_system["a"][3][0]  # mis-generation: lower is better
     assert "hsl(0" in by_system["b"][3][0]
     assert by_system["c"][2] == ("", "")  # c did not run Neo-GATE: blank, untinted
-    assert by_system["c"][4] == ("", "p")
+    assert by_system["c"][4][1] == "p"
     assert '<th colspan="3">Neo-GATE</th>' in html
 
 

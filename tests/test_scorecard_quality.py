@@ -54,7 +54,7 @@ def test_a_system_that_ran_only_another_prompt_has_its_row(fewshot):
     assert re.search(r"^\| base \| fewshot \|", md, re.M)
     assert re.search(r"^\| chat \| baseline \|", md, re.M)
     frame, _ = frame_and_styles(card)
-    assert frame.set_index("system").loc["base", "prompt (FairTranslate)"] == "fewshot"
+    assert frame.set_index("system").loc["base", "prompt"] == "fewshot"
     assert card.wide().set_index("system").loc["base", "FairTranslate · prompt"] == "fewshot"
     gap = next(f for f in card.figures if f.key == "bleu_male_minus_inclusive")
     assert gap.run == "baseline (base: fewshot)"

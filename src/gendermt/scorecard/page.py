@@ -36,8 +36,8 @@ def _tint(score: float) -> str | None:
 
 def header(bench: str, fig) -> str:
     """A column's header: its label, which names the language or paradigm where the
-    benchmark has several (``ΔS (fr)``), and the benchmark for its prompt column."""
-    return f"prompt ({BENCHMARKS.get(bench, bench)})" if fig is None else fig.label
+    benchmark has several (``ΔS (fr)``); the benchmark is the group header above it."""
+    return "prompt" if fig is None else fig.label
 
 
 def frame_and_styles(card: Scorecard) -> tuple[pd.DataFrame, list[list[str | None]]]:
@@ -46,7 +46,10 @@ def frame_and_styles(card: Scorecard) -> tuple[pd.DataFrame, list[list[str | Non
     frame = pd.DataFrame([[s, *[shown_cell(card, s, b, f) for b, f in layout]]
                           for s in card.systems],
                          columns=["system", *[header(b, f) for b, f in layout]])
-    styles: list[list[str | None]] = [[None] * (len(layout) + 1) for _ in card.systems]
+    # prompt cells are text: left-aligned like the system's name
+    styles: list[list[str | None]] = [
+        [None, *("text-align:left" if f is None else None for _, f in layout)]
+        for _ in card.systems]
     figs = [f for _, f in layout if f is not None]
     # NaN where not run, undefined or below a quality floor: never tinted, out of the scale
     _, ranked, _ = cell_matrix(card, figs)
@@ -86,7 +89,7 @@ def scorecard_table(card: Scorecard) -> str:
     style = ("<style>.gmt-score .gmt-table td{white-space:nowrap;text-align:right}"
              ".gmt-score .gmt-table td:first-child{text-align:left}"
              ".gmt-score .gmt-table thead tr:last-child th{white-space:normal;"
-             "overflow-wrap:anywhere;min-width:4.5em;max-width:9em;overflow:visible}</style>")
+             "max-width:9em;overflow:visible}</style>")
     note = NOTE.format(floors=floors_text(card) or "none")
     return (f'{TABLE_START}\n<div class="gmt-score">{table}</div>\n{style}\n'
             f'<p class="gmt-note">{htmltable.html.escape(note)}</p>\n{TABLE_END}')
