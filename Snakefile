@@ -18,6 +18,7 @@ report: "workflow/report/workflow.rst"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/translate.smk"
+include: "workflow/rules/output_checks.smk"
 include: "workflow/rules/translate_sources.smk"
 include: "workflow/rules/score.smk"
 # every benchmark's rule file (gendermt.benchmarks.registry: a package with a contract.py)

@@ -414,16 +414,31 @@ def test_tables_figures_and_scorecard_from_runs(tmp_path):
     assert list(paper.columns) == ["system", "prompt", "de contextual",
                                    "de counterfactual feminine", "de counterfactual masculine",
                                    "fr contextual", "fr counterfactual feminine",
-                                   "fr counterfactual masculine"]
-    assert paper.set_index("system").loc["right"].drop("prompt").eq(100).all()
+                                   "fr counterfactual masculine", "de correct words",
+                                   "de BLEU", "fr correct words", "fr BLEU"]
+    accuracy_columns = [c for c in paper.columns if "contextual" in c or "counterfactual" in c]
+    layout = paper.set_index("system")
+    assert layout.loc["right", accuracy_columns].eq(100).all()
+    # the copy scores 100 on the contextual set as the oracle does: its quality beside it
+    # tells them apart
+    assert layout.loc["copy", "fr contextual"] == 100
+    assert layout.loc["copy", "fr correct words"] < 100 == layout.loc["right", "fr correct words"]
+    assert layout.loc["copy", "fr BLEU"] < 10 < layout.loc["right", "fr BLEU"]
     summary = pd.read_csv(outputs["summary"])
     assert set(summary["lang"]) == {"fr", "de"} and {"bleu", "chrf"} <= set(summary.columns)
+    rates = summary.set_index(["system", "lang"])
+    assert rates.loc[("copy", "fr"), "contextual_correct_word_rate"] == 0.0
+    assert rates.loc[("right", "fr"), "correct_word_rate"] == 1.0
     build_figures(outputs["accuracy"], tmp_path / "f.png", tmp_path / "f.pdf")
     assert (tmp_path / "f.png").read_bytes().startswith(b"\x89PNG")
 
     part = read(tmp_path)
     figures = {f.key: f for f in part.figures}
-    assert list(figures) == ["bleu_all", "gap_de", "contextual_de", "gap_fr", "contextual_fr"]
+    assert list(figures) == ["bleu_all", "gap_de", "correct_word_rate_de", "contextual_de",
+                             "contextual_correct_word_rate_de", "gap_fr", "correct_word_rate_fr",
+                             "contextual_fr", "contextual_correct_word_rate_fr"]
+    assert part.cells[("copy", "contextual_correct_word_rate_fr")].value == 0
+    assert part.cells[("copy", "contextual_fr")].prompt == "baseline"
     assert figures["gap_fr"].better == "closer to 0" and figures["gap_fr"].quality == "bleu_all"
     assert figures["contextual_fr"].unit == "%" and figures["contextual_fr"].better == "higher"
     assert figures["bleu_all"].better == "higher"
@@ -443,7 +458,9 @@ def test_scorecard_reader_without_a_set_has_no_column_for_it(tmp_path):
     outputs = {k: str(tables / f"{k.removesuffix('_md')}.{'md' if k.endswith('_md') else 'csv'}")
                for n in ("accuracy", "paper", "quality", "summary") for k in (n, f"{n}_md")}
     build_tables(runs, outputs)
-    assert [f.key for f in read(tmp_path).figures] == ["bleu_all", "gap_de", "gap_fr"]
+    assert [f.key for f in read(tmp_path).figures] == ["bleu_all", "gap_de",
+                                                        "correct_word_rate_de", "gap_fr",
+                                                        "correct_word_rate_fr"]
 
 
 def test_scorecard_reader_names_a_missing_table(tmp_path):

@@ -42,12 +42,15 @@ def test_scorecard_tints_within_columns_and_leaves_constant_columns(tmp_path):
     rows = re.findall(r"<tr>(.*?)</tr>", html.split("<tbody>")[1])
     cells = [re.findall(r"<td([^>]*)>([^<]*)</td>", r) for r in rows]
     by_system = {c[0][1]: c for c in cells}
-    # columns: system, CWA (schwa), mis-generation (schwa), GATE accuracy
-    assert "style" not in by_system["a"][1][0]  # CWA 40 for both: nothing to tell apart
-    assert "hsl(120" in by_system["a"][2][0]  # mis-generation: lower is better
-    assert "hsl(0" in by_system["b"][2][0]
-    assert by_system["c"][1] == ("", "")  # c did not run Neo-GATE: blank, untinted
-    assert '<th colspan="2">Neo-GATE</th>' in html
+    # columns: system, prompt (Neo-GATE), CWA (schwa), mis-generation (schwa), prompt
+    # (GATE), GATE accuracy
+    assert by_system["a"][1] == (' style="text-align:left"', "zeroshot")  # untinted
+    assert "style" not in by_system["a"][2][0]  # CWA 40 for both: nothing to tell apart
+    assert "hsl(120" in by_system["a"][3][0]  # mis-generation: lower is better
+    assert "hsl(0" in by_system["b"][3][0]
+    assert by_system["c"][2] == ("", "")  # c did not run Neo-GATE: blank, untinted
+    assert by_system["c"][4][1] == "p"
+    assert '<th colspan="3">Neo-GATE</th>' in html
 
 
 def test_labels_name_the_paper_table_first():

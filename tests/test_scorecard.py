@@ -91,14 +91,15 @@ def test_build_blank_where_not_run(results):
     records = {r["system"]: r for r in to_records(card)}
     assert records["sys-a"]["neogate"] is None and records["sys-a"]["grape"] is None
     assert records["sys-b"]["neogate"] == {"run": "zeroshot-schwa", "cwa_schwa": 42.5,
-                                           "misgeneration_schwa": 3.0}
+                                           "misgeneration_schwa": 3.0, "low_quality": []}
 
 
 def test_cli_json(results, capsys):
     assert main(["scorecard", "--results", str(results), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [r["system"] for r in out] == ["sys-b", "sys-a"]
-    assert out[1]["gate"] == {"run": "rewrite", "accuracy": pytest.approx(70.0)}
+    assert out[1]["gate"] == {"run": "rewrite", "accuracy": pytest.approx(70.0),
+                              "low_quality": []}
     assert main(["scorecard", "--results", str(results)]) == 0
     assert "| sys-a |" in capsys.readouterr().out
 
@@ -172,7 +173,8 @@ def test_quality_beside_gaps_and_no_colour_below_the_floor(tmp_path):
     quality = next(f for f in card.figures if f.key == "bleu_all")
     assert not card.below_floor("broken", quality)  # the quality itself is plain
     assert "(low quality)" in markdown(card).split("broken")[1].splitlines()[0]
-    assert "Quality floors: bleu_all 10" in markdown(card)
+    assert "Quality floors (scorecard.quality_floors): FairTranslate: bleu_all 10" in \
+        markdown(card)
     # a higher floor set in config applies
     strict = build(res, floors={"bleu_all": 35})
     assert strict.below_floor("good", gap)

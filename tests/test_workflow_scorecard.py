@@ -99,9 +99,12 @@ def test_conga_equals_its_tables(run, card, records):
             assert close(card.loc[system, f"ConGA · F1 {g}"], f1)
     # conga-oracle-first sends all 6 ambiguous entities to the masculine (hand count)
     assert card.loc["conga-oracle-first", "ConGA · A→M share"] == 100
-    # copy-source ran ConGA but has no annotated output: undefined (null), not "did not run"
+    # copy-source ran ConGA but has no annotated output: undefined (null), not "did not run";
+    # its English copies (9 of 10) are wrong-language outputs: low quality
     assert records["copy-source"]["conga"] == {"run": "baseline", "a_to_m_share": None,
-                                               "f1_m": None, "f1_f": None}
+                                               "f1_m": None, "f1_f": None,
+                                               "clean_share": pytest.approx(10.0),
+                                               "low_quality": ["clean_share"]}
 
 
 def test_gate_and_gate_x_e_equal_their_tables(run, card):

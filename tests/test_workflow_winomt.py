@@ -105,8 +105,25 @@ def test_readers_table_beside_the_published_figures(winomt_run):
     assert google["acc_original"] != google["acc_corrected"]
     md = (workdir / "results/default/winomt/tables/readers.md").read_text()
     assert "Table 2" in md and "- **fr**: original parses" in md
+    # the published figures are over all 3,888 sentences, these over N: said beside them
+    assert (google["n"], google["n_published"]) == (N, 3888)
+    assert f"**This run is a subset** ({N} of 3,888 sentences)" in md
     original = pd.read_csv(workdir / "results/default/winomt/gender/original/google/fr.csv")
     assert len(original) == N and original["aligned"].notna().any()
+
+
+def test_scorecard_floors_unreadable_genders(winomt_run):
+    """The English copy has no French gender to read: its accuracy, ΔG and ΔS are marked
+    low quality and not ranked; Google's are not."""
+    from gendermt.scorecard.build import build
+
+    workdir, _ = winomt_run
+    card = build(workdir / "results/default", ["winomt"])
+    delta_s = next(f for f in card.figures if f.key == "delta_s_fr")
+    readable = {s: card.cells[(s, "winomt", "readable_fr")].value for s in card.systems}
+    assert readable["copy-source"] < 75 <= readable["google"]
+    assert card.below_floor("copy-source", delta_s) and not card.below_floor("google", delta_s)
+    assert f"over {N} sentences" in delta_s.how
 
 
 def test_replacing_the_stored_file_reruns_its_jobs(winomt_run):

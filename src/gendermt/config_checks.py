@@ -92,6 +92,7 @@ def check_config(config: Mapping[str, Any]) -> dict[str, dict[str, dict[str, Any
     check_benchmark_systems(config)
     check_scoring(config.get("scoring", {}))
     check_bertscore_configured(config)
+    check_scorecard(config)
     # each benchmark's own checks (its contract's `check`)
     for name, spec in config.get("benchmarks", {}).items():
         registry.get(name).check_config(spec, config)
@@ -163,6 +164,35 @@ def check_benchmark_systems(config: Mapping[str, Any]) -> None:
                 check_system({**systems[system], **overrides})
             except GenderMTError as exc:
                 raise _at(f"benchmarks.{name}.decoding.{system}", exc) from None
+
+
+def check_scorecard(config: Mapping[str, Any]) -> None:
+    """``scorecard.headline_prompts`` names configured benchmarks and systems, and a prompt
+    the system runs there; ``scorecard.quality_floors``' mappings are under benchmark names
+    (checked at start-up: the scorecard job is the run's last)."""
+    card = config.get("scorecard", {}) or {}
+    benchmarks = config.get("benchmarks", {})
+    systems = config.get("systems", {})
+    for name, chosen in (card.get("headline_prompts", {}) or {}).items():
+        if name not in benchmarks:
+            raise GenderMTError(f"scorecard.headline_prompts.{name}: not a configured "
+                                f"benchmark (configured: {', '.join(benchmarks)})")
+        spec = benchmarks[name]
+        for system, prompt in (chosen or {}).items():
+            if system not in systems:
+                raise GenderMTError(f"scorecard.headline_prompts.{name}.{system}: not "
+                                    "defined under `systems:`")
+            if system not in spec.get("systems", []):
+                continue  # an overlay may drop the system from the benchmark
+            runs = spec.get("system_prompts", {}).get(system, spec.get("prompts", []))
+            if prompt not in runs:
+                raise GenderMTError(f"scorecard.headline_prompts.{name}.{system}: {prompt!r} "
+                                    f"is not one of the prompts it runs ({', '.join(runs)})")
+    known = {b.name for b in registry.benchmarks()}
+    for name, value in (card.get("quality_floors", {}) or {}).items():
+        if isinstance(value, Mapping) and name not in known:
+            raise GenderMTError(f"scorecard.quality_floors.{name}: not a benchmark (known: "
+                                f"{', '.join(sorted(known))})")
 
 
 def check_bertscore_configured(config: Mapping[str, Any]) -> None:

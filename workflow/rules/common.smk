@@ -188,6 +188,20 @@ def translation_files_of(wildcards):
     return [r["path"] for r in translation_records_of(wildcards)]
 
 
+def output_check_records_of(wildcards):
+    """{system, prompt, path, inputs} of every translation file of a benchmark, with the
+    requests it answered (output_checks.smk)."""
+    return [
+        {**r, "inputs": f"{RESULTS}/{wildcards.benchmark}/inputs/{r['prompt']}.jsonl"}
+        for r in translation_records_of(wildcards)
+    ]
+
+
+def output_check_inputs_of(wildcards):
+    """The request files of a benchmark's translation files (once each)."""
+    return sorted({r["inputs"] for r in output_check_records_of(wildcards)})
+
+
 def system_kinds(systems):
     """model, baseline or oracle per system (means over systems count models only)."""
     return {s: system_kind(SYSTEMS[s]) for s in systems}

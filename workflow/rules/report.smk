@@ -1,8 +1,25 @@
+import re
+
 # The report's own pages: every registered table (table_report in common.smk) as HTML, shown
 # inline; and the front page: what the run shows (config files, data sources and whether each
 # is a project sample, systems, commit, date), then the scorecard and its legend. Included
 # last: every rule file has registered its tables by then.
 
+
+# A table every benchmark writes (a rule with a {benchmark} wildcard: finish_reasons,
+# output_checks) is registered once, as a pattern: one page per configured benchmark.
+for _pattern, _spec in list(REPORT_TABLES.items()):
+    if "{benchmark}" in _pattern:
+        for _name in BENCHMARKS:
+            _path = _pattern.replace("{benchmark}", _name)
+            REPORT_TABLES.setdefault(
+                _path,
+                {
+                    **_spec,
+                    "subcategory": _spec["subcategory"].replace("{benchmark}", _name),
+                    "labels": labels_for(_path, _spec["category"]),
+                },
+            )
 
 # Only the tables this configuration makes (rules of unconfigured benchmarks exist too).
 REPORT_TABLE_PAGES = {
@@ -28,8 +45,16 @@ TARGETS.extend(
 REPORT_TABLE_RULES: dict[str, list[str]] = {}
 for _rule in workflow.rules:
     for _out in _rule.output:
-        if str(_out) in REPORT_TABLE_PAGES:
-            REPORT_TABLE_RULES.setdefault(_rule.name, []).append(str(_out))
+        # an output's wildcards carry the global constraints: {benchmark,[A-Za-z0-9_-]+}
+        _plain = re.sub(r"\{benchmark,[^{}]*\}", "{benchmark}", str(_out))
+        _paths = (
+            [_plain.replace("{benchmark}", _name) for _name in BENCHMARKS]
+            if "{benchmark}" in _plain
+            else [str(_out)]
+        )
+        for _path in _paths:
+            if _path in REPORT_TABLE_PAGES:
+                REPORT_TABLE_RULES.setdefault(_rule.name, []).append(_path)
 
 
 localrules: run_summary

@@ -14,6 +14,21 @@ SCORECARD_BENCHMARKS = [
     for name in BENCHMARKS
     if SCORECARD_KEYS.get(name, name) in SCORECARD_TABLES
 ]
+# Each benchmark's runs counted for echoes and wrong-language outputs (output_checks.smk):
+# the scorecard marks a run below its clean-share floor as low quality.
+SCORECARD_CHECKS = [
+    f"{RESULTS}/{name}/tables/output_checks.csv"
+    for name in BENCHMARKS
+    if SCORECARD_KEYS.get(name, name) in SCORECARD_TABLES
+]
+# Each system's headline prompt per benchmark: the config's, else the first of the
+# benchmark's prompts it ran (its runs in config order).
+SCORECARD_HEADLINES = config.get("scorecard", {}).get("headline_prompts", {})
+SCORECARD_PROMPT_ORDER = {
+    SCORECARD_KEYS.get(name, name): list(BENCHMARKS[name].get("prompts", []))
+    for name in BENCHMARKS
+    if SCORECARD_KEYS.get(name, name) in SCORECARD_TABLES
+}
 # What their readers read beyond their tables (set by their rule files), by keyword.
 SCORECARD_READER_INPUTS = {
     key: SCORECARD_INPUTS[key] for key in SCORECARD_BENCHMARKS if key in SCORECARD_INPUTS
@@ -46,6 +61,7 @@ rule scorecard:
             for fs in files.values()
             for f in fs
         ],
+        checks=SCORECARD_CHECKS,
     output:
         csv=f"{RESULTS}/scorecard/scorecard.csv",
         # the scorecard as the report shows it: a table tinted per column (sortable)
@@ -78,6 +94,8 @@ rule scorecard:
         bootstrap=statistics_settings().get("bootstrap", {}),
         floors=config.get("scorecard", {}).get("quality_floors", {}),
         reader_inputs=SCORECARD_READER_INPUTS,
+        headline=SCORECARD_HEADLINES,
+        prompt_order=SCORECARD_PROMPT_ORDER,
     log:
         f"{LOGS}/scorecard/scorecard.log",
     conda:

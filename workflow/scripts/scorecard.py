@@ -8,4 +8,5 @@ with logging_to(snakemake.log[0]):
     make_scorecard(Path(snakemake.output.csv).parents[1], snakemake.params.benchmarks,
                    snakemake.params.systems, dict(snakemake.output.items()),
                    snakemake.params.bootstrap, None, snakemake.params.floors,
-                   snakemake.params.reader_inputs)
+                   snakemake.params.reader_inputs, snakemake.params.headline,
+                   snakemake.params.prompt_order)

@@ -16,8 +16,44 @@ from . import figures as F
 from .figures import BENCHMARKS, Cell, Figure
 
 #: Below 10 BLEU a system is not translating (copy-source scores ~2 on FairTranslate's
-#: sample): its gender gaps are near 0 because every variant is missed alike.
+#: sample): its gender gaps are near 0 because every variant is missed alike. A flat key
+#: applies to every benchmark with a quality figure of that key.
 QUALITY_FLOORS = {"bleu_all": 10.0}
+#: Per benchmark (``*``: every one), the floors of its other quality figures: the share of
+#: outputs that are neither an echo of the prompt nor in the wrong language (``clean_share``,
+#: %, gendermt.output_checks) and WinoMT's share of entities whose gender could be read
+#: (``readable``, %, per language: ``readable_<lang>``; SmolLM2's loops leave 60 %).
+BENCHMARK_FLOORS: dict[str, dict[str, float]] = {"*": {"clean_share": 90.0},
+                                                  "winomt": {"readable": 75.0}}
+
+
+def floors_by_benchmark(floors: Mapping[str, Any] | None,
+                        benchmarks: Sequence[str]) -> dict[str, dict[str, float]]:
+    """The floors of each benchmark: the defaults, then the config's (a number: every
+    benchmark's figure of that key; a mapping under a benchmark's name: that benchmark's)."""
+    out = {b: {**BENCHMARK_FLOORS["*"], **QUALITY_FLOORS, **BENCHMARK_FLOORS.get(b, {})}
+           for b in benchmarks}
+    for key, value in (floors or {}).items():
+        if isinstance(value, Mapping):
+            bench = F.CONFIG_KEYS.get(str(key), str(key))
+            if bench not in BENCHMARKS:
+                raise GenderMTError(f"scorecard.quality_floors.{key}: no such benchmark "
+                                    f"(known: {', '.join(BENCHMARKS)})")
+            if bench in out:
+                out[bench].update({str(k): float(v) for k, v in value.items()})
+        else:
+            for bench in out:
+                out[bench][str(key)] = float(value)
+    return out
+
+
+def floor_of(floors: Mapping[str, float], quality: str) -> float | None:
+    """The floor of a quality figure: its key's, or its stem's (``readable`` for
+    ``readable_fr``)."""
+    if quality in floors:
+        return floors[quality]
+    stems = [k for k in floors if quality.startswith(f"{k}_")]
+    return floors[max(stems, key=len)] if stems else None
 
 
 @dataclass
@@ -28,17 +64,50 @@ class Scorecard:
     ran: dict[str, set[str]]                 # benchmark → systems with results in it
     cells: dict[tuple[str, str, str], Cell]  # (system, benchmark, key) → cell
     notes: list[str] = field(default_factory=list)
-    #: Quality floors by figure key (e.g. ``bleu_all``): figures whose ``quality`` is below
-    #: it are not coloured as good or bad in the heatmap.
+    #: Quality floors by figure key (e.g. ``bleu_all``), the flat legacy form: figures whose
+    #: ``quality`` is below it are not coloured as good or bad.
     floors: dict[str, float] = field(default_factory=dict)
+    #: Quality floors per benchmark and key (what :meth:`below_floor` uses).
+    benchmark_floors: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    def floors_of(self, benchmark: str) -> dict[str, float]:
+        return self.benchmark_floors.get(benchmark, self.floors)
 
     def below_floor(self, system: str, figure: Figure) -> bool:
-        """Whether the system's output quality (the figure's ``quality``) is below the
-        floor, so that its value says nothing good or bad about the system."""
-        if figure.quality is None or figure.quality not in self.floors:
-            return False
-        quality = self.cells.get((system, figure.benchmark, figure.quality))
-        return quality is not None and not (quality.value >= self.floors[figure.quality])
+        """Whether one of the system's output qualities that the figure depends on (its
+        ``quality_keys``) is below its floor, so that the value says nothing good or bad
+        about the system."""
+        return bool(self.failed_floors(system, figure))
+
+    def failed_floors(self, system: str, figure: Figure) -> list[str]:
+        """The quality figures (keys) of the figure's dependencies that are below their
+        floor for this system."""
+        floors = self.floors_of(figure.benchmark)
+        failed = []
+        for key in figure.quality_keys:
+            floor = floor_of(floors, key)
+            quality = self.cells.get((system, figure.benchmark, key))
+            if floor is not None and quality is not None and not math.isnan(quality.value) \
+                    and not (quality.value >= floor):
+                failed.append(key)
+        return failed
+
+    def low_quality(self, system: str, benchmark: str) -> list[str]:
+        """Every quality figure of the benchmark below its floor for the system."""
+        return list(dict.fromkeys(k for f in self.figures if f.benchmark == benchmark
+                                  for k in self.failed_floors(system, f)))
+
+    def prompts(self, system: str, benchmark: str) -> list[str]:
+        """The prompts (runs) the system's cells of the benchmark come from."""
+        return list(dict.fromkeys(
+            p for f in self.figures if f.benchmark == benchmark
+            if (c := self.cell(system, f)) is not None and c.prompt
+            for p in c.prompt.split(", ")))
+
+    def prompted(self, benchmark: str) -> bool:
+        """Whether the benchmark's cells name their prompts (its runs are prompts that
+        systems may differ in; WinoMT's and GRAPE's runs are their columns' languages)."""
+        return any(c.prompt for (_, b, _), c in self.cells.items() if b == benchmark)
 
     def cell(self, system: str, figure: Figure) -> Cell | None:
         """The cell, or None where the system did not run the benchmark (or the part of it
@@ -48,17 +117,41 @@ class Scorecard:
             return None
         return self.cells.get((system, figure.benchmark, figure.key))
 
+    def layout(self) -> list[tuple[str, Figure | None]]:
+        """The shown columns in order: per benchmark a ``(benchmark, None)`` prompt column
+        where its cells name their prompts, then its ``(benchmark, figure)`` columns."""
+        out: list[tuple[str, Figure | None]] = []
+        for bench in self.benchmarks:
+            if self.prompted(bench):
+                out.append((bench, None))
+            out += [(bench, f) for f in self.figures if f.benchmark == bench]
+        return out
+
+    def prompt_text(self, system: str, benchmark: str) -> str:
+        """The prompt cell: the system's prompt(s) on the benchmark (blank: did not run it)."""
+        if system not in self.ran.get(benchmark, set()):
+            return ""
+        return ", ".join(self.prompts(system, benchmark))
+
     def wide(self) -> pd.DataFrame:
-        """One row per system; a column per figure (and its CI bounds where it has one)."""
+        """One row per system; a column per figure (and its CI bounds where it has one);
+        per benchmark its prompt(s) (where they are prompts) and its quality figures below
+        their floor (``· low quality``, blank: none)."""
         rows = []
         for system in self.systems:
             row: dict[str, object] = {"system": system}
             for fig in self.figures:
+                label = BENCHMARKS.get(fig.benchmark, fig.benchmark)
+                if self.prompted(fig.benchmark) and f"{label} · prompt" not in row:
+                    row[f"{label} · prompt"] = self.prompt_text(system, fig.benchmark)
                 cell = self.cell(system, fig)
                 row[fig.column] = math.nan if cell is None else cell.value
                 if fig.has_ci:
                     row[f"{fig.column} · CI low"] = math.nan if cell is None else cell.ci_low
                     row[f"{fig.column} · CI high"] = math.nan if cell is None else cell.ci_high
+            for bench in self.benchmarks:
+                label = BENCHMARKS.get(bench, bench)
+                row[f"{label} · low quality"] = ", ".join(self.low_quality(system, bench))
             rows.append(row)
         return pd.DataFrame(rows)
 
@@ -72,8 +165,10 @@ class Scorecard:
 def build(results: str | Path, benchmarks: Sequence[str] | None = None,
           systems: Sequence[str] | None = None, bootstrap: dict | None = None,
           fairtranslate_scores: Sequence[Mapping[str, Any]] | None = None,
-          floors: dict[str, float] | None = None,
-          reader_inputs: dict[str, dict] | None = None) -> Scorecard:
+          floors: Mapping[str, Any] | None = None,
+          reader_inputs: dict[str, dict] | None = None,
+          headline: Mapping[str, Mapping[str, str]] | None = None,
+          prompt_order: Mapping[str, Sequence[str]] | None = None) -> Scorecard:
     """Read the tables of ``benchmarks`` (default: those found) under ``results``.
 
     Rows follow ``systems`` (e.g. the config's order), then any other system found in the
@@ -83,6 +178,9 @@ def build(results: str | Path, benchmarks: Sequence[str] | None = None,
     under ``fairtranslate/scores/``). ``floors``: quality floors by figure key (default
     :data:`QUALITY_FLOORS`). ``reader_inputs``: per scorecard key, keyword arguments of its
     reader naming the files it reads beyond its tables (the workflow's rule passes them).
+    ``headline``: per benchmark, the headline prompt of a system (config
+    ``scorecard.headline_prompts``); ``prompt_order``: per benchmark, its configured prompts
+    (a system's default headline is the first of them it ran).
     """
     results = Path(results)
     if not results.is_dir():
@@ -94,12 +192,20 @@ def build(results: str | Path, benchmarks: Sequence[str] | None = None,
                             f"known: {', '.join(BENCHMARKS)}")
     wanted = [b for b in BENCHMARKS if b in wanted]  # the scorecard's column order
     options = {key: dict(files) for key, files in (reader_inputs or {}).items()}
+    for key, chosen in (headline or {}).items():
+        bench = F.CONFIG_KEYS.get(str(key), str(key))
+        if bench not in BENCHMARKS:
+            raise GenderMTError(f"scorecard.headline_prompts.{key}: no such benchmark "
+                                f"(known: {', '.join(BENCHMARKS)})")
+        options.setdefault(bench, {})["headline"] = dict(chosen or {})
+    for key, order in (prompt_order or {}).items():
+        options.setdefault(F.CONFIG_KEYS.get(str(key), str(key)), {})["order"] = list(order)
     # FairTranslate's gaps have bootstrap CIs: its reader takes the settings and score files
     ft = options.setdefault("fairtranslate", {})
     ft["bootstrap"] = bootstrap
     if fairtranslate_scores is not None:
         ft["score_records"] = fairtranslate_scores
-    parts = {b: F.reader(b)(results, **options.get(b, {})) for b in wanted}
+    parts = {b: F.read_part(b, results, options.get(b, {})) for b in wanted}
     found = list(dict.fromkeys(s for p in parts.values() for s in p.systems))
     order = [s for s in (systems or []) if s in found]
     order += [s for s in found if s not in order]
@@ -110,13 +216,17 @@ def build(results: str | Path, benchmarks: Sequence[str] | None = None,
         systems=order,
         ran={b: set(p.systems) for b, p in parts.items()},
         cells={(s, b, k): c for b, p in parts.items() for (s, k), c in p.cells.items()},
-        notes=notes, floors={**QUALITY_FLOORS, **(floors or {})})
+        notes=notes,
+        floors={**QUALITY_FLOORS, **{k: float(v) for k, v in (floors or {}).items()
+                                     if not isinstance(v, Mapping)}},
+        benchmark_floors=floors_by_benchmark(floors, wanted))
 
 
 def to_records(card: Scorecard) -> list[dict]:
     """The JSON form: one object per system; per benchmark ``null`` where the system did not
-    run it, else ``{"run": ..., <key>: value, <key>_ci: [low, high] (gaps)}``; an undefined
-    figure (e.g. no annotated output) is ``null``."""
+    run it, else ``{"run": ..., <key>: value, <key>_ci: [low, high] (gaps), "low_quality":
+    [<quality keys below their floor>]}``; ``run``: the system's prompt(s) on that benchmark;
+    an undefined figure (e.g. no annotated output) is ``null``."""
     def num(x: float) -> float | None:
         return None if x is None or math.isnan(x) else float(x)
 
@@ -128,12 +238,16 @@ def to_records(card: Scorecard) -> list[dict]:
             if system not in card.ran.get(bench, set()):
                 record[bench] = None
                 continue
-            obj: dict[str, object] = {"run": ", ".join(dict.fromkeys(f.run for f in figs))}
+            prompts = card.prompts(system, bench)
+            obj: dict[str, object] = {"run": ", ".join(prompts) if prompts else
+                                      ", ".join(dict.fromkeys(f.run for f in figs))}
             for fig in figs:
                 cell = card.cell(system, fig) or Cell(math.nan)
                 obj[fig.key] = num(cell.value)
                 if fig.has_ci:
                     obj[f"{fig.key}_ci"] = [num(cell.ci_low), num(cell.ci_high)]
+            # the quality figures below their floor (empty: none): its figures say little
+            obj["low_quality"] = card.low_quality(system, bench)
             record[bench] = obj
         out.append(record)
     return out

@@ -10,7 +10,7 @@ bootstrap CIs of FairTranslate's gaps (:mod:`.gap`), which the tables do not giv
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,7 +18,7 @@ import pandas as pd
 
 from gendermt.benchmarks import registry
 from gendermt.benchmarks.contract import resolve
-from gendermt.errors import DatasetError
+from gendermt.errors import DatasetError, GenderMTError
 
 # In the scorecard's column order (the benchmarks' `order`): scorecard key → label, the tables
 # its figures come from (relative to the results folder; the workflow rule lists them as its
@@ -46,6 +46,15 @@ class Figure:
     # gap between poor outputs is no sign of fairness, so the heatmap leaves a gap
     # uncoloured where that quality is below the scorecard's floor.
     quality: str | None = None
+    # Further quality figures (same benchmark) it depends on, e.g. the share of outputs that
+    # are neither an echo of the prompt nor in the wrong language (``clean_share``).
+    qualities: tuple[str, ...] = ()
+
+    @property
+    def quality_keys(self) -> tuple[str, ...]:
+        """Every quality figure this figure depends on (empty: it does not depend on the
+        system translating)."""
+        return (*((self.quality,) if self.quality else ()), *self.qualities)
 
     @property
     def column(self) -> str:
@@ -57,6 +66,8 @@ class Cell:
     value: float
     ci_low: float = math.nan
     ci_high: float = math.nan
+    #: the prompt (run) of the benchmark the value comes from, where systems may differ
+    prompt: str | None = None
 
 
 @dataclass
@@ -87,6 +98,45 @@ def pick_run(prompts: Sequence[str]) -> str:
     return prompts[0]
 
 
+def headline_runs(table: pd.DataFrame, headline: Mapping[str, str] | None = None,
+                  order: Sequence[str] | None = None, where: str = "") -> dict[str, str]:
+    """Each system's headline run (prompt) in a table with ``system`` and ``prompt`` columns:
+    the one ``headline`` names for it (config ``scorecard.headline_prompts``), else the first
+    prompt it ran in ``order`` (the benchmark's configured prompts), else ``baseline`` /
+    ``zeroshot`` where it ran one, else its first in the table. A system a headline names that
+    did not run that prompt is an error (``where`` names the benchmark)."""
+    runs: dict[str, str] = {}
+    for system, rows in table.groupby(table["system"].astype(str), sort=False):
+        ran = list(dict.fromkeys(rows["prompt"].astype(str)))
+        wanted = (headline or {}).get(system)
+        if wanted is not None:
+            if str(wanted) not in ran:
+                raise GenderMTError(
+                    f"scorecard.headline_prompts.{where}.{system}: {wanted!r} was not run "
+                    f"by {system} (it ran: {', '.join(ran)})")
+            runs[system] = str(wanted)
+            continue
+        first = [p for p in (order or []) if str(p) in ran]
+        runs[system] = str(first[0]) if first else pick_run(ran)
+    return runs
+
+
+def headline_rows(table: pd.DataFrame, runs: Mapping[str, str]) -> pd.DataFrame:
+    """The rows of each system's headline run."""
+    return table[[runs.get(str(s)) == str(p) for s, p in zip(table["system"], table["prompt"],
+                                                           strict=True)]]
+
+
+def run_label(runs: Mapping[str, str]) -> str:
+    """A figure's ``run`` where systems may differ: the common prompt, or each system's."""
+    prompts = list(dict.fromkeys(runs.values()))
+    if len(prompts) <= 1:
+        return prompts[0] if prompts else ""
+    common = max(prompts, key=list(runs.values()).count)
+    others = [f"{s}: {p}" for s, p in runs.items() if p != common]
+    return f"{common} ({'; '.join(others)})"
+
+
 def num(value) -> float:
     return math.nan if value is None or pd.isna(value) else float(value)
 
@@ -94,6 +144,67 @@ def num(value) -> float:
 def reader(key: str) -> Callable[..., Part]:
     """The benchmark's reader (its contract's ``scorecard.reader``): results folder → Part."""
     return resolve(next(b.scorecard.reader for b in _PARTS if b.scorecard.key == key))
+
+
+def read_part(key: str, results: Path, options: Mapping[str, object]) -> Part:
+    """Run the benchmark's reader with the options it takes (``headline`` and ``order``
+    only go to readers whose runs are prompts), then mark its figures as depending on its
+    output checks (:func:`with_output_checks`)."""
+    import inspect
+
+    read = reader(key)
+    accepted = inspect.signature(read).parameters
+    kwargs = {k: v for k, v in options.items() if k in accepted}
+    return with_output_checks(read(results, **kwargs), results, key)
+
+
+#: Every benchmark's per-run counts of echoes and wrong-language outputs (output_checks rule).
+CHECKS_TABLE = "{folder}/tables/output_checks.csv"
+
+
+def checks_table(key: str) -> str:
+    """The output-checks table of a scorecard key (relative to the results folder)."""
+    folder = next((b.name for b in _PARTS if b.scorecard.key == key), key)
+    return CHECKS_TABLE.format(folder=folder)
+
+
+def with_output_checks(part: Part, results: Path, key: str) -> Part:
+    """``part`` with a ``clean_share`` figure (% of the run's outputs that are neither an echo
+    of the prompt nor in the wrong language) where the benchmark's output-checks table is in
+    the results folder, and every figure that is not itself a quality figure depending on it
+    (so that the floor marks a run of echoes like one of poor translations). A system's cell
+    is its headline run's (the prompt of its other cells)."""
+    source = checks_table(key)
+    path = Path(results) / source
+    if not part.figures or not path.is_file():
+        return part
+    table = read_csv(path, ["system", "prompt", "items", "ok", "clean_share"])
+    # the quality figures themselves (BLEU/chrF over all items, WinoMT's readable genders)
+    # are not marked by another quality
+    quality = {f.quality for f in part.figures if f.quality} | {
+        f.key for f in part.figures if f.key.endswith("_all") or f.key.startswith("readable_")}
+    fig = Figure(part.figures[0].benchmark, "clean_share", "clean outputs", "% of outputs",
+                 "higher", ", ".join(dict.fromkeys(f.run for f in part.figures)), source,
+                 "100 × column clean_share of the system's headline run: outputs that "
+                 "neither echo the prompt's instruction nor are in another language")
+    readings = {}
+    for row in table.itertuples():
+        readings[(str(row.system), str(row.prompt))] = num(row.clean_share)
+    for system in part.systems:
+        prompts = list(dict.fromkeys(c.prompt for (s, _), c in part.cells.items()
+                                     if s == system and c.prompt))
+        values = [readings[(system, p)] for p in prompts if (system, p) in readings]
+        if not prompts:  # runs named by language (WinoMT, GRAPE): every run of the system
+            values = [v for (s, _), v in readings.items() if s == system]
+        if values:
+            part.cells[(system, fig.key)] = Cell(100 * min(values),
+                                                 prompt=", ".join(prompts) or None)
+    from dataclasses import replace
+
+    part.figures = [f if f.key in quality else replace(f, qualities=(*f.qualities, fig.key))
+                    for f in part.figures]
+    part.figures.append(fig)
+    return part
 
 
 def reader_modules() -> list[str]:

@@ -129,7 +129,9 @@ def draw(card: Scorecard, png: str | Path, pdf: str | Path) -> None:
         ax.text(0.5, 0.5, "no benchmark results", ha="center", va="center")
         save(fig, png, pdf)
         return
-    floors = ", ".join(f"{k} < {v:g}" for k, v in card.floors.items())
+    from .write import floors_text
+
+    floors = floors_text(card)
     cols = 1 if len(panels) == 1 else 2
     rows = math.ceil(len(panels) / cols)
     heights = [max(len(p[2]) for p in panels[r * cols:(r + 1) * cols]) + 3.2
@@ -146,7 +148,8 @@ def draw(card: Scorecard, png: str | Path, pdf: str | Path) -> None:
     fig.suptitle("Scorecard, one panel per benchmark: each column on its own scale, green = "
                  "its better end\n(grey: undefined, or a column whose values are all equal; "
                  "the systems that did not run a benchmark are left out of its panel;\n"
-                 f"low q.: output quality below the floor ({floors}), not coloured)",
+                 "low q.: output quality below its benchmark's floor, not coloured)\n"
+                 + textwrap.fill(f"floors: {floors}", 150),
                  fontsize=9, y=1.0)
     fig.tight_layout(h_pad=1.2, w_pad=2.0)
     save(fig, png, pdf)

@@ -17,13 +17,18 @@ from .write import write_scorecard
 def make_scorecard(results: str | Path, benchmarks: Sequence[str], systems: Sequence[str],
                    outputs: dict, bootstrap: dict | None = None,
                    fairtranslate_scores: Sequence[Mapping[str, Any]] | None = None,
-                   floors: dict[str, float] | None = None,
-                   reader_inputs: dict[str, dict] | None = None) -> None:
+                   floors: Mapping[str, Any] | None = None,
+                   reader_inputs: dict[str, dict] | None = None,
+                   headline: Mapping[str, Mapping[str, str]] | None = None,
+                   prompt_order: Mapping[str, Sequence[str]] | None = None) -> None:
     """``outputs``: csv, legend, md, tex, json, png, pdf (and html, the report's) paths;
     ``floors``: quality floors by figure key (``scorecard.quality_floors`` in config);
-    ``reader_inputs``: files the benchmarks' readers read beyond their tables."""
+    ``reader_inputs``: files the benchmarks' readers read beyond their tables;
+    ``headline``: per benchmark, a system's headline prompt (``scorecard.headline_prompts``);
+    ``prompt_order``: per benchmark, its configured prompts (the default headline: the first
+    a system ran)."""
     card = build(results, list(benchmarks), systems, bootstrap,
-                 fairtranslate_scores, floors, reader_inputs)
+                 fairtranslate_scores, floors, reader_inputs, headline, prompt_order)
     write_scorecard(card, outputs["csv"], outputs["legend"], outputs["md"], outputs["tex"],
                     outputs["json"])
     draw(card, outputs["png"], outputs["pdf"])

@@ -29,6 +29,30 @@ def fmt_cell(card: Scorecard, system: str, fig: Figure, latex: bool = False) -> 
     return text
 
 
+def column_label(fig: Figure | None) -> str:
+    """A shown column's label (its benchmark's prompt column: ``prompt``)."""
+    return "prompt" if fig is None else fig.label
+
+
+def shown_cell(card: Scorecard, system: str, bench: str, fig: Figure | None,
+               latex: bool = False) -> str:
+    return card.prompt_text(system, bench) if fig is None else fmt_cell(card, system, fig,
+                                                                         latex)
+
+
+def floors_text(card: Scorecard) -> str:
+    """The floors, benchmark by benchmark (the same ones once)."""
+    by_text: dict[str, list[str]] = {}
+    for bench in card.benchmarks:
+        quality = {k for f in card.figures if f.benchmark == bench for k in f.quality_keys}
+        floors = card.floors_of(bench)
+        shown = [f"{k} {v:g}" for k, v in floors.items()
+                 if any(q == k or q.startswith(f"{k}_") for q in quality)]
+        if shown:
+            by_text.setdefault(", ".join(shown), []).append(BENCHMARKS.get(bench, bench))
+    return "; ".join(f"{', '.join(names)}: {text}" for text, names in by_text.items())
+
+
 def header_note(card: Scorecard) -> list[str]:
     lines = ["Each column is one benchmark's headline figure, read from that benchmark's own "
              "table (nothing is recomputed). Blank: the system did not run the benchmark; "
@@ -39,17 +63,27 @@ def header_note(card: Scorecard) -> list[str]:
         source = f"; from {fig.source}" if fig.source else ""
         lines.append(f"{fig.column}: {fig.unit}; better: {fig.better}{run}{source} "
                      f"({fig.how})")
-    if card.floors:
-        lines.append("Quality floors: " + ", ".join(f"{k} {v:g}" for k, v in card.floors.items())
-                     + "; a figure of a system below its benchmark's floor is marked (low "
-                       "quality) and left uncoloured in the heatmap: gaps between poor "
-                       "outputs say nothing about fairness.")
+    floors = floors_text(card)
+    if floors:
+        lines.append("Quality floors (scorecard.quality_floors): " + floors + ". A figure of "
+                     "a system whose output quality on that benchmark is below a floor "
+                     "(BLEU over all items; clean_share: % of outputs that neither echo the "
+                     "prompt nor are in another language; WinoMT's readable: % of entities "
+                     "whose gender can be read) is marked (low quality) and never coloured "
+                     "as good or bad: figures of outputs that are not translations say "
+                     "nothing about fairness.")
+    if any(card.prompted(b) for b in card.benchmarks):
+        lines.append("prompt: the run (prompt) each system's figures of that benchmark come "
+                     "from, its headline prompt (scorecard.headline_prompts; default: the "
+                     "first of the benchmark's prompts it ran).")
     return lines + card.notes
 
 
 def markdown(card: Scorecard) -> str:
-    head = ["system", *[f.column for f in card.figures]]
-    rows = [[s, *[fmt_cell(card, s, f) for f in card.figures]] for s in card.systems]
+    layout = card.layout()
+    head = ["system", *[f.column if f is not None else f"{BENCHMARKS.get(b, b)} · prompt"
+                        for b, f in layout]]
+    rows = [[s, *[shown_cell(card, s, b, f) for b, f in layout]] for s in card.systems]
     table = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] + ["--:"] * (len(head) - 1))
              + "|"] + ["| " + " | ".join(r) + " |" for r in rows]
     note = "\n".join(f"- {line}" for line in header_note(card))
@@ -59,25 +93,29 @@ def markdown(card: Scorecard) -> str:
 
 def latex(card: Scorecard) -> str:
     groups: list[tuple[str, int]] = []
-    for fig in card.figures:
-        name = BENCHMARKS.get(fig.benchmark, fig.benchmark)
+    layout = card.layout()
+    for bench, _ in layout:
+        name = BENCHMARKS.get(bench, bench)
         if groups and groups[-1][0] == name:
             groups[-1] = (name, groups[-1][1] + 1)
         else:
             groups.append((name, 1))
     lines = [*(f"% {line}" for line in header_note(card)),
-             "\\begin{tabular}{l" + "r" * len(card.figures) + "}", "\\toprule"]
+             "\\begin{tabular}{l" + "".join("l" if f is None else "r" for _, f in layout)
+             + "}", "\\toprule"]
     head, rules, start = [""], [], 2
     for name, span in groups:
         head.append(f"\\multicolumn{{{span}}}{{c}}{{{_escape(name)}}}")
         rules.append(f"\\cmidrule(lr){{{start}-{start + span - 1}}}")
         start += span
     lines += [" & ".join(head) + " \\\\", " ".join(rules),
-              " & ".join(["System", *(_escape(f.label) for f in card.figures)]) + " \\\\",
+              " & ".join(["System", *(_escape(column_label(f)) for _, f in layout)])
+              + " \\\\",
               "\\midrule"]
     for system in card.systems:
-        lines.append(" & ".join([_escape(system), *(_escape(fmt_cell(card, system, f, True))
-                                                    for f in card.figures)]) + " \\\\")
+        lines.append(" & ".join([_escape(system), *(_escape(shown_cell(card, system, b, f,
+                                                                       True))
+                                                    for b, f in layout)]) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
     return "\n".join(lines) + "\n"
 

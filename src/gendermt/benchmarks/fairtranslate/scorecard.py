@@ -10,22 +10,34 @@ from typing import Any
 import pandas as pd
 
 from gendermt.analysis.stats import BOOTSTRAP
-from gendermt.scorecard.figures import Cell, Figure, Part, pick_run, read_csv
+from gendermt.scorecard.figures import (
+    Cell,
+    Figure,
+    Part,
+    headline_rows,
+    headline_runs,
+    read_csv,
+    run_label,
+)
 from gendermt.scorecard.gap import bootstrap_gap_ci, paired_differences
 
 
 def read(results: Path, bootstrap: dict | None = None,
          score_records: Sequence[Mapping[str, Any]] | None = None,
-         data: Sequence[str | Path] | None = None) -> Part:
+         data: Sequence[str | Path] | None = None,
+         headline: Mapping[str, str] | None = None,
+         order: Sequence[str] | None = None) -> Part:
     """Male−inclusive and male−female gaps of each metric (BLEU, COMET when scored) in the
     baseline run: differences of by_gender.csv's means, with paired bootstrap CIs.
     ``score_records`` (per-item score files, as records: ``{system, prompt, path}``, COMET's
     file of all runs ``{path}``) and ``data`` (the data stage's one file, for example_id):
-    default, what the results folder has."""
+    default, what the results folder has. Each system's run: its ``headline`` prompt, else the
+    first of ``order`` (the configured prompts) it ran (:func:`headline_runs`)."""
     source = "fairtranslate/tables/by_gender.csv"
     table = read_csv(results / source, ["metric", "system", "prompt", "gender", "mean"])
-    run = pick_run(table["prompt"])
-    table = table[table["prompt"].astype(str) == run]
+    runs = headline_runs(table, headline, order, "fairtranslate")
+    run = run_label(runs)
+    table = headline_rows(table, runs)
     settings = {**BOOTSTRAP, **(bootstrap or {})}
     part = Part(systems=list(dict.fromkeys(table["system"].astype(str))))
     per_item = _fairtranslate_items(results, score_records, data)
@@ -44,7 +56,8 @@ def read(results: Path, bootstrap: dict | None = None,
         part.figures.append(fig)
         for system, rows in table[table["metric"] == metric].groupby("system", sort=False):
             means = rows.set_index("gender")["mean"]
-            part.cells[(str(system), fig.key)] = Cell(float(means.mean()))
+            part.cells[(str(system), fig.key)] = Cell(float(means.mean()),
+                                                      prompt=runs[str(system)])
     for metric in metrics:
         name = metric.upper()
         for other in ("inclusive", "female"):
@@ -64,13 +77,14 @@ def read(results: Path, bootstrap: dict | None = None,
                     continue
                 low = high = math.nan
                 if per_item is not None:
-                    sub = per_item[(per_item["system"] == system) & (per_item["prompt"] == run)
+                    sub = per_item[(per_item["system"] == system)
+                                   & (per_item["prompt"] == runs[str(system)])
                                    & (per_item["metric"] == metric)]
                     low, high = bootstrap_gap_ci(paired_differences(sub, "male", other),
                                                  settings["resamples"], settings["seed"],
                                                  settings["level"])
                 part.cells[(str(system), fig.key)] = Cell(
-                    float(means["male"] - means[other]), low, high)
+                    float(means["male"] - means[other]), low, high, runs[str(system)])
     return part
 
 

@@ -70,6 +70,33 @@ def by_category(scores: pd.DataFrame, category: str) -> pd.DataFrame:
         ["metric", "system", "prompt", category, "gender"], ignore_index=True)
 
 
+def run_quality(scores: pd.DataFrame) -> pd.DataFrame:
+    """Each run's output quality: the mean of its three gender means of sentence BLEU (chrF
+    where BLEU was not scored), as the scorecard's ``bleu_all``: a test between the genders
+    of a run that does not translate (BLEU ~2) finds no difference because every variant is
+    missed alike, so the test tables carry it beside each p-value."""
+    metric = next((m for m in ("bleu", "chrf") if m in set(scores["metric"].astype(str))),
+                  None)
+    if metric is None:
+        return pd.DataFrame(columns=["system", "prompt", "quality", "quality_metric"])
+    part = scores[scores["metric"].astype(str) == metric]
+    means = part.groupby(["system", "prompt", "gender"], observed=True)["score"].mean()
+    out = means.groupby(["system", "prompt"], observed=True).mean().rename("quality")
+    return out.reset_index().assign(quality_metric=metric)
+
+
+def with_quality(table: pd.DataFrame, scores: pd.DataFrame) -> pd.DataFrame:
+    """``table`` (rows per system × prompt) with its run's ``quality`` and
+    ``quality_metric`` as last columns."""
+    if table.empty:
+        return table
+    quality = run_quality(scores).astype({"system": str, "prompt": str})
+    keys = table[["system", "prompt"]].astype(str)
+    merged = keys.merge(quality, on=["system", "prompt"], how="left")
+    return table.assign(quality=merged["quality"].to_numpy(),
+                        quality_metric=merged["quality_metric"].to_numpy())
+
+
 def anova(scores: pd.DataFrame) -> pd.DataFrame:
     """The paper's Table 6: one-way ANOVA across genders; ``p_holm`` over all its rows."""
     rows = []
@@ -185,10 +212,26 @@ def _category_md(table: pd.DataFrame, category: str, main_prompt: str, rows_note
             + _md(flat_pivot(part, [category, "gender"], ["system", "metric"], "mean")) + "\n")
 
 
+QUALITY_NOTE = ("Beside each p-value, the run's output quality (mean sentence {metric} over "
+                "all items): a run that does not translate (the scorecard's floor: BLEU 10) "
+                "misses every gender alike, so its test finds no difference and says "
+                "nothing about bias.")
+
+
+def _quality_text(p: str, quality: float) -> str:
+    return p if pd.isna(quality) or not p else f"{p} ({quality:.1f})"
+
+
 def _anova_md(table: pd.DataFrame, rows_note: str) -> str:
     shown = _named(table).assign(p=table["p_value"].map(p_text))
+    metric = ""
+    if "quality" in table.columns:
+        shown["p"] = [_quality_text(p, q) for p, q in zip(shown["p"], table["quality"],
+                                                          strict=True)]
+        metric = str(next(iter(table["quality_metric"].dropna()), ""))
+    note = f" {QUALITY_NOTE.format(metric=metric_label(metric))}" if metric else ""
     return ("# ANOVA across genders: p-values\n\nTable 6 layout: rows prompt, columns "
-            f"system · metric. Test: {TEST_NAME}. {rows_note}\n\n"
+            f"system · metric. Test: {TEST_NAME}. {rows_note}{note}\n\n"
             + _md(flat_pivot(shown, ["prompt"], ["system", "metric"], "p"), disable_numparse=True)
             + "\n")
 
@@ -201,6 +244,11 @@ def _gender_tests_md(table: pd.DataFrame, rows_note: str) -> str:
     shown["n"] = table["n"].map(lambda v: "" if pd.isna(v) else f"{int(v)}")
     columns = ["metric", "system", "prompt", "test", "comparison", "value", "p", "p_holm",
                "eta_squared", "partial_eta_squared", "n"]
+    if "quality" in table.columns:
+        shown["quality"] = table["quality"].map(lambda v: "" if pd.isna(v) else f"{v:.1f}")
+        columns.append("quality")
+        metric = str(next(iter(table["quality_metric"].dropna()), ""))
+        rows_note = f"{rows_note} {QUALITY_NOTE.format(metric=metric_label(metric))}"
     # numbers are formatted here: tabulate would re-parse "1.2e-20" and print 0.000
     return ("# Gender differences: tests, effect sizes, Holm-adjusted p-values\n\n"
             "Each row names the test that produced its p-value. p_holm: Holm's correction "
@@ -238,8 +286,10 @@ def build_tables(data_path: str | Path, score_records: Sequence[Mapping[str, Any
         write_table(labelled(table), outputs[f"by_{category}"])
         write_text(outputs[f"by_{category}_md"],
                    _category_md(table, category, main_prompt, rows_note))
-    tests = anova(scores)
-    write_table(labelled(tests), outputs["anova"])
+    # each run's output quality beside its tests, after the existing columns
+    plain = anova(scores)
+    tests = with_quality(plain, scores)
+    write_table(with_quality(labelled(plain), scores), outputs["anova"])
     write_text(outputs["anova_md"], _anova_md(ordered(tests, {"system": systems,
                                                               "prompt": prompts,
                                                               "metric": metrics}), rows_note))
@@ -247,8 +297,9 @@ def build_tables(data_path: str | Path, score_records: Sequence[Mapping[str, Any
     write_table(summary, outputs["dataset"], outputs["dataset_md"], floatfmt="d")
 
     if "gender_tests" in outputs:
-        table = gender_tests(scores)
-        write_table(labelled(table), outputs["gender_tests"])
+        plain = gender_tests(scores)
+        table = with_quality(plain, scores)
+        write_table(with_quality(labelled(plain), scores), outputs["gender_tests"])
         write_text(outputs["gender_tests_md"], _gender_tests_md(table, rows_note))
     if "gender_means_ci" in outputs:
         table = labelled(gender_means_ci(scores, bootstrap))

@@ -32,7 +32,7 @@ BENCHMARKS = (
         labels={
             "gambit/tables/validation": ("Detector validation", "Table 1"),
             "gambit/tables/grape": ("GRAPE", "Table 2 (tidy)"),
-            "gambit/tables/grape_groups": ("GRAPE by text type", ""),
+            "gambit/tables/grape_groups": ("GRAPE per ISCO-08 group", ""),
             "gambit/tables/extremes": ("Extreme occupations", "Table 8 (tidy)"),
             "gambit/tables/stereotype_groups": ("Stereotype groups", "Table 3 (tidy)"),
             "gambit/tables/correlations": ("Correlations with labour data", "Table 9 (tidy)"),

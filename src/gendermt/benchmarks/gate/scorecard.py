@@ -3,17 +3,29 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from gendermt.scorecard.figures import Cell, Figure, Part, pick_run, read_csv
+from gendermt.scorecard.figures import (
+    Cell,
+    Figure,
+    Part,
+    headline_rows,
+    headline_runs,
+    read_csv,
+    run_label,
+)
 
 
-def read(results: Path) -> Part:
+def read(results: Path, headline: Mapping[str, str] | None = None,
+         order: Sequence[str] | None = None) -> Part:
     """Exact-match rewriting accuracy (matches / rows) over the overall rows of prf.csv."""
     source = "gate/tables/prf.csv"
     table = read_csv(results / source, ["system", "prompt", "category", "count", "matches"])
-    run = pick_run(table["prompt"])
-    rows = table[(table["prompt"].astype(str) == run) & (table["category"] == "overall")]
+    runs = headline_runs(table, headline, order, "gate")
+    run = run_label(runs)
+    rows = headline_rows(table, runs)
+    rows = rows[rows["category"] == "overall"]
     fig = Figure("gate", "accuracy", "rewriting accuracy", "%", "higher", run, source,
                  "100 × Σ matches / Σ count over the overall rows of every language and "
                  "direction")
@@ -21,5 +33,5 @@ def read(results: Path) -> Part:
     for system, sub in rows.groupby("system", sort=False):
         n = sub["count"].sum()
         part.cells[(str(system), fig.key)] = Cell(100 * sub["matches"].sum() / n if n
-                                                  else math.nan)
+                                                  else math.nan, prompt=runs[str(system)])
     return part

@@ -54,9 +54,12 @@ def accuracy_table(runs: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
-def paper_layout(table: pd.DataFrame) -> pd.DataFrame:
+def paper_layout(table: pd.DataFrame, quality: pd.DataFrame | None = None) -> pd.DataFrame:
     """The paper's layout: systems as rows, for each language the counterfactual feminine and
-    masculine accuracies and the contextual accuracy, in percent."""
+    masculine accuracies and the contextual accuracy, in percent; then, since an output with
+    no gendered word counts as correct (an untranslated one scores 100), the system's output
+    quality beside them: the share of outputs with a right-gender word (counterfactual set)
+    and, with ``quality`` (the quality table), BLEU over all the language's segments."""
     if table.empty:
         return pd.DataFrame()
     cells = {}
@@ -71,10 +74,25 @@ def paper_layout(table: pd.DataFrame) -> pd.DataFrame:
         else:
             cells[key][(rec["lang"], "contextual")] = (
                 None if rec["accuracy"] is None else 100 * rec["accuracy"])
+    extra = {}
+    for rec in table.to_dict("records"):
+        if rec["set"] == "counterfactual" and rec.get("correct_word_rate") is not None:
+            extra.setdefault((rec["system"], rec["prompt"]), {})[
+                (rec["lang"], "~correct words")] = 100 * rec["correct_word_rate"]
+    if quality is not None and not quality.empty:
+        overall = quality[(quality["set"] == "all") & (quality["reference"] == "correct")
+                          & (quality["metric"] == "bleu")]
+        for rec in overall.to_dict("records"):
+            if (rec["system"], rec["prompt"]) in cells:
+                extra.setdefault((rec["system"], rec["prompt"]), {})[
+                    (rec["lang"], "~~BLEU")] = rec["score"]
     frame = pd.DataFrame.from_dict(cells, orient="index")
     frame = frame.reindex(sorted(frame.columns), axis=1)
+    if extra:
+        quality_cols = pd.DataFrame.from_dict(extra, orient="index").reindex(frame.index)
+        frame = frame.join(quality_cols.reindex(sorted(quality_cols.columns), axis=1))
     frame.index = pd.MultiIndex.from_tuples(frame.index, names=["system", "prompt"])
-    frame.columns = [f"{lang} {what}" for lang, what in frame.columns]
+    frame.columns = [f"{lang} {what.lstrip('~')}" for lang, what in frame.columns]
     return frame.reset_index()
 
 
@@ -103,9 +121,11 @@ def summary_table(accuracy: pd.DataFrame, quality: pd.DataFrame) -> pd.DataFrame
             row.update(counterfactual_accuracy=rec["accuracy"],
                        accuracy_masculine=rec["accuracy_masculine"],
                        accuracy_feminine=rec["accuracy_feminine"],
-                       accuracy_gap=rec["accuracy_gap"], counterfactual_n=rec["n"])
+                       accuracy_gap=rec["accuracy_gap"], counterfactual_n=rec["n"],
+                       correct_word_rate=rec["correct_word_rate"])
         else:
-            row.update(contextual_accuracy=rec["accuracy"], contextual_n=rec["n"])
+            row.update(contextual_accuracy=rec["accuracy"], contextual_n=rec["n"],
+                       contextual_correct_word_rate=rec["correct_word_rate"])
     overall = quality[(quality["set"] == "all") & (quality["reference"] == "correct")]
     for rec in overall.to_dict("records"):
         key = (rec["system"], rec["prompt"], rec["lang"])
@@ -115,7 +135,9 @@ def summary_table(accuracy: pd.DataFrame, quality: pd.DataFrame) -> pd.DataFrame
                           for (s, p, lang), row in rows.items()])
     columns = ["system", "prompt", "lang", "counterfactual_accuracy", "accuracy_masculine",
                "accuracy_feminine", "accuracy_gap", "contextual_accuracy", "counterfactual_n",
-               "contextual_n", *sorted(set(quality["metric"]))]
+               "contextual_n", *sorted(set(quality["metric"])),
+               # beside accuracy, which counts an output with no gendered word as correct
+               "correct_word_rate", "contextual_correct_word_rate"]
     return frame.reindex(columns=columns)
 
 
@@ -128,7 +150,7 @@ def build_tables(runs: Sequence[Mapping], outputs: Mapping[str, str]) -> None:
     accuracy_long = accuracy_table(runs)
     quality = quality_table(runs)
     write_table(accuracy_long, outputs["accuracy"], outputs["accuracy_md"], floatfmt=".3f")
-    write_table(paper_layout(accuracy_long), outputs["paper"], outputs["paper_md"],
+    write_table(paper_layout(accuracy_long, quality), outputs["paper"], outputs["paper_md"],
                 floatfmt=".1f")
     write_table(quality, outputs["quality"], outputs["quality_md"])
     write_table(summary_table(accuracy_long, quality), outputs["summary"],

@@ -20,5 +20,6 @@ def read(results: Path) -> Part:
                          run, source, f"column {key}, paradigm {paradigm}")
             part.figures.append(fig)
             for row in rows.itertuples():
-                part.cells[(str(row.system), fig.key)] = Cell(num(getattr(row, key)))
+                part.cells[(str(row.system), fig.key)] = Cell(num(getattr(row, key)),
+                                                              prompt=str(row.prompt))
     return part

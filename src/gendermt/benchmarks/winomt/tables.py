@@ -17,6 +17,8 @@ COLUMNS = ["system", "lang", "n", "acc", "f1_male", "f1_female", "delta_g", "acc
            "recall_female", "share_male", "share_female", "share_neutral", "share_unknown",
            "reader", "reader_version", "morphology", "aligner", "seconds"]
 METRICS = ("acc", "delta_g", "delta_s")
+#: WinoMT's sentences (en.txt): Stanovsky et al.'s published figures are over all of them.
+FULL_SET = 3888
 # Why the two readers' numbers differ, one sentence per language (see original.py and
 # morphology.py for the rules themselves).
 READER_DIFFERENCES = {
@@ -121,8 +123,15 @@ def readers_table(summaries: Sequence[str | Path], published: str | Path,
         part = scores[scores["reader"] == reader][["system", "lang", *METRICS]]
         part = part.rename(columns={m: _column(m, reader) for m in METRICS})
         out = out.merge(part, on=["system", "lang"], how="left")
-    columns = ["system", "lang"] + [f"{m}_published" if r is None else _column(m, r)
-                                    for m in METRICS for r in (None, *readers)]
+    # the published figures are over the full set; the re-scored ones over what was run
+    counts = (scores.groupby(["system", "lang"], sort=False)["n"].max().reset_index()
+              if "n" in scores else pd.DataFrame(columns=["system", "lang", "n"]))
+    out = out.merge(counts.astype({"system": str, "lang": str}), on=["system", "lang"],
+                    how="left")
+    out["n_published"] = FULL_SET
+    columns = ["system", "lang", "n", "n_published"] + [
+        f"{m}_published" if r is None else _column(m, r)
+        for m in METRICS for r in (None, *readers)]
     if "checked" in out:
         columns.append("checked")
     original = [r for r in ("published", "original") if r in readers]
@@ -170,7 +179,13 @@ def build_readers_table(summaries: Sequence[str | Path], published: str | Path,
     notes = [shown.to_markdown(index=False, floatfmt=".1f"), "",
              "Published: Stanovsky et al. (ACL 2019), Table 2 "
              f"(`{Path(published).name}`; `checked` says which figures a second source "
-             "confirms).", ""]
+             f"confirms), over the full set of {FULL_SET:,} sentences (`n_published`); the "
+             "readers' figures are over the `n` sentences of this run.", ""]
+    subset = sorted({int(n) for n in table["n"].dropna() if int(n) != FULL_SET})
+    if subset:
+        notes += [f"**This run is a subset** ({', '.join(map(str, subset))} of {FULL_SET:,} "
+                  "sentences): its figures and the published ones are over different "
+                  "sentences and do not compare one to one.", ""]
     if any(r in readers for r in ("original", "published")):
         notes += [READER_NOTES, ""]
     notes += [f"- **{lang}**: {READER_DIFFERENCES[lang]}" for lang in langs
