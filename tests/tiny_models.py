@@ -84,3 +84,41 @@ def build_causal(path: Path, ends_turn_at_once: bool = False) -> Path:
     model.save_pretrained(path)
     tok.save_pretrained(path)
     return path
+
+
+def build_chain_causal(path: Path, chain: list[str], chat_template: bool = False) -> Path:
+    """A Llama that continues ``chain`` (byte-level BPE tokens, each once): given token
+    ``chain[i]`` last, greedy search takes ``chain[i + 1]``. Its layers add nothing (their
+    output projections are zeroed), so the last hidden state is the last token's embedding,
+    and the output matrix points each chain token's successor at it. No chat template
+    unless asked: a base model, for completion-style prompts."""
+    import torch
+    from transformers import GenerationConfig, LlamaConfig, LlamaForCausalLM
+
+    torch.manual_seed(0)
+    tok = tokenizer()
+    if chat_template:
+        tok.chat_template = CHAT_TEMPLATE
+    ids = tok.convert_tokens_to_ids(chain)
+    if tok.unk_token_id in ids or len(set(ids)) != len(ids):
+        raise ValueError(f"chain tokens must be distinct tokens of the vocabulary: {chain}")
+    config = LlamaConfig(
+        vocab_size=len(tok), hidden_size=64, intermediate_size=64, num_hidden_layers=1,
+        num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=512,
+        pad_token_id=tok.pad_token_id, bos_token_id=tok.bos_token_id,
+        eos_token_id=tok.eos_token_id, tie_word_embeddings=False)
+    model = LlamaForCausalLM(config)
+    with torch.no_grad():
+        for layer in model.model.layers:
+            layer.self_attn.o_proj.weight.zero_()
+            layer.mlp.down_proj.weight.zero_()
+        emb = model.model.embed_tokens.weight
+        model.lm_head.weight.zero_()
+        for here, after in zip(ids, ids[1:], strict=False):
+            model.lm_head.weight[after] += 20 * emb[here] / emb[here].norm()
+    model.generation_config = GenerationConfig(
+        pad_token_id=tok.pad_token_id, bos_token_id=tok.bos_token_id,
+        eos_token_id=tok.eos_token_id)
+    model.save_pretrained(path)
+    tok.save_pretrained(path)
+    return path
