@@ -22,7 +22,7 @@ import pandas as pd
 
 from gendermt.errors import GenderMTError, MissingResourceError
 
-from . import gguf
+from . import gguf, nmt_languages
 from .base import Backend, Request
 
 log = logging.getLogger(__name__)
@@ -249,17 +249,32 @@ class HFBackend(Backend):
 
 
 class HFSeq2Seq(HFBackend):
-    """Encoder-decoder NMT (NLLB, M2M100, Marian, mBART) on the plain source text.
+    """Encoder-decoder NMT (NLLB, M2M100, MADLAD-400, mBART-50, Marian) on the plain source.
 
-    NLLB, M2M100 and mBART need ``src_lang``/``tgt_lang`` in their own codes; the target
-    language is forced as the first generated token. A Marian model is one language pair
-    and needs neither.
+    A multilingual model translates each request into the request's own target language
+    (and reads it as from its source language), so that one system serves every language of
+    a study: the language is a forced first token (NLLB, M2M100, mBART-50) or a tag before
+    the source (MADLAD-400's ``<2fr>``, OPUS-MT's ``>>fra<<``), by the family its tokenizer
+    shows (:mod:`.nmt_languages`); ``lang_codes`` maps the data's codes to the model's.
+    ``src_lang``/``tgt_lang``, in the model's own codes, fix the pair instead. A one-pair
+    Marian model needs neither.
     """
 
     name: ClassVar[str] = "hf-seq2seq"
     prompted: ClassVar[bool] = False
     settings_keys: ClassVar[frozenset[str]] = frozenset(
-        {"model", "revision", "src_lang", "tgt_lang", "num_beams", "max_new_tokens", "dtype"})
+        {"model", "revision", "src_lang", "tgt_lang", "num_beams", "max_new_tokens", "dtype",
+         "lang_codes"})
+
+    @classmethod
+    def check_settings(cls, settings: dict[str, Any]) -> None:
+        super().check_settings(settings)
+        codes = settings.get("lang_codes", {})
+        if not isinstance(codes, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) and v for k, v in codes.items()):
+            raise GenderMTError(f"backend {cls.name!r}: lang_codes must map the data's "
+                                f"language codes to the model's (e.g. {{fr: fra_Latn}}), not "
+                                f"{codes!r}")
 
     def _model_class(self) -> Any:
         from transformers import AutoModelForSeq2SeqLM
@@ -273,6 +288,9 @@ class HFSeq2Seq(HFBackend):
         super().load()
         tok, tgt = self._tokenizer, self.settings.get("tgt_lang")
         self.forced_bos = None
+        self.family = nmt_languages.family(tok)
+        self.lang_codes = dict(self.settings.get("lang_codes", {}))
+        self._targets: dict[tuple[str, str], tuple[Any, Any]] = {}
         if tgt is not None:
             # M2M100 wraps codes (en → __en__); NLLB and mBART use them as tokens.
             token_id = tok.get_lang_id(tgt) if hasattr(tok, "get_lang_id") \
@@ -282,24 +300,79 @@ class HFSeq2Seq(HFBackend):
                                     f"{tgt!r} (tgt_lang); use the model family's codes, e.g. "
                                     f"NLLB fra_Latn, M2M100 fr, mBART fr_XX")
             self.forced_bos = token_id
+        elif self.family is not None and self.data is not None \
+                and "tgt_lang" in getattr(self.data, "columns", ()):
+            # Every language of the data is checked now: an unknown one fails the job before
+            # anything is generated, naming it.
+            src = self.data["src_lang"] if "src_lang" in self.data.columns else None
+            for n, lang in enumerate(self.data["tgt_lang"].astype(str)):
+                self._languages(src.iloc[n] if src is not None else "", lang)
+        log.info("hf-seq2seq: %s: %s", self.model_name,
+                 f"target fixed ({tgt})" if tgt is not None else
+                 f"the target language of each request ({self.family})" if self.family
+                 else "one language pair")
+
+    def _languages(self, src_lang: str, tgt_lang: str) -> tuple[Any, Any]:
+        """The source and target controls of a request's languages (None: none needed)."""
+        key = (src_lang, tgt_lang)
+        if key not in self._targets:
+            if self.settings.get("tgt_lang") is not None or self.family is None or not tgt_lang:
+                self._targets[key] = (None, None)
+            else:
+                tgt = nmt_languages.target(self._tokenizer, self.family, tgt_lang,
+                                           self.lang_codes, self.model_name)
+                src = None
+                if src_lang and "src_lang" not in self.settings \
+                        and self.family in ("nllb", "mbart50", "m2m100"):
+                    src = nmt_languages.target(self._tokenizer, self.family, src_lang,
+                                               self.lang_codes, self.model_name, "source")
+                self._targets[key] = (src, tgt)
+        return self._targets[key]
 
     def translate(self, batch: list[Request]) -> list[str]:
+        self.tokenizer  # noqa: B018 (loads the model, which says the family)
+        if self.forced_bos is not None or self.family is None:
+            groups = {(None, None): list(range(len(batch)))}
+        else:
+            groups = {}
+            for i, r in enumerate(batch):
+                groups.setdefault(self._languages(r.src_lang, r.tgt_lang), []).append(i)
+        outputs: list[str] = [""] * len(batch)
+        reasons: list[str] = ["length"] * len(batch)
+        generated = 0
+        for (src, tgt), positions in groups.items():
+            texts, why, n = self._generate([batch[i] for i in positions], src, tgt)
+            generated += n
+            for i, text, reason in zip(positions, texts, why, strict=True):
+                outputs[i], reasons[i] = text, reason
+        self.finish_reasons, self.generated_tokens = reasons, generated
+        return outputs
+
+    def _generate(self, batch: list[Request], src: Any, tgt: Any
+                  ) -> tuple[list[str], list[str], int]:
+        """One generate call for requests of the same languages."""
         import torch
 
         tok, model = self.tokenizer, self.model
-        enc = tok([r.source for r in batch], return_tensors="pt", padding=True,
+        if src is not None:
+            tok.src_lang = src.code  # the source language token the encoder is given
+        prefix = tgt.prefix if tgt is not None else ""
+        enc = tok([prefix + r.source for r in batch], return_tensors="pt", padding=True,
                   truncation=True).to(self.device)
         kwargs: dict[str, Any] = {"max_new_tokens": self.max_new_tokens, "do_sample": False,
                                   "num_beams": int(self.settings.get("num_beams", 1))}
-        if self.forced_bos is not None:
-            kwargs["forced_bos_token_id"] = self.forced_bos
+        forced = self.forced_bos if tgt is None else tgt.bos
+        if forced is not None:
+            kwargs["forced_bos_token_id"] = forced
         with torch.inference_mode():
             out = model.generate(**enc, **kwargs)
         stops = [tok.eos_token_id] if tok.eos_token_id is not None else []
         # the decoder's start token (and a forced language code) lead each row
-        lead = 2 if self.forced_bos is not None else 1
-        self.finish_reasons = finish_reasons(out[:, lead:], stops)
-        return [t.strip() for t in tok.batch_decode(out, skip_special_tokens=True)]
+        lead = 2 if forced is not None else 1
+        reasons = finish_reasons(out[:, lead:], stops)
+        texts = [t.strip() for t in tok.batch_decode(out, skip_special_tokens=True)]
+        return texts, reasons, generated_counts(out[:, lead:], tok.pad_token_id,
+                                                      reasons)
 
 
 class HFCausal(HFBackend):
