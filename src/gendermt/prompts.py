@@ -129,6 +129,8 @@ def load_templates(path: str | Path) -> dict[str, dict[str, Any]]:
         body.update(_demonstrations(spec, name, tpl, fragments, parts, path))
         if "answer" in tpl:  # how a benchmark reads the answers (GATE X-E: neutral)
             body["answer"] = tpl["answer"]
+        if "tgt_lang" in tpl:  # the language the prompt asks for, where the data has none
+            body["tgt_lang"] = str(tpl["tgt_lang"])
         body["sha256"] = hashlib.sha256(
             json.dumps(body, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
         resolved[name] = body
@@ -214,11 +216,16 @@ def build_inputs(data_path: str | Path, template: dict[str, Any], output: str | 
 
     Each record carries the plain source (for NMT systems) and the chat messages (for LLMs).
     ``tgt_lang`` overrides the data's target language (benchmarks whose prompts are named by
-    the target language, such as GAMBIT's ``fr`` and ``el``).
+    the target language, such as GAMBIT's ``fr`` and ``el``); so does the template's own
+    ``tgt_lang`` where the data has none (WinoMT's), so that a multilingual NMT system
+    translates each prompt's requests into its language.
     """
     data = pd.read_parquet(data_path, columns=["item_id", "source", "src_lang", "tgt_lang"])
     if tgt_lang is not None:
         data["tgt_lang"] = tgt_lang
+    elif template.get("tgt_lang"):
+        data["tgt_lang"] = data["tgt_lang"].where(data["tgt_lang"].astype(bool),
+                                                  template["tgt_lang"])
     write_jsonl(output, (
         {"item_id": row.item_id, "prompt": template["name"],
          "template_version": template["version"], "template_sha256": template["sha256"],
