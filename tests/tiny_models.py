@@ -137,7 +137,7 @@ def _m2m100(tok: Any, path: Path) -> Path:
     config = M2M100Config(
         vocab_size=size, d_model=32, encoder_layers=1, decoder_layers=1,
         encoder_attention_heads=2, decoder_attention_heads=2, encoder_ffn_dim=64,
-        decoder_ffn_dim=64, max_position_embeddings=128, pad_token_id=tok.pad_token_id,
+        decoder_ffn_dim=64, max_position_embeddings=1024, pad_token_id=tok.pad_token_id,
         bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id,
         decoder_start_token_id=tok.eos_token_id)
     model = M2M100ForConditionalGeneration(config)
