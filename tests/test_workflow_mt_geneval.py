@@ -92,9 +92,11 @@ def test_the_real_llm_ran_every_segment(run):
     ctx = [r for r in fewshot if "-ctx-" in r["item_id"]]
     assert ctx and all("context (not to translate): " in r["messages"][-1]["content"]
                        for r in ctx)
-    # the base model's answers end at the newline after them (few are cut off)
+    # the base model's answers end at the newline after them (few are cut off), of those
+    # whose finish reason is known (not served from the session's request cache)
     finish = table(run, "finish_reasons").set_index("system").loc[LLM]
-    assert finish["prompt"] == "fewshot" and finish["stop"] >= finish["items"] / 2
+    assert finish["prompt"] == "fewshot"
+    assert finish["stop"] >= (finish["items"] - finish["unknown"]) / 2
 
 
 def test_tables_agree_with_the_command_line(run, tmp_path, capsys):
