@@ -3,6 +3,8 @@ demonstrations of the item's target language into {demonstrations}; they are che
 the file is read, part of the template's hash, and a language without them is a clear error.
 A template's own tgt_lang reaches requests whose data has none (WinoMT)."""
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
@@ -102,3 +104,18 @@ def test_a_templates_target_language_reaches_requests_whose_data_has_none(tmp_pa
     assert [r["tgt_lang"] for r in read_jsonl(tmp_path / "fr.jsonl")] == ["fr", "de"]
     build_inputs(data, load_templates(write(tmp_path))["plain"], tmp_path / "p.jsonl")
     assert [r["tgt_lang"] for r in read_jsonl(tmp_path / "p.jsonl")] == ["", "de"]
+
+
+def test_mt_genevals_config_check_wants_demonstrations_in_every_language(tmp_path):
+    from gendermt.benchmarks.mt_geneval.config import check
+
+    spec = {"data": {"root": "resources/mt-geneval", "languages": ["fr", "de", "es"]},
+            "templates": "resources/prompts/mt-geneval.yaml", "prompts": ["baseline", "fewshot"],
+            "systems": ["copy-source"]}
+    check(spec, {})
+    text = Path("resources/prompts/mt-geneval.yaml").read_text(encoding="utf-8")
+    lacking = tmp_path / "mt-geneval.yaml"
+    lacking.write_text(text.replace("\n  es:\n", "\n  xx:\n", 1), encoding="utf-8")
+    with pytest.raises(GenderMTError, match=r"^benchmarks\.mt-geneval\.prompts: fewshot has no "
+                                            r"demonstrations for es in "):
+        check({**spec, "templates": str(lacking)}, {})
