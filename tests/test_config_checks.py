@@ -107,8 +107,8 @@ def test_bad_templates_stop_the_start_up_naming_the_key(tmp_path, text, message)
 
 def test_literal_braces_written_doubled_and_benchmark_fields_are_accepted(tmp_path):
     path = write_templates(tmp_path, GOOD.replace("{source}", "{source} {{as is}}"))
-    config = changed(lambda c: c["benchmarks"]["fairtranslate"].update(templates=path,
-                                                                       prompts=["baseline"]))
+    config = changed(lambda c: c["benchmarks"]["fairtranslate"].update(
+        templates=path, prompts=["baseline"], system_prompts={"smollm2-135m": ["baseline"]}))
     assert check_config(config)["fairtranslate"]["baseline"]["user"].endswith("{{as is}}")
     # {translation} is GATE's, not FairTranslate's
     path = write_templates(tmp_path, GOOD.replace("{source}", "{source} {translation}"))

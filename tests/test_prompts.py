@@ -23,7 +23,8 @@ def templates():
 
 
 def test_the_four_strategies_of_the_paper(templates):
-    assert list(templates) == ["baseline", "moral", "linguistic", "moral_linguistic"]
+    # and the project's few-shot prompt for base models (tests/test_fewshot_prompts.py)
+    assert list(templates) == ["baseline", "moral", "linguistic", "moral_linguistic", "fewshot"]
     assert templates["baseline"]["user"] == TASK
     assert templates["moral"]["user"] == f"{MORAL} {TASK}"
     assert templates["linguistic"]["user"] == f"{LINGUISTIC} {TASK}"

@@ -91,6 +91,9 @@ class Engine:
         self.sent = 0       # requests sent so far
         self.answered = 0   # items answered by what was sent
         self.tokens = 0     # output tokens (with ``count_tokens``)
+        #: tokens the backend generated (those its outputs leave out included); None where
+        #: it does not say
+        self.generated: int | None = None
 
     # ------------------------------------------------------------------ the look-up
     def lookup(self, requests: Iterable[Request] | None = None) -> dict[str, dict[str, Any]]:
@@ -195,7 +198,7 @@ class Engine:
             got: dict[str, str] = {}
             outs: list[str] = []
             extra = 0
-            backend.finish_reasons = None
+            backend.finish_reasons = backend.generated_tokens = None
             for i, raw in backend.translate_each(batch):
                 if not 0 <= i < len(batch):
                     extra += 1
@@ -226,6 +229,8 @@ class Engine:
             self.store(got, {self.digests[r.item_id]: per_item for r in batch})
             if self.count:
                 self.tokens += backend.count_tokens(outs)
+            if backend.generated_tokens is not None:
+                self.generated = (self.generated or 0) + backend.generated_tokens
             self.sent += len(batch)
             if failures:
                 if on_failures is not None:

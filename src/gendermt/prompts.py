@@ -5,7 +5,15 @@ into the user (and optionally system) message. Each template has a ``version`` t
 its text changes; the rendered text travels in the workflow's ``params``, so editing one
 template reruns exactly the jobs that used it.
 
-Placeholders: ``{source}`` (the item's source text), ``{src_lang_name}``, ``{tgt_lang_name}``.
+Placeholders: ``{source}`` (the item's source text), ``{src_lang_name}``, ``{tgt_lang_name}``,
+``{demonstrations}`` (few-shot examples in the target language).
+
+A completion-style few-shot template, for base models (systems with ``chat_template: none``),
+names a ``demonstration`` fragment (placeholders ``{source}``, ``{target}`` and the language
+names) that renders each of the file's ``demonstrations`` of the item's target language
+(``demonstrations: {fr: [{source: ..., target: ...}, ...]}``); they fill
+``{demonstrations}``, joined by ``demonstration_joiner`` (a blank line). They are part of
+the template's hash, so editing one reruns what used it (bump ``version`` too).
 """
 
 from __future__ import annotations
@@ -28,7 +36,9 @@ LANGUAGE_NAMES = {"en": "English", "fr": "French", "it": "Italian", "es": "Spani
 
 
 # The placeholders every template may use (render fills them); benchmarks add their own.
-PLACEHOLDERS = frozenset({"source", "src_lang_name", "tgt_lang_name"})
+PLACEHOLDERS = frozenset({"source", "src_lang_name", "tgt_lang_name", "demonstrations"})
+#: What a demonstration fragment may use.
+DEMONSTRATION_PLACEHOLDERS = frozenset({"source", "target", "src_lang_name", "tgt_lang_name"})
 
 
 def placeholders(text: str) -> set[str]:
@@ -116,12 +126,74 @@ def load_templates(path: str | Path) -> dict[str, dict[str, Any]]:
         if not parts["user"] or slot not in parts["user"]:
             raise GenderMTError(f"{path}: template {name!r} has no user message with {slot}")
         body = {"name": name, "version": tpl["version"], **parts}
+        body.update(_demonstrations(spec, name, tpl, fragments, parts, path))
         if "answer" in tpl:  # how a benchmark reads the answers (GATE X-E: neutral)
             body["answer"] = tpl["answer"]
+        if "tgt_lang" in tpl:  # the language the prompt asks for, where the data has none
+            body["tgt_lang"] = str(tpl["tgt_lang"])
         body["sha256"] = hashlib.sha256(
             json.dumps(body, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
         resolved[name] = body
     return resolved
+
+
+def _demonstrations(spec: dict[str, Any], name: str, tpl: dict[str, Any],
+                    fragments: dict[str, str], parts: dict[str, str | None],
+                    path: str | Path) -> dict[str, Any]:
+    """A few-shot template's demonstration fragment and the file's demonstrations by target
+    language (``{}`` for other templates), checked: every demonstration has a source and a
+    target, the fragment uses only its placeholders, and ``{demonstrations}`` is where the
+    template's text shows them."""
+    shows = any("{demonstrations}" in (parts[r] or "") for r in ("system", "user"))
+    if "demonstration" not in tpl:
+        if shows:
+            raise GenderMTError(f"{path}: template {name!r} uses {{demonstrations}} but names "
+                                "no `demonstration` fragment to render each one")
+        return {}
+    fragment = tpl["demonstration"]
+    if fragment not in fragments:
+        raise GenderMTError(f"{path}: template {name!r}: demonstration fragment {fragment!r} "
+                            "is not in `fragments:`")
+    unknown = sorted(placeholders(fragments[fragment]) - DEMONSTRATION_PLACEHOLDERS)
+    if unknown:
+        allowed = ", ".join("{" + a + "}" for a in sorted(DEMONSTRATION_PLACEHOLDERS))
+        raise GenderMTError(f"{path}: template {name!r}: the demonstration fragment uses "
+                            f"{', '.join('{' + u + '}' for u in unknown)} (it may use "
+                            f"{allowed})")
+    if not shows:
+        raise GenderMTError(f"{path}: template {name!r} has demonstrations but no "
+                            "{demonstrations} placeholder to show them")
+    demos = spec.get("demonstrations")
+    if not isinstance(demos, dict) or not demos:
+        raise GenderMTError(f"{path}: template {name!r} is few-shot but the file has no "
+                            "`demonstrations:` (target language → list of {source, target})")
+    for lang, items in demos.items():
+        if not isinstance(items, list) or not items or not all(
+                isinstance(d, dict) and isinstance(d.get("source"), str)
+                and isinstance(d.get("target"), str) for d in items):
+            raise GenderMTError(f"{path}: demonstrations.{lang} must be a list of "
+                                "{source: ..., target: ...}")
+    return {"demonstration": fragments[fragment],
+            "demonstration_joiner": spec.get("demonstration_joiner", "\n\n"),
+            "demonstrations": {str(k): [{"source": d["source"], "target": d["target"]}
+                                        for d in v] for k, v in sorted(demos.items())}}
+
+
+def demonstrations_text(template: dict[str, Any], src_lang: str, tgt_lang: str) -> str:
+    """``{demonstrations}`` for one target language ("" for a template without them)."""
+    if "demonstration" not in template:
+        return ""
+    demos = template["demonstrations"].get(tgt_lang)
+    if not demos:
+        raise GenderMTError(
+            f"template {template['name']!r} has no demonstrations for the target language "
+            f"{tgt_lang!r} (it has {', '.join(sorted(template['demonstrations']))}): add "
+            f"`demonstrations: {{{tgt_lang}: [...]}}` to its file")
+    names = {"src_lang_name": LANGUAGE_NAMES.get(src_lang, src_lang),
+             "tgt_lang_name": LANGUAGE_NAMES.get(tgt_lang, tgt_lang)}
+    return template["demonstration_joiner"].join(
+        template["demonstration"].format(source=d["source"], target=d["target"], **names)
+        for d in demos)
 
 
 def render(template: dict[str, Any], source: str, src_lang: str, tgt_lang: str,
@@ -129,7 +201,8 @@ def render(template: dict[str, Any], source: str, src_lang: str, tgt_lang: str,
     """The chat messages a template gives for one source text; ``fields`` fill the
     benchmark's own placeholders (e.g. ``{translation}``, ``{gender}`` for rewriting)."""
     values = {"source": source, "src_lang_name": LANGUAGE_NAMES.get(src_lang, src_lang),
-              "tgt_lang_name": LANGUAGE_NAMES.get(tgt_lang, tgt_lang), **fields}
+              "tgt_lang_name": LANGUAGE_NAMES.get(tgt_lang, tgt_lang),
+              "demonstrations": demonstrations_text(template, src_lang, tgt_lang), **fields}
     messages = []
     if template.get("system"):
         messages.append({"role": "system", "content": template["system"].format(**values)})
@@ -143,11 +216,16 @@ def build_inputs(data_path: str | Path, template: dict[str, Any], output: str | 
 
     Each record carries the plain source (for NMT systems) and the chat messages (for LLMs).
     ``tgt_lang`` overrides the data's target language (benchmarks whose prompts are named by
-    the target language, such as GAMBIT's ``fr`` and ``el``).
+    the target language, such as GAMBIT's ``fr`` and ``el``); so does the template's own
+    ``tgt_lang`` where the data has none (WinoMT's), so that a multilingual NMT system
+    translates each prompt's requests into its language.
     """
     data = pd.read_parquet(data_path, columns=["item_id", "source", "src_lang", "tgt_lang"])
     if tgt_lang is not None:
         data["tgt_lang"] = tgt_lang
+    elif template.get("tgt_lang"):
+        data["tgt_lang"] = data["tgt_lang"].where(data["tgt_lang"].astype(bool),
+                                                  template["tgt_lang"])
     write_jsonl(output, (
         {"item_id": row.item_id, "prompt": template["name"],
          "template_version": template["version"], "template_sha256": template["sha256"],

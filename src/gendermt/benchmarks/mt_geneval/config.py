@@ -26,8 +26,19 @@ def check(spec: Mapping[str, Any], config: Mapping[str, Any]) -> None:
         published_files(data["root"], list(data["languages"]), split, sets)
     except GenderMTError as exc:
         raise GenderMTError(f"{KEY}.data: {exc}") from None
+    templates = load_templates(spec["templates"])
+    # a few-shot prompt needs demonstrations in every language it runs (checked now, not
+    # when its inputs are built)
+    for prompt in spec["prompts"]:
+        for name in (prompt, context_template_name(prompt)):
+            demos = templates.get(name, {}).get("demonstrations")
+            lacking = sorted(set(data["languages"]) - set(demos or {})) if demos else []
+            if lacking:
+                raise GenderMTError(
+                    f"{KEY}.prompts: {name} has no demonstrations for {', '.join(lacking)} in "
+                    f"{spec['templates']} (add them under `demonstrations:`, or leave the "
+                    f"language out of data.languages)")
     if "contextual" in sets:
-        templates = load_templates(spec["templates"])
         missing = [p for p in spec["prompts"] if context_template_name(p) not in templates]
         if missing:
             raise GenderMTError(
