@@ -12,6 +12,7 @@ BENCHMARKS = (
         rules="workflow/rules/winomt.smk",
         data_keys=("data.path", "data.pro", "data.anti", "templates"),
         data_stage_keys=("data.path", "data.pro", "data.anti"),
+        datasets=("dataset.yaml",),
         cli="gendermt.benchmarks.winomt.cli",
         scorecard=Scorecard(
             "winomt",
