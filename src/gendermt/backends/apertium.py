@@ -117,6 +117,6 @@ class Apertium(Backend):
             lines = [" ".join(batch[i].source.split()) for i in positions]
             for mode in chain:
                 lines = self._run(mode, lines)
-            for i, line in zip(positions, lines):
+            for i, line in zip(positions, lines, strict=True):
                 out[i] = line
         return out
