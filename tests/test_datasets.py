@@ -280,3 +280,21 @@ def test_workflow_fetches_records_and_stops_on_a_mismatch(tmp_path):
                      "--configfile", str(study))
     assert proc.returncode == 0, explain(proc)
     assert "Nothing to be done" in output_of(proc), explain(proc)
+
+
+@needs_shared
+def test_the_run_summary_lists_each_data_set_with_every_file(tmp_path):
+    from gendermt.runinfo import summary
+
+    cfg = {"run": "x", "benchmarks": {"gate-x-e": {"data": {"root": "dataset:gate-x-e"}}},
+           "systems": {}, "data_sources": {"cache": str(tmp_path / "cache"),
+                                           "local": str(SHARED)}}
+    records = datasets.resolve_config(cfg, Hasher(None))
+    found = summary("x", [], cfg, ROOT, Hasher(None), records)
+    (entry,) = found["datasets"]
+    manifest = datasets.manifests()[GATE_X_E]
+    assert (entry["repository"], entry["commit"]) == (manifest.repository, manifest.commit)
+    assert {f["file"]: f["sha256"] for f in entry["files"]} == {
+        f.file: f.sha256 for f in manifest.files}
+    assert "folder" not in entry and "obtained" not in entry  # where it came from: not a result
+    assert "datasets" not in summary("x", [], {"benchmarks": {}, "systems": {}}, ROOT)
