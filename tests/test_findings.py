@@ -48,6 +48,11 @@ def write_run(root: Path, card=CARD) -> Path:
     (root / "scorecard" / "scorecard.json").write_text(json.dumps(card))
     pd.DataFrame(LEGEND).to_csv(root / "scorecard" / "legend.csv", index=False)
     (root / "report" / "run.json").write_text(json.dumps(SUMMARY))
+    # the run's own Markdown scorecard carries the quality floors' marks
+    (root / "scorecard" / "scorecard.md").write_text(
+        "| system | WinoMT · accuracy (es) | WinoMT · ΔS (es) | MT-GenEval · accuracy gap |\n"
+        "|---|--:|--:|--:|\n"
+        "| google | 53.12 | 21.50 (low quality) |  |\n")
     return root
 
 
@@ -70,8 +75,11 @@ def test_every_figure_on_the_page_is_the_runs(tmp_path):
     assert "53.12" in text and "12.35 [10.00, 14.68]" in text and "–" in text
     # what the figures show is generated from them: the best system by each figure's
     # direction, reference points left out
-    assert "accuracy (es): google (53.12)" in text
-    assert "ΔS (es): apertium-en-es (-3.25)" in text
+    assert "accuracy (es): google (53.12, of 2)" in text
+    # google's ΔS is below the quality floor: marked, and no contender
+    assert "| google | 53.12 | 21.50 (low quality) |" in text
+    assert "ΔS (es): apertium-en-es (-3.25, the only one)" in text
+    assert "accuracy gap: apertium-en-es (12.35, the only one)" in text
     assert "oracle (oracle)" in text  # marked as a reference point
     assert "gabrielStanovsky/mt_gender" in text and "`586292861cf2`" in text
 

@@ -43,9 +43,9 @@ LIMITS: dict[str, str] = {
     "mt-geneval": (
         "Accuracy counts an output with none of the gendered words of either reference as "
         "correct (the official rule), so a system that drops or garbles the gendered word "
-        "is not penalised: read it beside BLEU and chrF. Apertium's French and Italian go "
-        "through Spanish. The references are one human translation each: BLEU and chrF "
-        "under-rate valid alternatives."),
+        "is not penalised: read it beside BLEU (and chrF, in mt-geneval/tables/quality.csv). "
+        "Apertium's French and Italian go through Spanish. The references are one human "
+        "translation each: BLEU and chrF under-rate valid alternatives."),
     "gate-x-e": (
         "The rule-based rewriter changes pronouns only (he/she/they and their forms): "
         "instances whose gendered words are nouns (brother/sister) cannot be rewritten "
@@ -88,7 +88,26 @@ def read_run(results: str | Path) -> dict[str, Any]:
                             f"{', '.join(missing)}; run the study first)")
     return {"card": json.loads(files["card"].read_text(encoding="utf-8")),
             "legend": pd.read_csv(files["legend"], dtype=str, keep_default_na=False),
-            "summary": json.loads(files["summary"].read_text(encoding="utf-8"))}
+            "summary": json.loads(files["summary"].read_text(encoding="utf-8")),
+            "low": low_quality(results / "scorecard" / "scorecard.md")}
+
+
+def low_quality(markdown: Path) -> set[tuple[str, str]]:
+    """(system, column) of the cells the run's scorecard marks "(low quality)": below its
+    benchmark's quality floor (the JSON form does not carry the mark)."""
+    if not markdown.is_file():
+        return set()
+    rows = [line for line in markdown.read_text(encoding="utf-8").splitlines()
+            if line.startswith("| ")]
+    if not rows:
+        return set()
+    head = [c.strip() for c in rows[0].strip().strip("|").split("|")]
+    marked = set()
+    for row in rows[1:]:
+        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        marked |= {(cells[0], head[i]) for i, c in enumerate(cells)
+                   if i and c.endswith("(low quality)")}
+    return marked
 
 
 def _kind_of(summary: Mapping[str, Any]) -> dict[str, str]:
@@ -134,7 +153,8 @@ def benchmark_section(key: str, run: Mapping[str, Any]) -> list[str]:
         for fig in legend.itertuples():
             value = _num(part.get(fig.key))
             values.setdefault(fig.key, {})[system] = value
-            cells.append(fmt(value, part.get(f"{fig.key}_ci")))
+            low = " (low quality)" if (system, fig.column) in run.get("low", ()) else ""
+            cells.append(fmt(value, part.get(f"{fig.key}_ci")) + low)
         shown = system if kinds.get(system, "model") == "model" else \
             f"{system} ({kinds[system]})"
         lines.append("| " + " | ".join([shown, *cells]) + " |")
@@ -144,23 +164,26 @@ def benchmark_section(key: str, run: Mapping[str, Any]) -> list[str]:
                       for f in legend.itertuples())
     lines += [f"Run{'s' if len(runs) > 1 else ''}: {', '.join(runs) or 'the only one'}. "
               f"{units}.", ""]
-    # what the figures show, from the figures: the best model on each (oracles and
-    # baselines are reference points, not contenders)
+    # what the figures show, from the figures: the best system on each (oracles are
+    # reference points, not contenders; nor is a figure below its quality floor)
+    def contenders(fig) -> dict[str, float]:
+        return {s: v for s, v in values.get(fig.key, {}).items()
+                if kinds.get(s, "model") != "oracle" and not math.isnan(v)
+                and (s, fig.column) not in run.get("low", ())}
+
+    systems = sorted({s for fig in legend.itertuples() for s in contenders(fig)})
     shown = []
     for fig in legend.itertuples():
-        models = {s: v for s, v in values.get(fig.key, {}).items()
-                  if kinds.get(s, "model") == "model"}
-        best = _best(models, fig.better)
-        if best and len(models) > 1:
+        pool = contenders(fig)
+        best = _best(pool, fig.better)
+        if best:
+            of = f", of {len(pool)}" if len(pool) > 1 else ", the only one"
             shown.append(f"{str(fig.column).split(' · ', 1)[-1]}: {best[0]} "
-                         f"({fmt(best[1])})")
-    models = sorted({s for v in values.values() for s in v if kinds.get(s, "model") == "model"})
+                         f"({fmt(best[1])}{of})")
     if shown:
-        lines += ["**What the figures show.** Best of the " + f"{len(models)} systems "
-                  "(reference points left out) on each figure: " + "; ".join(shown) + ".", ""]
-    elif models:
-        lines += [f"**What the figures show.** One system ({', '.join(models)}) beside the "
-                  "reference points.", ""]
+        lines += [f"**What the figures show.** The best system on each figure (of "
+                  f"{', '.join(systems)}; oracles, and figures below their quality floor, "
+                  "left out): " + "; ".join(shown) + ".", ""]
     if key in LIMITS:
         lines += [f"**What they cannot show.** {LIMITS[key]}", ""]
     return lines
@@ -215,5 +238,6 @@ def figures_of(text: str) -> list[str]:
         if line.startswith("## "):
             section = line[3:]
         elif section != "Data" and line.startswith("| ") and not line.startswith("| system"):
-            found += [c.strip() for c in line.strip().strip("|").split("|")[1:]]
+            found += [c.strip().removesuffix(" (low quality)")
+                      for c in line.strip().strip("|").split("|")[1:]]
     return found

@@ -104,7 +104,8 @@ rule winomt_gender:
 # loaded once more per such job).
 rule winomt_gender_apart:
     input:
-        translations=f"{RESULTS}/winomt/translations/{{system}}/{{prompt}}.jsonl",
+        # a list (of one): the scoring stage takes one file per system
+        translations=[f"{RESULTS}/winomt/translations/{{system}}/{{prompt}}.jsonl"],
         data=f"{RESULTS}/winomt/data.parquet",
     output:
         tables=expand(
