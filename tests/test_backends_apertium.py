@@ -49,6 +49,29 @@ def test_pivots_and_defaults_to_the_masculine():
         build_backend({"backend": "apertium", "modes": ["eng-deu"]}, None)
 
 
+@needs_apertium
+def test_a_chain_per_target_language_translates_a_mixed_batch_in_order():
+    per_target = {"backend": "apertium",
+                  "modes": {"es": ["eng-spa"], "fr": ["eng-spa", "es-fr"],
+                            "it": ["eng-spa", "spa-ita"]}}
+    check_system(per_target)
+    backend = build_backend(per_target, None)
+    batch = [Request("a", "The nurse is here.", [], "en", "fr"),
+             Request("b", "The nurse is here.", [], "en", "es"),
+             Request("c", "The nurse is here.", [], "en", "it"),
+             Request("d", "I am tired.", [], "en", "fr")]
+    out = backend.translate(batch)
+    assert out[0] == "L'infirmier est ici." and out[2] == "L'infermiere è qui."
+    assert out[1] == build_backend({"backend": "apertium", "modes": ["eng-spa"]},
+                                   None).translate(batch[1:2])[0]
+    assert out[3] == build_backend({"backend": "apertium", "modes": ["eng-spa", "es-fr"]},
+                                   None).translate(batch[3:4])[0]
+    with pytest.raises(GenderMTError, match="item x is to be translated into 'de'"):
+        backend.translate([Request("x", "Hello.", [], "en", "de")])
+    with pytest.raises(GenderMTError, match="one per target language"):
+        check_system({"backend": "apertium", "modes": {"es": []}})
+
+
 PROMPTS = ["baseline", "moral"]  # two of the four: enough to show that they share outputs
 
 

@@ -14,7 +14,7 @@ RULES = ROOT / "workflow" / "rules"
 # rules whose jobs need a node: they load or query a model (or, for COMET and BERTScore,
 # a GPU); every other rule must be local
 NODE_RULES = {"translate", "translate_sources", "comet", "bertscore", "conga_annotate",
-              "gambit_detect", "gambit_validate", "winomt_gender"}
+              "gambit_detect", "gambit_validate", "winomt_gender", "winomt_gender_apart"}
 
 
 def rules_and_localrules() -> tuple[set[str], set[str]]:

@@ -176,3 +176,24 @@ def test_fairtranslate_study_runs_the_authors_pipeline(project):
     assert tables["params"]["clean_outlier"]["enabled"] is False
     assert {j["params"]["normalize"] for j in default
             if j["rule"] == "score" and j["wildcards"]["benchmark"] == "fairtranslate"} == {None}
+
+
+def test_public_study_runs_each_apertium_pair_in_its_own_language(dry_runs):
+    # WinoMT: 4 published systems × es/fr/it, one Apertium system per language pair (its
+    # system_prompts), scored apart; MT-GenEval's one Apertium system has a chain per target
+    if not SHARED_DATA.is_dir():
+        pytest.skip("public.yaml reads the public data in ../shared/data, which is not here")
+    proc = dry_runs["public.yaml"]
+    assert proc.returncode == 0, explain(proc)
+    jobs = planned_jobs(proc.stdout + proc.stderr)
+    winomt = {(w["system"], w["prompt"]) for rule, w in jobs
+              if rule == "translate" and w.get("benchmark") == "winomt"}
+    assert winomt == {(s, p) for s in ("google", "bing", "systran", "aws")
+                      for p in ("es", "fr", "it")} | {
+        ("apertium-en-es", "es"), ("apertium-en-fr-via-es", "fr"),
+        ("apertium-en-it-via-es", "it")}
+    apart = {(w["system"], w["prompt"]) for rule, w in jobs if rule == "winomt_gender_apart"}
+    assert apart == {("apertium-en-es", "es"), ("apertium-en-fr-via-es", "fr"),
+                     ("apertium-en-it-via-es", "it")}
+    stats = job_stats(proc.stdout + proc.stderr)
+    assert stats["winomt_gender"] == 3

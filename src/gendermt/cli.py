@@ -23,6 +23,7 @@ SCORE_COMMANDS = (
 COMMANDS = (
     *(module for b in registry.benchmarks() for module in b.commands),
     "gendermt.scorecard.cli",
+    "gendermt.findings_cli",
     "gendermt.cache_cli",
 )
 

@@ -66,8 +66,10 @@ def _sha256(path: str | Path) -> str:
 
 
 def summary(run: str, configfiles: Sequence[str], config: dict, basedir: str | Path,
-            hasher: Hasher | None = None) -> dict:
-    """The run summary, as far as it is known at start-up (the job adds the date)."""
+            hasher: Hasher | None = None, datasets: Sequence[dict] = ()) -> dict:
+    """The run summary, as far as it is known at start-up (the job adds the date).
+    ``datasets``: the declared public data sets the config names (gendermt.datasets), each
+    with its source, commit, licence and every file's sha256 (listed only when there are)."""
     hasher = hasher or Hasher(None)
     sources = []
     for source in configured_sources(config):
@@ -108,7 +110,7 @@ def summary(run: str, configfiles: Sequence[str], config: dict, basedir: str | P
                         "benchmarks": used[name],
                         "sample": bool(settings.get("path")) and is_sample(
                             str(settings["path"]).split("{", 1)[0] or ".")})
-    return {
+    found = {
         "run": run,
         "config_files": [{"path": _shown(p), "sha256": _sha256(p)} for p in configfiles
                          if Path(p).is_file()],
@@ -117,6 +119,12 @@ def summary(run: str, configfiles: Sequence[str], config: dict, basedir: str | P
         "sources": sources,
         "systems": systems,
     }
+    if datasets:
+        # where each came from this time (cache, local copy, download) is not recorded: it
+        # changes nothing in the results
+        found["datasets"] = [{k: v for k, v in d.items() if k not in ("folder", "obtained")}
+                             for d in datasets]
+    return found
 
 
 def _systems_of(spec: dict) -> list[str]:

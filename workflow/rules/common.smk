@@ -31,6 +31,8 @@ from gendermt.runinfo import summary as run_summary_of
 from gendermt.scoring.metrics import NEURAL_METRICS
 from gendermt.source_translations import shares_sources
 from gendermt.sources import Hasher, check_sources, identity
+from gendermt.datasets import read_by as datasets_read_by
+from gendermt.datasets import resolve_config as resolve_datasets
 from gendermt.report_labels import labels_for
 
 
@@ -61,14 +63,28 @@ RUN = config["run"]
 RESULTS = str(Path("results") / RUN)
 LOGS = str(Path("logs") / RUN)
 
+# sha256 of data sources, memoised by (path, size, mtime) in .snakemake/gendermt/.
+SOURCE_HASHER = Hasher()
+
+# Public data sets named by `dataset:<name>/<file>`: fetched into the data cache (or taken
+# from a local copy) and every file's hash checked against its manifest, then the references
+# replaced by their cached paths; a mismatch stops here, before anything runs.
+try:
+    DATASETS = resolve_datasets(config, SOURCE_HASHER)
+except GenderMTError as _exc:
+    raise WorkflowError(str(_exc))
+if workflow.is_main_process:
+    for _d in DATASETS:
+        print(f"gendermt: data set {_d['dataset']} ({_d['source']}@{_d['commit'][:12]}): "
+              f"{len(_d['files'])} files verified in {_d['folder']} (already there "
+              f"{_d['obtained']['cached']}, from a local copy {_d['obtained']['local']}, "
+              f"downloaded {_d['obtained']['downloaded']})", file=sys.stderr)
+
 # Every configured data file or folder must exist before anything is planned.
 try:
     check_sources(config)
 except GenderMTError as _exc:
     raise WorkflowError(str(_exc))
-
-# sha256 of data sources, memoised by (path, size, mtime) in .snakemake/gendermt/.
-SOURCE_HASHER = Hasher()
 
 
 def source_identity(paths):
@@ -77,6 +93,12 @@ def source_identity(paths):
     found = identity(list(paths), SOURCE_HASHER)
     SOURCE_HASHER.save()
     return found
+
+
+def datasets_of(paths):
+    """params of a data stage: the declared public data sets its files come from (source,
+    commit, licence, each file's sha256), which it records in its data.json; [] for none."""
+    return datasets_read_by(list(paths), DATASETS)
 
 
 wildcard_constraints:

@@ -37,9 +37,11 @@ rule gate_data:
         data=f"{RESULTS}/gate/data.parquet",
         provenance=f"{RESULTS}/gate/data.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gate.data"),
+        code=code_fingerprint("gendermt.benchmarks.gate.data", "gendermt.data_provenance"),
         # path, size and sha256 of what it reads: a changed source reruns it
         sources=source_identity(GATE_RAW),
+        # the declared public data sets they come from (recorded in data.json)
+        datasets=datasets_of(GATE_RAW),
     log:
         f"{LOGS}/gate/data.log",
     conda:

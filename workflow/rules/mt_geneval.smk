@@ -67,9 +67,11 @@ rule mt_geneval_data:
         data=f"{RESULTS}/mt-geneval/data.parquet",
         provenance=f"{RESULTS}/mt-geneval/data.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.mt_geneval.data"),
+        code=code_fingerprint("gendermt.benchmarks.mt_geneval.data", "gendermt.data_provenance"),
         # path, size and sha256 of what it reads: a changed source reruns it
         sources=source_identity(MT_GENEVAL_RAW),
+        # the declared public data sets they come from (recorded in data.json)
+        datasets=datasets_of(MT_GENEVAL_RAW),
         languages=MT_GENEVAL_DATA.get("languages", []),
         split=MT_GENEVAL_SPLIT,
         sets=MT_GENEVAL_SETS,

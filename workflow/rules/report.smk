@@ -27,7 +27,8 @@ REPORT_TABLE_PAGES = {
     for csv, spec in REPORT_TABLES.items()
     if csv in TARGETS
 }
-RUN_SUMMARY = run_summary_of(RUN, workflow.configfiles, config, workflow.basedir, SOURCE_HASHER)
+RUN_SUMMARY = run_summary_of(RUN, workflow.configfiles, config, workflow.basedir, SOURCE_HASHER,
+                             DATASETS)
 SOURCE_HASHER.save()
 if workflow.is_main_process:
     print(startup_line(RUN_SUMMARY), file=sys.stderr)

@@ -2,6 +2,7 @@
 # translations per target language (the prompts are named by it: fr, es, it, de) → the
 # entity's gender and WinoMT's metrics; then a table and a figure comparing systems.
 
+import re
 
 WINOMT = BENCHMARKS.get("winomt", {})
 WINOMT_DATA = WINOMT.get("data", {})
@@ -10,26 +11,23 @@ WINOMT_SYSTEMS = WINOMT.get("systems", [])
 # every reader scores every run; the first is the headline (summary table, figure, scorecard)
 WINOMT_READERS = WINOMT.get("readers", ["corrected"])
 WINOMT_PUBLISHED = WINOMT.get("published", "resources/winomt/stanovsky2019_table2.csv")
-WINOMT_SUMMARIES = (
-    expand(
-        f"{RESULTS}/winomt/gender/{{reader}}/{{system}}/{{prompt}}.json",
-        reader=WINOMT_READERS[:1],
-        system=WINOMT_SYSTEMS,
-        prompt=WINOMT.get("prompts", []),
-    )
-    if WINOMT
-    else []
-)
-WINOMT_ALL_SUMMARIES = (
-    expand(
-        f"{RESULTS}/winomt/gender/{{reader}}/{{system}}/{{prompt}}.json",
-        reader=WINOMT_READERS,
-        system=WINOMT_SYSTEMS,
-        prompt=WINOMT.get("prompts", []),
-    )
-    if WINOMT
-    else []
-)
+# (system, language) of every run: each system in each language, or in those
+# `system_prompts` gives it (a system built for one language pair, like Apertium en→es)
+WINOMT_RUNS = runs_of("winomt") if WINOMT else []
+# Systems that run every language are scored together, one job per language (winomt_gender);
+# a system that runs only some gets a job per language of its own (winomt_gender_apart).
+WINOMT_APART = [s for s in WINOMT_SYSTEMS if s in WINOMT.get("system_prompts", {})]
+WINOMT_TOGETHER = [s for s in WINOMT_SYSTEMS if s not in WINOMT_APART]
+WINOMT_SUMMARIES = [
+    f"{RESULTS}/winomt/gender/{reader}/{system}/{prompt}.json"
+    for reader in WINOMT_READERS[:1]
+    for system, prompt in WINOMT_RUNS
+]
+WINOMT_ALL_SUMMARIES = [
+    f"{RESULTS}/winomt/gender/{reader}/{system}/{prompt}.json"
+    for reader in WINOMT_READERS
+    for system, prompt in WINOMT_RUNS
+]
 
 if WINOMT:
     TARGETS.extend(
@@ -48,9 +46,11 @@ rule winomt_data:
         data=f"{RESULTS}/winomt/data.parquet",
         provenance=f"{RESULTS}/winomt/data.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.winomt.data"),
+        code=code_fingerprint("gendermt.benchmarks.winomt.data", "gendermt.data_provenance"),
         # path, size and sha256 of what it reads: a changed source reruns it
         sources=source_identity(WINOMT_RAW),
+        # the declared public data sets they come from (recorded in data.json)
+        datasets=datasets_of(WINOMT_RAW),
         source=WINOMT_DATA,
     log:
         f"{LOGS}/winomt/data.log",
@@ -66,36 +66,75 @@ rule winomt_data:
 rule winomt_gender:
     input:
         translations=expand(
-            f"{RESULTS}/winomt/translations/{{system}}/{{{{prompt}}}}.jsonl", system=WINOMT_SYSTEMS
+            f"{RESULTS}/winomt/translations/{{system}}/{{{{prompt}}}}.jsonl", system=WINOMT_TOGETHER
         ),
         data=f"{RESULTS}/winomt/data.parquet",
     output:
         tables=expand(
             f"{RESULTS}/winomt/gender/{{reader}}/{{system}}/{{{{prompt}}}}.parquet",
             reader=WINOMT_READERS,
-            system=WINOMT_SYSTEMS,
+            system=WINOMT_TOGETHER,
         ),
         csvs=expand(
             f"{RESULTS}/winomt/gender/{{reader}}/{{system}}/{{{{prompt}}}}.csv",
             reader=WINOMT_READERS,
-            system=WINOMT_SYSTEMS,
+            system=WINOMT_TOGETHER,
         ),
         summaries=expand(
             f"{RESULTS}/winomt/gender/{{reader}}/{{system}}/{{{{prompt}}}}.json",
             reader=WINOMT_READERS,
-            system=WINOMT_SYSTEMS,
+            system=WINOMT_TOGETHER,
         ),
     params:
         code=code_fingerprint("gendermt.benchmarks.winomt.evaluate"),
         alignment=WINOMT.get("alignment", {}),
         readers=WINOMT_READERS,
-        systems=WINOMT_SYSTEMS,
+        systems=WINOMT_TOGETHER,
         # the original readers' token genders per language (spacy or rules)
         morphology=WINOMT.get("morphology", {}),
     log:
         f"{LOGS}/winomt/gender/{{prompt}}.log",
     benchmark:
         f"{RESULTS}/benchmarks/winomt/gender/{{prompt}}.tsv"
+    conda:
+        "../../envs/winomt.yaml"
+    script:
+        "../scripts/winomt_gender.py"
+
+
+# A system that runs only some languages: its own job per language (same scoring; spaCy is
+# loaded once more per such job).
+rule winomt_gender_apart:
+    input:
+        # a list (of one): the scoring stage takes one file per system
+        translations=[f"{RESULTS}/winomt/translations/{{system}}/{{prompt}}.jsonl"],
+        data=f"{RESULTS}/winomt/data.parquet",
+    output:
+        tables=expand(
+            f"{RESULTS}/winomt/gender/{{reader}}/{{{{system}}}}/{{{{prompt}}}}.parquet",
+            reader=WINOMT_READERS,
+        ),
+        csvs=expand(
+            f"{RESULTS}/winomt/gender/{{reader}}/{{{{system}}}}/{{{{prompt}}}}.csv",
+            reader=WINOMT_READERS,
+        ),
+        summaries=expand(
+            f"{RESULTS}/winomt/gender/{{reader}}/{{{{system}}}}/{{{{prompt}}}}.json",
+            reader=WINOMT_READERS,
+        ),
+    wildcard_constraints:
+        # only the systems named in system_prompts (none: a pattern nothing matches)
+        system="|".join(re.escape(s) for s in WINOMT_APART) or "(?!)",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.winomt.evaluate"),
+        alignment=WINOMT.get("alignment", {}),
+        readers=WINOMT_READERS,
+        systems=lambda wildcards: [wildcards.system],
+        morphology=WINOMT.get("morphology", {}),
+    log:
+        f"{LOGS}/winomt/gender/{{system}}/{{prompt}}.log",
+    benchmark:
+        f"{RESULTS}/benchmarks/winomt/gender/{{system}}/{{prompt}}.tsv"
     conda:
         "../../envs/winomt.yaml"
     script:

@@ -3,6 +3,10 @@
 Modes are chained in order to pivot where a pair is missing (en→fr as ``[eng-spa, es-fr]``,
 en→it as ``[eng-spa, spa-ita]``). It translates the plain source text and, having no notion
 of gender beyond its dictionaries, defaults to the masculine ("El enfermero").
+
+``modes`` is one chain, or a chain per target language (``{es: [eng-spa], fr: [eng-spa,
+es-fr]}``) for a benchmark whose items carry their target language (MT-GenEval: one system
+translates into every language of the study).
 """
 
 from __future__ import annotations
@@ -48,13 +52,21 @@ class Apertium(Backend):
     def check_settings(cls, settings: dict[str, Any]) -> None:
         super().check_settings(settings)
         modes = settings["modes"]
-        if not (isinstance(modes, list) and modes and all(isinstance(m, str) for m in modes)):
+        chains = list(modes.values()) if isinstance(modes, dict) and modes else [modes]
+        if not all(isinstance(c, list) and c and all(isinstance(m, str) for m in c)
+                   for c in chains):
             raise GenderMTError("backend 'apertium': modes must be a non-empty list of mode "
-                                "names, e.g. [eng-spa, es-fr]")
+                                "names, e.g. [eng-spa, es-fr], or one per target language, "
+                                "e.g. {es: [eng-spa], fr: [eng-spa, es-fr]}")
 
     def __init__(self, settings: dict[str, Any], data: pd.DataFrame) -> None:
         super().__init__(settings, data)
-        self.modes = list(settings["modes"])
+        modes = settings["modes"]
+        #: target language → chain of modes (None: the one chain, whatever the target)
+        self.chains: dict[str | None, list[str]] = (
+            {str(k): list(v) for k, v in modes.items()} if isinstance(modes, dict)
+            else {None: list(modes)})
+        self.modes = sorted({m for chain in self.chains.values() for m in chain})
         if shutil.which("apertium") is None:
             raise MissingResourceError(
                 f"backend 'apertium' needs the apertium command, which is not installed: "
@@ -84,9 +96,27 @@ class Apertium(Backend):
                                 f"{len(lines)} sentences")
         return [line.strip() for line in out]
 
+    def chain_of(self, request: Request) -> list[str]:
+        if None in self.chains:
+            return self.chains[None]
+        if request.tgt_lang not in self.chains:
+            raise GenderMTError(
+                f"backend 'apertium': item {request.item_id} is to be translated into "
+                f"{request.tgt_lang!r}, for which modes names no chain (it has "
+                f"{', '.join(sorted(map(str, self.chains)))})")
+        return self.chains[request.tgt_lang]
+
     def translate(self, batch: list[Request]) -> list[str]:
-        # One sentence per line; a newline inside a source would split it in two.
-        lines = [" ".join(r.source.split()) for r in batch]
-        for mode in self.modes:
-            lines = self._run(mode, lines)
-        return lines
+        # One sentence per line; a newline inside a source would split it in two. Each
+        # target language's sentences go through its chain together, in batch order.
+        out: list[str] = [""] * len(batch)
+        groups: dict[tuple[str, ...], list[int]] = {}
+        for i, request in enumerate(batch):
+            groups.setdefault(tuple(self.chain_of(request)), []).append(i)
+        for chain, positions in groups.items():
+            lines = [" ".join(batch[i].source.split()) for i in positions]
+            for mode in chain:
+                lines = self._run(mode, lines)
+            for i, line in zip(positions, lines, strict=True):
+                out[i] = line
+        return out

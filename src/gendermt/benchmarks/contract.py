@@ -80,6 +80,10 @@ class Benchmark:
     data_keys: tuple[str, ...] = ()
     #: Those of them the data stage reads (its ``sources`` identity param).
     data_stage_keys: tuple[str, ...] = ()
+    #: Its public data sets' manifests (files in the package: source at a fixed commit,
+    #: licence, sha256 of every file; gendermt.datasets), which a config names by
+    #: ``dataset:<name>/<file>``.
+    datasets: tuple[str, ...] = ()
     #: Template placeholders beyond the generic ones (``gendermt.prompts.PLACEHOLDERS``).
     placeholders: frozenset[str] = frozenset()
     #: ``"module:function"`` of ``check(spec, config) -> None``: raises ``GenderMTError``

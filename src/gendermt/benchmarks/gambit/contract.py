@@ -21,6 +21,7 @@ BENCHMARKS = (
             "detectors.*.templates",
         ),
         data_stage_keys=("data.path",),
+        datasets=("isco08.yaml",),
         check="gendermt.benchmarks.gambit.config:check",
         cli="gendermt.benchmarks.gambit.cli",
         scorecard=Scorecard(

@@ -12,6 +12,7 @@ BENCHMARKS = (
         rules="workflow/rules/gate.smk",
         data_keys=("data.root/", "templates"),
         data_stage_keys=("data.root/",),
+        datasets=("dataset.yaml",),
         placeholders=frozenset(["gender", "translation"]),
         cli="gendermt.benchmarks.gate.cli",
         scorecard=Scorecard(

@@ -12,6 +12,7 @@ BENCHMARKS = (
         rules="workflow/rules/gate_x_e.smk",
         data_keys=("data.root/", "templates"),
         data_stage_keys=("data.root/",),
+        datasets=("dataset.yaml",),
         placeholders=frozenset(["translation"]),
         cli="gendermt.benchmarks.gate_x_e.cli",
         scorecard=Scorecard(

@@ -13,6 +13,7 @@ BENCHMARKS = (
         rules="workflow/rules/mt_geneval.smk",
         data_keys=("data.root/", "templates"),
         data_stage_keys=("data.root/",),
+        datasets=("dataset.yaml",),
         placeholders=frozenset({"context"}),
         check="gendermt.benchmarks.mt_geneval.config:check",
         cli="gendermt.benchmarks.mt_geneval.cli",

@@ -12,6 +12,7 @@ BENCHMARKS = (
         rules="workflow/rules/winomt.smk",
         data_keys=("data.path", "data.pro", "data.anti", "templates"),
         data_stage_keys=("data.path", "data.pro", "data.anti"),
+        datasets=("dataset.yaml",),
         cli="gendermt.benchmarks.winomt.cli",
         commands=("gendermt.benchmarks.winomt.align_cli",),
         scorecard=Scorecard(

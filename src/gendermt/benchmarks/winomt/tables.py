@@ -115,7 +115,9 @@ def readers_table(summaries: Sequence[str | Path], published: str | Path,
     if missing:
         from gendermt.errors import DatasetError
         raise DatasetError(published, f"no column(s) {', '.join(sorted(missing))}")
-    out = pd.DataFrame([(s, lang) for lang in langs for s in systems],
+    # every run (a system that runs only some languages has no row for the others)
+    ran = set(zip(scores["system"], scores["lang"], strict=True))
+    out = pd.DataFrame([(s, lang) for lang in langs for s in systems if (s, lang) in ran],
                        columns=["system", "lang"])
     paper = paper.rename(columns={m: f"{m}_published" for m in METRICS})
     out = out.merge(paper, on=["system", "lang"], how="left")

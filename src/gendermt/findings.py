@@ -1,0 +1,243 @@
+"""The findings page (docs/findings.md) of one run, written from that run's own files.
+
+Every figure on the page is read from the run's scorecard (``scorecard/scorecard.json`` and
+``scorecard/legend.csv``, the scorecard stage's outputs) and printed as the scorecard prints
+it (two decimals, CIs in brackets); the data sets come from the run summary
+(``report/run.json``). The sentences that say what the figures show are generated from the
+same values (which system is best on each figure, by the figure's own "better" direction);
+only what the figures *cannot* show is fixed text, per benchmark. Nothing on the page is
+typed by hand: ``gendermt findings`` rewrites it, and a test checks the page equals the run's.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .errors import GenderMTError
+
+UNDEFINED = "–"  # as the scorecard: the system ran, the figure is undefined there
+DIGITS = 2  # as the scorecard's Markdown
+
+#: Benchmarks' labels and order on the page (the scorecard's keys).
+LABELS = {"fairtranslate": "FairTranslate", "winomt": "WinoMT", "mt-geneval": "MT-GenEval",
+          "gate-x-e": "GATE X-E", "gate": "GATE", "neogate": "Neo-GATE",
+          "grape": "GAMBIT", "conga": "ConGA"}
+
+#: What the figures of each benchmark cannot show (fixed text: no figure in it).
+LIMITS: dict[str, str] = {
+    "winomt": (
+        "The commercial systems' outputs are the ones published with WinoMT (translated "
+        "in 2019 from an earlier en.txt: two rows differ from today's sentences) and say "
+        "nothing about those services today. Apertium has no English→French or "
+        "English→Italian pair: its fr and it outputs are English→Spanish→French/Italian, "
+        "so they carry the Spanish step's gender choices and errors (the system names say "
+        "`via-es`). Gender is read from the output by word alignment and morphology, not by "
+        "a person: an output the reader cannot parse counts as wrong, and ΔS and ΔG "
+        "compare systems only where accuracy is comparable."),
+    "mt-geneval": (
+        "Accuracy counts an output with none of the gendered words of either reference as "
+        "correct (the official rule), so a system that drops or garbles the gendered word "
+        "is not penalised: read it beside BLEU (and chrF, in mt-geneval/tables/quality.csv). "
+        "Apertium's French and Italian go through Spanish. The references are one human "
+        "translation each: BLEU and chrF under-rate valid alternatives."),
+    "gate-x-e": (
+        "The rule-based rewriter changes pronouns only (he/she/they and their forms): "
+        "instances whose gendered words are nouns (brother/sister) cannot be rewritten "
+        "by it, and the oracle and keep-original rows are reference points, not systems."),
+    "gate": (
+        "No system that runs offline rewrites Spanish, French or Italian gender: the rows "
+        "are the metric's reference points on the real data (the references themselves "
+        "and the input left unchanged), not findings about any rewriter."),
+}
+#: What the page says where an LLM's figures would go and none has run yet.
+PENDING_LLM = ("No LLM has run in this study yet: the Gemma 3 270M few-shot rows (a fixed, "
+               "seeded, stratified subset per benchmark and language) are added by another "
+               "change; a model of 270 M parameters, on a subset, will not speak for larger "
+               "models or for the full test sets.")
+
+
+def _num(x: Any) -> float:
+    return math.nan if x is None else float(x)
+
+
+def fmt(value: float, ci: Sequence[Any] | None = None) -> str:
+    """A figure as the page prints it (the scorecard's format)."""
+    if value is None or math.isnan(value):
+        return UNDEFINED
+    text = f"{value:.{DIGITS}f}"
+    if ci is not None and ci[0] is not None and not math.isnan(float(ci[0])):
+        text += f" [{float(ci[0]):.{DIGITS}f}, {float(ci[1]):.{DIGITS}f}]"
+    return text
+
+
+def read_run(results: str | Path) -> dict[str, Any]:
+    """The run's scorecard records, legend and summary."""
+    results = Path(results)
+    files = {"card": results / "scorecard" / "scorecard.json",
+             "legend": results / "scorecard" / "legend.csv",
+             "summary": results / "report" / "run.json"}
+    missing = [str(p) for p in files.values() if not p.is_file()]
+    if missing:
+        raise GenderMTError(f"{results}: not a finished run's results folder (missing "
+                            f"{', '.join(missing)}; run the study first)")
+    return {"card": json.loads(files["card"].read_text(encoding="utf-8")),
+            "legend": pd.read_csv(files["legend"], dtype=str, keep_default_na=False),
+            "summary": json.loads(files["summary"].read_text(encoding="utf-8")),
+            "low": low_quality(results / "scorecard" / "scorecard.md")}
+
+
+def low_quality(markdown: Path) -> set[tuple[str, str]]:
+    """(system, column) of the cells the run's scorecard marks "(low quality)": below its
+    benchmark's quality floor (the JSON form does not carry the mark)."""
+    if not markdown.is_file():
+        return set()
+    rows = [line for line in markdown.read_text(encoding="utf-8").splitlines()
+            if line.startswith("| ")]
+    if not rows:
+        return set()
+    head = [c.strip() for c in rows[0].strip().strip("|").split("|")]
+    marked = set()
+    for row in rows[1:]:
+        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        marked |= {(cells[0], head[i]) for i, c in enumerate(cells)
+                   if i and c.endswith("(low quality)")}
+    return marked
+
+
+def _kind_of(summary: Mapping[str, Any]) -> dict[str, str]:
+    from .backends import system_kind
+
+    return {s["system"]: system_kind({"backend": s.get("backend", "")})
+            for s in summary.get("systems", [])}
+
+
+def _best(values: dict[str, float], better: str) -> tuple[str, float] | None:
+    values = {s: v for s, v in values.items() if not math.isnan(v)}
+    if not values:
+        return None
+    if better == "higher":
+        key = max(values, key=lambda s: values[s])
+    elif better == "lower":
+        key = min(values, key=lambda s: values[s])
+    elif better.startswith("closer to "):
+        target = float(better.removeprefix("closer to ").split()[0])
+        key = min(values, key=lambda s: abs(values[s] - target))
+    else:
+        return None
+    return key, values[key]
+
+
+def benchmark_section(key: str, run: Mapping[str, Any]) -> list[str]:
+    """One benchmark's table (every figure of the scorecard, every system that ran it) and
+    its paragraph."""
+    legend = run["legend"][run["legend"]["benchmark"] == key]
+    kinds = _kind_of(run["summary"])
+    records = [r for r in run["card"] if r.get(key) is not None]
+    if legend.empty or not records:
+        return []
+    label = LABELS.get(key, key)
+    head = ["system", *[str(c).split(" · ", 1)[-1] for c in legend["column"]]]
+    lines = [f"## {label}", "",
+             "| " + " | ".join(head) + " |",
+             "|" + "|".join(["---"] + ["--:"] * (len(head) - 1)) + "|"]
+    values: dict[str, dict[str, float]] = {}
+    for record in records:
+        system, part = record["system"], record[key]
+        cells = []
+        for fig in legend.itertuples():
+            value = _num(part.get(fig.key))
+            values.setdefault(fig.key, {})[system] = value
+            low = " (low quality)" if (system, fig.column) in run.get("low", ()) else ""
+            cells.append(fmt(value, part.get(f"{fig.key}_ci")) + low)
+        shown = system if kinds.get(system, "model") == "model" else \
+            f"{system} ({kinds[system]})"
+        lines.append("| " + " | ".join([shown, *cells]) + " |")
+    lines.append("")
+    runs = sorted({r[key]["run"] for r in records if r[key].get("run")})
+    units = "; ".join(f"{str(f.column).split(' · ', 1)[-1]}: {f.unit}, better {f.better}"
+                      for f in legend.itertuples())
+    lines += [f"Run{'s' if len(runs) > 1 else ''}: {', '.join(runs) or 'the only one'}. "
+              f"{units}.", ""]
+    # what the figures show, from the figures: the best system on each (oracles are
+    # reference points, not contenders; nor is a figure below its quality floor)
+    def contenders(fig) -> dict[str, float]:
+        return {s: v for s, v in values.get(fig.key, {}).items()
+                if kinds.get(s, "model") != "oracle" and not math.isnan(v)
+                and (s, fig.column) not in run.get("low", ())}
+
+    systems = sorted({s for fig in legend.itertuples() for s in contenders(fig)})
+    shown = []
+    for fig in legend.itertuples():
+        pool = contenders(fig)
+        best = _best(pool, fig.better)
+        if best:
+            of = f", of {len(pool)}" if len(pool) > 1 else ", the only one"
+            shown.append(f"{str(fig.column).split(' · ', 1)[-1]}: {best[0]} "
+                         f"({fmt(best[1])}{of})")
+    if shown:
+        lines += [f"**What the figures show.** The best system on each figure (of "
+                  f"{', '.join(systems)}; oracles, and figures below their quality floor, "
+                  "left out): " + "; ".join(shown) + ".", ""]
+    if key in LIMITS:
+        lines += [f"**What they cannot show.** {LIMITS[key]}", ""]
+    return lines
+
+
+def data_section(summary: Mapping[str, Any]) -> list[str]:
+    sets = summary.get("datasets") or []
+    if not sets:
+        return []
+    lines = ["## Data", "", "| data set | repository | commit | licence | files |",
+             "|---|---|---|---|--:|"]
+    for d in sets:
+        lines.append(f"| {d['dataset']} | {d['repository']} | `{d['commit'][:12]}` | "
+                     f"{d['licence']} | {len(d['files'])} |")
+    return lines + ["", "Every file's sha256 is in the run summary (`report/run.json`) and in "
+                        "each benchmark's `data.json`; the manifests are listed in "
+                        "docs/data-sources.md.", ""]
+
+
+def page(results: str | Path, command: str) -> str:
+    """The findings page of the run in ``results``."""
+    run = read_run(results)
+    summary = run["summary"]
+    configs = ", ".join(f"`{c['path']}`" for c in summary.get("config_files", []))
+    benchmarks = [k for k in LABELS if any(r.get(k) is not None for r in run["card"])]
+    kinds = _kind_of(summary)
+    lines = [f"# Findings: run `{summary.get('run', Path(results).name)}`", "",
+             f"Written by `{command}` from that run's scorecard (every figure as the "
+             "scorecard prints it: two decimals, confidence intervals in brackets where the "
+             "scorecard has them; – where a figure is undefined or the system did not run "
+             "that part, e.g. a language pair it lacks). Do not edit: regenerate. "
+             f"Config: {configs or '(none)'}.", ""]
+    lines += data_section(summary)
+    for key in benchmarks:
+        lines += benchmark_section(key, run)
+    if not any(k == "model" and _is_llm(summary, s) for s, k in kinds.items()):
+        lines += ["## LLMs", "", PENDING_LLM, ""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _is_llm(summary: Mapping[str, Any], system: str) -> bool:
+    llm = {"hf-causal", "openai-compatible", "vllm"}
+    return any(s["system"] == system and s.get("backend") in llm
+               for s in summary.get("systems", []))
+
+
+def figures_of(text: str) -> list[str]:
+    """Every figure printed in a page's benchmark tables (cells of table rows, the system
+    column and the data table left out), in order: what the test compares with the run's."""
+    found, section = [], ""
+    for line in text.splitlines():
+        if line.startswith("## "):
+            section = line[3:]
+        elif section != "Data" and line.startswith("| ") and not line.startswith("| system"):
+            found += [c.strip().removesuffix(" (low quality)")
+                      for c in line.strip().strip("|").split("|")[1:]]
+    return found

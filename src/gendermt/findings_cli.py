@@ -1,0 +1,35 @@
+"""``gendermt findings [--results DIR] [--out FILE]``: the findings page of one run
+(gendermt.findings), written from its scorecard and run summary."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    cmd = commands.add_parser(
+        "findings", help="the findings page of one run (docs/findings.md), from its scorecard",
+        description="Write one run's findings page from its own files: the scorecard "
+                    "(results/<run>/scorecard/scorecard.json, legend.csv) and the run summary "
+                    "(report/run.json). Every figure is the scorecard's; nothing is typed.")
+    cmd.add_argument("--results", default="results/public",
+                     help="one run's results folder, results/<run>/ (default: results/public, "
+                          "config/study/public.yaml's)")
+    cmd.add_argument("--out", default=None,
+                     help="the page to write (e.g. docs/findings.md; default: print it)")
+    cmd.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .findings import page
+    from .io import write_text
+
+    command = f"gendermt findings --results {args.results}" + (
+        f" --out {args.out}" if args.out else "")
+    text = page(args.results, command)
+    if args.out:
+        write_text(args.out, text)
+    else:
+        sys.stdout.write(text)
+    return 0
