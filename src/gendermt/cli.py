@@ -24,6 +24,7 @@ COMMANDS = (
     *(module for b in registry.benchmarks() for module in b.commands),
     "gendermt.scorecard.cli",
     "gendermt.cache_cli",
+    "gendermt.stored_cli",
 )
 
 
