@@ -25,6 +25,7 @@ COMMANDS = (
     "gendermt.scorecard.cli",
     "gendermt.findings_cli",
     "gendermt.cache_cli",
+    "gendermt.stored_cli",
 )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import math
 import os
 import sys
 import tempfile
@@ -57,11 +58,63 @@ def write_parquet(path: str | os.PathLike, frame: pd.DataFrame) -> None:
         frame.to_parquet(tmp, index=False)
 
 
+# Every table writes its floats at this many significant digits. A float's last bits depend
+# on the BLAS kernel and the CPU (OPENBLAS_CORETYPE, summation order: about 1e-15 relative),
+# so a table written with every digit differs between machines; ten digits are more than any
+# figure of a table means and still the same on every machine (docs/developing.md, "Tables").
+TABLE_DIGITS = 10
+
+
+def significant(value: Any, digits: int = TABLE_DIGITS) -> Any:
+    """``value`` with every float rounded to ``digits`` significant digits (recursively
+    through lists, tuples and mappings; numpy scalars too); ``-0.0`` becomes ``0.0``, NaN and
+    infinities stay. Other values are returned as they are."""
+    if isinstance(value, bool) or value is None or isinstance(value, (str, int)):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return value
+        return float(f"{value:.{digits}g}") + 0.0  # + 0.0: no negative zero
+    if isinstance(value, dict):
+        return {k: significant(v, digits) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(significant(v, digits) for v in value)
+    if hasattr(value, "dtype") and hasattr(value, "item") and getattr(value, "ndim", 1) == 0:
+        return significant(value.item(), digits)  # numpy scalars
+    return value
+
+
+def table_floats(frame: pd.DataFrame, digits: int = TABLE_DIGITS) -> pd.DataFrame:
+    """A copy of ``frame`` whose floats (float columns, and floats inside object columns) are
+    rounded to ``digits`` significant digits (:func:`significant`)."""
+    import pandas as pd
+
+    out = frame.copy()
+    for name in out.columns:
+        column = out[name]
+        if isinstance(column, type(out)):  # duplicate column names: leave as they are
+            continue
+        if column.dtype == object:
+            # element by element: None stays None (Series.map would make it NaN)
+            out[name] = pd.Series([significant(v, digits) if isinstance(v, float) else v
+                                   for v in column], index=column.index, dtype=object)
+        elif column.dtype.kind == "f":
+            out[name] = column.map(lambda v: significant(float(v), digits), na_action="ignore")
+    return out
+
+
+def csv_text(frame: pd.DataFrame, **kwargs: Any) -> str:
+    """``frame`` as the text of a table's CSV: no index, floats at :data:`TABLE_DIGITS`
+    significant digits (the one format of every table the workflow writes)."""
+    return table_floats(frame).to_csv(index=False, **kwargs)
+
+
 def write_table(frame: pd.DataFrame, csv_path: str | os.PathLike,
                 md_path: str | os.PathLike | None = None, *, floatfmt: str = ".2f") -> None:
-    """A table as CSV (full precision) and, optionally, Markdown (rounded for reading)."""
-    with atomic_path(csv_path) as tmp:
-        frame.to_csv(tmp, index=False)
+    """A table as CSV (floats at :data:`TABLE_DIGITS` significant digits) and, optionally,
+    Markdown (rounded to ``floatfmt`` for reading)."""
+    frame = table_floats(frame)
+    write_text(csv_path, frame.to_csv(index=False))
     if md_path is not None:
         write_text(md_path, frame.to_markdown(index=False, floatfmt=floatfmt) + "\n")
 

@@ -23,7 +23,7 @@ def strip_quotes(text: str) -> str:
 
 
 def first_line(text: str) -> str:
-    """Keep the first non-empty line, as the FairTranslate authors did (drops LLM chatter)."""
+    """Keep the first non-empty line (drops LLM chatter after the translation)."""
     for line in text.strip().splitlines():
         if line.strip():
             return line.strip()
@@ -39,13 +39,26 @@ def strip_brackets(text: str) -> str:
     return text
 
 
+def authors(text: str) -> str:
+    """The FairTranslate authors' cleaning (``run_translations.py``): remove every ``"``, then
+    keep the first line, as ``split("\\n")[0]`` gives it: an output that opens with a line
+    break gives ``""``, and single quotes, ``« »`` and surrounding spaces stay."""
+    return text.replace('"', "").split("\n")[0]
+
+
 STEPS: dict[str, Callable[[str], str]] = {
     "strip": str.strip, "strip_quotes": strip_quotes, "first_line": first_line,
-    "strip_brackets": strip_brackets,
+    "strip_brackets": strip_brackets, "authors": authors,
 }
+# The project's cleaning of LLM outputs (the default configs'), and the FairTranslate
+# authors' (config/study/fairtranslate.yaml): FairTranslate's postprocess_modes table
+# compares the two on the same raw outputs.
+PROJECT_STEPS: tuple[str, ...] = ("first_line", "strip_quotes")
+AUTHORS_STEPS: tuple[str, ...] = ("authors",)
 
 
 def pipeline(steps: Sequence[str]) -> Callable[[str], str]:
+    """The steps, applied in order, as one function (unknown names are an error)."""
     unknown = [s for s in steps if s not in STEPS]
     if unknown:
         raise GenderMTError(f"unknown post-processing step(s) {unknown}; known: {sorted(STEPS)}")

@@ -33,6 +33,8 @@ from gendermt.source_translations import shares_sources
 from gendermt.sources import Hasher, check_sources, identity
 from gendermt.datasets import read_by as datasets_read_by
 from gendermt.datasets import resolve_config as resolve_datasets
+from gendermt.system_files import check_system_files
+from gendermt.dag_guard import check_planned_inputs
 from gendermt.report_labels import labels_for
 
 
@@ -423,4 +425,20 @@ def figure_report(path, caption, category, subcategory, labels=None):
 
 
 def all_targets():
+    """TARGETS, once every file a planned run's systems need (stored outputs per benchmark
+    and prompt, GGUF files, local model folders) is found: checked here, after every rule
+    file has set its runs, before anything is planned (gendermt.system_files)."""
+    try:
+        check_system_files(config, {b: run_records(b) for b in BENCHMARKS})
+    except GenderMTError as exc:
+        raise WorkflowError(str(exc))
     return TARGETS
+
+
+# Before any job starts: no job reads a results/<run>/ file that no planned job makes (an old
+# run's output taken as a source file; gendermt.dag_guard).
+onstart:
+    try:
+        check_planned_inputs(workflow.dag, RESULTS)
+    except GenderMTError as exc:
+        raise WorkflowError(str(exc))

@@ -238,6 +238,7 @@ FAIRTRANSLATE_INCLUSIVE_TABLES = [
     "they_pronouns",
     "word_counts",
     "classifier_modes",
+    "postprocess_modes",
 ]
 FAIRTRANSLATE_INCLUSIVE_COMET = (
     [f"{RESULTS}/fairtranslate/scores/comet.parquet"]
@@ -318,12 +319,22 @@ rule fairtranslate_inclusive_tables:
             subcategory="Inclusive language",
         ),
         classifier_modes_md=f"{RESULTS}/fairtranslate/tables/classifier_modes.md",
+        postprocess_modes=table_report(
+            f"{RESULTS}/fairtranslate/tables/postprocess_modes.csv",
+            caption="../report/fairtranslate_postprocess_modes.rst",
+            category="FairTranslate",
+            subcategory="Inclusive language",
+        ),
+        postprocess_modes_md=f"{RESULTS}/fairtranslate/tables/postprocess_modes.md",
     params:
         code=code_fingerprint("gendermt.benchmarks.fairtranslate.inclusive_tables"),
         runs=FAIRTRANSLATE_TRANSLATION_RECORDS,
         systems=FAIRTRANSLATE.get("systems"),
         prompts=FAIRTRANSLATE.get("prompts"),
         clean_outlier=FAIRTRANSLATE_CLEAN_OUTLIER,
+        # postprocess_modes: the run's cleaning (recorded) and its hypothesis normaliser
+        postprocess=FAIRTRANSLATE.get("postprocess", []),
+        normalize=FAIRTRANSLATE.get("normalize_hypotheses"),
     log:
         f"{LOGS}/fairtranslate/inclusive_tables.log",
     conda:

@@ -11,4 +11,6 @@ with logging_to(snakemake.log[0]):
         snakemake.params.prompts,
         comet=snakemake.input.comet[0] if snakemake.input.comet else None,
         clean_outlier=snakemake.params.clean_outlier,
+        postprocess=snakemake.params.postprocess,
+        normalize=snakemake.params.normalize,
     )

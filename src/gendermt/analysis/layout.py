@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from gendermt.io import write_text
+from gendermt.io import csv_text, write_text
 
 
 def percent(value: float) -> str:
@@ -107,7 +107,7 @@ def write_layout(frame: pd.DataFrame, labels: int, paths: dict[str, str | Path],
     for col in shown.columns[labels:]:
         shown[col] = shown[col].map(fmt)
     flat = flat_columns(shown)
-    write_text(paths["csv"], flat.to_csv(index=False))
+    write_text(paths["csv"], csv_text(flat))
     write_text(paths["md"], f"# {title}\n\n{note}\n\n" + flat.to_markdown(
         index=False, disable_numparse=True) + "\n")
     write_text(paths["tex"], to_latex(shown, labels, f"{title}. {note}".strip(),

@@ -223,3 +223,36 @@ def read_winomt(path: Path, data: pd.DataFrame, on_mismatch: str = "error") -> d
         log.warning("%s: %d line(s) translate another sentence than their item's: rows %s",
                     path, len(mismatched), mismatched)
     return outputs
+
+
+TEMPLATE_COLUMNS = ("item_id", "source", "hypothesis")
+
+
+def write_template(data: pd.DataFrame, benchmark: str, prompts: list[str], out: str | Path
+                   ) -> list[Path]:
+    """Empty stored-output files for one benchmark: ``out/{benchmark}/{prompt}.tsv`` per
+    prompt, one row per item in item order (``data``: the benchmark's ``data.parquet``, whose
+    ``item_id`` order every prompt's file follows) with ``item_id``, ``source`` and an empty
+    ``hypothesis`` to fill in; read back with ``format: table``. Existing files are never
+    overwritten."""
+    from gendermt.io import write_text
+
+    if not prompts:
+        raise GenderMTError(f"{benchmark}: no prompts to write a template for")
+    for needed in ("item_id", "source"):
+        if needed not in data.columns:
+            raise GenderMTError(f"{benchmark}: the data has no {needed!r} column")
+    folder = Path(out) / benchmark
+    paths = [folder / f"{prompt}.tsv" for prompt in prompts]
+    present = [str(p) for p in paths if p.exists()]
+    if present:
+        raise GenderMTError(f"{present[0]} exists; the template never overwrites outputs "
+                            "(give another --out)")
+    frame = pd.DataFrame({"item_id": data["item_id"].astype(str),
+                          "source": data["source"].astype(str)
+                          .str.replace("\t", " ").str.replace("\n", " "),
+                          "hypothesis": ""})
+    text = frame.to_csv(sep="\t", index=False, lineterminator="\n")
+    for path in paths:
+        write_text(path, text)
+    return paths

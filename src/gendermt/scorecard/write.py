@@ -7,7 +7,7 @@ import math
 from pathlib import Path
 
 from gendermt.analysis.layout import _escape
-from gendermt.io import write_json, write_table, write_text
+from gendermt.io import significant, write_json, write_table, write_text
 
 from .build import Scorecard, to_records
 from .figures import BENCHMARKS, Figure
@@ -127,4 +127,4 @@ def write_scorecard(card: Scorecard, csv: str | Path, legend: str | Path, md: st
     write_text(md, markdown(card))
     write_text(tex, latex(card))
     if json_path is not None:
-        write_json(json_path, to_records(card))
+        write_json(json_path, significant(to_records(card)))

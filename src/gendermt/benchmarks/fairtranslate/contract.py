@@ -63,6 +63,7 @@ BENCHMARKS = (
                 "Authors' vs corrected classifiers",
                 "Table 4, §7, §8.2",
             ),
+            "fairtranslate/tables/postprocess_modes": ("Project's vs authors' cleaning", ""),
         },
     ),
 )

@@ -18,6 +18,8 @@ file in the paper's layout:
 * ``classifier_modes``: Table 4, the occupation forms and singular "they" by the authors'
   rules and by the corrected ones side by side, with the paper's numbers
   (:mod:`.mode_tables`). The other tables are the ``corrected`` mode.
+* ``postprocess_modes``: the project's and the authors' cleaning of the same raw outputs,
+  the outputs each changes and the BLEU under each (:mod:`.postprocess_modes`).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from gendermt.errors import GenderMTError
 from gendermt.io import read_jsonl, write_parquet, write_table, write_text
 from gendermt.progress import Progress
 
-from . import AMBIGUITIES, GENDERS, authors, mode_tables
+from . import AMBIGUITIES, GENDERS, authors, mode_tables, postprocess_modes
 from .indicators import indicators
 from .mode_tables import PAPER_TABLE4
 from .normalize import normalize_with_rules
@@ -327,9 +329,12 @@ def _word_count_md(table: pd.DataFrame) -> str:
 def build_inclusive_tables(data_path: str | Path, runs: Sequence[Mapping[str, Any]],
                            analysed_path: str | Path, outputs: dict, systems: Sequence[str],
                            prompts: Sequence[str], comet: str | Path | None = None,
-                           clean_outlier: dict | None = None) -> None:
+                           clean_outlier: dict | None = None,
+                           postprocess: Sequence[str] = (),
+                           normalize: str | None = None) -> None:
     """Workflow stage: data + every run's translation file (``{system, prompt, path}``
-    records) → per-output results and the tables;
+    records) → per-output results and the tables; ``postprocess`` (the run's cleaning steps)
+    and ``normalize`` (its hypothesis normaliser) are what ``postprocess_modes`` records;
     ``outputs`` maps table name (and ``<name>_md``) → path. With ``clean_outlier`` enabled,
     ``comet`` (``scores/comet.parquet``) gives the authors' mode its COMET filter of the
     singular-"they" rows (:mod:`.mode_tables`)."""
@@ -372,3 +377,8 @@ def build_inclusive_tables(data_path: str | Path, runs: Sequence[Mapping[str, An
         modes = mode_tables.comparison(items, comet_scores, clean_outlier)
         write_table(modes, outputs["classifier_modes"])
         write_text(outputs["classifier_modes_md"], mode_tables.markdown(modes))
+
+    if "postprocess_modes" in outputs:
+        cleanings = postprocess_modes.comparison(items, data, postprocess, normalize)
+        write_table(cleanings, outputs["postprocess_modes"])
+        write_text(outputs["postprocess_modes_md"], postprocess_modes.markdown(cleanings))

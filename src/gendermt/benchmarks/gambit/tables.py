@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from gendermt.analysis.layout import p_value, write_layout
-from gendermt.io import write_text
+from gendermt.io import csv_text, write_text
 from gendermt.prompts import LANGUAGE_NAMES
 
 from . import analyses
@@ -61,9 +61,10 @@ def count(value) -> str:
 
 
 def write_long(frame: pd.DataFrame, outdir: Path, name: str, note: str = "") -> dict[str, Path]:
-    """``name.csv`` (full precision, undefined = empty cell) and ``name.md`` ("n/a")."""
+    """``name.csv`` (floats at gendermt.io.TABLE_DIGITS significant digits, undefined = empty
+    cell) and ``name.md`` ("n/a")."""
     csv, md = outdir / f"{name}.csv", outdir / f"{name}.md"
-    write_text(csv, frame.to_csv(index=False))
+    write_text(csv, csv_text(frame))
     shown = frame.copy()
     for column in shown.columns:
         if column == "p_value":

@@ -194,7 +194,7 @@ def build_errors(runs: list[dict], csv_out: str, md_out: str) -> None:
     ``rewrites/{system}/{prompt}.parquet``) →
     ``tables/errors.csv`` (long form, all runs) and ``errors.md`` (Table 3's layout per run
     and language; "-" where a cell is undefined)."""
-    from gendermt.io import atomic_path, write_text
+    from gendermt.io import csv_text, write_text
 
     parts, sections = [], []
     for run in runs:
@@ -213,8 +213,7 @@ def build_errors(runs: list[dict], csv_out: str, md_out: str) -> None:
     if len(frame):
         frame = frame[["system", "prompt", *[c for c in frame.columns
                                              if c not in ("system", "prompt")]]]
-    with atomic_path(csv_out) as tmp:
-        frame.to_csv(tmp, index=False)
+    write_text(csv_out, csv_text(frame))
     write_text(md_out, "# Error types of rewrites that miss their reference (GATE X-E "
                "Table 3, found by diffing)\n\nRows: the paper's four types in % of the "
                "column's total errors (their sum); other changes (words that are neither "

@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from gendermt.errors import GenderMTError
-from gendermt.io import atomic_path, read_jsonl, write_json, write_parquet
+from gendermt.io import csv_text, read_jsonl, write_json, write_parquet, write_text
 
 from .checks import CHECKS, check_output, instruction_of
 from .extract import STATUSES, extract
@@ -87,8 +87,7 @@ def score_run(translations: str | Path, data_path: str | Path, run: Mapping[str,
         log.warning("%s %s: %d of %d outputs unextractable (scored as empty)", system,
                     run["name"], extraction["unextractable"], len(frame))
     write_parquet(scores_out, frame)
-    with atomic_path(tsv_out) as tmp:
-        inspection_table(frame).to_csv(tmp, sep="\t", index=False)
+    write_text(tsv_out, csv_text(inspection_table(frame), sep="\t"))
     write_json(summary_out, {
         "system": system, "prompt": run["name"], "format": run["format"],
         "shots": run["shots"], "paradigm": paradigm, "neomorphemes": run["neomorphemes"],
