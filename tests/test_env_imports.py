@@ -16,31 +16,16 @@ from pathlib import Path
 
 import pytest
 
-from gendermt.backends import BACKEND_MODULES
 from gendermt.env_requirements import (
-    OWN_ENV_BACKENDS,
     env_packages,
     imports_of_file,
+    loaded_by_name,
     missing_packages,
 )
-from gendermt.scorecard.figures import reader_modules
 
 from .conftest import ROOT
 from .dag_params import plan
 from .workflow_support import copy_project
-
-# Rules whose jobs build a backend by name (a translation system, a GAMBIT judge, a ConGA
-# annotator): their env must serve every backend but those with an environment of their own.
-BACKEND_RULES = {"translate", "translate_sources", "conga_annotate", "gambit_detect",
-                 "gambit_validate"}
-ALL_BACKENDS = sorted({m for n, m in BACKEND_MODULES.items() if n not in OWN_ENV_BACKENDS})
-
-
-def by_name(rule: str) -> list[str]:
-    """The modules a rule's jobs import by name, invisible to the imports."""
-    if rule in BACKEND_RULES:
-        return ALL_BACKENDS
-    return reader_modules() if rule == "scorecard" else []
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +43,7 @@ def env_faults(rules: list[dict], envs: Path = ROOT / "envs") -> list[str]:
     out = []
     for rule in rules:
         env_file = envs / Path(rule["conda"]).name
-        out += missing_packages(rule["rule"], [rule["script"], *by_name(rule["rule"])],
+        out += missing_packages(rule["rule"], [rule["script"], *loaded_by_name(rule["rule"])],
                                 env_file)
     return out
 

@@ -66,6 +66,26 @@ NOT_FROM_ENV: dict[str, str] = {
 #: (translate.yaml says so): rules that load backends by name need the others.
 OWN_ENV_BACKENDS = {"vllm"}
 
+#: Rules whose jobs build a backend by name (a translation system, a GAMBIT judge, a ConGA
+#: annotator): their env must serve every backend but those with an environment of their own.
+BACKEND_RULES = {"translate", "translate_sources", "conga_annotate", "gambit_detect",
+                 "gambit_validate"}
+
+
+def loaded_by_name(rule: str) -> list[str]:
+    """The gendermt modules a rule's jobs import by name, invisible to the imports: every
+    backend (:data:`BACKEND_RULES`), the scorecard's readers."""
+    if rule in BACKEND_RULES:
+        from .backends import BACKEND_MODULES
+
+        return sorted({m for n, m in BACKEND_MODULES.items() if n not in OWN_ENV_BACKENDS})
+    if rule == "scorecard":
+        from .scorecard.figures import reader_modules
+
+        return reader_modules()
+    return []
+
+
 _IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
 
 
