@@ -115,8 +115,9 @@ def test_which_imports_are_required(tmp_path):
 
 def test_env_packages_reads_pip_and_conda_names(tmp_path):
     env = tmp_path / "e.yaml"
-    env.write_text("dependencies:\n  - python=3.11\n  - pip\n  - pytorch=2.13.0\n"
+    env.write_text("dependencies:\n  - python=3.11\n  - pip\n  - pytorch=2.13.0\n  - numpy>=2\n"
                    "  - pip:\n      - PyYAML==6.0.4\n      - huggingface_hub==2.4.0\n",
                    encoding="utf-8")
-    assert env_packages(env) == {"torch": "torch==2.13.0", "pyyaml": "PyYAML==6.0.4",
+    assert env_packages(env) == {"torch": "torch==2.13.0", "numpy": "numpy>=2",
+                                 "pyyaml": "PyYAML==6.0.4",
                                  "huggingface-hub": "huggingface_hub==2.4.0"}

@@ -47,10 +47,8 @@ PYPI_OF_CONDA: dict[str, str | None] = {
     "python": None,
     "pip": None,
     "pytorch": "torch",
-    "pyyaml": "pyyaml",
-    "huggingface_hub": "huggingface-hub",
     "matplotlib-base": "matplotlib",
-    "sentencepiece": "sentencepiece",
+    "py-opencv": "opencv-python",
 }
 
 #: Imports an env file need not provide, and why. Anything else a rule's code requires must be
@@ -187,11 +185,13 @@ def env_packages(env_file: str | Path) -> dict[str, str]:
             for line in dep.get("pip") or []:
                 out[canonicalize_name(requirement_name(line))] = line.strip()
             continue
-        name, _, version = str(dep).partition("=")
+        name = requirement_name(str(dep))
         pypi = PYPI_OF_CONDA.get(name, name)
         if pypi is not None:
-            version = version.lstrip("=")
-            out[canonicalize_name(pypi)] = f"{pypi}=={version}" if version else pypi
+            spec = str(dep)[len(name):].strip()
+            # conda's `name=1.2` (one `=`) is pip's `==1.2`
+            spec = "=" + spec if spec.startswith("=") and not spec.startswith("==") else spec
+            out[canonicalize_name(pypi)] = pypi + spec
     return out
 
 
