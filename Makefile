@@ -8,7 +8,7 @@ CORES  ?= 2
 RUN    ?= default
 BIN    := $(VENV)/bin
 
-.PHONY: run report test lint clean comet-env
+.PHONY: run report test lint clean comet-env envs-check
 
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "gendermt needs Python >= 3.10, found " + sys.version.split()[0])'
@@ -36,6 +36,12 @@ $(COMET_VENV)/.installed: pyproject.toml envs/comet.yaml
 	@touch $@
 
 comet-env: $(COMET_VENV)/.installed
+
+# Each envs/*.yaml built in a venv of its own (.envs-check/), exactly as pinned, and every rule's
+# modules imported in its env (docs/environments.md). ENVS="core plot": only those.
+ENVS ?=
+envs-check: $(VENV)/.installed
+	$(BIN)/python tools/envs_check.py $(ENVS)
 
 run: $(VENV)/.installed
 	$(BIN)/snakemake --cores $(CORES)

@@ -1,7 +1,7 @@
 """The workflow as Snakemake plans it for a config, as JSON: every planned job (rule,
 wildcards, evaluated ``params`` and ``resources``, its rule's script and, per param that is a
-code fingerprint, the modules it covers) and every rule, planned or not (script, code,
-resource names, benchmark file, whether a cluster run submits it).
+code fingerprint, the modules it covers) and every rule, planned or not (script, conda env
+file, code, resource names, benchmark file, whether a cluster run submits it).
 
 Run as a script in its own process (Snakemake's API keeps global state):
 ``python tests/dag_params.py WORKDIR CONFIGFILE...``; :func:`plan` does that, with the
@@ -48,6 +48,15 @@ def _code(params, named: dict) -> dict:
     return {k: modules(v) for k, v in params.items() if k == "code" or k.endswith("_code")}
 
 
+def _conda(rule) -> str | None:
+    """The rule's ``conda:`` env file, resolved against its rule file."""
+    env = rule.conda_env
+    if env is None:
+        return None
+    env = getattr(env, "file", env)  # a path is kept as snakemake's IOFile-like wrapper
+    return str((Path(rule.snakefile).parent / str(env)).resolve())
+
+
 def main(workdir: str, *configfiles: str) -> None:
     from snakemake.api import SnakemakeApi
     from snakemake.settings.types import (
@@ -77,7 +86,7 @@ def main(workdir: str, *configfiles: str) -> None:
                          "code": _code(params, NAMED),
                          "resources": {k: v for k, v in job.resources.items()
                                        if not k.startswith("_")}})
-        rules = [{"rule": rule.name, "script": _script(rule),
+        rules = [{"rule": rule.name, "script": _script(rule), "conda": _conda(rule),
                   "code": _code(dict(rule.params.items()), NAMED),
                   "resources": sorted(k for k, _ in rule.resources.items()
                                       if not k.startswith("_")),
