@@ -166,3 +166,27 @@ def test_snakemake_stops_at_start_up_with_one_message(tmp_path):
     proc = snakemake(project, "-n", "--configfile", "bad.yaml")
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0 and "config: scoring.bleu: sacrebleu's BLEU has no" in out
+
+
+def test_one_validation_fills_the_same_defaults_as_snakemake(config_schema):
+    """The workflow validates once (check_schema with fill_defaults): the config it plans with
+    is the one snakemake.utils.validate filled before (issue 30)."""
+    from snakemake.utils import validate
+
+    ours, theirs = copy.deepcopy(DEFAULT), copy.deepcopy(DEFAULT)
+    for config in (ours, theirs):  # study-like configs leave more to the defaults
+        config.pop("run", None)
+        config.pop("statistics", None)
+    check_schema(ours, SCHEMA, fill_defaults=True)
+    validate(theirs, schema=config_schema)
+    assert ours == theirs and ours != DEFAULT
+
+
+def test_tokenizers_known_without_sacrebleu_are_sacrebleus():
+    """check_tokenizer accepts KNOWN_TOKENIZERS without importing sacrebleu: each must be one
+    the installed sacrebleu has."""
+    from sacrebleu.metrics.bleu import _TOKENIZERS
+
+    from gendermt.config_checks import KNOWN_TOKENIZERS
+
+    assert set(KNOWN_TOKENIZERS) <= set(_TOKENIZERS)

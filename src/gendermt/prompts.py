@@ -15,7 +15,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
 import yaml
 
 from gendermt.errors import GenderMTError
@@ -145,6 +144,8 @@ def build_inputs(data_path: str | Path, template: dict[str, Any], output: str | 
     ``tgt_lang`` overrides the data's target language (benchmarks whose prompts are named by
     the target language, such as GAMBIT's ``fr`` and ``el``).
     """
+    import pandas as pd  # here, not at import: the workflow imports this module to plan
+
     data = pd.read_parquet(data_path, columns=["item_id", "source", "src_lang", "tgt_lang"])
     if tgt_lang is not None:
         data["tgt_lang"] = tgt_lang
