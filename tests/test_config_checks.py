@@ -190,3 +190,22 @@ def test_tokenizers_known_without_sacrebleu_are_sacrebleus():
     from gendermt.config_checks import KNOWN_TOKENIZERS
 
     assert set(KNOWN_TOKENIZERS) <= set(_TOKENIZERS)
+
+
+def test_a_memoised_validation_gives_the_same_config(tmp_path, monkeypatch):
+    """The second start-up with the same config and schema skips validation and plans with
+    the same filled config; a changed config is validated again (and its error raised)."""
+    from gendermt import startup_cache
+
+    monkeypatch.setattr(startup_cache, "_store", {})
+    monkeypatch.setattr(startup_cache, "_path", tmp_path / "startup.json")
+    first, second = copy.deepcopy(DEFAULT), copy.deepcopy(DEFAULT)
+    first.pop("statistics")
+    second.pop("statistics")
+    check_schema(first, SCHEMA, fill_defaults=True, memo=startup_cache)
+    assert startup_cache._store
+    check_schema(second, SCHEMA, fill_defaults=True, memo=startup_cache)
+    assert second == first
+    bad = changed(lambda c: c["scoring"].update(blue={}))
+    with pytest.raises(GenderMTError, match=r"^scoring.blue: unknown key"):
+        check_schema(bad, SCHEMA, fill_defaults=True, memo=startup_cache)

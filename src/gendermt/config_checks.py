@@ -33,17 +33,37 @@ def _dotted(path: Any) -> str:
 
 
 def check_schema(config: Mapping[str, Any], schema: Mapping[str, Any] | str | Path,
-                 fill_defaults: bool = False) -> None:
+                 fill_defaults: bool = False, memo: Any = None) -> None:
     """The config against the schema (composed, or the base schema's path), with one short
     message naming the key (Snakemake's own validation prints the whole schema after the
     error). With ``fill_defaults``, the schema's defaults are filled in during the same pass,
-    as ``snakemake.utils.validate`` does (the workflow validates once, here)."""
+    as ``snakemake.utils.validate`` does (the workflow validates once, here).
+
+    ``memo`` (:mod:`gendermt.startup_cache`): a config and schema that passed before are
+    not validated again; the defaults then come from the cache (the same config, filled)."""
+    if not isinstance(schema, Mapping):  # the base schema with every benchmark's fragment
+        schema = registry.config_schema(schema)
+    import json
+
+    key = None
+    if memo is not None and fill_defaults:
+        text = json.dumps([config, schema], sort_keys=True, default=repr).encode()
+        key = memo.content_key("valid-config", text)
+        filled = memo.get(key)
+        if isinstance(filled, dict) and isinstance(config, dict):
+            config.update(filled)
+            return
+    _check_schema(config, schema, fill_defaults)
+    if key is not None and json.loads(json.dumps(config, default=repr)) == config:
+        memo.put(key, config)  # only what JSON keeps as it is (no int keys, no dates)
+
+
+def _check_schema(config: Mapping[str, Any], schema: Mapping[str, Any],
+                  fill_defaults: bool) -> None:
     from difflib import get_close_matches
 
     import jsonschema
 
-    if not isinstance(schema, Mapping):  # the base schema with every benchmark's fragment
-        schema = registry.config_schema(schema)
     validator = (_with_defaults() if fill_defaults else jsonschema.Draft202012Validator)(schema)
     error = jsonschema.exceptions.best_match(validator.iter_errors(config))
     if error is None:

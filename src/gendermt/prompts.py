@@ -20,6 +20,9 @@ import yaml
 from gendermt.errors import GenderMTError
 from gendermt.io import write_jsonl
 
+# libyaml's parser where PyYAML has it: templates are read at every workflow start-up
+YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 LANGUAGE_NAMES = {"en": "English", "fr": "French", "it": "Italian", "es": "Spanish",
                   "el": "Greek", "de": "German", "tr": "Turkish", "hu": "Hungarian",
                   "fi": "Finnish", "fa": "Persian", "ar": "Arabic", "hi": "Hindi",
@@ -78,7 +81,7 @@ def _read_spec(path: str | Path) -> dict[str, Any]:
     if not path.is_file():
         raise GenderMTError(f"template file {path} does not exist")
     try:
-        spec = yaml.safe_load(path.read_text(encoding="utf-8"))
+        spec = yaml.load(path.read_text(encoding="utf-8"), Loader=YAML_LOADER)  # noqa: S506
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise GenderMTError(f"{path}: not a readable YAML file: {exc}") from None
     if not isinstance(spec, dict) or not isinstance(spec.get("templates"), dict) \

@@ -19,8 +19,13 @@ ROOT = Path(__file__).resolve().parent  # src/gendermt
 
 
 def _file_of(module: str) -> Path | None:
+    return _locate(ROOT, module)
+
+
+@cache  # by root too: tests point ROOT at a copy of the package
+def _locate(root: Path, module: str) -> Path | None:
     parts = module.split(".")[1:]
-    candidate = ROOT.joinpath(*parts)
+    candidate = root.joinpath(*parts)
     if candidate.with_suffix(".py").is_file():
         return candidate.with_suffix(".py")
     if (candidate / "__init__.py").is_file():

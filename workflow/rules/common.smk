@@ -52,7 +52,7 @@ except GenderMTError as _exc:
 # snakemake.utils.validate would.
 SCHEMA = registry.config_schema(Path(workflow.basedir) / "workflow/schemas/config.schema.yaml")
 try:
-    check_schema(config, SCHEMA, fill_defaults=True)
+    check_schema(config, SCHEMA, fill_defaults=True, memo=startup_cache)
 except GenderMTError as _exc:
     raise WorkflowError(f"config: {_exc}")
 

@@ -36,11 +36,14 @@ from .paradigm import TAG, describe, load_mapping, paradigm_neomorphemes
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     import pandas as pd
 
+# libyaml's parser where PyYAML has it: templates are read at every workflow start-up
+YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 def resolve_templates(path: str | Path) -> dict[str, dict[str, Any]]:
     """The templates of a Neo-GATE prompt file, with instruction, answer and label resolved."""
     base = load_templates(path)
-    spec = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    spec = yaml.load(Path(path).read_text(encoding="utf-8"), Loader=YAML_LOADER)  # noqa: S506
     fragments, joiner = spec.get("fragments", {}), spec.get("joiner", " ")
     out = {}
     for name, tpl in spec["templates"].items():
