@@ -1,6 +1,6 @@
 """Fixed start-up of every ``snakemake`` call, against a bare Snakefile (issue 30).
 
-Usage: python perf/startup.py [--repeats 5] [--small]
+Usage: python perf/startup.py [--repeats 5] [--small] [--project DIR]
 
 Two workloads, each timed as CPU seconds of the child process (user + system), alternating
 the project (A) and its bare alternative (B) in one run, so that a loaded machine slows both
@@ -35,10 +35,10 @@ COPY = ["Snakefile", "workflow", "config", "resources", "envs", "profiles", "src
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
 
 
-def copy_project(dest: Path) -> Path:
+def copy_project(dest: Path, root: Path = ROOT) -> Path:
     dest.mkdir(parents=True)
     for name in COPY:
-        src = ROOT / name
+        src = root / name
         if src.is_dir():
             shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
         else:
@@ -126,10 +126,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--small", action="store_true",
                         help="one pair of each (a smoke run: checks both sides run)")
+    parser.add_argument("--project", type=Path, default=ROOT,
+                        help="the checkout to measure (default: this one), e.g. an older commit")
     args = parser.parse_args(argv)
     repeats = 1 if args.small else args.repeats
     with tempfile.TemporaryDirectory() as tmp:
-        project = copy_project(Path(tmp) / "project")
+        project = copy_project(Path(tmp) / "project", args.project)
         _, listed = cpu_of(["--list-rules"], project)
         names = [n for n in listed.split() if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", n)]
         _, dry = cpu_of(["-n"], project)

@@ -27,9 +27,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from gendermt.errors import DatasetError, MissingResourceError
+
+if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
+    pass
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     import pandas as pd
@@ -64,6 +65,8 @@ def _read(path: str | Path, what: str, required: tuple[str, ...]) -> pd.DataFram
 
 def _numbers(frame: pd.DataFrame, column: str, path: Path, low: float, high: float,
              meaning: str) -> list[float]:
+    import numpy as np
+
     values = []
     for n, text in enumerate(frame[column], 1):
         try:
