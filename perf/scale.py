@@ -79,11 +79,16 @@ def synthetic_study(n_systems: int) -> dict:
                for i in range(n_systems)}
     benchmarks = {}
     for name, spec in default["benchmarks"].items():
-        prompts = list(load_templates(ROOT / spec["templates"]))
-        benchmarks[name] = {**spec, "systems": list(systems), "prompts": prompts}
+        # every prompt its templates define, unless the default picks some (benchmarks whose
+        # templates pair up, e.g. MT-GenEval's contextual set, list their own)
+        prompts = spec.get("prompts") or list(load_templates(ROOT / spec["templates"]))
+        # per-system settings name the default's systems, which this study does not run
+        benchmarks[name] = {**{k: v for k, v in spec.items() if k != "system_prompts"},
+                            "systems": list(systems), "prompts": prompts}
     # the default's other settings (scoring, statistics, ...), as a study config has them
+    # the default's systems stay configured: its benchmarks' judges and annotators use them
     return {**default, "run": f"synthetic-{n_systems}", "benchmarks": benchmarks,
-            "systems": systems}
+            "systems": {**default["systems"], **systems}}
 
 
 def absent_source(config: Path, work: Path) -> str | None:
