@@ -36,6 +36,12 @@ def test_scale_small():
     assert "peak RSS" in out, out
 
 
+def test_score_mt_cli_small():
+    pytest.importorskip("sacrebleu")
+    out = run_perf("score_mt_cli.py", "--small")
+    assert len(RATIO.findall(out)) == 2, out
+
+
 def test_a_failing_side_exits_non_zero_with_snakemakes_message(tmp_path):
     """A side that fails stops the script with Snakemake's own error, not an empty one."""
     sys.path.insert(0, str(ROOT / "perf"))
