@@ -1,18 +1,24 @@
-"""How the workflow scales: DAG size and build time of the full study, the default run from
-scratch and as a no-op rerun, and peak memory of the heaviest analysis at GAMBIT size.
+"""How the workflow scales: DAG size and planning cost of each study, against a bare
+Snakefile of the same jobs; the default run from scratch and as a no-op rerun; peak memory of
+a heavy analysis at GAMBIT's size.
 
-Usage: python perf/scale.py [--cores 2] [--systems 24] [--skip-run]
+Usage: python perf/scale.py [--cores 2] [--systems 24] [--repeats 3] [--skip-run] [--small]
 
-1. Full-study DAG: for each config/study/*.yaml, and for a synthetic full-size study (every
-   benchmark of the default config × --systems offline systems × every prompt its templates
-   define × every metric, COMET included), `snakemake -n` from scratch: jobs and seconds.
+1. Dry runs: the default config, each study (``--configfile config/study/systems.yaml
+   config/study/<name>.yaml``; a study whose data is absent here is skipped, saying which
+   file), and a synthetic full-size study (every benchmark of the default config × --systems
+   offline systems × every prompt its templates define, the default's metrics):
+   ``snakemake -n`` from scratch, CPU seconds, alternating with a bare Snakefile built from
+   the same job list (perf/startup.py): min and median of each side and the ratio.
 2. Default run: wall time from scratch and of the no-op rerun (perf/default_run.py measures
    the same with the report).
-3. Peak memory (max RSS of the process) of the heaviest existing analysis, the FairTranslate
-   tables (means, categories, one ANOVA per metric × system × prompt), on a synthetic input the
-   size of GAMBIT (10k texts × 6 systems × 2 target languages = 120k translations, 2 metrics).
-   GAMBIT itself is not implemented on this branch: this is a stand-in of that size.
-Everything runs in temporary copies; the project's results/ are untouched.
+3. Peak memory (max RSS of the process) of the FairTranslate tables (means, categories, one
+   ANOVA per metric × system × prompt) on a synthetic input the size of GAMBIT (10k texts ×
+   6 systems × 2 target languages = 120k translations, 2 metrics).
+``--small`` (CI smoke runs): the default and a 2-system synthetic study, one pair each, no
+default run, a 300-text analysis. Everything runs in temporary copies (the data a study reads
+outside the project, ``../shared``, is linked beside them); the project's results/ are
+untouched. Exits non-zero, with Snakemake's own message, when a side fails.
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 COPY = ["Snakefile", "workflow", "config", "resources", "envs", "profiles", "src"]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import startup  # noqa: E402 (perf/startup.py: CPU of a snakemake call, the bare Snakefile)
 
 
 def copy_project(dest: Path) -> Path:
@@ -49,8 +57,9 @@ def snakemake(*args: str, cwd: Path) -> tuple[float, str]:
     start = time.perf_counter()
     out = subprocess.run([str(exe), *args], cwd=cwd, capture_output=True, text=True)
     seconds = time.perf_counter() - start
-    if out.returncode != 0:
-        raise SystemExit(f"snakemake {' '.join(args)} failed:\n{out.stderr[-4000:]}")
+    if out.returncode != 0:  # Snakemake prints its errors on either stream
+        raise SystemExit(f"snakemake {' '.join(args)} failed (exit {out.returncode}):\n"
+                         f"{(out.stderr + out.stdout)[-4000:]}")
     return seconds, out.stdout + out.stderr
 
 
@@ -60,7 +69,7 @@ def total_jobs(text: str) -> int:
 
 
 def synthetic_study(n_systems: int) -> dict:
-    """Every benchmark of the default × n offline systems × all its prompts × all metrics."""
+    """Every benchmark of the default × n offline systems × all its prompts."""
     from gendermt.prompts import load_templates
 
     default = yaml.safe_load((ROOT / "config/config.yaml").read_text(encoding="utf-8"))
@@ -70,24 +79,50 @@ def synthetic_study(n_systems: int) -> dict:
                for i in range(n_systems)}
     benchmarks = {}
     for name, spec in default["benchmarks"].items():
-        prompts = list(load_templates(ROOT / spec["templates"]))
-        metrics = sorted({*spec.get("metrics", []), "comet"})
-        benchmarks[name] = {**spec, "systems": list(systems), "prompts": prompts,
-                            "metrics": metrics}
-    return {"benchmarks": benchmarks, "systems": systems}
+        # every prompt its templates define, unless the default picks some (benchmarks whose
+        # templates pair up, e.g. MT-GenEval's contextual set, list their own)
+        prompts = spec.get("prompts") or list(load_templates(ROOT / spec["templates"]))
+        # per-system settings name the default's systems, which this study does not run
+        benchmarks[name] = {**{k: v for k, v in spec.items() if k != "system_prompts"},
+                            "systems": list(systems), "prompts": prompts}
+    # the default's other settings (scoring, statistics, ...), as a study config has them
+    # the default's systems stay configured: its benchmarks' judges and annotators use them
+    return {**default, "run": f"synthetic-{n_systems}", "benchmarks": benchmarks,
+            "systems": {**default["systems"], **systems}}
 
 
-def measure_dags(work: Path, n_systems: int) -> None:
-    studies = sorted((ROOT / "config/study").glob("*.yaml"))
+def absent_source(config: Path, work: Path) -> str | None:
+    """The first data file or folder a study config names that is not here, or None."""
+    from gendermt.sources import configured_sources
+
+    spec = yaml.safe_load(config.read_text(encoding="utf-8"))
+    for source in configured_sources(spec):
+        if not (work / source.path).exists():
+            return f"{source.key}: {source.path}"
+    return None
+
+
+def measure_dags(work: Path, n_systems: int, repeats: int, small: bool) -> None:
+    systems_file = ROOT / "config/study/systems.yaml"
+    studies = [] if small else sorted(p for p in (ROOT / "config/study").glob("*.yaml")
+                                      if p != systems_file)
     synthetic = work / "synthetic-study.yaml"
     synthetic.write_text(yaml.safe_dump(synthetic_study(n_systems), sort_keys=False),
                          encoding="utf-8")
-    for config in [*studies, synthetic]:
-        label = config.name if config != synthetic else f"synthetic ({n_systems} systems)"
-        seconds, out = snakemake("-n", "--cores", "2", "--configfile", str(config), cwd=work)
-        print(f"full-study DAG, {label}: {total_jobs(out)} jobs, snakemake -n {seconds:.1f} s")
-    if not studies:
-        print("  (no config/study/*.yaml on this branch: the synthetic study stands in)")
+    cases = [("default config", [])]
+    for config in studies:
+        missing = absent_source(config, work)
+        if missing:
+            print(f"dry run, study {config.name}: skipped, its data {missing} is absent here")
+            continue
+        cases.append((f"study {config.name}", ["--configfile", str(systems_file), str(config)]))
+    cases.append((f"synthetic ({n_systems} systems)", ["--configfile", str(synthetic)]))
+    for n, (label, extra) in enumerate(cases):
+        _, dry = startup.cpu_of(["-n", *extra], work)
+        jobs = startup.jobs_of(dry)
+        bare = startup.bare_jobs(jobs, work.parent / f"bare-{n}")
+        startup.compare(f"dry run, {label}, {len(jobs)} jobs", (["-n", *extra], work),
+                        (["-n"], bare), repeats)
 
 
 def measure_default(work: Path, cores: str) -> None:
@@ -117,7 +152,7 @@ print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrs
 """
 
 
-def measure_analysis_memory(work: Path) -> None:
+def measure_analysis_memory(work: Path, texts: int = GAMBIT_TEXTS) -> None:
     import numpy as np
     import pandas as pd
 
@@ -126,7 +161,7 @@ def measure_analysis_memory(work: Path) -> None:
     genders, ambiguity = ["female", "male", "inclusive"], ["ambiguous", "unambiguous"]
     stereotype = ["female-stereotyped", "male-stereotyped", "neutral"]
     for lang in GAMBIT_LANGS:
-        for i in range(GAMBIT_TEXTS):
+        for i in range(texts):
             rows.append({"item_id": f"{lang}-{i:05d}", "example_id": f"{lang}-{i // 3:05d}",
                          "row": len(rows), "src_lang": "en", "tgt_lang": lang,
                          "source": f"The engineer number {i} finished the report.",
@@ -156,25 +191,32 @@ def measure_analysis_memory(work: Path) -> None:
     if proc.returncode != 0:
         raise SystemExit(f"the tables failed on the synthetic input:\n{proc.stderr[-4000:]}")
     seconds, rss_kb = proc.stdout.split()[-2:]
-    print(f"FairTranslate tables on a GAMBIT-sized synthetic input ({GAMBIT_TEXTS} texts × "
+    print(f"FairTranslate tables on a synthetic input ({texts} texts × "
           f"{GAMBIT_SYSTEMS} systems × {len(GAMBIT_LANGS)} languages = "
           f"{len(data) * GAMBIT_SYSTEMS} translations, 2 metrics): peak RSS "
           f"{int(rss_kb) / 1024:.0f} MB, {float(seconds):.1f} s")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cores", default="2")
     parser.add_argument("--systems", type=int, default=24)
+    parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--skip-run", action="store_true", help="no default run (DAGs, memory)")
-    args = parser.parse_args()
+    parser.add_argument("--small", action="store_true", help="a smoke run (see the docstring)")
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         work = copy_project(Path(tmp) / "project")
-        measure_dags(work, args.systems)
-        if not args.skip_run:
+        shared = ROOT.parent / "shared"
+        if shared.is_dir():  # studies read ../shared/data/...
+            (Path(tmp) / "shared").symlink_to(shared)
+        measure_dags(work, 2 if args.small else args.systems, 1 if args.small else args.repeats,
+                     args.small)
+        if not (args.skip_run or args.small):
             measure_default(work, args.cores)
-        measure_analysis_memory(Path(tmp))
+        measure_analysis_memory(Path(tmp), 300 if args.small else GAMBIT_TEXTS)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -175,3 +175,46 @@ def test_snakemake_stops_at_start_up_with_one_message(tmp_path):
     proc = snakemake(project, "-n", "--configfile", "bad.yaml")
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0 and "config: scoring.bleu: sacrebleu's BLEU has no" in out
+
+
+def test_one_validation_fills_the_same_defaults_as_snakemake(config_schema):
+    """The workflow validates once (check_schema with fill_defaults): the config it plans with
+    is the one snakemake.utils.validate filled before (issue 30)."""
+    from snakemake.utils import validate
+
+    ours, theirs = copy.deepcopy(DEFAULT), copy.deepcopy(DEFAULT)
+    for config in (ours, theirs):  # study-like configs leave more to the defaults
+        config.pop("run", None)
+        config.pop("statistics", None)
+    check_schema(ours, SCHEMA, fill_defaults=True)
+    validate(theirs, schema=config_schema)
+    assert ours == theirs and ours != DEFAULT
+
+
+def test_tokenizers_known_without_sacrebleu_are_sacrebleus():
+    """check_tokenizer accepts KNOWN_TOKENIZERS without importing sacrebleu: each must be one
+    the installed sacrebleu has."""
+    from sacrebleu.metrics.bleu import _TOKENIZERS
+
+    from gendermt.config_checks import KNOWN_TOKENIZERS
+
+    assert set(KNOWN_TOKENIZERS) <= set(_TOKENIZERS)
+
+
+def test_a_memoised_validation_gives_the_same_config(tmp_path, monkeypatch):
+    """The second start-up with the same config and schema skips validation and plans with
+    the same filled config; a changed config is validated again (and its error raised)."""
+    from gendermt import startup_cache
+
+    monkeypatch.setattr(startup_cache, "_store", {})
+    monkeypatch.setattr(startup_cache, "_path", tmp_path / "startup.json")
+    first, second = copy.deepcopy(DEFAULT), copy.deepcopy(DEFAULT)
+    first.pop("statistics")
+    second.pop("statistics")
+    check_schema(first, SCHEMA, fill_defaults=True, memo=startup_cache)
+    assert startup_cache._store
+    check_schema(second, SCHEMA, fill_defaults=True, memo=startup_cache)
+    assert second == first
+    bad = changed(lambda c: c["scoring"].update(blue={}))
+    with pytest.raises(GenderMTError, match=r"^scoring.blue: unknown key"):
+        check_schema(bad, SCHEMA, fill_defaults=True, memo=startup_cache)

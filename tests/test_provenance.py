@@ -44,3 +44,34 @@ def test_fingerprint_changes_only_with_code_the_stage_runs(copy_of_package):
     assert provenance.code_fingerprint("gendermt.translate") == before["gendermt.translate"]
     assert provenance.code_fingerprint("gendermt.scoring.score") == before[
         "gendermt.scoring.score"]
+
+
+def test_function_local_imports_are_followed():
+    """Modules imported inside functions (lazily, so that planning imports little) are still
+    part of the importing module's fingerprint (issue 30)."""
+    assert "gendermt.translate" in provenance.modules_run_by("gendermt.source_translations")
+    assert "gendermt.benchmarks.gambit.references" in provenance.modules_run_by(
+        "gendermt.benchmarks.gambit.config")
+
+
+def test_fingerprints_from_the_disk_cache_follow_the_source(copy_of_package, tmp_path,
+                                                            monkeypatch):
+    """The parsed imports are cached on disk by file content: a warm cache gives the same
+    fingerprints as parsing, and an edited module (imports added) still changes them."""
+    from gendermt import startup_cache
+
+    monkeypatch.setattr(startup_cache, "_store", {})
+    monkeypatch.setattr(startup_cache, "_dirty", False)
+    startup_cache.enable(tmp_path / "startup.json")
+    cold = provenance.code_fingerprint("gendermt.translate")
+    startup_cache.save()
+    assert (tmp_path / "startup.json").is_file()
+    startup_cache.enable(tmp_path / "startup.json")  # a new process: only the file
+    provenance._imports.cache_clear()
+    assert provenance.code_fingerprint("gendermt.translate") == cold
+    io = copy_of_package / "io.py"
+    io.write_text(io.read_text() + "\n\ndef _later():\n    import gendermt.frontpage\n")
+    provenance._imports.cache_clear()
+    assert "gendermt.frontpage" in provenance.modules_run_by("gendermt.translate")
+    assert provenance.code_fingerprint("gendermt.translate") != cold
+    monkeypatch.setattr(startup_cache, "_path", None)

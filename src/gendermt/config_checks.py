@@ -32,18 +32,39 @@ def _dotted(path: Any) -> str:
     return ".".join(str(p) for p in path)
 
 
-def check_schema(config: Mapping[str, Any], schema: Mapping[str, Any] | str | Path) -> None:
+def check_schema(config: Mapping[str, Any], schema: Mapping[str, Any] | str | Path,
+                 fill_defaults: bool = False, memo: Any = None) -> None:
     """The config against the schema (composed, or the base schema's path), with one short
     message naming the key (Snakemake's own validation prints the whole schema after the
-    error). Defaults are not filled in: ``snakemake.utils.validate`` does that after this
-    check."""
+    error). With ``fill_defaults``, the schema's defaults are filled in during the same pass,
+    as ``snakemake.utils.validate`` does (the workflow validates once, here).
+
+    ``memo`` (:mod:`gendermt.startup_cache`): a config and schema that passed before are
+    not validated again; the defaults then come from the cache (the same config, filled)."""
+    if not isinstance(schema, Mapping):  # the base schema with every benchmark's fragment
+        schema = registry.config_schema(schema)
+    import json
+
+    key = None
+    if memo is not None and fill_defaults:
+        text = json.dumps([config, schema], sort_keys=True, default=repr).encode()
+        key = memo.content_key("valid-config", text)
+        filled = memo.get(key)
+        if isinstance(filled, dict) and isinstance(config, dict):
+            config.update(filled)
+            return
+    _check_schema(config, schema, fill_defaults)
+    if key is not None and json.loads(json.dumps(config, default=repr)) == config:
+        memo.put(key, config)  # only what JSON keeps as it is (no int keys, no dates)
+
+
+def _check_schema(config: Mapping[str, Any], schema: Mapping[str, Any],
+                  fill_defaults: bool) -> None:
     from difflib import get_close_matches
 
     import jsonschema
 
-    if not isinstance(schema, Mapping):  # the base schema with every benchmark's fragment
-        schema = registry.config_schema(schema)
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = (_with_defaults() if fill_defaults else jsonschema.Draft202012Validator)(schema)
     error = jsonschema.exceptions.best_match(validator.iter_errors(config))
     if error is None:
         return
@@ -62,6 +83,24 @@ def check_schema(config: Mapping[str, Any], schema: Mapping[str, Any] | str | Pa
     note = error.schema.get("description") if error.validator in ("oneOf", "anyOf") else None
     raise GenderMTError(f"{where or 'the config'}: {error.message}"
                         + (f" ({' '.join(str(note).split())})" if note else ""))
+
+
+def _with_defaults() -> Any:
+    """Draft 2020-12 that sets each property's ``default`` before checking the properties
+    (jsonschema's FAQ recipe, the one ``snakemake.utils.validate`` uses)."""
+    import jsonschema
+
+    base = jsonschema.Draft202012Validator
+    check_properties = base.VALIDATORS["properties"]
+
+    def set_defaults(validator, properties, instance, schema):
+        if isinstance(instance, dict):
+            for name, subschema in properties.items():
+                if isinstance(subschema, dict) and "default" in subschema:
+                    instance.setdefault(name, subschema["default"])
+        yield from check_properties(validator, properties, instance, schema)
+
+    return jsonschema.validators.extend(base, {"properties": set_defaults})
 
 
 def _branch_error(error: Any) -> Any:
@@ -205,6 +244,13 @@ def check_bertscore_configured(config: Mapping[str, Any]) -> None:
             "num_layers for a model bert-score does not know) is not configured")
 
 
+# sacrebleu 2.6's tokenizers: a configured name found here is checked without importing
+# sacrebleu (0.15 s of every workflow start); any other name is checked against the installed
+# sacrebleu's own table (tests/test_config_checks.py keeps this tuple a subset of it).
+KNOWN_TOKENIZERS = ("none", "zh", "13a", "intl", "char", "ja-mecab", "ko-mecab", "spm",
+                    "flores101", "flores200", "spBLEU-1K")
+
+
 def _tokenizers() -> tuple[str, ...]:
     from sacrebleu.metrics.bleu import _TOKENIZERS
 
@@ -212,6 +258,8 @@ def _tokenizers() -> tuple[str, ...]:
 
 
 def check_tokenizer(name: object, key: str) -> None:
+    if name in KNOWN_TOKENIZERS:
+        return
     known = _tokenizers()
     if name not in known:
         raise GenderMTError(f"{key}: {name!r} is not a sacrebleu tokenizer (known: "
@@ -220,6 +268,8 @@ def check_tokenizer(name: object, key: str) -> None:
 
 def check_metric_options(metric: str, options: Mapping[str, Any], key: str) -> None:
     """``options`` are keyword arguments sacrebleu's metric takes, with values it accepts."""
+    if not options:  # sacrebleu's defaults (the default config): nothing to check, no import
+        return
     from sacrebleu.metrics import BLEU, CHRF, TER
 
     cls = {"bleu": BLEU, "chrf": CHRF, "ter": TER}[metric]

@@ -23,11 +23,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
 import yaml
 
 from gendermt.errors import GenderMTError
 from gendermt.io import write_jsonl
+
+# libyaml's parser where PyYAML has it: templates are read at every workflow start-up
+YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 LANGUAGE_NAMES = {"en": "English", "fr": "French", "it": "Italian", "es": "Spanish",
                   "el": "Greek", "de": "German", "tr": "Turkish", "hu": "Hungarian",
@@ -89,7 +91,7 @@ def _read_spec(path: str | Path) -> dict[str, Any]:
     if not path.is_file():
         raise GenderMTError(f"template file {path} does not exist")
     try:
-        spec = yaml.safe_load(path.read_text(encoding="utf-8"))
+        spec = yaml.load(path.read_text(encoding="utf-8"), Loader=YAML_LOADER)  # noqa: S506
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise GenderMTError(f"{path}: not a readable YAML file: {exc}") from None
     if not isinstance(spec, dict) or not isinstance(spec.get("templates"), dict) \
@@ -220,6 +222,8 @@ def build_inputs(data_path: str | Path, template: dict[str, Any], output: str | 
     ``tgt_lang`` where the data has none (WinoMT's), so that a multilingual NMT system
     translates each prompt's requests into its language.
     """
+    import pandas as pd  # here, not at import: the workflow imports this module to plan
+
     data = pd.read_parquet(data_path, columns=["item_id", "source", "src_lang", "tgt_lang"])
     if tgt_lang is not None:
         data["tgt_lang"] = tgt_lang

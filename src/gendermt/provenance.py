@@ -13,12 +13,19 @@ import hashlib
 from functools import cache
 from pathlib import Path
 
+from gendermt import startup_cache
+
 ROOT = Path(__file__).resolve().parent  # src/gendermt
 
 
 def _file_of(module: str) -> Path | None:
+    return _locate(ROOT, module)
+
+
+@cache  # by root too: tests point ROOT at a copy of the package
+def _locate(root: Path, module: str) -> Path | None:
     parts = module.split(".")[1:]
-    candidate = ROOT.joinpath(*parts)
+    candidate = root.joinpath(*parts)
     if candidate.with_suffix(".py").is_file():
         return candidate.with_suffix(".py")
     if (candidate / "__init__.py").is_file():
@@ -37,9 +44,26 @@ def _imports(module: str) -> frozenset[str]:
     if path is None:
         return frozenset()
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for name in _imported_names(module, path):
+        if name.split(".")[0] == "gendermt" and _file_of(name):
+            parts = name.split(".")
+            found.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return frozenset(found)
+
+
+def _imported_names(module: str, path: Path) -> list[str]:
+    """Every name an import statement of ``module`` may import (anywhere in the file:
+    function-local imports count), from the on-disk cache when the file's bytes are known
+    (parsing the package is a third of the workflow's start-up; :mod:`startup_cache`)."""
+    source = path.read_bytes()
+    key = startup_cache.content_key(f"imports:{module}:{path.name}", source)
+    names = startup_cache.get(key)
+    if names is not None:
+        return names
+    names = []
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
+            names += [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = _package_of(module, path).split(".")
@@ -48,14 +72,10 @@ def _imports(module: str) -> frozenset[str]:
             else:
                 target = node.module or ""
             # `from pkg import name` may name a submodule or an attribute: keep what exists
-            names = [target] + [f"{target}.{a.name}" for a in node.names]
-        else:
-            continue
-        for name in names:
-            if name.split(".")[0] == "gendermt" and _file_of(name):
-                parts = name.split(".")
-                found.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
-    return frozenset(found)
+            names += [target] + [f"{target}.{a.name}" for a in node.names]
+    names = [n for n in dict.fromkeys(names) if n.split(".")[0] == "gendermt"]
+    startup_cache.put(key, names)
+    return names
 
 
 def modules_run_by(module: str) -> list[str]:

@@ -22,11 +22,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
 from gendermt.backends import Request, backend_class, build_backend
 from gendermt.io import read_jsonl, write_jsonl
-from gendermt.translate import translate_file
 
 PROMPT = "sources"  # the `prompt` of the distinct-source requests (no template: no prompt)
 
@@ -65,6 +62,12 @@ def translate_sources(input_files: Sequence[str | Path], data: str | Path, syste
     """Workflow stage: every prompt's ``inputs/{prompt}.jsonl`` → the distinct requests
     (``requests``, each with the request cache's digest the system gives it) → their raw
     outputs (``output``, ``meta``), resumable and cached as any translation."""
+    # the runner (engine, cache, pandas) is imported by this job only: the workflow imports
+    # this module to plan (shares_sources)
+    import pandas as pd
+
+    from gendermt.translate import translate_file
+
     records = distinct_requests(input_files)
     # the backend's own key (identity, request code version, what it sends); building it
     # loads no model

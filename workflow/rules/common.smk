@@ -4,7 +4,6 @@ import sys
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
-from snakemake.utils import validate
 
 # gendermt is imported from this checkout, so that the package, the workflow that calls it
 # and the code fingerprints below are always the same version: first on this process's path,
@@ -13,6 +12,12 @@ from snakemake.utils import validate
 SRC = str(Path(workflow.basedir) / "src")
 sys.path.insert(0, SRC)
 os.environ.update(PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])))
+
+# Start-up work memoised by file content (code fingerprints' import parsing, validated
+# reference files): .snakemake/gendermt/startup.json.
+from gendermt import startup_cache
+
+startup_cache.enable(Path(".snakemake/gendermt/startup.json").resolve())
 
 from gendermt.backends import (
     backend_module,
@@ -47,16 +52,13 @@ except GenderMTError as _exc:
 
 
 # The schema (the base schema with every benchmark's fragment, gendermt.benchmarks.registry),
-# with a message naming the key, then Snakemake's validation (defaults).
+# checked once, with a message naming the key, filling in the schema's defaults as
+# snakemake.utils.validate would.
 SCHEMA = registry.config_schema(Path(workflow.basedir) / "workflow/schemas/config.schema.yaml")
 try:
-    check_schema(config, SCHEMA)
+    check_schema(config, SCHEMA, fill_defaults=True, memo=startup_cache)
 except GenderMTError as _exc:
     raise WorkflowError(f"config: {_exc}")
-validate(
-    config,
-    schema=str(registry.write_schema(SCHEMA, Path(".snakemake/gendermt/config.schema.yaml").resolve())),
-)
 
 # Results of different configs live side by side: results/<run>/ (logs/<run>/). Not per
 # run: the request cache (cache.dir, results/cache by default), which is keyed by system

@@ -15,9 +15,13 @@ import math
 import warnings
 from collections.abc import Sequence
 from itertools import combinations
+from typing import TYPE_CHECKING
 
-import numpy as np
-import pandas as pd
+if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
+    import numpy as np
+
+if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
+    import pandas as pd
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +101,8 @@ def tukey_hsd(frame: pd.DataFrame, value: str = "score", group: str = "gender",
               alpha: float = 0.05) -> pd.DataFrame:
     """Tukey's HSD between every pair of groups: ``group1, group2, meandiff`` (group2 − group1),
     ``p_adj, lower, upper, reject``. Empty when there are fewer than two groups."""
+    import numpy as np
+    import pandas as pd
     from statsmodels.stats.multicomp import pairwise_tukeyhsd
 
     columns = ["group1", "group2", "meandiff", "p_adj", "lower", "upper", "reject"]
@@ -124,6 +130,8 @@ def bootstrap_mean_ci(values: Sequence[float] | np.ndarray, resamples: int = 100
                       seed: int = 0, level: float = 0.95) -> tuple[float, float]:
     """Percentile bootstrap confidence interval of the mean (resampling values with
     replacement, ``resamples`` times, with a generator seeded by ``seed``)."""
+    import numpy as np
+
     x = np.asarray(values, dtype=float)
     x = x[~np.isnan(x)]
     if len(x) == 0:
@@ -137,6 +145,7 @@ def bootstrap_mean_ci(values: Sequence[float] | np.ndarray, resamples: int = 100
 
 def holm(p_values: Sequence[float]) -> np.ndarray:
     """Holm's step-down adjusted p-values; NaN stays NaN and is not part of the family."""
+    import numpy as np
     from statsmodels.stats.multitest import multipletests
 
     p = np.asarray(p_values, dtype=float)
@@ -154,6 +163,7 @@ def correlation(x: Sequence[float], y: Sequence[float], method: str = "pearson",
     Pearson: scipy's exact interval (Fisher z). Spearman: Fisher z with the Fieller, Hartley and
     Pearson (1957) standard error sqrt(1.06 / (n - 3)). Pairs with a NaN are dropped.
     """
+    import numpy as np
     from scipy import stats
 
     xs, ys = np.asarray(x, dtype=float), np.asarray(y, dtype=float)

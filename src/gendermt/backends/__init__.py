@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterator
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from gendermt.errors import GenderMTError
 
 from .base import Backend, ItemFailed, Request
+
+if TYPE_CHECKING:  # pandas is imported by the jobs that build a backend, not at planning
+    import pandas as pd
 
 #: Backend name → "module:class". Model backends keep their heavy imports (torch, vllm)
 #: inside methods, so importing a module is cheap for every rule.

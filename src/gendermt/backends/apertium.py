@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from typing import Any, ClassVar
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from gendermt.errors import GenderMTError, MissingResourceError
 
 from .base import Backend, Request
+
+if TYPE_CHECKING:  # annotations only: the workflow imports backends to plan
+    import pandas as pd
 
 PACKAGES = "apertium apertium-eng-spa apertium-spa-ita apertium-fr-es"
 

@@ -12,11 +12,12 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from gendermt.errors import GenderMTError
+
+if TYPE_CHECKING:  # only annotations here: planning never imports pandas
+    import pandas as pd
 
 
 @dataclass(frozen=True)

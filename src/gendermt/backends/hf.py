@@ -16,14 +16,15 @@ import logging
 import os
 import time
 from pathlib import Path
-from typing import Any, ClassVar
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from gendermt.errors import GenderMTError, MissingResourceError
 
 from . import gguf, nmt_languages
 from .base import Backend, Request
+
+if TYPE_CHECKING:  # annotations only: the workflow imports backends to plan
+    import pandas as pd
 
 log = logging.getLogger(__name__)
 

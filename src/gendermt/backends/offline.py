@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, ClassVar
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from gendermt.errors import GenderMTError
 
 from .base import Backend, Request
+
+if TYPE_CHECKING:  # annotations only: the workflow imports backends to plan
+    import pandas as pd
 
 log = logging.getLogger(__name__)
 

@@ -26,14 +26,15 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
-from typing import Any, ClassVar
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from gendermt.errors import DatasetError, GenderMTError, MissingResourceError
 from gendermt.textfiles import read_text, split_lines
 
 from .base import Backend, Request
+
+if TYPE_CHECKING:  # the workflow imports backends to plan; the jobs import pandas
+    import pandas as pd
 
 log = logging.getLogger(__name__)
 
@@ -151,6 +152,8 @@ def read_lines(path: Path, expected: int) -> list[str]:
 
 def read_table(path: Path, column: str, items: list[str]) -> dict[str, str]:
     """``{item_id: output}`` from a CSV/TSV/JSONL table that must cover exactly ``items``."""
+    import pandas as pd
+
     suffix = path.suffix.lower()
     try:
         if suffix == ".jsonl":

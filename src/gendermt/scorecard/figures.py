@@ -13,12 +13,14 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from gendermt.benchmarks import registry
 from gendermt.benchmarks.contract import resolve
 from gendermt.errors import DatasetError, GenderMTError
+
+if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
+    import pandas as pd
 
 # In the scorecard's column order (the benchmarks' `order`): scorecard key → label, the tables
 # its figures come from (relative to the results folder; the workflow rule lists them as its
@@ -80,6 +82,8 @@ class Part:
 
 
 def read_csv(path: Path, columns: Sequence[str]) -> pd.DataFrame:
+    import pandas as pd
+
     if not path.is_file():
         raise DatasetError(path, "missing: run the benchmark's workflow rules first")
     frame = pd.read_csv(path, keep_default_na=True)
@@ -138,6 +142,8 @@ def run_label(runs: Mapping[str, str]) -> str:
 
 
 def num(value) -> float:
+    import pandas as pd
+
     return math.nan if value is None or pd.isna(value) else float(value)
 
 

@@ -59,9 +59,11 @@ def _gpus(requested: int | None) -> int:
 
 
 def score_segments(metrics: list[str], hyps: list[str], refs: list[str],
-                   srcs: list[str] | None, args: argparse.Namespace
-                   ) -> tuple[dict[str, dict], dict[str, list[float]]]:
-    """``({metric: {"score", "signature"}}, {metric: per-segment scores})``."""
+                   srcs: list[str] | None, args: argparse.Namespace,
+                   per_segment: bool = True) -> tuple[dict[str, dict], dict[str, list[float]]]:
+    """``({metric: {"score", "signature"}}, {metric: per-segment scores})``. Without
+    ``per_segment`` (no ``--segments``), the CPU metrics' sentence scores, as costly as the
+    corpus score, are not computed (the neural metrics' corpus score is their mean)."""
     from .metrics import corpus_score, sentence_scores
     from .sacrebleu_metrics import with_tokenizer
 
@@ -71,7 +73,8 @@ def score_segments(metrics: list[str], hyps: list[str], refs: list[str],
             options = with_tokenizer(metric, {"tokenize": args.tokenize} if args.tokenize
                                      else None, args.tgt_lang)
             corpus = corpus_score(metric, hyps, refs, options)
-            segments[metric], _ = sentence_scores(metric, hyps, refs, options)
+            if per_segment:
+                segments[metric], _ = sentence_scores(metric, hyps, refs, options)
             result[metric] = {"score": corpus.score, "signature": corpus.signature}
         elif metric == "comet":
             if srcs is None:
@@ -160,7 +163,8 @@ def run(args: argparse.Namespace) -> int:
                                 f"{getattr(args, name[2:])} ({name}) has {len(lines)}")
     if not hyps:
         raise GenderMTError(f"{args.hyp} (--hyp) has no lines")
-    result, segments = score_segments(args.metrics, hyps, refs, srcs, args)
+    result, segments = score_segments(args.metrics, hyps, refs, srcs, args,
+                                      per_segment=bool(args.segments))
     if args.segments:
         write_segments(args.segments, segments)
     if args.json:

@@ -18,8 +18,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sacrebleu.metrics import BLEU, CHRF, TER
-
 from gendermt.errors import GenderMTError
 
 METRICS = ("bleu", "chrf", "ter")
@@ -50,6 +48,10 @@ def with_tokenizer(metric: str, options: dict[str, Any] | None, tgt_lang: str | 
 
 
 def _make(metric: str, options: dict[str, Any], sentence: bool):
+    # sacrebleu (0.15 s) is imported by the jobs that score, not by every module that names
+    # the metrics (the workflow's planning, the CLI's argument parsing)
+    from sacrebleu.metrics import BLEU, CHRF, TER
+
     options = dict(options or {})
     if metric == "bleu":
         if sentence:

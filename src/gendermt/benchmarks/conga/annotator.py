@@ -22,14 +22,16 @@ import hashlib
 import json
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import yaml
 
 from gendermt.errors import GenderMTError
 
 from .tags import TagError, TagScheme, normalise_space, parse_tagged
+
+if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
+    import pandas as pd
 
 log = logging.getLogger(__name__)
 

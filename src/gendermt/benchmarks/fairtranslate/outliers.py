@@ -14,11 +14,12 @@ counts are a table of their own and are quoted in the notes of every table that 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from gendermt.errors import GenderMTError
+
+if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
+    import pandas as pd
 
 DEFAULTS = {"enabled": False, "threshold": 0.6, "systems": None}
 METRIC = "comet"
@@ -40,6 +41,8 @@ def apply(scores: pd.DataFrame, settings: dict[str, Any] | None
     """``(scores on the kept rows, counts)``; ``scores`` is the long frame of
     :func:`gendermt.analysis.tables.collect_scores` (with ``gender``). Counts: one row per
     prompt × gender (and ``all``): ``rows``, ``kept``, ``dropped``."""
+    import pandas as pd
+
     settings = {**DEFAULTS, **(settings or {})}
     items = scores[["prompt", "item_id", "gender"]].drop_duplicates()
     if settings["enabled"]:

@@ -16,9 +16,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from gendermt.analysis.stats import correlation
 
@@ -35,6 +33,12 @@ from .grape import (
     reference_shares,
     score,
 )
+
+if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
+    pass
+
+if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
+    import pandas as pd
 
 DEFAULT_SETTINGS = {
     "levels": [4, 3], "extreme": [0.2, 0.8], "balanced": [0.3, 0.7],
@@ -67,6 +71,8 @@ def _join(*notes: str) -> str:
 
 def _frame(rows: list[dict], columns: Sequence[str]) -> pd.DataFrame:
     """Rows → frame with ``columns``; None → NaN in numeric columns, "" in ``note``."""
+    import pandas as pd
+
     frame = pd.DataFrame(rows, columns=list(columns))
     if "note" in frame:
         frame["note"] = frame["note"].fillna("").astype(str)
@@ -147,6 +153,8 @@ def occupation_shares(assignments: pd.DataFrame, level: int = 4,
                       min_assignments: int = 1) -> pd.DataFrame:
     """Per ISCO group at ``level``: the counts and ``p_feminine`` among gendered assignments
     (NaN when the group has fewer than ``min_assignments`` gendered assignments)."""
+    import numpy as np
+
     counts = group_counts(assignments, level)
     gendered = counts["n_masculine"] + counts["n_feminine"]
     out = counts.copy()
@@ -233,6 +241,8 @@ def rating_range(bounds: Sequence[float | None]) -> str:
 def stereotype_codes(stereotype: pd.DataFrame, groups: Mapping[str, Sequence[float | None]]
                      ) -> dict[str, set[str]]:
     """The kept 4-digit codes of each stereotype group (``stereotype``: code, rating, kept)."""
+    import pandas as pd
+
     kept = stereotype[stereotype["kept"].astype(bool)]
     return {name: {str(c) for c, r in zip(kept["code"], kept["rating"], strict=True)
                    if not pd.isna(r) and in_group(float(r), bounds)}

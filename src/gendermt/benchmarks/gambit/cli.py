@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from gendermt.errors import DatasetError, GenderMTError
 from gendermt.output import print_json
@@ -13,6 +12,9 @@ from gendermt.output import print_json
 from .analyses import national_share
 from .grape import ENTRY_KEYS, OVERALL_REFERENCES, load_assignments, score
 from .references import load_labour
+
+if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
+    pass
 
 
 def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
@@ -62,6 +64,8 @@ def _show(value) -> str:
 
 def render(result: dict, level: int) -> str:
     """The result as a readable table: the overall row first, then one row per group."""
+    import pandas as pd
+
     rows = [{"group": "overall", **result["overall"]}]
     rows += [{"group": code, **entry} for code, entry in result["groups"].items()]
     shown = pd.DataFrame([{k: _show(v) if k != "note" else v for k, v in row.items()

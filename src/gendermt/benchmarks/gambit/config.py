@@ -58,21 +58,35 @@ def check_references(spec: Mapping[str, Any]) -> None:
     """The labour and stereotype files, read and validated now rather than in the tables (a
     share of 1.7 would fail only after translation). Files that do not exist are left to the
     rules that read them."""
-    from .references import load_labour, load_stereotypes
-
     references = spec.get("references", {})
     for lang, path in (references.get("labour") or {}).items():
         if Path(path).is_file():
             try:
-                load_labour(path)
+                _validate("load_labour", path)
             except GenderMTError as exc:
                 raise GenderMTError(f"benchmarks.gambit.references.labour.{lang}: {exc}") from None
     path = references.get("stereotype")
     if path and Path(path).is_file():
         try:
-            load_stereotypes(path)
+            _validate("load_stereotypes", path)
         except GenderMTError as exc:
             raise GenderMTError(f"benchmarks.gambit.references.stereotype: {exc}") from None
+
+
+def _validate(loader: str, path: str | Path) -> None:
+    """``references.<loader>(path)``, skipped when these bytes passed this code before (the
+    loaders need pandas, a third of the workflow's start-up; :mod:`gendermt.startup_cache`)."""
+    from gendermt import startup_cache
+    from gendermt.provenance import code_fingerprint
+
+    code = code_fingerprint("gendermt.benchmarks.gambit.references")
+    key = startup_cache.content_key(f"valid:{loader}:{code}", Path(path).read_bytes())
+    if startup_cache.get(key):
+        return
+    from . import references
+
+    getattr(references, loader)(path)
+    startup_cache.put(key, True)
 
 
 def check(spec: Mapping[str, Any], config: Mapping[str, Any]) -> None:

@@ -37,14 +37,15 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from gendermt.errors import DatasetError
 
 from .labels import FEMININE, LABELS, MASCULINE, NOT_CLEAR
 from .references import lookup_share
+
+if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
+    import pandas as pd
 
 REQUIRED_COLUMNS = ("text_id", "isco", "label")
 COUNT_KEYS = ("n_masculine", "n_feminine", "n_not_clear")
@@ -66,6 +67,8 @@ def load_assignments(path: str | Path) -> pd.DataFrame:
     Masculine, Feminine, Not Clear exactly. Errors name the file, row (from 1, header
     excluded) and column.
     """
+    import pandas as pd
+
     path = Path(path)
     if not path.is_file():
         raise DatasetError(path, "no such file")
@@ -150,6 +153,8 @@ def group_of(code: str, level: int) -> str:
 
 def group_counts(assignments: pd.DataFrame, level: int = 4) -> pd.DataFrame:
     """Counts per ISCO group at ``level``: index ``code`` (sorted), columns ``COUNT_KEYS``."""
+    import pandas as pd
+
     if assignments.empty:
         return pd.DataFrame({k: pd.Series(dtype=int) for k in COUNT_KEYS},
                             index=pd.Index([], name="code", dtype=str))
@@ -228,6 +233,8 @@ def score(assignments: pd.DataFrame, level: int = 4,
     women (``national``; None: none known, ``national_note`` says why); see the module
     docstring.
     """
+    import pandas as pd
+
     if overall_reference not in OVERALL_REFERENCES:
         raise ValueError(f"overall_reference must be one of {OVERALL_REFERENCES}, not "
                          f"{overall_reference!r}")

@@ -25,11 +25,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import Path
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from gendermt.errors import DatasetError, MissingResourceError
+
+if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
+    pass
+
+if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
+    import pandas as pd
 
 LABOUR_COLUMNS = ["isco", "female_share", "country", "period", "source"]
 STEREOTYPE_COLUMNS = ["occupation", "rating", "isco", "source"]
@@ -37,6 +41,8 @@ RATING_RANGE = (1.0, 7.0)
 
 
 def _read(path: str | Path, what: str, required: tuple[str, ...]) -> pd.DataFrame:
+    import pandas as pd
+
     path = Path(path)
     if not path.is_file():
         raise MissingResourceError(f"{what} file {path} does not exist")
@@ -59,6 +65,8 @@ def _read(path: str | Path, what: str, required: tuple[str, ...]) -> pd.DataFram
 
 def _numbers(frame: pd.DataFrame, column: str, path: Path, low: float, high: float,
              meaning: str) -> list[float]:
+    import numpy as np
+
     values = []
     for n, text in enumerate(frame[column], 1):
         try:
@@ -85,6 +93,8 @@ def _no_duplicates(values: pd.Series, path: Path, column: str, what: str) -> Non
 def load_labour(path: str | Path) -> pd.DataFrame:
     """A labour file (see the module docstring) as ``isco``, ``female_share``, ``country``,
     ``period``, ``source``, validated: codes of 1-4 digits, shares in [0, 1], no code twice."""
+    import pandas as pd
+
     path = Path(path)
     frame = _read(path, "labour statistics", ("isco", "female_share"))
     for n, code in enumerate(frame["isco"], 1):
@@ -118,6 +128,8 @@ def female_share_for(labour: pd.DataFrame, code: str) -> tuple[float, str] | Non
 def load_stereotypes(path: str | Path) -> pd.DataFrame:
     """A stereotype file (see the module docstring) as ``occupation``, ``rating``, ``isco``,
     ``source``, validated: ratings in [1, 7], 4-digit codes, each occupation once."""
+    import pandas as pd
+
     path = Path(path)
     frame = _read(path, "stereotype ratings", ("occupation", "rating", "isco"))
     for n, (name, code) in enumerate(zip(frame["occupation"], frame["isco"], strict=True), 1):
@@ -162,6 +174,8 @@ def stereotype_by_code(ratings: pd.DataFrame, level: int, max_variance: float = 
 
 def _aggregate(codes: pd.Series, values: pd.Series, max_variance: float,
                ddof: int) -> pd.DataFrame:
+    import pandas as pd
+
     frame = pd.DataFrame({"code": codes.to_numpy(), "value": values.to_numpy()})
     rows = []
     for code, group in frame.groupby("code", sort=True):

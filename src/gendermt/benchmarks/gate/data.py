@@ -17,13 +17,15 @@ import csv
 import json
 import re
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from gendermt.errors import DatasetError, GenderMTError
 from gendermt.textfiles import read_delimited, read_text
 
 from . import LANGUAGES
+
+if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
+    import pandas as pd
 
 VARIANT_COLUMNS = {
     2: ["f", "m"],
@@ -43,6 +45,8 @@ def language_of(path: str | Path) -> str:
 def load_variants(path: str | Path, quoting: str = "gateeval") -> pd.DataFrame:
     """One row per kept data row: the header's columns, plus ``row`` (1-based data row),
     ``label_list`` (labels split on ``;``, duplicates removed) and ``n_variants``."""
+    import pandas as pd
+
     path = Path(path)
     if quoting not in ("gateeval", "none"):
         raise GenderMTError(f"quoting must be 'gateeval' or 'none', not {quoting!r}")
@@ -91,6 +95,8 @@ def load_json(path: str | Path) -> tuple[pd.DataFrame, list]:
     """``XX_compact.json`` / ``XX_readable.json``: one row per item of groups 2, 4, 8
     (``labels``, ``source``, ``kw_source``, ``kw_fem``, ``kw_masc``, ``variants``,
     ``n_variants``), and group ``"0"`` (the problem rows, raw lists) as it is."""
+    import pandas as pd
+
     path = Path(path)
     try:
         data = json.loads(read_text(path))
@@ -121,6 +127,8 @@ def requests(frame: pd.DataFrame, language: str) -> pd.DataFrame:
     """Rewriting requests of a 2-variant file: each row in both directions, the feminine
     translation to be made masculine (``f2m``, scored as GateEval's ``--gender masculine``)
     and back (``m2f``)."""
+    import pandas as pd
+
     records = []
     for row in frame.itertuples(index=False):
         for key, original, requested, reference in (("f2m", row.f, "masculine", row.m),
@@ -137,6 +145,8 @@ def requests(frame: pd.DataFrame, language: str) -> pd.DataFrame:
 def build(paths: list[str | Path], items_out: str | Path, provenance_out: str | Path) -> None:
     """Workflow stage: 2-variant TSVs → ``data.parquet`` (requests) + ``data.json``."""
     import hashlib
+
+    import pandas as pd
 
     from gendermt.io import write_json, write_parquet
 

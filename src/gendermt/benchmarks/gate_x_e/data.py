@@ -24,8 +24,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher, get_close_matches
 from itertools import product
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from gendermt.errors import DatasetError, GenderMTError
 from gendermt.io import write_json, write_parquet
@@ -33,6 +32,9 @@ from gendermt.textfiles import is_blank, read_delimited
 
 from . import LANGUAGES, SHORT
 from .swapped import flag
+
+if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
+    import pandas as pd
 
 log = logging.getLogger(__name__)
 
@@ -131,6 +133,8 @@ def read_rows(path: Path) -> list[list[str]]:
 
 def load_instances(path: str | Path, language: str | None = None) -> pd.DataFrame:
     """One row per instance of a ``GATE_data_*.txt`` file, labels normalised."""
+    import pandas as pd
+
     path = Path(path)
     language = language or language_of(path)
     rows = read_rows(path)
@@ -235,6 +239,8 @@ def extract(instances: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     1-AGME instances give f→m, f→n, m→f, m→n; 2-AGME instances also {f+m, m+f}→{f, m, n};
     negative instances give one tuple per requested gender checking the original is kept;
     no tuple has an empty reference; instances with 3+ AGMEs are left out."""
+    import pandas as pd
+
     items, tuples = [], []
     skipped = {"3+ AGMEs": 0, "2 AGMEs without f/m mixed variants": 0}
 
@@ -294,6 +300,8 @@ def extract(instances: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def load_files(paths: Sequence[str | Path]) -> pd.DataFrame:
+    import pandas as pd
+
     frames = [load_instances(p) for p in paths]
     return pd.concat(frames, ignore_index=True)
 

@@ -17,10 +17,12 @@ of unequal length are not read: the detector finds no more than it can show.
 from __future__ import annotations
 
 from difflib import SequenceMatcher
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from .english import gender_of, tokens
+
+if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
+    import pandas as pd
 
 COLUMNS = ["instance_id", "language", "row", "kind", "reversed", "right", "female",
            "male", "excluded"]
@@ -54,6 +56,8 @@ def kind_of(female: str, male: str) -> str | None:
 def flag(instances: pd.DataFrame) -> pd.DataFrame:
     """The instances (as ``data.load_instances`` reads them) whose f and m columns are swapped
     or mixed: ``COLUMNS`` (``excluded`` False; the caller sets it)."""
+    import pandas as pd
+
     rows = []
     for inst in instances.itertuples(index=False):
         if not inst.female or not inst.male:

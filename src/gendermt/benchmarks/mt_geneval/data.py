@@ -17,13 +17,15 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from gendermt.errors import DatasetError, MissingResourceError
 from gendermt.textfiles import read_lines
 
 from . import GENDERS, SETS, SPLITS
+
+if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
+    import pandas as pd
 
 SEP = "<sep>"
 _TAG = re.compile(r"</?[MF]>")
@@ -94,6 +96,8 @@ def contextual_paths(root: Path, lang: str, split: str) -> dict[str, Path]:
 def load_counterfactual(root: str | Path, lang: str, split: str) -> pd.DataFrame:
     """One row per counterfactual pair: the masculine and feminine sources and references, and,
     where the release has them, the annotated references' tagged words."""
+    import pandas as pd
+
     _check(split)
     root = data_root(root)
     paths = counterfactual_paths(root, lang, split)
@@ -118,6 +122,8 @@ def load_contextual(root: str | Path, lang: str, split: str) -> pd.DataFrame:
     """One row per contextual item: the English context, the sentence to translate (what the
     official setup feeds the system is the whole ``context <sep> sentence`` line), the original
     (correct) and the flipped (counterfactual) references."""
+    import pandas as pd
+
     _check(split)
     root = data_root(root)
     paths = contextual_paths(root, lang, split)
@@ -154,6 +160,8 @@ def segments(root: str | Path, langs: list[str], split: str, sets: list[str]) ->
     its feminine source, ``pair_id`` shared); a contextual item gives one, whose ``source`` is
     the sentence the references translate, with its English ``context`` beside it and the
     published ``context <sep> sentence`` line as ``source_with_context``."""
+    import pandas as pd
+
     rows = []
     for lang in langs:
         if "counterfactual" in sets:

@@ -12,12 +12,13 @@ sentence without its context: the contextual set then measures what it guesses.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from gendermt.io import write_jsonl
 from gendermt.prompts import render
+
+if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
+    pass
 
 CONTEXT_SUFFIX = "_context"
 
@@ -52,6 +53,8 @@ def build_inputs(data_path: str | Path, template: dict[str, Any],
                  context_template: dict[str, Any] | None, output: str | Path) -> None:
     """Workflow stage: one request per segment, with the plain source (the sentence) and the
     chat messages; each record names the template that rendered it and its version."""
+    import pandas as pd
+
     data = pd.read_parquet(data_path, columns=["item_id", "set", "source", "context",
                                                "src_lang", "tgt_lang"])
 

@@ -22,13 +22,15 @@ import json
 import logging
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import yaml
 
 from gendermt.errors import DatasetError, GenderMTError
 from gendermt.io import write_json, write_jsonl, write_parquet
+
+if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
+    import pandas as pd
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +62,8 @@ def load(source: str | Path, reference: str | Path, src_lang: str = "en",
          tgt_lang: str = "it") -> pd.DataFrame:
     """Aligned FLORES files → one row per sentence: ``item_id`` (``flores-0001``…, the line
     number), ``source``, ``reference``, ``src_lang``, ``tgt_lang``."""
+    import pandas as pd
+
     src, ref = read_lines(source), read_lines(reference)
     if len(src) != len(ref):
         raise DatasetError(reference, f"{len(ref)} lines where {source} has {len(src)}: the "
@@ -125,6 +129,8 @@ def build_inputs(data_path: str | Path, template: Mapping[str, Any],
                  output: str | Path) -> None:
     """Workflow stage: ``data.parquet`` + one template → ``inputs/{prompt}.jsonl`` (the
     generic record: plain ``source`` for NMT systems, ``messages`` for chat LLMs)."""
+    import pandas as pd
+
     data = pd.read_parquet(data_path)
     write_jsonl(output, (
         {"item_id": row.item_id, "prompt": template["name"],

@@ -22,9 +22,8 @@ import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import yaml
 
 from gendermt.errors import GenderMTError
@@ -34,11 +33,17 @@ from gendermt.prompts import load_templates
 from .metric import parse_annotations
 from .paradigm import TAG, describe, load_mapping, paradigm_neomorphemes
 
+if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
+    import pandas as pd
+
+# libyaml's parser where PyYAML has it: templates are read at every workflow start-up
+YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 def resolve_templates(path: str | Path) -> dict[str, dict[str, Any]]:
     """The templates of a Neo-GATE prompt file, with instruction, answer and label resolved."""
     base = load_templates(path)
-    spec = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    spec = yaml.load(Path(path).read_text(encoding="utf-8"), Loader=YAML_LOADER)  # noqa: S506
     fragments, joiner = spec.get("fragments", {}), spec.get("joiner", " ")
     out = {}
     for name, tpl in spec["templates"].items():
@@ -148,6 +153,8 @@ def render(template: Mapping[str, Any], source: str, run: Mapping[str, Any],
 def build_inputs(data_path: str | Path, dev_path: str | Path, template: Mapping[str, Any],
                  run: Mapping[str, Any], output: str | Path) -> None:
     """Workflow stage: ``data.parquet`` + ``dev.parquet`` + one run → ``inputs/{prompt}.jsonl``."""
+    import pandas as pd
+
     data = pd.read_parquet(data_path, columns=["item_id", "source", "src_lang", "tgt_lang"])
     dev = pd.read_parquet(dev_path)
     if run["shots"]:

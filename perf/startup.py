@@ -1,0 +1,156 @@
+"""Fixed start-up of every ``snakemake`` call, against a bare Snakefile (issue 30).
+
+Usage: python perf/startup.py [--repeats 5] [--small] [--project DIR]
+
+Two workloads, each timed as CPU seconds of the child process (user + system), alternating
+the project (A) and its bare alternative (B) in one run, so that a loaded machine slows both
+alike; prints min and median of each side and the ratio of the medians (A / B):
+
+- ``snakemake --list-rules``: the project against a Snakefile with the same rule names, each
+  a rule that only touches its output.
+- ``snakemake -n`` (dry run, from scratch): the project against a Snakefile built from the
+  project's own job list (one rule per job, the same output and input files, so the same jobs
+  and edges; each job would only create its outputs), its source files present and empty.
+
+Everything runs in temporary copies; the project's results/ and .snakemake/ are untouched.
+The first run of each side is a warm-up (Python's bytecode, gendermt's start-up cache) and is
+not counted. ``--small`` (CI smoke runs) times one pair of each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+COPY = ["Snakefile", "workflow", "config", "resources", "envs", "profiles", "src"]
+SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
+
+
+def copy_project(dest: Path, root: Path = ROOT) -> Path:
+    dest.mkdir(parents=True)
+    for name in COPY:
+        src = root / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(src, dest / name)
+    return dest
+
+
+def cpu_of(args: list[str], cwd: Path) -> tuple[float, str]:
+    """CPU seconds (user + system) of one snakemake call and its output; exits naming the
+    side and showing Snakemake's own error when the call fails."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    env = {**os.environ, "PYTHONPATH": str(cwd / "src") if (cwd / "src").is_dir() else ""}
+    out = subprocess.run([SNAKEMAKE, *args], cwd=cwd, capture_output=True, text=True, env=env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if out.returncode != 0:
+        raise SystemExit(f"snakemake {' '.join(args)} in {cwd} failed (exit {out.returncode}):"
+                         f"\n{(out.stderr + out.stdout)[-4000:]}")
+    seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return seconds, out.stdout + out.stderr
+
+
+def jobs_of(dry_run: str) -> list[tuple[str, list[str], list[str]]]:
+    """(rule, inputs, outputs) of each job a dry run prints."""
+    jobs = []
+    for block in re.split(r"^(?:local)?rule ", dry_run, flags=re.M)[1:]:
+        name = block.split(":", 1)[0].strip()
+        fields = dict(re.findall(r"^\s+(input|output): (.*)$", block, flags=re.M))
+        if "output" not in fields and name != "all":
+            continue
+        jobs.append((name, _files(fields.get("input", "")), _files(fields.get("output", ""))))
+    return jobs
+
+
+def _files(text: str) -> list[str]:
+    return [f.strip() for f in text.split(",") if f.strip()]
+
+
+def bare_rules(names: list[str], dest: Path) -> Path:
+    """A Snakefile with the project's rule names, each touching one file."""
+    dest.mkdir(parents=True)
+    text = "".join(f'rule {n}:\n    output: "out/{n}"\n    shell: "touch {{output}}"\n\n'
+                   for n in names)
+    (dest / "Snakefile").write_text(text)
+    return dest
+
+
+def bare_jobs(jobs: list[tuple[str, list[str], list[str]]], dest: Path) -> Path:
+    """A Snakefile of the same jobs (one rule each), files and edges; sources present."""
+    dest.mkdir(parents=True)
+    made = {f for _, _, outs in jobs for f in outs}
+    lines, targets = [], []
+    for n, (name, inputs, outputs) in enumerate(jobs):
+        if name == "all":
+            targets = inputs
+            continue
+        lines.append(f"rule {name}_{n}:\n    input: {inputs!r}\n    output: {outputs!r}\n"
+                     f"    shell: 'touch {{output}}'\n")
+        for f in inputs:
+            if f not in made:
+                (dest / f).parent.mkdir(parents=True, exist_ok=True)
+                (dest / f).touch()
+    text = f"rule all:\n    input: {targets or sorted(made)!r}\n\n" + "\n".join(lines)
+    (dest / "Snakefile").write_text(text)
+    return dest
+
+
+def compare(label: str, a: tuple[list[str], Path], b: tuple[list[str], Path],
+            repeats: int) -> float:
+    cpu_of(*a)  # warm-up of both sides, not counted
+    cpu_of(*b)
+    times: dict[str, list[float]] = {"A": [], "B": []}
+    for _ in range(repeats):
+        times["A"].append(cpu_of(*a)[0])
+        times["B"].append(cpu_of(*b)[0])
+    med = {k: statistics.median(v) for k, v in times.items()}
+    ratio = med["A"] / med["B"]
+    print(f"{label}: gendermt min {min(times['A']):.2f} s median {med['A']:.2f} s | bare "
+          f"min {min(times['B']):.2f} s median {med['B']:.2f} s | ratio {ratio:.2f}x "
+          f"({repeats} alternating pairs, CPU seconds)")
+    return ratio
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--small", action="store_true",
+                        help="one pair of each (a smoke run: checks both sides run)")
+    parser.add_argument("--project", type=Path, default=ROOT,
+                        help="the checkout to measure (default: this one), e.g. an older commit")
+    args = parser.parse_args(argv)
+    repeats = 1 if args.small else args.repeats
+    with tempfile.TemporaryDirectory() as tmp:
+        project = copy_project(Path(tmp) / "project", args.project)
+        _, listed = cpu_of(["--list-rules"], project)
+        names = [n for n in listed.split() if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", n)]
+        _, dry = cpu_of(["-n"], project)
+        jobs = jobs_of(dry)
+        if not jobs:
+            raise SystemExit(f"no jobs found in the project's dry run:\n{dry[-2000:]}")
+        rules = bare_rules(names, Path(tmp) / "bare-rules")
+        graph = bare_jobs(jobs, Path(tmp) / "bare-jobs")
+        _, bare_dry = cpu_of(["-n"], graph)
+        planned = re.search(r"^total\s+(\d+)", bare_dry, flags=re.M)
+        if not planned or int(planned.group(1)) != len(jobs):
+            raise SystemExit(f"the bare Snakefile plans {planned and planned.group(1)} jobs, "
+                             f"not the project's {len(jobs)}:\n{bare_dry[-2000:]}")
+        print(f"project: {len(names)} rules, {len(jobs)} jobs in the dry run")
+        compare("snakemake --list-rules", (["--list-rules"], project),
+                (["--list-rules"], rules), repeats)
+        compare("snakemake -n (dry run)", (["-n"], project), (["-n"], graph), repeats)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,57 @@
+"""The perf/ scripts reworked for issue 30 run on a small size (a smoke test: both sides of
+each comparison run and print a ratio; no timing is asserted)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from .conftest import ROOT
+
+RATIO = re.compile(r"gendermt min [\d.]+ s median [\d.]+ s \| bare min [\d.]+ s median "
+                   r"[\d.]+ s \| ratio [\d.]+x")
+
+
+def run_perf(script: str, *args: str) -> str:
+    proc = subprocess.run([sys.executable, str(ROOT / "perf" / script), *args],
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:] + proc.stdout[-3000:]
+    return proc.stdout
+
+
+@pytest.mark.workflow
+def test_startup_small():
+    out = run_perf("startup.py", "--small")
+    assert len(RATIO.findall(out)) == 2, out
+    assert re.search(r"project: \d+ rules, \d+ jobs", out), out
+
+
+@pytest.mark.workflow
+def test_scale_small():
+    out = run_perf("scale.py", "--small")
+    assert len(RATIO.findall(out)) == 2, out  # the default and the synthetic study
+    assert "peak RSS" in out, out
+
+
+def test_score_mt_cli_small():
+    pytest.importorskip("sacrebleu")
+    out = run_perf("score_mt_cli.py", "--small")
+    assert len(RATIO.findall(out)) == 2, out
+
+
+def test_a_failing_side_exits_non_zero_with_snakemakes_message(tmp_path):
+    """A side that fails stops the script with Snakemake's own error, not an empty one."""
+    sys.path.insert(0, str(ROOT / "perf"))
+    try:
+        import startup
+    finally:
+        sys.path.remove(str(ROOT / "perf"))
+    (tmp_path / "Snakefile").write_text("rule a:\n    output: 'x'\n    shell: 'touch {output}'\n"
+                                        "rule a:\n    output: 'y'\n")
+    with pytest.raises(SystemExit) as exc:
+        startup.cpu_of(["-n"], tmp_path)
+    head, _, message = str(exc.value).partition(":\n")
+    assert "failed (exit 1)" in head and message.strip()
