@@ -238,6 +238,8 @@ def write_template(data: pd.DataFrame, benchmark: str, prompts: list[str], out: 
     ``item_id`` order every prompt's file follows) with ``item_id``, ``source`` and an empty
     ``hypothesis`` to fill in; read back with ``format: table``. Existing files are never
     overwritten."""
+    import pandas as pd
+
     from gendermt.io import write_text
 
     if not prompts:
