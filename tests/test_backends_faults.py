@@ -43,9 +43,13 @@ def stage(tmp_path, sample_data):
 
 
 def settings_for(server, **extra):
-    return {"backend": "openai-compatible", "base_url": server.url, "model": "tiny-chat",
-            "timeout": 2.0, "max_retries": 3, "backoff": 0.01, "concurrency": 2,
-            "batch_size": N, **extra}
+    """Settings for a system on ``server``; each test's servers serve one model (a
+    restarted FaultServer listens on another port): ``cache_identity`` says so, unless a
+    test passes ``cache_identity=None`` (the server's own address)."""
+    settings = {"backend": "openai-compatible", "base_url": server.url, "model": "tiny-chat",
+                "timeout": 2.0, "max_retries": 3, "backoff": 0.01, "concurrency": 2,
+                "batch_size": N, "cache_identity": "fault-server", **extra}
+    return {k: v for k, v in settings.items() if v is not None}
 
 
 @pytest.mark.parametrize("fault", ["drop", "reset", "500@0", "503@date", "408", "malformed"])
@@ -190,22 +194,74 @@ def test_answers_are_kept_as_they_arrive_and_cache_failures_are_warnings(stage, 
     assert "could not store 1 outputs in the request cache" in stage.log.read_text()
 
 
-def test_the_cache_key_is_the_model_and_the_request_as_sent(stage, monkeypatch):
-    """Item 4 and issue 16: another port (a restarted local server) reuses the answers;
-    a change of how the backend builds its request body does not."""
+def test_the_cache_key_is_the_server_the_model_and_the_request_as_sent(stage, monkeypatch):
+    """Issue 31 item 1: another server (same `model:`) is asked again, never served the first
+    server's answers; a system that declares the first server's identity (`cache_identity`:
+    a local server restarted on another port) reuses them; a change of how the backend
+    builds its request body is a new request."""
     from gendermt.backends.openai_api import OpenAICompatible
 
     with FaultServer() as server:
-        _, first = stage(settings_for(server))
+        _, first = stage(settings_for(server, cache_identity=None))
         assert first["requests_sent"] == N
     with FaultServer() as other_port:
-        _, meta = stage(settings_for(other_port), out_dir="moved")
-        assert meta["requests_sent"] == 0 and not other_port.requests
+        records, meta = stage(settings_for(other_port, cache_identity=None), out_dir="other")
+        assert meta["requests_sent"] == N and len(other_port.requests) == N
+        assert meta["backend"]["server"] == other_port.url
+    with FaultServer() as restarted:
+        _, meta = stage(settings_for(restarted, cache_identity=server.url), out_dir="moved")
+        assert meta["requests_sent"] == 0 and not restarted.requests
+        # a name both systems declare works the same way
+        _, meta = stage(settings_for(restarted, cache_identity="my-llama"), out_dir="named")
+        assert meta["requests_sent"] == N
+        _, meta = stage(settings_for(server, cache_identity="my-llama"), out_dir="named2")
+        assert meta["requests_sent"] == 0
         original = OpenAICompatible.payload
         monkeypatch.setattr(OpenAICompatible, "payload",
                             lambda self, r: {**original(self, r), "stream": False})
-        _, meta = stage(settings_for(other_port), out_dir="edited")
-        assert meta["requests_sent"] == N and other_port.requests[0]["stream"] is False
+        before = len(restarted.requests)
+        _, meta = stage(settings_for(restarted, cache_identity=server.url), out_dir="edited")
+        assert meta["requests_sent"] == N and restarted.requests[before]["stream"] is False
+
+
+def test_the_server_identity_is_normalised():
+    from gendermt.backends.openai_api import normalise_url, server_identity
+
+    assert normalise_url("HTTP://LocalHost:80/v1/") == "http://localhost/v1"
+    assert normalise_url("https://api.example.org:443/v1") == "https://api.example.org/v1"
+    assert normalise_url("http://127.0.0.1:8000/v1") == "http://127.0.0.1:8000/v1"
+    assert server_identity({"base_url": "http://a:1/v1", "cache_identity": "tgi-llama"}) \
+        == "tgi-llama"
+    assert server_identity({"base_url": "http://a:2/v1",
+                            "cache_identity": "http://A:1/v1/"}) == "http://a:1/v1"
+
+
+def test_answers_cached_before_the_server_joined_the_key(stage, tmp_path):
+    """Migration: an entry under the old key (the body alone) is served only where the run
+    that made it recorded this system's server; another server asks again."""
+    import hashlib
+
+    from gendermt.backends.openai_api import OpenAICompatible
+
+    with FaultServer() as server, FaultServer() as other:
+        settings = settings_for(server, cache_identity=None)
+        cache = RequestCache(tmp_path / "cache")
+        backend = OpenAICompatible(settings, stage.rows)
+        from gendermt.backends import Request
+        old = {}
+        for r in stage.rows.itertuples():
+            body = backend.payload(Request(r.item_id, r.source,
+                                           [{"role": "user", "content": r.source}]))
+            key = hashlib.sha256(json.dumps([{"backend": "openai-compatible"}, body],
+                                            sort_keys=True).encode()).hexdigest()
+            old[key] = f"old {r.source}"
+        cache.put_many(old, "openai-compatible", run_id="r-old")
+        cache.put_run("r-old", {"run_id": "r-old", "resolved": {"base_url": server.url}})
+        _, meta = stage(settings_for(other, cache_identity=None), out_dir="other")
+        assert meta["requests_sent"] == N  # not the first server's answers
+        records, meta = stage(settings)
+        assert meta["requests_sent"] == 0 and not server.requests
+        assert [r["raw"] for r in records] == [f"old {s}" for s in stage.sources]
 
 
 def test_a_rerun_from_the_cache_keeps_the_first_runs_record(stage):
@@ -232,7 +288,7 @@ def test_answers_cached_under_the_old_key_are_still_served(stage, tmp_path):
     from gendermt.translate import request_digest
 
     with FaultServer() as server:
-        settings = settings_for(server, temperature=0, max_tokens=32)
+        settings = settings_for(server, temperature=0, max_tokens=32, cache_identity=None)
         identity = {"backend": "openai-compatible", **{
             k: v for k, v in sorted(settings.items())
             if k in ("base_url", "model", "temperature", "max_tokens")}}
@@ -243,9 +299,11 @@ def test_answers_cached_under_the_old_key_are_still_served(stage, tmp_path):
         records, meta = stage(settings)
         assert meta["requests_sent"] == 0 and not server.requests
         assert [r["raw"] for r in records] == [f"old {s}" for s in stage.sources]
-        # from now on under the current key, wherever the server listens
+        # from now on under the current key; a system that declares this server's identity
+        # reads them wherever the server listens now
         assert len(RequestCache(tmp_path / "cache")) == 2 * N
-        _, meta = stage({**settings, "base_url": "http://127.0.0.1:9/v1"}, out_dir="moved")
+        _, meta = stage({**settings, "base_url": "http://127.0.0.1:9/v1",
+                         "cache_identity": server.url}, out_dir="moved")
         assert meta["requests_sent"] == 0
 
 

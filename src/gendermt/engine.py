@@ -120,9 +120,13 @@ class Engine:
                 old.setdefault(legacy, self.digests[r.item_id])
         try:
             found = self.cache.entries(old)
+            runs = self.cache.runs({e["run_id"] for e in found.values() if e["run_id"]})
         except sqlite3.Error:
             return {}
-        return {old[d]: e for d, e in found.items()}
+        # an old key may not say everything the current one does (which server answered):
+        # the backend decides from the entry's run record
+        return {old[d]: e for d, e in found.items()
+                if self.backend.legacy_entry_ok(d, e, runs.get(e["run_id"] or ""))}
 
     # ------------------------------------------------------------------ the plan
     def plan(self, answered: Iterable[str], order: Order) -> list[Request]:

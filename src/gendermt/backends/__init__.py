@@ -103,8 +103,7 @@ def output_settings(settings: dict[str, Any]) -> dict[str, Any]:
     """A system's settings less those that change how a job runs but not its outputs (the
     backend's ``runtime_keys``, ``batch_size``, ``gpus``): the translation job's params, so
     that changing concurrency, timeouts or retries reruns nothing."""
-    skip = {"batch_size", "gpus", "threads", "kind"} | backend_class(settings).runtime_keys
-    return {k: v for k, v in settings.items() if k not in skip}
+    return backend_class(settings).output_settings(settings)
 
 
 def settings_on(config: dict[str, Any], benchmark: str, system: str) -> dict[str, Any]:

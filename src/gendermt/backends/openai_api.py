@@ -75,19 +75,48 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
     return max(0.0, seconds) if seconds == seconds else None  # NaN is unparsable
 
 
+def normalise_url(url: str) -> str:
+    """``url`` as one server's identity: scheme and host in lower case, the default port
+    left out, no trailing slash (``HTTP://Host:80/v1/`` is ``http://host/v1``)."""
+    parts = urllib.parse.urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower()
+    if ":" in host:  # IPv6
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if port is not None and port != {"http": 80, "https": 443}.get(scheme):
+        host += f":{port}"
+    query = f"?{parts.query}" if parts.query else ""
+    return f"{scheme}://{host}{parts.path.rstrip('/')}{query}"
+
+
+def server_identity(settings: dict[str, Any]) -> str:
+    """Which server's answers a system's are: its ``cache_identity`` when it sets one (a name
+    or URL several servers share: they serve the same model), else its ``base_url``."""
+    declared = settings.get("cache_identity")
+    value = str(declared if declared is not None else settings["base_url"])
+    return normalise_url(value) if value.lower().startswith(("http://", "https://")) \
+        else value
+
+
 class OpenAICompatible(Backend):
     name: ClassVar[str] = "openai-compatible"
     default_batch_size: ClassVar[int] = 32
     settings_keys: ClassVar[frozenset[str]] = frozenset(
         {"base_url", "model", "api_key_env", "temperature", "max_tokens", "top_p", "seed",
-         "concurrency", "timeout", "max_retries", "backoff", "retry_after_max"})
+         "concurrency", "timeout", "max_retries", "backoff", "retry_after_max",
+         "cache_identity"})
     required_keys: ClassVar[frozenset[str]] = frozenset({"base_url", "model"})
-    # How and where requests are sent, not what is asked: changing these reuses earlier
-    # outputs. `base_url` too: a local server restarted on another port serves the same model
-    # (the model's name and the request body are what the cache key holds).
+    # How requests are sent, not what is asked: changing these reuses earlier outputs.
+    # `base_url` and `cache_identity` stand in the key and the params as one value, the
+    # server's identity (server_identity): another server is another model unless the
+    # system declares them the same (`cache_identity`).
     runtime_keys: ClassVar[frozenset[str]] = frozenset(
-        {"base_url", "api_key_env", "concurrency", "timeout", "max_retries", "backoff",
-         "retry_after_max"})
+        {"base_url", "cache_identity", "api_key_env", "concurrency", "timeout", "max_retries",
+         "backoff", "retry_after_max"})
 
     @classmethod
     def check_settings(cls, settings: dict[str, Any]) -> None:
@@ -109,8 +138,14 @@ class OpenAICompatible(Backend):
                                     f"{'positive' if key == 'timeout' else 'non-negative'} "
                                     f"number of seconds, not {value!r}")
 
+    @classmethod
+    def output_settings(cls, settings: dict[str, Any]) -> dict[str, Any]:
+        return {**super().output_settings(settings), "server": server_identity(settings)}
+
     def __init__(self, settings: dict[str, Any], data: pd.DataFrame) -> None:
         super().__init__(settings, data)
+        self.server = server_identity(settings)
+        self._body_keys: set[str] = set()  # legacy keys of the body alone (no server)
         self.url = str(settings["base_url"]).rstrip("/") + "/chat/completions"
         self._parts = urllib.parse.urlsplit(self.url)
         self.model = str(settings["model"])
@@ -144,10 +179,27 @@ class OpenAICompatible(Backend):
                 body[key] = self.settings[key]
         return body
 
+    def identity(self) -> dict[str, Any]:
+        return {**super().identity(), "server": self.server}
+
+    def served_by(self) -> str:
+        return self.server
+
     def wire_request(self, request: Request) -> dict[str, Any]:
-        # The cache key: the served model's name and the body as sent, so that editing how
-        # the body is built changes the key, and the server's address does not.
+        # The cache key: the server (served_by), the served model's name and the body as
+        # sent, so that editing how the body is built changes the key.
         return self.payload(request)
+
+    def legacy_entry_ok(self, digest: str, entry: dict[str, Any],
+                        run: dict[str, Any] | None) -> bool:
+        # A key of the body alone (gendermt before the server joined the key) says nothing
+        # of which server answered: its answer is served only where the run that made it
+        # recorded a server this system's identity names.
+        if digest not in self._body_keys:
+            return True
+        url = ((run or {}).get("resolved") or {}).get("base_url")
+        return bool(url) and normalise_url(str(url)) in {
+            self.server, normalise_url(str(self.settings["base_url"]))}
 
     def legacy_digests(self, request: Request) -> list[str]:
         # Until gendermt 0.x keys were the settings (with base_url) and the request, not the
@@ -160,13 +212,17 @@ class OpenAICompatible(Backend):
                  if k in self.settings}}
         if v1 != self.payload(request):
             return []
+        # the body as sent without the server (keys until the server joined them)
+        body_only = hashlib.sha256(json.dumps([{"backend": self.name}, v1], sort_keys=True,
+                                              ensure_ascii=False).encode()).hexdigest()
+        self._body_keys.add(body_only)
         old_runtime = {"batch_size", "gpus", "api_key_env", "concurrency", "timeout",
-                       "max_retries", "backoff"}
+                       "max_retries", "backoff", "cache_identity"}  # (not a setting then)
         identity = {"backend": self.name, **{k: v for k, v in sorted(self.settings.items())
                                              if k not in old_runtime}}
         payload = json.dumps([identity, request.source, request.messages, request.src_lang,
                               request.tgt_lang], sort_keys=True, ensure_ascii=False)
-        return [hashlib.sha256(payload.encode()).hexdigest()]
+        return [body_only, hashlib.sha256(payload.encode()).hexdigest()]
 
     def provenance(self) -> dict[str, Any]:
         return {"base_url": str(self.settings["base_url"])}
