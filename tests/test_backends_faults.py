@@ -175,6 +175,40 @@ def test_the_key_is_redacted_from_every_message(stage, monkeypatch):
     assert "HTTP 500" in log and "[redacted]" in log and secret not in log
 
 
+def test_the_key_is_redacted_before_a_body_is_cut_and_in_pieces(stage, monkeypatch, tmp_path):
+    """Issue 31 item 2: a key straddling the 300-character cut of an error body, a server
+    echoing only the key's first 12 characters, and a key echoed inside a normal answer
+    (item 11) leave no piece of the key of 8 characters or more in the error, the log, the
+    outputs or the cache."""
+    secret = "sk-fault-abcdefghijklmnopqrst"  # 28 characters
+    monkeypatch.setenv("GENDERMT_FAULT_KEY", secret)
+    plan = {stage.sources[0]: ["part-500@12"], stage.sources[1]: ["echo-answer"],
+            stage.sources[2]: ["cut-401@20"]}
+    with FaultServer(plan) as server, pytest.raises(ItemFailed) as err:
+        stage(settings_for(server, api_key_env="GENDERMT_FAULT_KEY", concurrency=1))
+    pieces = {secret[i:i + 8] for i in range(len(secret) - 7)}
+    message = str(err.value)
+    assert "HTTP 401" in message and "[redacted]" in message
+    written = "\n".join([message, stage.log.read_text()] + [
+        p.read_bytes().decode(errors="replace") for p in tmp_path.rglob("*") if p.is_file()])
+    assert "overloaded (key [redacted]" in written
+    leaked = sorted(p for p in pieces if p in written)
+    assert not leaked, leaked
+    with FaultServer() as server:  # the rerun: the echoed answer was kept, redacted
+        records, _ = stage(settings_for(server, api_key_env="GENDERMT_FAULT_KEY"))
+    assert records[1]["raw"] == f"FR: {stage.sources[1]} (Bearer [redacted])"
+
+
+def test_redaction_of_pieces_of_a_key():
+    from gendermt.backends.openai_api import redact_secret
+
+    key = "sk-0123456789abcdef"
+    assert redact_secret(f"a {key} b", key) == "a [redacted] b"
+    assert redact_secret("a sk-01234567 b 89abcdef", key) == "a [redacted] b [redacted]"
+    assert redact_secret("a sk-0123 b", key) == "a sk-0123 b"  # 7 characters: kept
+    assert redact_secret("text", None) == "text"
+
+
 def test_answers_are_kept_as_they_arrive_and_cache_failures_are_warnings(stage, monkeypatch):
     """Item 14: a permanently failing item does not discard its batch's other answers (the
     rerun asks only for it); a cache that cannot be written is a warning, not an abort."""

@@ -102,6 +102,36 @@ def server_identity(settings: dict[str, Any]) -> str:
         else value
 
 
+#: The shortest piece of the API key that is redacted wherever it appears.
+KEY_FRAGMENT = 8
+REDACTED = "[redacted]"
+
+
+def redact_secret(text: str, secret: str | None, least: int = KEY_FRAGMENT) -> str:
+    """``text`` with ``secret`` and every piece of it of ``least`` characters or more
+    replaced by ``[redacted]`` (a body cut short, or a server echoing part of the key, must
+    not leak the rest)."""
+    if not secret:
+        return text
+    text = text.replace(secret, REDACTED)
+    if len(secret) < least:
+        return text
+    grams = {secret[i:i + least] for i in range(len(secret) - least + 1)}
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        if text[i:i + least] in grams:
+            j = i + least
+            while j < n and text[i:j + 1] in secret:
+                j += 1
+            out.append(REDACTED)
+            i = j
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
 class OpenAICompatible(Backend):
     name: ClassVar[str] = "openai-compatible"
     default_batch_size: ClassVar[int] = 32
@@ -230,9 +260,13 @@ class OpenAICompatible(Backend):
     # -- how it is sent -----------------------------------------------------------------
     def redact(self, text: str) -> str:
         """``text`` without the API key (servers may echo the Authorization header)."""
-        if self._key:
-            text = text.replace(self._key, "[redacted]")
-        return text
+        return redact_secret(text, self._key)
+
+    def excerpt(self, payload: bytes, limit: int) -> str:
+        """The first ``limit`` characters of a server's body, redacted before the cut (a key
+        straddling the cut would otherwise leave its first part in the message)."""
+        head = payload[:limit + 4 * (len(self._key or "") + 16)].decode(errors="replace")
+        return self.redact(head)[:limit]
 
     def _connection(self, timeout: float) -> tuple[http.client.HTTPConnection, str]:
         """A connection to the server (or the proxy the environment names, as urllib
@@ -299,7 +333,7 @@ class OpenAICompatible(Backend):
         body = json.dumps(self.payload(request), ensure_ascii=False).encode()
         status, headers, payload = self._post(body)
         if status != 200:
-            detail = self.redact(payload[:300].decode(errors="replace"))
+            detail = self.excerpt(payload, 300)
             if status in (408, 409, 425, 429) or status >= 500:
                 after = parse_retry_after(headers.get("Retry-After"))
                 raise Retryable(f"HTTP {status}: {detail}", after)
@@ -311,11 +345,13 @@ class OpenAICompatible(Backend):
             if not isinstance(text, str):
                 raise TypeError(f"content is {type(text).__name__}, not a string")
         except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise Retryable(self.redact(f"malformed answer ({exc}): {payload[:200]!r}")) \
-                from exc
+            raise Retryable(self.redact(f"malformed answer ({exc}): "
+                                        f"{self.excerpt(payload, 200)!r}")) from exc
         if not text.strip():
             # never an answer: retried, and never cached
             raise Retryable(f"empty answer ({text!r})")
+        # a key echoed in an answer must reach neither the outputs nor the cache
+        text = self.redact(text)
         tokens = (answer.get("usage") or {}).get("completion_tokens")
         with self._lock:
             self._tokens += int(tokens) if isinstance(tokens, int) else len(text.split())
