@@ -30,6 +30,8 @@ from typing import Any
 FILENAME = "requests.sqlite"
 # Columns added after the first version (existing caches gain them on open).
 _EXTRA_COLUMNS = {"run_id": "TEXT", "seconds": "REAL"}
+# An entry that is no answer (is_blank), in SQL.
+_BLANK_SQL = "trim(raw, ' ' || char(9, 10, 11, 12, 13)) = ''"
 
 
 def configured_dir(config: Mapping[str, Any]) -> str | None:
@@ -120,9 +122,32 @@ class RequestCache:
                     cur = con.execute("DELETE FROM outputs WHERE digest = ?", (digest,))
                 dropped += cur.rowcount
             if blank:
-                dropped += con.execute("DELETE FROM outputs WHERE trim(raw, ' ' || char(9, "
-                                       "10, 11, 12, 13)) = ''").rowcount
+                dropped += con.execute(f"DELETE FROM outputs WHERE {_BLANK_SQL}").rowcount
         return dropped
+
+    def matching(self, prefix: str, limit: int = 5) -> list[str]:
+        """Up to ``limit`` digests that start with ``prefix`` (for telling a whole digest or a
+        unique prefix from an ambiguous one)."""
+        if self.path is None:
+            return []
+        with closing(self._connect()) as con:
+            return [d for (d,) in con.execute(
+                "SELECT digest FROM outputs WHERE substr(digest, 1, ?) = ? LIMIT ?",
+                (len(prefix), prefix, limit))]
+
+    def count_blank(self) -> int:
+        """How many empty or whitespace-only entries there are (older versions stored them)."""
+        if self.path is None:
+            return 0
+        with closing(self._connect()) as con:
+            return con.execute(f"SELECT COUNT(*) FROM outputs WHERE {_BLANK_SQL}").fetchone()[0]
+
+    def clear(self) -> int:
+        """Drop every entry (the runs' records stay); returns how many were dropped."""
+        if self.path is None:
+            return 0
+        with closing(self._connect()) as con, con:
+            return con.execute("DELETE FROM outputs").rowcount
 
     def put_run(self, run_id: str, record: Mapping[str, Any]) -> None:
         """Record (or update) a run's record."""
