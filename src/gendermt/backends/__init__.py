@@ -13,6 +13,7 @@ from typing import Any
 
 import pandas as pd
 
+from gendermt.canonical import canonical
 from gendermt.errors import GenderMTError
 
 from .base import Backend, ItemFailed, Request
@@ -102,8 +103,10 @@ def check_system(settings: dict[str, Any]) -> None:
 def output_settings(settings: dict[str, Any]) -> dict[str, Any]:
     """A system's settings less those that change how a job runs but not its outputs (the
     backend's ``runtime_keys``, ``batch_size``, ``gpus``): the translation job's params, so
-    that changing concurrency, timeouts or retries reruns nothing."""
-    return backend_class(settings).output_settings(settings)
+    that changing concurrency, timeouts or retries reruns nothing; in canonical form (sorted
+    keys, whole-number floats as ints), so that reordering a system's YAML block reruns
+    nothing either."""
+    return canonical(backend_class(settings).output_settings(settings))
 
 
 def settings_on(config: dict[str, Any], benchmark: str, system: str) -> dict[str, Any]:
