@@ -25,6 +25,7 @@ from gendermt.benchmarks import registry
 from gendermt.config_checks import check_config, check_schema
 from gendermt.errors import GenderMTError
 from gendermt.placement import gpu_resources
+from gendermt.protection import protected_reruns, rerun_allowed, stop_message
 from gendermt.provenance import code_fingerprint
 from gendermt.runinfo import check_config_files, startup_line
 from gendermt.runinfo import summary as run_summary_of
@@ -67,6 +68,15 @@ try:
 except GenderMTError as _exc:
     raise WorkflowError(str(_exc))
 
+# Protected outputs stop the run for every user, root too (Snakemake's own check is the file's
+# writability, which root always has): gendermt.protection, before any job runs.
+onstart:
+    if not workflow.touch and not rerun_allowed(config):
+        _locked = protected_reruns(workflow.dag.needrun_jobs())
+        if _locked:
+            raise WorkflowError(stop_message(_locked))
+
+
 # sha256 of data sources, memoised by (path, size, mtime) in .snakemake/gendermt/.
 SOURCE_HASHER = Hasher()
 
@@ -77,6 +87,15 @@ def source_identity(paths):
     found = identity(list(paths), SOURCE_HASHER)
     SOURCE_HASHER.save()
     return found
+
+
+def provenanced(paths):
+    """A data stage's inputs whose path, size and sha256 are its params (source_identity):
+    their content decides, not their mtime (ancient), so that touching a file (or copying
+    it without its mtime) reruns nothing, while changing its bytes reruns the stage and
+    everything downstream. Snakemake checksums only inputs up to 1 MB; its mtime trigger
+    would otherwise rerun every stage, translations included, for a touched big file."""
+    return ancient(paths)
 
 
 wildcard_constraints:
