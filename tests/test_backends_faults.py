@@ -346,7 +346,7 @@ def test_the_cache_never_stores_blank_outputs_and_forgets_on_demand(tmp_path):
     assert cache.put_many({"a" * 64: "Bonjour", "b" * 64: "", "c" * 64: " \n\t"}, "x",
                           run_id="r1", seconds={"a" * 64: 0.5}) == 1
     assert cache.entries(["a" * 64, "b" * 64]) == {
-        "a" * 64: {"raw": "Bonjour", "run_id": "r1", "seconds": 0.5}}
+        "a" * 64: {"raw": "Bonjour", "run_id": "r1", "seconds": 0.5, "finish": None}}
     cache.put_run("r1", {"run_id": "r1", "items_per_second": 3.0})
     assert cache.runs(["r1", "r2"]) == {"r1": {"run_id": "r1", "items_per_second": 3.0}}
     assert cache.forget(["a" * 16], prefix=True) == 1 and len(cache) == 0

@@ -29,7 +29,7 @@ from typing import Any
 
 FILENAME = "requests.sqlite"
 # Columns added after the first version (existing caches gain them on open).
-_EXTRA_COLUMNS = {"run_id": "TEXT", "seconds": "REAL"}
+_EXTRA_COLUMNS = {"run_id": "TEXT", "seconds": "REAL", "finish": "TEXT"}
 # An entry that is no answer (is_blank), in SQL.
 _BLANK_SQL = "trim(raw, ' ' || char(9, 10, 11, 12, 13)) = ''"
 
@@ -71,8 +71,9 @@ class RequestCache:
         return sqlite3.connect(self.path, timeout=self.timeout)
 
     def entries(self, digests: Iterable[str]) -> dict[str, dict[str, Any]]:
-        """``{digest: {"raw", "run_id", "seconds"}}`` of those digests that have an entry
-        (blank outputs stored by older versions are left out: they are no answer)."""
+        """``{digest: {"raw", "run_id", "seconds", "finish"}}`` of those digests that have an
+        entry (blank outputs stored by older versions are left out: they are no answer;
+        ``finish``, why the answer ended, is None in entries stored before it was kept)."""
         digests = list(dict.fromkeys(digests))
         if self.path is None or not digests:
             return {}
@@ -81,11 +82,12 @@ class RequestCache:
             for start in range(0, len(digests), 500):  # SQLite's limit on bound parameters
                 chunk = digests[start:start + 500]
                 marks = ",".join("?" * len(chunk))
-                for digest, raw, run_id, seconds in con.execute(
-                        f"SELECT digest, raw, run_id, seconds FROM outputs "
+                for digest, raw, run_id, seconds, finish in con.execute(
+                        f"SELECT digest, raw, run_id, seconds, finish FROM outputs "
                         f"WHERE digest IN ({marks})", chunk):
                     if not is_blank(raw):
-                        found[digest] = {"raw": raw, "run_id": run_id, "seconds": seconds}
+                        found[digest] = {"raw": raw, "run_id": run_id, "seconds": seconds,
+                                         "finish": finish}
         return found
 
     def get_many(self, digests: Iterable[str]) -> dict[str, str]:
@@ -93,16 +95,18 @@ class RequestCache:
         return {d: e["raw"] for d, e in self.entries(digests).items()}
 
     def put_many(self, outputs: Mapping[str, str], backend: str, run_id: str | None = None,
-                 seconds: Mapping[str, float] | None = None) -> int:
-        """Store outputs (one transaction: all of them or, if killed, none); blank outputs
-        are left out. Returns how many were stored."""
-        rows = [(d, raw, backend, time.time(), run_id, (seconds or {}).get(d))
-                for d, raw in outputs.items() if not is_blank(raw)]
+                 seconds: Mapping[str, float] | None = None,
+                 finish: Mapping[str, str] | None = None) -> int:
+        """Store outputs (one transaction: all of them or, if killed, none), with why each
+        ended (``finish``: stop, length, ...); blank outputs are left out. Returns how many
+        were stored."""
+        rows = [(d, raw, backend, time.time(), run_id, (seconds or {}).get(d),
+                 (finish or {}).get(d)) for d, raw in outputs.items() if not is_blank(raw)]
         if self.path is None or not rows:
             return 0
         with closing(self._connect()) as con, con:
             con.executemany("INSERT OR REPLACE INTO outputs (digest, raw, backend, created, "
-                            "run_id, seconds) VALUES (?, ?, ?, ?, ?, ?)", rows)
+                            "run_id, seconds, finish) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
         return len(rows)
 
     def forget(self, digests: Iterable[str] = (), *, blank: bool = False,

@@ -107,7 +107,8 @@ class Engine:
                                     not in found])
         if legacy:  # under the current key from now on
             self.store({d: e["raw"] for d, e in legacy.items()},
-                       {d: e.get("seconds") or 0.0 for d, e in legacy.items()})
+                       {d: e.get("seconds") or 0.0 for d, e in legacy.items()},
+                       finish={d: e.get("finish") for d, e in legacy.items()})
         found.update(legacy)
         return found
 
@@ -148,18 +149,20 @@ class Engine:
 
     # ------------------------------------------------------------------ the sending
     def store(self, outputs: Mapping[str, str], seconds: Mapping[str, float],
-              run_id: str | None = None) -> None:
-        """Answers by digest into the cache, made by ``run_id`` (default: this run); a cache
-        that cannot be written is a warning."""
+              run_id: str | None = None, finish: Mapping[str, str | None] | None = None
+              ) -> None:
+        """Answers by digest into the cache, made by ``run_id`` (default: this run), with why
+        each ended (``finish``); a cache that cannot be written is a warning."""
         try:
-            self.cache.put_many(outputs, self.backend.name, run_id or self.run_id, seconds)
+            self.cache.put_many(outputs, self.backend.name, run_id or self.run_id, seconds,
+                                {d: f for d, f in (finish or {}).items() if f})
         except sqlite3.Error as exc:
             where = f"; they are kept in {self.kept_in}" if self.kept_in else ""
             log.warning("could not store %d outputs in the request cache %s (%s)%s",
                         len(outputs), self.cache.path, exc, where)
 
     def backfill(self, kept: Mapping[str, Mapping[str, Any]]) -> int:
-        """Answers the caller kept (``{digest: {"raw", "run", "seconds"}}``: translation's
+        """Answers the caller kept (``{digest: {"raw", "run", "seconds", "finish"}}``: translation's
         resumed partial records) that the cache lacks are stored under the run that made
         them. A kill between the partial file and the cache leaves such answers; without
         this, a later run with the outputs deleted would send them again. Returns how many
@@ -176,7 +179,8 @@ class Engine:
                 by_run.setdefault(kept[digest].get("run"), []).append(digest)
         for run, digests in by_run.items():
             self.store({d: kept[d]["raw"] for d in digests},
-                       {d: kept[d].get("seconds") or 0.0 for d in digests}, run)
+                       {d: kept[d].get("seconds") or 0.0 for d in digests}, run,
+                       {d: kept[d].get("finish") for d in digests})
         return sum(map(len, by_run.values()))
 
     def run(self, on_answer: Callable[[str, str, float, str], None], *,
@@ -197,6 +201,7 @@ class Engine:
             b0 = time.perf_counter()
             failures: list[tuple[Request, Exception]] = []
             got: dict[str, str] = {}
+            finish: dict[str, str] = {}
             outs: list[str] = []
             extra = 0
             backend.finish_reasons = None
@@ -215,7 +220,8 @@ class Engine:
                 got[self.digests[req.item_id]] = raw
                 outs.append(raw)
                 group = self.group[req.item_id]
-                on_answer(group, raw, seconds, backend.finish_reason_of(i, req))
+                finish[self.digests[req.item_id]] = reason = backend.finish_reason_of(i, req)
+                on_answer(group, raw, seconds, reason)
                 n = len(self.items_of[group])
                 self.answered += n
                 if progress is not None:
@@ -227,7 +233,7 @@ class Engine:
             per_item = (time.perf_counter() - b0) / len(batch)
             if on_batch is not None:
                 on_batch()
-            self.store(got, {self.digests[r.item_id]: per_item for r in batch})
+            self.store(got, {self.digests[r.item_id]: per_item for r in batch}, finish=finish)
             if self.count:
                 self.tokens += backend.count_tokens(outs)
             self.sent += len(batch)

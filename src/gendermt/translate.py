@@ -133,8 +133,8 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     empty here and extracts in a stage of its own, :func:`gendermt.extract.extract_file`).
     ``threads`` (the job's) caps the CPU threads a model backend uses. Each output records
     why it ended (``finish_reason``: ``eos``/``stop``, ``length`` when cut off at the token
-    budget, ``n/a`` for systems that do not generate, ``unknown`` for an output taken from
-    the request cache, which keeps only the text).
+    budget, ``n/a`` for systems that do not generate; an output taken from the request cache
+    has the reason its entry keeps, ``unknown`` for entries stored before it was kept).
     ``shared``: raw outputs by request digest this system already made for every prompt
     (:mod:`gendermt.source_translations`), taken like cache entries.
     """
@@ -222,7 +222,8 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
             fh.flush()  # in the OS's hands: a SIGKILL no longer loses it
             return len(items_of[group])
 
-        n_cached = sum(record(d, e["raw"], e.get("seconds") or 0.0, "cache", e.get("run_id"))
+        n_cached = sum(record(d, e["raw"], e.get("seconds") or 0.0, "cache", e.get("run_id"),
+                              e.get("finish") or "unknown")
                        for d, e in cached.items())
         if n_cached:
             log.info("%d items found in the request cache %s", n_cached, cache.path)
