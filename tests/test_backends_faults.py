@@ -350,3 +350,20 @@ def test_the_cache_never_stores_blank_outputs_and_forgets_on_demand(tmp_path):
     cache.put_run("r1", {"run_id": "r1", "items_per_second": 3.0})
     assert cache.runs(["r1", "r2"]) == {"r1": {"run_id": "r1", "items_per_second": 3.0}}
     assert cache.forget(["a" * 16], prefix=True) == 1 and len(cache) == 0
+
+
+def test_the_retry_time_of_an_item_is_bounded(stage):
+    """Issue 31 item 10: however many retries and however long the backoff, an item gives up
+    within its retry_budget, naming it; the budget has a ceiling."""
+    from gendermt.backends import check_system
+    from gendermt.errors import GenderMTError
+
+    with FaultServer(always="500") as server:
+        t0 = time.monotonic()
+        with pytest.raises(ItemFailed, match=r"failed after \d+ attempts \(its retry_budget "
+                                             r"of 1.5 s left no time for another"):
+            stage(settings_for(server, max_retries=20, backoff=0.2, timeout=0.5,
+                               retry_budget=1.5, concurrency=N))
+        assert time.monotonic() - t0 < 6
+    with pytest.raises(GenderMTError, match="retry_budget must be .* at most 86400"):
+        check_system(settings_for(server, retry_budget=10 ** 6))

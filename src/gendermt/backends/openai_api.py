@@ -132,13 +132,19 @@ def redact_secret(text: str, secret: str | None, least: int = KEY_FRAGMENT) -> s
     return "".join(out)
 
 
+#: Seconds one item may spend on its attempts and the waits between them (``retry_budget``),
+#: by default and at most: however many ``max_retries``, an item fails within this.
+DEFAULT_RETRY_BUDGET = 900.0
+MAX_RETRY_BUDGET = 86400.0
+
+
 class OpenAICompatible(Backend):
     name: ClassVar[str] = "openai-compatible"
     default_batch_size: ClassVar[int] = 32
     settings_keys: ClassVar[frozenset[str]] = frozenset(
         {"base_url", "model", "api_key_env", "temperature", "max_tokens", "top_p", "seed",
          "concurrency", "timeout", "max_retries", "backoff", "retry_after_max",
-         "cache_identity"})
+         "cache_identity", "retry_budget"})
     required_keys: ClassVar[frozenset[str]] = frozenset({"base_url", "model"})
     # How requests are sent, not what is asked: changing these reuses earlier outputs.
     # `base_url` and `cache_identity` stand in the key and the params as one value, the
@@ -146,7 +152,7 @@ class OpenAICompatible(Backend):
     # system declares them the same (`cache_identity`).
     runtime_keys: ClassVar[frozenset[str]] = frozenset(
         {"base_url", "cache_identity", "api_key_env", "concurrency", "timeout", "max_retries",
-         "backoff", "retry_after_max"})
+         "backoff", "retry_after_max", "retry_budget"})
 
     @classmethod
     def check_settings(cls, settings: dict[str, Any]) -> None:
@@ -158,6 +164,12 @@ class OpenAICompatible(Backend):
         for key in ("concurrency", "max_retries"):
             if key in settings and int(settings[key]) < (1 if key == "concurrency" else 0):
                 raise GenderMTError(f"backend 'openai-compatible': {key} is too small")
+        budget = settings.get("retry_budget")
+        if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int | float)
+                                   or not 0 < budget <= MAX_RETRY_BUDGET):
+            raise GenderMTError(f"backend 'openai-compatible': retry_budget must be a number "
+                                f"of seconds above 0 and at most {MAX_RETRY_BUDGET}, not "
+                                f"{budget!r}")
         for key, least in (("timeout", 0.0), ("backoff", 0.0), ("retry_after_max", 0.0)):
             value = settings.get(key)
             if value is None:
@@ -184,6 +196,7 @@ class OpenAICompatible(Backend):
         self.max_retries = int(settings.get("max_retries", 5))
         self.backoff = float(settings.get("backoff", 1.0))
         self.retry_after_max = float(settings.get("retry_after_max", 60.0))
+        self.retry_budget = float(settings.get("retry_budget", DEFAULT_RETRY_BUDGET))
         self._key = None
         env = settings.get("api_key_env")
         if env:
@@ -360,21 +373,28 @@ class OpenAICompatible(Backend):
         return text
 
     def _with_retries(self, request: Request) -> str:
+        started = time.monotonic()
         for attempt in range(self.max_retries + 1):
             try:
                 return self._once(request)
             except Retryable as exc:
-                if attempt == self.max_retries:
+                # Exponential backoff with full jitter, unless the server says how long
+                # (capped: a server asking for an hour must not hold the job for one).
+                delay = random.uniform(0, self.backoff * 2 ** min(attempt, 60))
+                if exc.retry_after is not None:
+                    delay = min(exc.retry_after, self.retry_after_max)
+                spent = time.monotonic() - started
+                # the next attempt could not end within the item's retry budget
+                over = attempt < self.max_retries and \
+                    spent + delay + self.timeout > self.retry_budget
+                if attempt == self.max_retries or over:
+                    why = (f" (its retry_budget of {self.retry_budget:g} s left no time for "
+                           f"another; {spent:.1f} s spent)" if over else "")
                     raise ItemFailed(
                         request.item_id,
                         f"openai-compatible {self.model} at {self.url}: item "
-                        f"{request.item_id} failed after {attempt + 1} attempts; last error: "
-                        f"{self.redact(str(exc))}") from None
-                # Exponential backoff with full jitter, unless the server says how long
-                # (capped: a server asking for an hour must not hold the job for one).
-                delay = random.uniform(0, self.backoff * 2 ** attempt)
-                if exc.retry_after is not None:
-                    delay = min(exc.retry_after, self.retry_after_max)
+                        f"{request.item_id} failed after {attempt + 1} attempts{why}; last "
+                        f"error: {self.redact(str(exc))}") from None
                 log.warning("%s: item %s, attempt %d failed (%s); retrying in %.2f s",
                             self.model, request.item_id, attempt + 1, self.redact(str(exc)),
                             delay)
