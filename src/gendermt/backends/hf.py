@@ -18,7 +18,7 @@ import pandas as pd
 
 from gendermt.errors import GenderMTError, MissingResourceError
 
-from . import gguf
+from . import gguf, model_folder
 from .base import Backend, Request
 
 log = logging.getLogger(__name__)
@@ -117,6 +117,10 @@ class HFBackend(Backend):
             self.source = None
         else:
             self.source = locate_model(self.model_name, self.revision)
+        # A local folder's identity is its files' hash (weights, tokenizer, chat template):
+        # a changed folder at the same path is never answered from the cache.
+        self.folder_sha256 = (model_folder.folder_sha256(self.source)
+                              if self.source and Path(self.source).is_dir() else None)
         self.max_new_tokens = int(settings.get("max_new_tokens", 256))
         self._model = None
         self._tokenizer = None
@@ -125,6 +129,8 @@ class HFBackend(Backend):
         found = super().identity()
         if self.gguf_sha256:
             found["gguf_sha256"] = self.gguf_sha256
+        if self.folder_sha256:
+            found["folder_sha256"] = self.folder_sha256
         return found
 
     def _device_and_dtype(self) -> tuple[Any, Any]:
