@@ -19,6 +19,7 @@ cluster whose shared filesystem does not honour locks, give each node its own ``
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import time
@@ -29,7 +30,7 @@ from typing import Any
 
 FILENAME = "requests.sqlite"
 # Columns added after the first version (existing caches gain them on open).
-_EXTRA_COLUMNS = {"run_id": "TEXT", "seconds": "REAL", "finish": "TEXT"}
+_EXTRA_COLUMNS = {"run_id": "TEXT", "seconds": "REAL", "finish": "TEXT", "checksum": "TEXT"}
 # An entry that is no answer (is_blank), in SQL.
 _BLANK_SQL = "trim(raw, ' ' || char(9, 10, 11, 12, 13)) = ''"
 
@@ -40,9 +41,39 @@ def configured_dir(config: Mapping[str, Any]) -> str | None:
     return cache.get("dir", "results/cache") if cache.get("enabled", True) else None
 
 
+def checksum(digest: str, raw: str) -> str:
+    """What a stored answer is checked against when read: a changed byte is not served."""
+    return hashlib.sha256(f"{digest}\0{raw}".encode()).hexdigest()[:16]
+
+
+def corrupt(exc: BaseException) -> bool:
+    """Whether an SQLite error says the file is damaged (not locked, read-only or full):
+    running on without the cache would pay for every request again, at every run."""
+    return isinstance(exc, sqlite3.DatabaseError) and not isinstance(
+        exc, sqlite3.OperationalError) or "malformed" in str(exc)
+
+
 def is_blank(raw: str) -> bool:
     """An output that is no answer (empty or whitespace only): never cached."""
     return not raw.strip()
+
+
+def check_file(directory: str | Path | None) -> None:
+    """Raise GenderMTError when the cache file in ``directory`` exists but is damaged (a
+    start-up check: a job would otherwise find it first, or run without it and pay again)."""
+    if directory is None or not (Path(directory) / FILENAME).is_file():
+        return
+    path = Path(directory) / FILENAME
+    try:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)) as con:
+            con.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    except sqlite3.Error as exc:
+        if corrupt(exc):
+            from gendermt.errors import GenderMTError
+
+            raise GenderMTError(f"the request cache {path} is damaged ({exc}): move it away "
+                                f"(mv {path} {path}.damaged) to start a new one, or restore "
+                                f"it from a copy") from exc
 
 
 class RequestCache:
@@ -51,6 +82,8 @@ class RequestCache:
     def __init__(self, directory: str | Path | None, timeout: float = 120.0) -> None:
         self.path = Path(directory) / FILENAME if directory is not None else None
         self.timeout = timeout
+        #: Entries read whose checksum did not match (not served).
+        self.damaged = 0
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with closing(self._connect()) as con, con:
@@ -82,9 +115,12 @@ class RequestCache:
             for start in range(0, len(digests), 500):  # SQLite's limit on bound parameters
                 chunk = digests[start:start + 500]
                 marks = ",".join("?" * len(chunk))
-                for digest, raw, run_id, seconds, finish in con.execute(
-                        f"SELECT digest, raw, run_id, seconds, finish FROM outputs "
+                for digest, raw, run_id, seconds, finish, check in con.execute(
+                        f"SELECT digest, raw, run_id, seconds, finish, checksum FROM outputs "
                         f"WHERE digest IN ({marks})", chunk):
+                    if check is not None and check != checksum(digest, raw):
+                        self.damaged += 1  # not served: asked again, and stored anew
+                        continue
                     if not is_blank(raw):
                         found[digest] = {"raw": raw, "run_id": run_id, "seconds": seconds,
                                          "finish": finish}
@@ -101,12 +137,14 @@ class RequestCache:
         ended (``finish``: stop, length, ...); blank outputs are left out. Returns how many
         were stored."""
         rows = [(d, raw, backend, time.time(), run_id, (seconds or {}).get(d),
-                 (finish or {}).get(d)) for d, raw in outputs.items() if not is_blank(raw)]
+                 (finish or {}).get(d), checksum(d, raw))
+                for d, raw in outputs.items() if not is_blank(raw)]
         if self.path is None or not rows:
             return 0
         with closing(self._connect()) as con, con:
             con.executemany("INSERT OR REPLACE INTO outputs (digest, raw, backend, created, "
-                            "run_id, seconds, finish) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+                            "run_id, seconds, finish, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                            rows)
         return len(rows)
 
     def forget(self, digests: Iterable[str] = (), *, blank: bool = False,

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from gendermt.backends.base import ItemFailed, Request
-from gendermt.cache import RequestCache, is_blank
+from gendermt.cache import RequestCache, corrupt, is_blank
 from gendermt.errors import GenderMTError
 from gendermt.progress import Progress
 
@@ -50,13 +50,24 @@ def request_length(request: Request) -> int:
 
 def open_cache(cache_dir: str | Path | None) -> RequestCache:
     """The request cache in ``cache_dir`` (None: a cache that holds nothing); one that cannot
-    be opened is a warning, and the run goes on without it."""
+    be opened (locked, read-only, a full disk) is a warning, and the run goes on without it;
+    a damaged one is an error naming it (running on would pay for every request again)."""
     try:
         return RequestCache(cache_dir)
     except (sqlite3.Error, OSError) as exc:
+        if corrupt(exc):
+            raise damaged_cache(cache_dir, exc) from exc
         log.warning("the request cache %s cannot be opened (%s): running without it",
                     cache_dir, exc)
         return RequestCache(None)
+
+
+def damaged_cache(cache_dir: str | Path | None, exc: BaseException) -> GenderMTError:
+    where = Path(cache_dir or ".") / "requests.sqlite"
+    return GenderMTError(
+        f"the request cache {where} is damaged ({exc}): not running without it, which would "
+        f"send (and pay for) every request again at every run. Move it away "
+        f"(mv {where} {where}.damaged) to start a new one, or restore it from a copy")
 
 
 class Engine:
@@ -100,6 +111,9 @@ class Engine:
         try:
             found = self.cache.entries(self.digests[r.item_id] for r in requests)
         except sqlite3.Error as exc:
+            if corrupt(exc):
+                raise damaged_cache(self.cache.path.parent if self.cache.path else None,
+                                    exc) from exc
             log.warning("the request cache %s cannot be read (%s): sending every request",
                         self.cache.path, exc)
             found = {}
@@ -110,6 +124,10 @@ class Engine:
                        {d: e.get("seconds") or 0.0 for d, e in legacy.items()},
                        finish={d: e.get("finish") for d, e in legacy.items()})
         found.update(legacy)
+        if self.cache.damaged:
+            log.warning("%s: %d entries of the request cache %s did not match their checksum: "
+                        "not served, asked again", self.who, self.cache.damaged,
+                        self.cache.path)
         return found
 
     def _legacy_hits(self, requests: list[Request]) -> dict[str, dict[str, Any]]:

@@ -22,6 +22,7 @@ from gendermt.backends import (
     system_kind,
 )
 from gendermt.benchmarks import registry
+from gendermt.cache import check_file as check_cache_file, configured_dir
 from gendermt.config_checks import check_config, check_schema
 from gendermt.errors import GenderMTError
 from gendermt.placement import gpu_resources
@@ -62,8 +63,10 @@ RUN = config["run"]
 RESULTS = str(Path("results") / RUN)
 LOGS = str(Path("logs") / RUN)
 
-# Every configured data file or folder must exist before anything is planned.
+# Every configured data file or folder must exist before anything is planned; a damaged
+# request cache stops here, not in a job (or in every later run, paying again).
 try:
+    check_cache_file(configured_dir(config))
     check_sources(config)
 except GenderMTError as _exc:
     raise WorkflowError(str(_exc))
