@@ -18,6 +18,7 @@ level of bytes and headers:
                   excerpt of the body is cut)
 ``part-500@N``    a 500 whose body echoes the key's first N characters only
 ``echo-answer``   a normal answer whose text carries the request's Authorization header
+``huge@N``        a well-formed answer of N MB
 
 Bounded: it binds 127.0.0.1 only, every fault ends within ``trickle_interval`` × body size
 (or ``slow_seconds``), and after ``max_requests`` requests it answers 400, so that a client
@@ -144,8 +145,12 @@ class FaultServer(ChatServer):
         auth = handler.headers.get("Authorization", "")
         self._send(handler, 200, self._answer(body, f"FR: {user} ({auth})"))
 
+    def _huge(self, handler, body, user, arg) -> None:
+        self._send(handler, 200, self._answer(body, "x" * int(float(arg or 1) * 1e6)))
+
 
 FAULTS = {
+    "huge": FaultServer._huge,
     "cut-401": FaultServer._cut,
     "part-500": FaultServer._part,
     "echo-answer": FaultServer._echo_answer,

@@ -129,3 +129,18 @@ def test_a_failed_jobs_log_keeps_every_retry(mini, tmp_path):
     kept = (logs / "baseline.log.attempts").read_text()
     assert kept.count("==== run started") == 2, kept
     assert kept.count("ItemFailed") >= 2, kept
+
+
+def test_an_unset_api_key_stops_the_run_before_any_job(mini, tmp_path, monkeypatch):
+    """Issue 31 item 11: found at start-up, not when the first job starts."""
+    workdir = copy_of(mini, tmp_path)
+    monkeypatch.delenv("GENDERMT_UNSET_TEST_KEY", raising=False)
+    api = {"api": {"backend": "openai-compatible", "base_url": "http://127.0.0.1:9/v1",
+                   "model": "m", "api_key_env": "GENDERMT_UNSET_TEST_KEY"}}
+    (workdir / "key.yaml").write_text(yaml.safe_dump(mini_config(BIG, "key", api)))
+    proc = snakemake(workdir, "--cores", "1", "--configfile", "key.yaml")
+    text = output_of(proc)
+    assert proc.returncode != 0
+    assert "systems.api.api_key_env: the environment variable GENDERMT_UNSET_TEST_KEY is " \
+        "not set" in text, explain(proc)
+    assert "Finished jobid" not in text

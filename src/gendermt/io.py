@@ -63,7 +63,22 @@ def write_table(frame: pd.DataFrame, csv_path: str | os.PathLike,
     with atomic_path(csv_path) as tmp:
         frame.to_csv(tmp, index=False)
     if md_path is not None:
-        write_text(md_path, frame.to_markdown(index=False, floatfmt=floatfmt) + "\n")
+        write_text(md_path, markdown_cells(frame).to_markdown(index=False, floatfmt=floatfmt)
+                   + "\n")
+
+
+def markdown_cells(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with its text cells safe in a Markdown table: ``|`` escaped, line breaks as
+    spaces (a model output holding either would break the table's rows)."""
+    text = [c for c in frame.columns
+            if any(isinstance(v, str) and ("|" in v or "\n" in v) for v in frame[c])]
+    if not text:
+        return frame
+    shown = frame.copy()
+    for column in text:
+        shown[column] = [v.replace("|", "\\|").replace("\r\n", " ").replace("\n", " ")
+                         if isinstance(v, str) else v for v in shown[column]]
+    return shown
 
 
 class _Tee:

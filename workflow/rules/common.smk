@@ -20,6 +20,7 @@ from gendermt.backends import (
     settings_on,
     system_gpus,
     system_kind,
+    unset_api_keys,
 )
 from gendermt.benchmarks import registry
 from gendermt.cache import check_file as check_cache_file, configured_dir
@@ -73,11 +74,17 @@ except GenderMTError as _exc:
 
 # Protected outputs stop the run for every user, root too (Snakemake's own check is the file's
 # writability, which root always has): gendermt.protection, before any job runs.
+# A system about to translate whose API key is not in the environment stops here too.
 onstart:
+    _jobs = list(workflow.dag.needrun_jobs())
     if not workflow.touch and not rerun_allowed(config):
-        _locked = protected_reruns(workflow.dag.needrun_jobs())
+        _locked = protected_reruns(_jobs)
         if _locked:
             raise WorkflowError(stop_message(_locked))
+    _unset = unset_api_keys(SYSTEMS, [j.wildcards_dict["system"] for j in _jobs
+                                      if j.rule.name in ("translate", "translate_sources")])
+    if _unset:
+        raise WorkflowError("\n".join(_unset))
 
 
 # sha256 of data sources, memoised by (path, size, mtime) in .snakemake/gendermt/.

@@ -109,6 +109,20 @@ def output_settings(settings: dict[str, Any]) -> dict[str, Any]:
     return canonical(backend_class(settings).output_settings(settings))
 
 
+def unset_api_keys(systems: dict[str, dict[str, Any]], names: Any) -> list[str]:
+    """One line per system of ``names`` whose ``api_key_env`` names an unset environment
+    variable (checked before any job runs, not when the first job starts)."""
+    import os
+
+    found = []
+    for name in sorted(set(names)):
+        env = (systems.get(name) or {}).get("api_key_env")
+        if env and not os.environ.get(str(env)):
+            found.append(f"systems.{name}.api_key_env: the environment variable {env} is not "
+                         f"set; export it with the API key before running")
+    return found
+
+
 def settings_on(config: dict[str, Any], benchmark: str, system: str) -> dict[str, Any]:
     """A system's settings on a benchmark: its `systems:` entry with the benchmark's
     `decoding:` overrides for it (e.g. more new tokens for a step-by-step prompt)."""
@@ -128,4 +142,4 @@ def build_backend(settings: dict[str, Any], data: pd.DataFrame,
 
 __all__ = ["BACKENDS", "BACKEND_MODULES", "Backend", "ItemFailed", "Request",
            "backend_module", "build_backend", "check_system", "output_settings",
-           "settings_on", "system_gpus", "system_kind"]
+           "settings_on", "system_gpus", "system_kind", "unset_api_keys"]

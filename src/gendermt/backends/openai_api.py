@@ -47,6 +47,16 @@ class Retryable(Exception):
         self.retry_after = retry_after
 
 
+class TooLarge(Exception):
+    """A body larger than the answer's token budget allows (read no further)."""
+
+
+#: Bytes an answer's body may take: a fixed allowance plus this much per token of
+#: ``max_tokens`` (a token is a few characters; JSON may escape each as 6 bytes); without
+#: ``max_tokens``, ``MAX_BODY``.
+BODY_ALLOWANCE, BYTES_PER_TOKEN, MAX_BODY = 64 * 1024, 64, 32 * 1024 * 1024
+
+
 # Every way a transport can fail: OSError covers refused/reset connections, socket timeouts
 # and ssl.SSLError; HTTPException covers IncompleteRead, RemoteDisconnected, BadStatusLine.
 TRANSPORT_ERRORS = (OSError, http.client.HTTPException)
@@ -197,6 +207,9 @@ class OpenAICompatible(Backend):
         self.backoff = float(settings.get("backoff", 1.0))
         self.retry_after_max = float(settings.get("retry_after_max", 60.0))
         self.retry_budget = float(settings.get("retry_budget", DEFAULT_RETRY_BUDGET))
+        tokens = settings.get("max_tokens")
+        self.max_body = (min(MAX_BODY, BODY_ALLOWANCE + BYTES_PER_TOKEN * int(tokens))
+                         if tokens else MAX_BODY)
         self._key = None
         env = settings.get("api_key_env")
         if env:
@@ -330,7 +343,22 @@ class OpenAICompatible(Backend):
                 abort()
             conn.request("POST", path, body=body, headers=headers)
             resp = conn.getresponse()
-            payload = resp.read()
+            # read no more than the token budget allows (a runaway server's 50 MB answer
+            # would otherwise be kept, and scored for minutes)
+            too_large = TooLarge(f"an answer body over {self.max_body} bytes (more than "
+                                 f"max_tokens {self.settings.get('max_tokens', '(unset)')} "
+                                 f"allows)")
+            length = resp.getheader("Content-Length") or ""
+            if length.isdigit():
+                if int(length) > self.max_body:
+                    raise too_large
+                payload = resp.read()  # a body cut short raises IncompleteRead
+            else:  # chunked or until close: at most one byte past the limit
+                payload = resp.read(self.max_body + 1)
+                if expired.is_set():
+                    raise TimeoutError("the deadline passed while reading the body")
+                if len(payload) > self.max_body:
+                    raise too_large
             return resp.status, resp.headers, payload
         except TRANSPORT_ERRORS as exc:
             if expired.is_set() or isinstance(exc, TimeoutError | socket.timeout):
@@ -344,7 +372,11 @@ class OpenAICompatible(Backend):
 
     def _once(self, request: Request) -> str:
         body = json.dumps(self.payload(request), ensure_ascii=False).encode()
-        status, headers, payload = self._post(body)
+        try:
+            status, headers, payload = self._post(body)
+        except TooLarge as exc:
+            raise ItemFailed(request.item_id, f"openai-compatible {self.model} at {self.url}: "
+                             f"item {request.item_id}: {exc}; not kept") from None
         if status != 200:
             detail = self.excerpt(payload, 300)
             if status in (408, 409, 425, 429) or status >= 500:
