@@ -296,6 +296,20 @@ def test_answers_cached_before_the_server_joined_the_key(stage, tmp_path):
         records, meta = stage(settings)
         assert meta["requests_sent"] == 0 and not server.requests
         assert [r["raw"] for r in records] == [f"old {s}" for s in stage.sources]
+        # entries with no record of their server (a judge's): served only to a system that
+        # declares its server's identity
+        with sqlite3.connect(cache.path) as con:
+            con.execute("DELETE FROM outputs WHERE run_id IS NOT 'r-old'")
+            con.execute("UPDATE outputs SET run_id = NULL")
+        before = len(other.requests)
+        _, meta = stage(settings_for(other, cache_identity=None), out_dir="other2")
+        assert meta["requests_sent"] == N and len(other.requests) == before + N
+        with sqlite3.connect(cache.path) as con:  # only the old entries again
+            con.execute("DELETE FROM outputs WHERE raw NOT LIKE 'old %'")
+        records, meta = stage(settings_for(other, cache_identity="judge-model"),
+                              out_dir="declared")
+        assert meta["requests_sent"] == 0
+        assert [r["raw"] for r in records] == [f"old {s}" for s in stage.sources]
 
 
 def test_a_rerun_from_the_cache_keeps_the_first_runs_record(stage):

@@ -251,11 +251,16 @@ class OpenAICompatible(Backend):
         # A key of the body alone (gendermt before the server joined the key) says nothing
         # of which server answered: its answer is served only where the run that made it
         # recorded a server this system's identity names.
+        # An entry with no such record (the GAMBIT judge's, the ConGA annotator's) is served
+        # only to a system that declares its server's identity (`cache_identity`): the
+        # user says these answers are this model's.
         if digest not in self._body_keys:
             return True
         url = ((run or {}).get("resolved") or {}).get("base_url")
-        return bool(url) and normalise_url(str(url)) in {
-            self.server, normalise_url(str(self.settings["base_url"]))}
+        if not url:
+            return self.settings.get("cache_identity") is not None
+        return normalise_url(str(url)) in {self.server,
+                                            normalise_url(str(self.settings["base_url"]))}
 
     def legacy_digests(self, request: Request) -> list[str]:
         # Until gendermt 0.x keys were the settings (with base_url) and the request, not the
