@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import socket
 import sqlite3
 import time
 from collections.abc import Iterable, Mapping
@@ -58,6 +60,26 @@ def is_blank(raw: str) -> bool:
     return not raw.strip()
 
 
+def owner_id(token: str) -> str:
+    """This process's name in claims: host, pid and a token of its own."""
+    return f"{socket.gethostname()}:{os.getpid()}:{token}"
+
+
+def _alive(owner: str) -> bool:
+    """Whether a claim's process may still be sending (unknown for other hosts: yes)."""
+    host, _, rest = owner.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def check_file(directory: str | Path | None) -> None:
     """Raise GenderMTError when the cache file in ``directory`` exists but is damaged (a
     start-up check: a job would otherwise find it first, or run without it and pay again)."""
@@ -91,6 +113,10 @@ class RequestCache:
                             "raw TEXT NOT NULL, backend TEXT NOT NULL, created REAL NOT NULL)")
                 con.execute("CREATE TABLE IF NOT EXISTS runs (run_id TEXT PRIMARY KEY, "
                             "record TEXT NOT NULL)")
+                # requests being sent now, by which process: another process sharing the
+                # cache waits for their answers instead of sending them too
+                con.execute("CREATE TABLE IF NOT EXISTS inflight (digest TEXT PRIMARY KEY, "
+                            "owner TEXT NOT NULL, claimed REAL NOT NULL)")
                 have = {row[1] for row in con.execute("PRAGMA table_info(outputs)")}
                 for column, kind in _EXTRA_COLUMNS.items():
                     if column not in have:
@@ -190,6 +216,50 @@ class RequestCache:
             return 0
         with closing(self._connect()) as con, con:
             return con.execute("DELETE FROM outputs").rowcount
+
+    def claim(self, digests: Iterable[str], owner: str, stale_after: float = 300.0
+              ) -> set[str]:
+        """Claim ``digests`` for ``owner`` (``host:pid:token``): returns those it holds now.
+        A claim another owner holds is left to it unless it is stale: not refreshed for
+        ``stale_after`` seconds, or its process on this host is gone."""
+        digests = list(dict.fromkeys(digests))
+        if self.path is None or not digests:
+            return set(digests)
+        now = time.time()
+        with closing(self._connect()) as con, con:
+            con.execute("DELETE FROM inflight WHERE claimed < ?", (now - stale_after,))
+            for other, in con.execute("SELECT DISTINCT owner FROM inflight WHERE owner != ?",
+                                      (owner,)).fetchall():
+                if not _alive(other):
+                    con.execute("DELETE FROM inflight WHERE owner = ?", (other,))
+            con.executemany("INSERT OR IGNORE INTO inflight VALUES (?, ?, ?)",
+                            [(d, owner, now) for d in digests])
+            held: set[str] = set()
+            for start in range(0, len(digests), 500):
+                chunk = digests[start:start + 500]
+                marks = ",".join("?" * len(chunk))
+                held.update(d for d, in con.execute(
+                    f"SELECT digest FROM inflight WHERE owner = ? AND digest IN ({marks})",
+                    [owner, *chunk]))
+        return held
+
+    def refresh(self, owner: str) -> None:
+        """Keep ``owner``'s claims fresh (it is still sending)."""
+        if self.path is None:
+            return
+        with closing(self._connect()) as con, con:
+            con.execute("UPDATE inflight SET claimed = ? WHERE owner = ?", (time.time(), owner))
+
+    def release(self, owner: str, digests: Iterable[str] | None = None) -> None:
+        """Drop ``owner``'s claims (of ``digests``; all of them without)."""
+        if self.path is None:
+            return
+        with closing(self._connect()) as con, con:
+            if digests is None:
+                con.execute("DELETE FROM inflight WHERE owner = ?", (owner,))
+            else:
+                con.executemany("DELETE FROM inflight WHERE owner = ? AND digest = ?",
+                                [(owner, d) for d in digests])
 
     def put_run(self, run_id: str, record: Mapping[str, Any]) -> None:
         """Record (or update) a run's record."""

@@ -24,19 +24,27 @@ with the caller; :func:`ask` is the whole loop for a model used as an instrument
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sqlite3
 import time
+import uuid
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 from gendermt.backends.base import ItemFailed, Request
-from gendermt.cache import RequestCache, corrupt, is_blank
+from gendermt.cache import RequestCache, corrupt, is_blank, owner_id
 from gendermt.errors import GenderMTError
 from gendermt.progress import Progress
 
 log = logging.getLogger(__name__)
+
+#: Seconds after which another process's claim on a request counts as given up (it refreshes
+#: its claims after every batch; a dead process on this host is noticed at once).
+CLAIM_STALE_AFTER = 1800.0
+#: Seconds between looks at the cache while waiting for another process's answers.
+CLAIM_POLL = 0.5
 
 #: The orders requests can be sent in.
 Order = Literal["given", "longest-first"]
@@ -98,7 +106,9 @@ class Engine:
         for r in self.requests:
             self.items_of.setdefault(self.group[r.item_id], []).append(r)
         self.count = count_tokens
+        self.dedupe = dedupe
         self.to_send: list[Request] = []
+        self.from_elsewhere = 0  # items answered by another process sending them meanwhile
         self.sent = 0       # requests sent so far
         self.answered = 0   # items answered by what was sent
         self.tokens = 0     # output tokens (with ``count_tokens``)
@@ -204,7 +214,8 @@ class Engine:
     def run(self, on_answer: Callable[[str, str, float, str], None], *,
             progress: Progress | None = None,
             on_batch: Callable[[], None] | None = None,
-            on_failures: Callable[[list[tuple[Request, Exception]]], None] | None = None
+            on_failures: Callable[[list[tuple[Request, Exception]]], None] | None = None,
+            on_cached: Callable[[str, dict[str, Any]], None] | None = None
             ) -> None:
         """Send :attr:`to_send` (see :meth:`plan`) in batches.
 
@@ -212,10 +223,74 @@ class Engine:
         since its batch started); ``on_batch()`` once a batch is complete, before its answers
         go to the cache (make the caller's copy durable); ``on_failures(failures)`` before
         the run fails on items that failed for good (the batch's other answers are kept).
+
+        With a cache and ``dedupe``, each request is claimed in the cache before it is sent
+        (:meth:`RequestCache.claim`): one that another process sharing the cache is sending
+        now is not sent again; its answer is taken from the cache once that process stored
+        it (``on_cached(group, entry)``, by default ``on_answer``), and sent here only if
+        that process gave it up (failed, died, or stopped refreshing its claims).
         """
+        if self.cache.path is None or not self.dedupe:
+            self._send(self.to_send, on_answer, progress, on_batch, on_failures)
+            return
+        owner = owner_id(self.run_id or uuid.uuid4().hex[:12])
+        pending = list(self.to_send)
+        try:
+            while pending:
+                try:
+                    mine = self.cache.claim((self.digests[r.item_id] for r in pending), owner,
+                                            CLAIM_STALE_AFTER)
+                except sqlite3.Error:
+                    mine = {self.digests[r.item_id] for r in pending}  # send them all
+                ours = [r for r in pending if self.digests[r.item_id] in mine]
+                pending = [r for r in pending if self.digests[r.item_id] not in mine]
+                if ours:
+                    self._send(ours, on_answer, progress, on_batch, on_failures, owner)
+                if pending:
+                    pending = self._answered_elsewhere(pending, on_answer, on_cached,
+                                                       progress, wait=not ours)
+        finally:
+            with contextlib.suppress(sqlite3.Error):
+                self.cache.release(owner)
+
+    def _answered_elsewhere(self, pending: list[Request],
+                            on_answer: Callable[[str, str, float, str], None],
+                            on_cached: Callable[[str, dict[str, Any]], None] | None,
+                            progress: Progress | None, wait: bool) -> list[Request]:
+        """Hand over the answers of ``pending`` that another process stored; returns those
+        still missing (after a short wait when nothing else is to be done)."""
+        if wait:
+            time.sleep(CLAIM_POLL)
+        try:
+            found = self.cache.entries(self.digests[r.item_id] for r in pending)
+        except sqlite3.Error:
+            found = {}
+        left = []
+        for r in pending:
+            entry = found.get(self.digests[r.item_id])
+            if entry is None:
+                left.append(r)
+                continue
+            group = self.group[r.item_id]
+            if on_cached is not None:
+                on_cached(group, entry)
+            else:
+                on_answer(group, entry["raw"], entry.get("seconds") or 0.0,
+                          entry.get("finish") or "unknown")
+            self.from_elsewhere += len(self.items_of[group])
+            if progress is not None:
+                progress.update(len(self.items_of[group]))
+        return left
+
+    def _send(self, requests: list[Request], on_answer: Callable[[str, str, float, str], None],
+              progress: Progress | None, on_batch: Callable[[], None] | None,
+              on_failures: Callable[[list[tuple[Request, Exception]]], None] | None,
+              owner: str | None = None) -> None:
+        """Send ``requests`` in batches (see :meth:`run`); ``owner``'s claims are refreshed
+        after each batch and released for what it answered."""
         backend = self.backend
-        for start in range(0, len(self.to_send), backend.batch_size):
-            batch = self.to_send[start:start + backend.batch_size]
+        for start in range(0, len(requests), backend.batch_size):
+            batch = requests[start:start + backend.batch_size]
             b0 = time.perf_counter()
             failures: list[tuple[Request, Exception]] = []
             got: dict[str, str] = {}
@@ -252,6 +327,10 @@ class Engine:
             if on_batch is not None:
                 on_batch()
             self.store(got, {self.digests[r.item_id]: per_item for r in batch}, finish=finish)
+            if owner is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self.cache.release(owner, [self.digests[r.item_id] for r in batch])
+                    self.cache.refresh(owner)
             if self.count:
                 self.tokens += backend.count_tokens(outs)
             self.sent += len(batch)
