@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import sqlite3
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping
@@ -40,9 +41,11 @@ from gendermt.progress import Progress
 
 log = logging.getLogger(__name__)
 
-#: Seconds after which another process's claim on a request counts as given up (it refreshes
-#: its claims after every batch; a dead process on this host is noticed at once).
-CLAIM_STALE_AFTER = 1800.0
+#: Seconds after which another process's claim on a request counts as given up: a sending
+#: process refreshes its claims every CLAIM_HEARTBEAT seconds (a dead process on this host is
+#: noticed at once; one on another host, a cluster node, after this long).
+CLAIM_STALE_AFTER = 120.0
+CLAIM_HEARTBEAT = 20.0
 #: Seconds between looks at the cache while waiting for another process's answers.
 CLAIM_POLL = 0.5
 
@@ -235,6 +238,15 @@ class Engine:
             return
         owner = owner_id(self.run_id or uuid.uuid4().hex[:12])
         pending = list(self.to_send)
+        stop = threading.Event()
+
+        def heartbeat() -> None:  # claims stay fresh through batches of any length
+            while not stop.wait(CLAIM_HEARTBEAT):
+                with contextlib.suppress(sqlite3.Error):
+                    self.cache.refresh(owner)
+
+        beat = threading.Thread(target=heartbeat, daemon=True)
+        beat.start()
         try:
             while pending:
                 try:
@@ -250,6 +262,8 @@ class Engine:
                     pending = self._answered_elsewhere(pending, on_answer, on_cached,
                                                        progress, wait=not ours)
         finally:
+            stop.set()
+            beat.join()
             with contextlib.suppress(sqlite3.Error):
                 self.cache.release(owner)
 
