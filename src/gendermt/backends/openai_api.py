@@ -263,6 +263,12 @@ class OpenAICompatible(Backend):
                                             normalise_url(str(self.settings["base_url"]))}
 
     def legacy_digests(self, request: Request) -> list[str]:
+        # Keys of the body as sent alone, before the server joined the key: served only as
+        # legacy_entry_ok allows (which server answered).
+        body = self.payload(request)
+        body_only = hashlib.sha256(json.dumps([{"backend": self.name}, body], sort_keys=True,
+                                              ensure_ascii=False).encode()).hexdigest()
+        self._body_keys.add(body_only)
         # Until gendermt 0.x keys were the settings (with base_url) and the request, not the
         # body as sent. Their answers are still the right ones where the body built then (a
         # frozen copy of that code) is the body built now.
@@ -271,14 +277,11 @@ class OpenAICompatible(Backend):
               "temperature": float(self.settings.get("temperature", 0)),
               **{k: self.settings[k] for k in ("max_tokens", "top_p", "seed")
                  if k in self.settings}}
-        if v1 != self.payload(request):
-            return []
-        # the body as sent without the server (keys until the server joined them)
-        body_only = hashlib.sha256(json.dumps([{"backend": self.name}, v1], sort_keys=True,
-                                              ensure_ascii=False).encode()).hexdigest()
-        self._body_keys.add(body_only)
+        if v1 != body:
+            return [body_only]
         old_runtime = {"batch_size", "gpus", "api_key_env", "concurrency", "timeout",
-                       "max_retries", "backoff", "cache_identity"}  # (not a setting then)
+                       "max_retries", "backoff",
+                       "cache_identity", "retry_budget"}  # (not settings then)
         identity = {"backend": self.name, **{k: v for k, v in sorted(self.settings.items())
                                              if k not in old_runtime}}
         payload = json.dumps([identity, request.source, request.messages, request.src_lang,
