@@ -14,6 +14,11 @@ level of bytes and headers:
 ``429``, ``500``, ``503``, ``408``   an error status; ``429@2`` adds ``Retry-After: 2``,
                   ``503@date+3`` an HTTP-date 3 s ahead, ``429@junk`` an unparsable one
 ``echo-401``, ``echo-500``   an error whose body echoes the request's Authorization header
+``cut-401@N``     a 401 whose body has the key start N characters before byte 300 (where an
+                  excerpt of the body is cut)
+``part-500@N``    a 500 whose body echoes the key's first N characters only
+``echo-answer``   a normal answer whose text carries the request's Authorization header
+``huge@N``        a well-formed answer of N MB
 
 Bounded: it binds 127.0.0.1 only, every fault ends within ``trickle_interval`` × body size
 (or ``slow_seconds``), and after ``max_requests`` requests it answers 400, so that a client
@@ -127,8 +132,28 @@ class FaultServer(ChatServer):
         self._send(handler, status, json.dumps(
             {"error": {"message": f"invalid credentials: {auth}", "header": auth}}).encode())
 
+    def _cut(self, handler, body, user, arg) -> None:
+        key = handler.headers.get("Authorization", "").removeprefix("Bearer ")
+        pad = 300 - int(arg or 20)
+        self._send(handler, 401, ("x" * pad + key + " is not a valid key").encode())
+
+    def _part(self, handler, body, user, arg) -> None:
+        key = handler.headers.get("Authorization", "").removeprefix("Bearer ")
+        self._send(handler, 500, f"overloaded (key {key[:int(arg or 12)]}...)".encode())
+
+    def _echo_answer(self, handler, body, user, arg) -> None:
+        auth = handler.headers.get("Authorization", "")
+        self._send(handler, 200, self._answer(body, f"FR: {user} ({auth})"))
+
+    def _huge(self, handler, body, user, arg) -> None:
+        self._send(handler, 200, self._answer(body, "x" * int(float(arg or 1) * 1e6)))
+
 
 FAULTS = {
+    "huge": FaultServer._huge,
+    "cut-401": FaultServer._cut,
+    "part-500": FaultServer._part,
+    "echo-answer": FaultServer._echo_answer,
     "drop": FaultServer._drop,
     "reset": FaultServer._reset,
     "empty-text": FaultServer._content(None, ""),

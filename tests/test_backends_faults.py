@@ -43,9 +43,13 @@ def stage(tmp_path, sample_data):
 
 
 def settings_for(server, **extra):
-    return {"backend": "openai-compatible", "base_url": server.url, "model": "tiny-chat",
-            "timeout": 2.0, "max_retries": 3, "backoff": 0.01, "concurrency": 2,
-            "batch_size": N, **extra}
+    """Settings for a system on ``server``; each test's servers serve one model (a
+    restarted FaultServer listens on another port): ``cache_identity`` says so, unless a
+    test passes ``cache_identity=None`` (the server's own address)."""
+    settings = {"backend": "openai-compatible", "base_url": server.url, "model": "tiny-chat",
+                "timeout": 2.0, "max_retries": 3, "backoff": 0.01, "concurrency": 2,
+                "batch_size": N, "cache_identity": "fault-server", **extra}
+    return {k: v for k, v in settings.items() if v is not None}
 
 
 @pytest.mark.parametrize("fault", ["drop", "reset", "500@0", "503@date", "408", "malformed"])
@@ -171,6 +175,40 @@ def test_the_key_is_redacted_from_every_message(stage, monkeypatch):
     assert "HTTP 500" in log and "[redacted]" in log and secret not in log
 
 
+def test_the_key_is_redacted_before_a_body_is_cut_and_in_pieces(stage, monkeypatch, tmp_path):
+    """Issue 31 item 2: a key straddling the 300-character cut of an error body, a server
+    echoing only the key's first 12 characters, and a key echoed inside a normal answer
+    (item 11) leave no piece of the key of 8 characters or more in the error, the log, the
+    outputs or the cache."""
+    secret = "sk-fault-abcdefghijklmnopqrst"  # 28 characters
+    monkeypatch.setenv("GENDERMT_FAULT_KEY", secret)
+    plan = {stage.sources[0]: ["part-500@12"], stage.sources[1]: ["echo-answer"],
+            stage.sources[2]: ["cut-401@20"]}
+    with FaultServer(plan) as server, pytest.raises(ItemFailed) as err:
+        stage(settings_for(server, api_key_env="GENDERMT_FAULT_KEY", concurrency=1))
+    pieces = {secret[i:i + 8] for i in range(len(secret) - 7)}
+    message = str(err.value)
+    assert "HTTP 401" in message and "[redacted]" in message
+    written = "\n".join([message, stage.log.read_text()] + [
+        p.read_bytes().decode(errors="replace") for p in tmp_path.rglob("*") if p.is_file()])
+    assert "overloaded (key [redacted]" in written
+    leaked = sorted(p for p in pieces if p in written)
+    assert not leaked, leaked
+    with FaultServer() as server:  # the rerun: the echoed answer was kept, redacted
+        records, _ = stage(settings_for(server, api_key_env="GENDERMT_FAULT_KEY"))
+    assert records[1]["raw"] == f"FR: {stage.sources[1]} (Bearer [redacted])"
+
+
+def test_redaction_of_pieces_of_a_key():
+    from gendermt.backends.openai_api import redact_secret
+
+    key = "sk-0123456789abcdef"
+    assert redact_secret(f"a {key} b", key) == "a [redacted] b"
+    assert redact_secret("a sk-01234567 b 89abcdef", key) == "a [redacted] b [redacted]"
+    assert redact_secret("a sk-0123 b", key) == "a sk-0123 b"  # 7 characters: kept
+    assert redact_secret("text", None) == "text"
+
+
 def test_answers_are_kept_as_they_arrive_and_cache_failures_are_warnings(stage, monkeypatch):
     """Item 14: a permanently failing item does not discard its batch's other answers (the
     rerun asks only for it); a cache that cannot be written is a warning, not an abort."""
@@ -190,22 +228,88 @@ def test_answers_are_kept_as_they_arrive_and_cache_failures_are_warnings(stage, 
     assert "could not store 1 outputs in the request cache" in stage.log.read_text()
 
 
-def test_the_cache_key_is_the_model_and_the_request_as_sent(stage, monkeypatch):
-    """Item 4 and issue 16: another port (a restarted local server) reuses the answers;
-    a change of how the backend builds its request body does not."""
+def test_the_cache_key_is_the_server_the_model_and_the_request_as_sent(stage, monkeypatch):
+    """Issue 31 item 1: another server (same `model:`) is asked again, never served the first
+    server's answers; a system that declares the first server's identity (`cache_identity`:
+    a local server restarted on another port) reuses them; a change of how the backend
+    builds its request body is a new request."""
     from gendermt.backends.openai_api import OpenAICompatible
 
     with FaultServer() as server:
-        _, first = stage(settings_for(server))
+        _, first = stage(settings_for(server, cache_identity=None))
         assert first["requests_sent"] == N
     with FaultServer() as other_port:
-        _, meta = stage(settings_for(other_port), out_dir="moved")
-        assert meta["requests_sent"] == 0 and not other_port.requests
+        records, meta = stage(settings_for(other_port, cache_identity=None), out_dir="other")
+        assert meta["requests_sent"] == N and len(other_port.requests) == N
+        assert meta["backend"]["server"] == other_port.url
+    with FaultServer() as restarted:
+        _, meta = stage(settings_for(restarted, cache_identity=server.url), out_dir="moved")
+        assert meta["requests_sent"] == 0 and not restarted.requests
+        # a name both systems declare works the same way
+        _, meta = stage(settings_for(restarted, cache_identity="my-llama"), out_dir="named")
+        assert meta["requests_sent"] == N
+        _, meta = stage(settings_for(server, cache_identity="my-llama"), out_dir="named2")
+        assert meta["requests_sent"] == 0
         original = OpenAICompatible.payload
         monkeypatch.setattr(OpenAICompatible, "payload",
                             lambda self, r: {**original(self, r), "stream": False})
-        _, meta = stage(settings_for(other_port), out_dir="edited")
-        assert meta["requests_sent"] == N and other_port.requests[0]["stream"] is False
+        before = len(restarted.requests)
+        _, meta = stage(settings_for(restarted, cache_identity=server.url), out_dir="edited")
+        assert meta["requests_sent"] == N and restarted.requests[before]["stream"] is False
+
+
+def test_the_server_identity_is_normalised():
+    from gendermt.backends.openai_api import normalise_url, server_identity
+
+    assert normalise_url("HTTP://LocalHost:80/v1/") == "http://localhost/v1"
+    assert normalise_url("https://api.example.org:443/v1") == "https://api.example.org/v1"
+    assert normalise_url("http://127.0.0.1:8000/v1") == "http://127.0.0.1:8000/v1"
+    assert server_identity({"base_url": "http://a:1/v1", "cache_identity": "tgi-llama"}) \
+        == "tgi-llama"
+    assert server_identity({"base_url": "http://a:2/v1",
+                            "cache_identity": "http://A:1/v1/"}) == "http://a:1/v1"
+
+
+def test_answers_cached_before_the_server_joined_the_key(stage, tmp_path):
+    """Migration: an entry under the old key (the body alone) is served only where the run
+    that made it recorded this system's server; another server asks again."""
+    import hashlib
+
+    from gendermt.backends.openai_api import OpenAICompatible
+
+    with FaultServer() as server, FaultServer() as other:
+        settings = settings_for(server, cache_identity=None)
+        cache = RequestCache(tmp_path / "cache")
+        backend = OpenAICompatible(settings, stage.rows)
+        from gendermt.backends import Request
+        old = {}
+        for r in stage.rows.itertuples():
+            body = backend.payload(Request(r.item_id, r.source,
+                                           [{"role": "user", "content": r.source}]))
+            key = hashlib.sha256(json.dumps([{"backend": "openai-compatible"}, body],
+                                            sort_keys=True).encode()).hexdigest()
+            old[key] = f"old {r.source}"
+        cache.put_many(old, "openai-compatible", run_id="r-old")
+        cache.put_run("r-old", {"run_id": "r-old", "resolved": {"base_url": server.url}})
+        _, meta = stage(settings_for(other, cache_identity=None), out_dir="other")
+        assert meta["requests_sent"] == N  # not the first server's answers
+        records, meta = stage(settings)
+        assert meta["requests_sent"] == 0 and not server.requests
+        assert [r["raw"] for r in records] == [f"old {s}" for s in stage.sources]
+        # entries with no record of their server (a judge's): served only to a system that
+        # declares its server's identity
+        with sqlite3.connect(cache.path) as con:
+            con.execute("DELETE FROM outputs WHERE run_id IS NOT 'r-old'")
+            con.execute("UPDATE outputs SET run_id = NULL")
+        before = len(other.requests)
+        _, meta = stage(settings_for(other, cache_identity=None), out_dir="other2")
+        assert meta["requests_sent"] == N and len(other.requests) == before + N
+        with sqlite3.connect(cache.path) as con:  # only the old entries again
+            con.execute("DELETE FROM outputs WHERE raw NOT LIKE 'old %'")
+        records, meta = stage(settings_for(other, cache_identity="judge-model"),
+                              out_dir="declared")
+        assert meta["requests_sent"] == 0
+        assert [r["raw"] for r in records] == [f"old {s}" for s in stage.sources]
 
 
 def test_a_rerun_from_the_cache_keeps_the_first_runs_record(stage):
@@ -232,7 +336,7 @@ def test_answers_cached_under_the_old_key_are_still_served(stage, tmp_path):
     from gendermt.translate import request_digest
 
     with FaultServer() as server:
-        settings = settings_for(server, temperature=0, max_tokens=32)
+        settings = settings_for(server, temperature=0, max_tokens=32, cache_identity=None)
         identity = {"backend": "openai-compatible", **{
             k: v for k, v in sorted(settings.items())
             if k in ("base_url", "model", "temperature", "max_tokens")}}
@@ -243,9 +347,11 @@ def test_answers_cached_under_the_old_key_are_still_served(stage, tmp_path):
         records, meta = stage(settings)
         assert meta["requests_sent"] == 0 and not server.requests
         assert [r["raw"] for r in records] == [f"old {s}" for s in stage.sources]
-        # from now on under the current key, wherever the server listens
+        # from now on under the current key; a system that declares this server's identity
+        # reads them wherever the server listens now
         assert len(RequestCache(tmp_path / "cache")) == 2 * N
-        _, meta = stage({**settings, "base_url": "http://127.0.0.1:9/v1"}, out_dir="moved")
+        _, meta = stage({**settings, "base_url": "http://127.0.0.1:9/v1",
+                         "cache_identity": server.url}, out_dir="moved")
         assert meta["requests_sent"] == 0
 
 
@@ -254,7 +360,37 @@ def test_the_cache_never_stores_blank_outputs_and_forgets_on_demand(tmp_path):
     assert cache.put_many({"a" * 64: "Bonjour", "b" * 64: "", "c" * 64: " \n\t"}, "x",
                           run_id="r1", seconds={"a" * 64: 0.5}) == 1
     assert cache.entries(["a" * 64, "b" * 64]) == {
-        "a" * 64: {"raw": "Bonjour", "run_id": "r1", "seconds": 0.5}}
+        "a" * 64: {"raw": "Bonjour", "run_id": "r1", "seconds": 0.5, "finish": None}}
     cache.put_run("r1", {"run_id": "r1", "items_per_second": 3.0})
     assert cache.runs(["r1", "r2"]) == {"r1": {"run_id": "r1", "items_per_second": 3.0}}
     assert cache.forget(["a" * 16], prefix=True) == 1 and len(cache) == 0
+
+
+def test_the_retry_time_of_an_item_is_bounded(stage):
+    """Issue 31 item 10: however many retries and however long the backoff, an item gives up
+    within its retry_budget, naming it; the budget has a ceiling."""
+    from gendermt.backends import check_system
+    from gendermt.errors import GenderMTError
+
+    with FaultServer(always="500") as server:
+        t0 = time.monotonic()
+        with pytest.raises(ItemFailed, match=r"failed after \d+ attempts \(its retry_budget "
+                                             r"of 1.5 s left no time for another"):
+            stage(settings_for(server, max_retries=20, backoff=0.2, timeout=0.5,
+                               retry_budget=1.5, concurrency=N))
+        assert time.monotonic() - t0 < 6
+    with pytest.raises(GenderMTError, match="retry_budget must be .* at most 86400"):
+        check_system(settings_for(server, retry_budget=10 ** 6))
+
+
+def test_an_answer_larger_than_its_token_budget_is_refused(stage, tmp_path):
+    """Issue 31 item 11: a 5 MB answer to max_tokens 64 (50 MB in the report) is not read
+    whole, kept or cached."""
+    item = stage.rows["item_id"].iloc[1]
+    with FaultServer({stage.sources[1]: ["huge@5"]}) as server, \
+            pytest.raises(ItemFailed, match=rf"item {item}: an answer body over \d+ bytes "
+                                            r"\(more than max_tokens 64 allows\)"):
+        stage(settings_for(server, max_tokens=64, timeout=30))
+    kept = read_jsonl(stage.out.with_name("baseline.jsonl.partial"))
+    assert len(kept) == N - 1 and max(len(r["raw"]) for r in kept) < 1000
+    assert max(map(len, _cached_raws(tmp_path / "cache"))) < 1000

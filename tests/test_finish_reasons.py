@@ -79,9 +79,41 @@ def test_translate_file_records_and_counts_finish_reasons(tmp_path, sample_data)
                           ).set_index("system")
     assert table.loc["m", "length"] == 4 and table.loc["m", "truncated_share"] == 1.0
     assert table.loc["o", "n/a"] == 4 and table.loc["o", "truncated_share"] == 0.0
-    # served from the cache, the text comes back but not why it ended: said so
+    # served from the cache, the text comes back with why it ended (issue 31 item 9), so
+    # that finish_reasons.csv does not depend on cache hits
+    out.unlink()
+    translate_file(inputs, data, "m", settings, out, meta, cache_dir=tmp_path / "cache")
+    assert [r["finish_reason"] for r in read_jsonl(out)] == ["length"] * 4
+    assert json.loads(meta.read_text())["cached_items"] == 4
+    # an entry stored before the reason was kept: said so
+    import sqlite3
+    with sqlite3.connect(tmp_path / "cache" / "requests.sqlite") as con:
+        con.execute("UPDATE outputs SET finish = NULL")
     out.unlink()
     translate_file(inputs, data, "m", settings, out, meta, cache_dir=tmp_path / "cache")
     assert [r["finish_reason"] for r in read_jsonl(out)] == ["unknown"] * 4
     row = finish_counts([{"system": "m", "prompt": "baseline", "path": out}]).iloc[0]
     assert row["unknown"] == 4 and pd.isna(row["truncated_share"])  # not "0 cut off"
+
+
+def test_an_api_answers_finish_reason_survives_the_cache(tmp_path, sample_data):
+    data = tmp_path / "data.parquet"
+    rows = sample_data.drop_duplicates("source").head(3)
+    rows.to_parquet(data)
+    inputs = tmp_path / "inputs.jsonl"
+    write_jsonl(inputs, ({"item_id": r.item_id, "prompt": "baseline", "source": r.source,
+                          "messages": chat(r.source)} for r in rows.itertuples()))
+    out = tmp_path / "t" / "baseline.jsonl"
+
+    def respond(body):
+        return ("coupé", "length")
+
+    with ChatServer(responder=respond) as server:
+        settings = {"backend": "openai-compatible", "base_url": server.url, "model": "m",
+                    "max_retries": 0}
+        for _ in range(2):
+            out.unlink(missing_ok=True)
+            translate_file(inputs, data, "api", settings, out, out.with_suffix(".meta.json"),
+                           cache_dir=tmp_path / "cache")
+            assert [r["finish_reason"] for r in read_jsonl(out)] == ["length"] * 3
+        assert len(server.requests) == 3

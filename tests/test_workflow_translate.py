@@ -78,4 +78,18 @@ def test_api_runtime_settings_are_not_part_of_the_params():
                 "concurrency": 8, "timeout": 30, "max_retries": 2, "backoff": 0.5,
                 "retry_after_max": 10, "batch_size": 16, "gpus": 0}
     assert output_settings(settings) == {"backend": "openai-compatible", "model": "m",
-                                         "temperature": 0, "max_tokens": 64}
+                                         "temperature": 0, "max_tokens": 64,
+                                         "server": "http://127.0.0.1:8001/v1"}
+
+
+def test_reordered_or_renumbered_settings_are_the_same_params():
+    """Issue 31 item 4: Snakemake compares params by repr; a system's YAML block with its keys
+    in another order, or 0.0 for 0, is the same settings and reruns nothing."""
+    a = yaml.safe_load("backend: hf-causal\nmodel: m\ntemperature: 0\nmax_new_tokens: 64\n"
+                       "batch_size: 8\n")
+    b = yaml.safe_load("max_new_tokens: 64.0\nbatch_size: 8\ntemperature: 0.0\nmodel: m\n"
+                       "backend: hf-causal\n")
+    assert repr(output_settings(a)) == repr(output_settings(b))
+    assert list(output_settings(a)) == sorted(output_settings(a))
+    # a real change still is one
+    assert repr(output_settings(a)) != repr(output_settings({**b, "temperature": 0.5}))

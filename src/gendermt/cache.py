@@ -19,7 +19,10 @@ cluster whose shared filesystem does not honour locks, give each node its own ``
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import socket
 import sqlite3
 import time
 from collections.abc import Iterable, Mapping
@@ -29,7 +32,9 @@ from typing import Any
 
 FILENAME = "requests.sqlite"
 # Columns added after the first version (existing caches gain them on open).
-_EXTRA_COLUMNS = {"run_id": "TEXT", "seconds": "REAL"}
+_EXTRA_COLUMNS = {"run_id": "TEXT", "seconds": "REAL", "finish": "TEXT", "checksum": "TEXT"}
+# An entry that is no answer (is_blank), in SQL.
+_BLANK_SQL = "trim(raw, ' ' || char(9, 10, 11, 12, 13)) = ''"
 
 
 def configured_dir(config: Mapping[str, Any]) -> str | None:
@@ -38,9 +43,59 @@ def configured_dir(config: Mapping[str, Any]) -> str | None:
     return cache.get("dir", "results/cache") if cache.get("enabled", True) else None
 
 
+def checksum(digest: str, raw: str) -> str:
+    """What a stored answer is checked against when read: a changed byte is not served."""
+    return hashlib.sha256(f"{digest}\0{raw}".encode()).hexdigest()[:16]
+
+
+def corrupt(exc: BaseException) -> bool:
+    """Whether an SQLite error says the file is damaged (not locked, read-only or full):
+    running on without the cache would pay for every request again, at every run."""
+    return isinstance(exc, sqlite3.DatabaseError) and not isinstance(
+        exc, sqlite3.OperationalError) or "malformed" in str(exc)
+
+
 def is_blank(raw: str) -> bool:
     """An output that is no answer (empty or whitespace only): never cached."""
     return not raw.strip()
+
+
+def owner_id(token: str) -> str:
+    """This process's name in claims: host, pid and a token of its own."""
+    return f"{socket.gethostname()}:{os.getpid()}:{token}"
+
+
+def _alive(owner: str) -> bool:
+    """Whether a claim's process may still be sending (unknown for other hosts: yes)."""
+    host, _, rest = owner.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def check_file(directory: str | Path | None) -> None:
+    """Raise GenderMTError when the cache file in ``directory`` exists but is damaged (a
+    start-up check: a job would otherwise find it first, or run without it and pay again)."""
+    if directory is None or not (Path(directory) / FILENAME).is_file():
+        return
+    path = Path(directory) / FILENAME
+    try:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)) as con:
+            con.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    except sqlite3.Error as exc:
+        if corrupt(exc):
+            from gendermt.errors import GenderMTError
+
+            raise GenderMTError(f"the request cache {path} is damaged ({exc}): move it away "
+                                f"(mv {path} {path}.damaged) to start a new one, or restore "
+                                f"it from a copy") from exc
 
 
 class RequestCache:
@@ -49,6 +104,8 @@ class RequestCache:
     def __init__(self, directory: str | Path | None, timeout: float = 120.0) -> None:
         self.path = Path(directory) / FILENAME if directory is not None else None
         self.timeout = timeout
+        #: Entries read whose checksum did not match (not served).
+        self.damaged = 0
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with closing(self._connect()) as con, con:
@@ -56,6 +113,10 @@ class RequestCache:
                             "raw TEXT NOT NULL, backend TEXT NOT NULL, created REAL NOT NULL)")
                 con.execute("CREATE TABLE IF NOT EXISTS runs (run_id TEXT PRIMARY KEY, "
                             "record TEXT NOT NULL)")
+                # requests being sent now, by which process: another process sharing the
+                # cache waits for their answers instead of sending them too
+                con.execute("CREATE TABLE IF NOT EXISTS inflight (digest TEXT PRIMARY KEY, "
+                            "owner TEXT NOT NULL, claimed REAL NOT NULL)")
                 have = {row[1] for row in con.execute("PRAGMA table_info(outputs)")}
                 for column, kind in _EXTRA_COLUMNS.items():
                     if column not in have:
@@ -69,8 +130,9 @@ class RequestCache:
         return sqlite3.connect(self.path, timeout=self.timeout)
 
     def entries(self, digests: Iterable[str]) -> dict[str, dict[str, Any]]:
-        """``{digest: {"raw", "run_id", "seconds"}}`` of those digests that have an entry
-        (blank outputs stored by older versions are left out: they are no answer)."""
+        """``{digest: {"raw", "run_id", "seconds", "finish"}}`` of those digests that have an
+        entry (blank outputs stored by older versions are left out: they are no answer;
+        ``finish``, why the answer ended, is None in entries stored before it was kept)."""
         digests = list(dict.fromkeys(digests))
         if self.path is None or not digests:
             return {}
@@ -79,11 +141,15 @@ class RequestCache:
             for start in range(0, len(digests), 500):  # SQLite's limit on bound parameters
                 chunk = digests[start:start + 500]
                 marks = ",".join("?" * len(chunk))
-                for digest, raw, run_id, seconds in con.execute(
-                        f"SELECT digest, raw, run_id, seconds FROM outputs "
+                for digest, raw, run_id, seconds, finish, check in con.execute(
+                        f"SELECT digest, raw, run_id, seconds, finish, checksum FROM outputs "
                         f"WHERE digest IN ({marks})", chunk):
+                    if check is not None and check != checksum(digest, raw):
+                        self.damaged += 1  # not served: asked again, and stored anew
+                        continue
                     if not is_blank(raw):
-                        found[digest] = {"raw": raw, "run_id": run_id, "seconds": seconds}
+                        found[digest] = {"raw": raw, "run_id": run_id, "seconds": seconds,
+                                         "finish": finish}
         return found
 
     def get_many(self, digests: Iterable[str]) -> dict[str, str]:
@@ -91,16 +157,20 @@ class RequestCache:
         return {d: e["raw"] for d, e in self.entries(digests).items()}
 
     def put_many(self, outputs: Mapping[str, str], backend: str, run_id: str | None = None,
-                 seconds: Mapping[str, float] | None = None) -> int:
-        """Store outputs (one transaction: all of them or, if killed, none); blank outputs
-        are left out. Returns how many were stored."""
-        rows = [(d, raw, backend, time.time(), run_id, (seconds or {}).get(d))
+                 seconds: Mapping[str, float] | None = None,
+                 finish: Mapping[str, str] | None = None) -> int:
+        """Store outputs (one transaction: all of them or, if killed, none), with why each
+        ended (``finish``: stop, length, ...); blank outputs are left out. Returns how many
+        were stored."""
+        rows = [(d, raw, backend, time.time(), run_id, (seconds or {}).get(d),
+                 (finish or {}).get(d), checksum(d, raw))
                 for d, raw in outputs.items() if not is_blank(raw)]
         if self.path is None or not rows:
             return 0
         with closing(self._connect()) as con, con:
             con.executemany("INSERT OR REPLACE INTO outputs (digest, raw, backend, created, "
-                            "run_id, seconds) VALUES (?, ?, ?, ?, ?, ?)", rows)
+                            "run_id, seconds, finish, checksum) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                            rows)
         return len(rows)
 
     def forget(self, digests: Iterable[str] = (), *, blank: bool = False,
@@ -120,9 +190,76 @@ class RequestCache:
                     cur = con.execute("DELETE FROM outputs WHERE digest = ?", (digest,))
                 dropped += cur.rowcount
             if blank:
-                dropped += con.execute("DELETE FROM outputs WHERE trim(raw, ' ' || char(9, "
-                                       "10, 11, 12, 13)) = ''").rowcount
+                dropped += con.execute(f"DELETE FROM outputs WHERE {_BLANK_SQL}").rowcount
         return dropped
+
+    def matching(self, prefix: str, limit: int = 5) -> list[str]:
+        """Up to ``limit`` digests that start with ``prefix`` (for telling a whole digest or a
+        unique prefix from an ambiguous one)."""
+        if self.path is None:
+            return []
+        with closing(self._connect()) as con:
+            return [d for (d,) in con.execute(
+                "SELECT digest FROM outputs WHERE substr(digest, 1, ?) = ? LIMIT ?",
+                (len(prefix), prefix, limit))]
+
+    def count_blank(self) -> int:
+        """How many empty or whitespace-only entries there are (older versions stored them)."""
+        if self.path is None:
+            return 0
+        with closing(self._connect()) as con:
+            return con.execute(f"SELECT COUNT(*) FROM outputs WHERE {_BLANK_SQL}").fetchone()[0]
+
+    def clear(self) -> int:
+        """Drop every entry (the runs' records stay); returns how many were dropped."""
+        if self.path is None:
+            return 0
+        with closing(self._connect()) as con, con:
+            return con.execute("DELETE FROM outputs").rowcount
+
+    def claim(self, digests: Iterable[str], owner: str, stale_after: float = 300.0
+              ) -> set[str]:
+        """Claim ``digests`` for ``owner`` (``host:pid:token``): returns those it holds now.
+        A claim another owner holds is left to it unless it is stale: not refreshed for
+        ``stale_after`` seconds, or its process on this host is gone."""
+        digests = list(dict.fromkeys(digests))
+        if self.path is None or not digests:
+            return set(digests)
+        now = time.time()
+        with closing(self._connect()) as con, con:
+            con.execute("DELETE FROM inflight WHERE claimed < ?", (now - stale_after,))
+            for other, in con.execute("SELECT DISTINCT owner FROM inflight WHERE owner != ?",
+                                      (owner,)).fetchall():
+                if not _alive(other):
+                    con.execute("DELETE FROM inflight WHERE owner = ?", (other,))
+            con.executemany("INSERT OR IGNORE INTO inflight VALUES (?, ?, ?)",
+                            [(d, owner, now) for d in digests])
+            held: set[str] = set()
+            for start in range(0, len(digests), 500):
+                chunk = digests[start:start + 500]
+                marks = ",".join("?" * len(chunk))
+                held.update(d for d, in con.execute(
+                    f"SELECT digest FROM inflight WHERE owner = ? AND digest IN ({marks})",
+                    [owner, *chunk]))
+        return held
+
+    def refresh(self, owner: str) -> None:
+        """Keep ``owner``'s claims fresh (it is still sending)."""
+        if self.path is None:
+            return
+        with closing(self._connect()) as con, con:
+            con.execute("UPDATE inflight SET claimed = ? WHERE owner = ?", (time.time(), owner))
+
+    def release(self, owner: str, digests: Iterable[str] | None = None) -> None:
+        """Drop ``owner``'s claims (of ``digests``; all of them without)."""
+        if self.path is None:
+            return
+        with closing(self._connect()) as con, con:
+            if digests is None:
+                con.execute("DELETE FROM inflight WHERE owner = ?", (owner,))
+            else:
+                con.executemany("DELETE FROM inflight WHERE owner = ? AND digest = ?",
+                                [(owner, d) for d in digests])
 
     def put_run(self, run_id: str, record: Mapping[str, Any]) -> None:
         """Record (or update) a run's record."""

@@ -81,7 +81,14 @@ def _check_schema(config: Mapping[str, Any], schema: Mapping[str, Any],
                                 f"{'under ' + where if where else 'at the top level'}: "
                                 f"{', '.join(allowed)}")
     note = error.schema.get("description") if error.validator in ("oneOf", "anyOf") else None
-    raise GenderMTError(f"{where or 'the config'}: {error.message}"
+    message = error.message
+    if len(message) > 500:  # a huge value: its start and size, not all of it
+        value = error.instance
+        shown = (f"{value[:40]!r}... ({len(value)} characters)" if isinstance(value, str)
+                 else f"a {type(value).__name__} value")
+        message = (f"{shown} fails `{error.validator}`: "
+                   f"{str(error.validator_value)[:100]}")
+    raise GenderMTError(f"{where or 'the config'}: {message}"
                         + (f" ({' '.join(str(note).split())})" if note else ""))
 
 

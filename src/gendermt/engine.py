@@ -24,19 +24,30 @@ with the caller; :func:`ask` is the whole loop for a model used as an instrument
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sqlite3
+import threading
 import time
+import uuid
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 from gendermt.backends.base import ItemFailed, Request
-from gendermt.cache import RequestCache, is_blank
+from gendermt.cache import RequestCache, corrupt, is_blank, owner_id
 from gendermt.errors import GenderMTError
 from gendermt.progress import Progress
 
 log = logging.getLogger(__name__)
+
+#: Seconds after which another process's claim on a request counts as given up: a sending
+#: process refreshes its claims every CLAIM_HEARTBEAT seconds (a dead process on this host is
+#: noticed at once; one on another host, a cluster node, after this long).
+CLAIM_STALE_AFTER = 120.0
+CLAIM_HEARTBEAT = 20.0
+#: Seconds between looks at the cache while waiting for another process's answers.
+CLAIM_POLL = 0.5
 
 #: The orders requests can be sent in.
 Order = Literal["given", "longest-first"]
@@ -50,13 +61,24 @@ def request_length(request: Request) -> int:
 
 def open_cache(cache_dir: str | Path | None) -> RequestCache:
     """The request cache in ``cache_dir`` (None: a cache that holds nothing); one that cannot
-    be opened is a warning, and the run goes on without it."""
+    be opened (locked, read-only, a full disk) is a warning, and the run goes on without it;
+    a damaged one is an error naming it (running on would pay for every request again)."""
     try:
         return RequestCache(cache_dir)
     except (sqlite3.Error, OSError) as exc:
+        if corrupt(exc):
+            raise damaged_cache(cache_dir, exc) from exc
         log.warning("the request cache %s cannot be opened (%s): running without it",
                     cache_dir, exc)
         return RequestCache(None)
+
+
+def damaged_cache(cache_dir: str | Path | None, exc: BaseException) -> GenderMTError:
+    where = Path(cache_dir or ".") / "requests.sqlite"
+    return GenderMTError(
+        f"the request cache {where} is damaged ({exc}): not running without it, which would "
+        f"send (and pay for) every request again at every run. Move it away "
+        f"(mv {where} {where}.damaged) to start a new one, or restore it from a copy")
 
 
 class Engine:
@@ -87,7 +109,9 @@ class Engine:
         for r in self.requests:
             self.items_of.setdefault(self.group[r.item_id], []).append(r)
         self.count = count_tokens
+        self.dedupe = dedupe
         self.to_send: list[Request] = []
+        self.from_elsewhere = 0  # items answered by another process sending them meanwhile
         self.sent = 0       # requests sent so far
         self.answered = 0   # items answered by what was sent
         self.tokens = 0     # output tokens (with ``count_tokens``)
@@ -103,6 +127,9 @@ class Engine:
         try:
             found = self.cache.entries(self.digests[r.item_id] for r in requests)
         except sqlite3.Error as exc:
+            if corrupt(exc):
+                raise damaged_cache(self.cache.path.parent if self.cache.path else None,
+                                    exc) from exc
             log.warning("the request cache %s cannot be read (%s): sending every request",
                         self.cache.path, exc)
             found = {}
@@ -110,8 +137,13 @@ class Engine:
                                     not in found])
         if legacy:  # under the current key from now on
             self.store({d: e["raw"] for d, e in legacy.items()},
-                       {d: e.get("seconds") or 0.0 for d, e in legacy.items()})
+                       {d: e.get("seconds") or 0.0 for d, e in legacy.items()},
+                       finish={d: e.get("finish") for d, e in legacy.items()})
         found.update(legacy)
+        if self.cache.damaged:
+            log.warning("%s: %d entries of the request cache %s did not match their checksum: "
+                        "not served, asked again", self.who, self.cache.damaged,
+                        self.cache.path)
         return found
 
     def _legacy_hits(self, requests: list[Request]) -> dict[str, dict[str, Any]]:
@@ -123,9 +155,13 @@ class Engine:
                 old.setdefault(legacy, self.digests[r.item_id])
         try:
             found = self.cache.entries(old)
+            runs = self.cache.runs({e["run_id"] for e in found.values() if e["run_id"]})
         except sqlite3.Error:
             return {}
-        return {old[d]: e for d, e in found.items()}
+        # an old key may not say everything the current one does (which server answered):
+        # the backend decides from the entry's run record
+        return {old[d]: e for d, e in found.items()
+                if self.backend.legacy_entry_ok(d, e, runs.get(e["run_id"] or ""))}
 
     # ------------------------------------------------------------------ the plan
     def plan(self, answered: Iterable[str], order: Order) -> list[Request]:
@@ -147,18 +183,20 @@ class Engine:
 
     # ------------------------------------------------------------------ the sending
     def store(self, outputs: Mapping[str, str], seconds: Mapping[str, float],
-              run_id: str | None = None) -> None:
-        """Answers by digest into the cache, made by ``run_id`` (default: this run); a cache
-        that cannot be written is a warning."""
+              run_id: str | None = None, finish: Mapping[str, str | None] | None = None
+              ) -> None:
+        """Answers by digest into the cache, made by ``run_id`` (default: this run), with why
+        each ended (``finish``); a cache that cannot be written is a warning."""
         try:
-            self.cache.put_many(outputs, self.backend.name, run_id or self.run_id, seconds)
+            self.cache.put_many(outputs, self.backend.name, run_id or self.run_id, seconds,
+                                {d: f for d, f in (finish or {}).items() if f})
         except sqlite3.Error as exc:
             where = f"; they are kept in {self.kept_in}" if self.kept_in else ""
             log.warning("could not store %d outputs in the request cache %s (%s)%s",
                         len(outputs), self.cache.path, exc, where)
 
     def backfill(self, kept: Mapping[str, Mapping[str, Any]]) -> int:
-        """Answers the caller kept (``{digest: {"raw", "run", "seconds"}}``: translation's
+        """Answers the caller kept (``{digest: {"raw", "run", "seconds", "finish"}}``: translation's
         resumed partial records) that the cache lacks are stored under the run that made
         them. A kill between the partial file and the cache leaves such answers; without
         this, a later run with the outputs deleted would send them again. Returns how many
@@ -175,13 +213,15 @@ class Engine:
                 by_run.setdefault(kept[digest].get("run"), []).append(digest)
         for run, digests in by_run.items():
             self.store({d: kept[d]["raw"] for d in digests},
-                       {d: kept[d].get("seconds") or 0.0 for d in digests}, run)
+                       {d: kept[d].get("seconds") or 0.0 for d in digests}, run,
+                       {d: kept[d].get("finish") for d in digests})
         return sum(map(len, by_run.values()))
 
     def run(self, on_answer: Callable[[str, str, float, str], None], *,
             progress: Progress | None = None,
             on_batch: Callable[[], None] | None = None,
-            on_failures: Callable[[list[tuple[Request, Exception]]], None] | None = None
+            on_failures: Callable[[list[tuple[Request, Exception]]], None] | None = None,
+            on_cached: Callable[[str, dict[str, Any]], None] | None = None
             ) -> None:
         """Send :attr:`to_send` (see :meth:`plan`) in batches.
 
@@ -189,13 +229,89 @@ class Engine:
         since its batch started); ``on_batch()`` once a batch is complete, before its answers
         go to the cache (make the caller's copy durable); ``on_failures(failures)`` before
         the run fails on items that failed for good (the batch's other answers are kept).
+
+        With a cache and ``dedupe``, each request is claimed in the cache before it is sent
+        (:meth:`RequestCache.claim`): one that another process sharing the cache is sending
+        now is not sent again; its answer is taken from the cache once that process stored
+        it (``on_cached(group, entry)``, by default ``on_answer``), and sent here only if
+        that process gave it up (failed, died, or stopped refreshing its claims).
         """
+        if self.cache.path is None or not self.dedupe:
+            self._send(self.to_send, on_answer, progress, on_batch, on_failures)
+            return
+        owner = owner_id(self.run_id or uuid.uuid4().hex[:12])
+        pending = list(self.to_send)
+        stop = threading.Event()
+
+        def heartbeat() -> None:  # claims stay fresh through batches of any length
+            while not stop.wait(CLAIM_HEARTBEAT):
+                with contextlib.suppress(sqlite3.Error):
+                    self.cache.refresh(owner)
+
+        beat = threading.Thread(target=heartbeat, daemon=True)
+        beat.start()
+        try:
+            while pending:
+                try:
+                    mine = self.cache.claim((self.digests[r.item_id] for r in pending), owner,
+                                            CLAIM_STALE_AFTER)
+                except sqlite3.Error:
+                    mine = {self.digests[r.item_id] for r in pending}  # send them all
+                ours = [r for r in pending if self.digests[r.item_id] in mine]
+                pending = [r for r in pending if self.digests[r.item_id] not in mine]
+                if ours:
+                    self._send(ours, on_answer, progress, on_batch, on_failures, owner)
+                if pending:
+                    pending = self._answered_elsewhere(pending, on_answer, on_cached,
+                                                       progress, wait=not ours)
+        finally:
+            stop.set()
+            beat.join()
+            with contextlib.suppress(sqlite3.Error):
+                self.cache.release(owner)
+
+    def _answered_elsewhere(self, pending: list[Request],
+                            on_answer: Callable[[str, str, float, str], None],
+                            on_cached: Callable[[str, dict[str, Any]], None] | None,
+                            progress: Progress | None, wait: bool) -> list[Request]:
+        """Hand over the answers of ``pending`` that another process stored; returns those
+        still missing (after a short wait when nothing else is to be done)."""
+        if wait:
+            time.sleep(CLAIM_POLL)
+        try:
+            found = self.cache.entries(self.digests[r.item_id] for r in pending)
+        except sqlite3.Error:
+            found = {}
+        left = []
+        for r in pending:
+            entry = found.get(self.digests[r.item_id])
+            if entry is None:
+                left.append(r)
+                continue
+            group = self.group[r.item_id]
+            if on_cached is not None:
+                on_cached(group, entry)
+            else:
+                on_answer(group, entry["raw"], entry.get("seconds") or 0.0,
+                          entry.get("finish") or "unknown")
+            self.from_elsewhere += len(self.items_of[group])
+            if progress is not None:
+                progress.update(len(self.items_of[group]))
+        return left
+
+    def _send(self, requests: list[Request], on_answer: Callable[[str, str, float, str], None],
+              progress: Progress | None, on_batch: Callable[[], None] | None,
+              on_failures: Callable[[list[tuple[Request, Exception]]], None] | None,
+              owner: str | None = None) -> None:
+        """Send ``requests`` in batches (see :meth:`run`); ``owner``'s claims are refreshed
+        after each batch and released for what it answered."""
         backend = self.backend
-        for start in range(0, len(self.to_send), backend.batch_size):
-            batch = self.to_send[start:start + backend.batch_size]
+        for start in range(0, len(requests), backend.batch_size):
+            batch = requests[start:start + backend.batch_size]
             b0 = time.perf_counter()
             failures: list[tuple[Request, Exception]] = []
             got: dict[str, str] = {}
+            finish: dict[str, str] = {}
             outs: list[str] = []
             extra = 0
             backend.finish_reasons = backend.generated_tokens = None
@@ -214,7 +330,8 @@ class Engine:
                 got[self.digests[req.item_id]] = raw
                 outs.append(raw)
                 group = self.group[req.item_id]
-                on_answer(group, raw, seconds, backend.finish_reason_of(i, req))
+                finish[self.digests[req.item_id]] = reason = backend.finish_reason_of(i, req)
+                on_answer(group, raw, seconds, reason)
                 n = len(self.items_of[group])
                 self.answered += n
                 if progress is not None:
@@ -226,7 +343,11 @@ class Engine:
             per_item = (time.perf_counter() - b0) / len(batch)
             if on_batch is not None:
                 on_batch()
-            self.store(got, {self.digests[r.item_id]: per_item for r in batch})
+            self.store(got, {self.digests[r.item_id]: per_item for r in batch}, finish=finish)
+            if owner is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self.cache.release(owner, [self.digests[r.item_id] for r in batch])
+                    self.cache.refresh(owner)
             if self.count:
                 self.tokens += backend.count_tokens(outs)
             if backend.generated_tokens is not None:

@@ -116,22 +116,68 @@ def write_table(frame: pd.DataFrame, csv_path: str | os.PathLike,
     frame = table_floats(frame)
     write_text(csv_path, frame.to_csv(index=False))
     if md_path is not None:
-        write_text(md_path, frame.to_markdown(index=False, floatfmt=floatfmt) + "\n")
+        write_text(md_path, markdown_cells(frame).to_markdown(index=False, floatfmt=floatfmt)
+                   + "\n")
+
+
+def markdown_cells(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with its text cells safe in a Markdown table: ``|`` escaped, line breaks as
+    spaces (a model output holding either would break the table's rows)."""
+    text = [c for c in frame.columns
+            if any(isinstance(v, str) and ("|" in v or "\n" in v) for v in frame[c])]
+    if not text:
+        return frame
+    shown = frame.copy()
+    for column in text:
+        shown[column] = [v.replace("|", "\\|").replace("\r\n", " ").replace("\n", " ")
+                         if isinstance(v, str) else v for v in shown[column]]
+    return shown
+
+
+class _Tee:
+    """A text stream writing to several files (a job's log and its attempts' history)."""
+
+    def __init__(self, *streams: Any) -> None:
+        self.streams = streams
+        self.encoding = "utf-8"
+
+    def write(self, text: str) -> int:
+        for stream in self.streams:
+            stream.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        for stream in self.streams:
+            stream.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+
+def attempts_path(log_path: str | os.PathLike) -> Path:
+    """Beside a job's log: every attempt's log, appended (``<log>.attempts``)."""
+    path = Path(log_path)
+    return path.with_name(path.name + ".attempts")
 
 
 @contextlib.contextmanager
 def logging_to(log_path: str | os.PathLike | None) -> Iterator[None]:
     """Send logging records and stderr (progress bars, warnings) to ``log_path``.
 
-    A rerun appends to the log under a header line, so that the log of a failed or killed
-    run (the reason it failed) is still there after the run that replaced it."""
+    Each run starts under a header line. Snakemake deletes a job's declared log before every
+    run, ``--retries`` restarts included, so each run's lines also go to
+    ``<log>.attempts`` (not declared: kept), which holds every attempt's log, oldest first;
+    ``log_path`` itself holds the latest attempt (and appends where it is not deleted)."""
     if log_path is None:
         yield
         return
     Path(log_path).parent.mkdir(parents=True, exist_ok=True)
-    with open(log_path, "a", encoding="utf-8") as fh, contextlib.redirect_stderr(fh):
-        if fh.tell():
-            fh.write("\n")
+    with open(log_path, "a", encoding="utf-8") as log_fh, \
+            open(attempts_path(log_path), "a", encoding="utf-8") as all_fh:
+        fh = _Tee(log_fh, all_fh)
+        for stream in (log_fh, all_fh):
+            if stream.tell():
+                stream.write("\n")
         fh.write(f"==== run started {datetime.now(timezone.utc).isoformat(timespec='seconds')}"
                  f" (pid {os.getpid()}) ====\n")
         fh.flush()
@@ -142,7 +188,8 @@ def logging_to(log_path: str | os.PathLike | None) -> Iterator[None]:
         old_level = root.level
         root.setLevel(logging.INFO)
         try:
-            yield
+            with contextlib.redirect_stderr(fh):  # type: ignore[type-var]
+                yield
         except BaseException:
             logging.getLogger("gendermt").exception("stage failed")
             raise

@@ -159,8 +159,8 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     empty here and extracts in a stage of its own, :func:`gendermt.extract.extract_file`).
     ``threads`` (the job's) caps the CPU threads a model backend uses. Each output records
     why it ended (``finish_reason``: ``eos``/``stop``, ``length`` when cut off at the token
-    budget, ``n/a`` for systems that do not generate, ``unknown`` for an output taken from
-    the request cache, which keeps only the text).
+    budget, ``n/a`` for systems that do not generate; an output taken from the request cache
+    has the reason its entry keeps, ``unknown`` for entries stored before it was kept).
     ``shared``: raw outputs by request digest this system already made for every prompt
     (:mod:`gendermt.source_translations`), taken like cache entries.
     """
@@ -248,7 +248,8 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
             fh.flush()  # in the OS's hands: a SIGKILL no longer loses it
             return len(items_of[group])
 
-        n_cached = sum(record(d, e["raw"], e.get("seconds") or 0.0, "cache", e.get("run_id"))
+        n_cached = sum(record(d, e["raw"], e.get("seconds") or 0.0, "cache", e.get("run_id"),
+                              e.get("finish") or "unknown")
                        for d, e in cached.items())
         if n_cached:
             log.info("%d items found in the request cache %s", n_cached, cache.path)
@@ -266,17 +267,22 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
         # two leaves answers only in the partial file (the resuming run backfills them).
         engine.run(lambda group, raw, seconds, finish: record(group, raw, seconds, None,
                                                               run_id, finish),
-                   progress=bar, on_batch=lambda: os.fsync(fh.fileno()), on_failures=failed)
+                   progress=bar, on_batch=lambda: os.fsync(fh.fileno()), on_failures=failed,
+                   # answered meanwhile by another job sharing the cache: taken as cached
+                   on_cached=lambda group, e: record(group, e["raw"], e.get("seconds") or 0.0,
+                                                     "cache", e.get("run_id"),
+                                                     e.get("finish") or "unknown"))
+        n_cached += engine.from_elsewhere
     tokens, answered = engine.tokens, engine.answered
     seconds = time.perf_counter() - t0
-    rate = len(to_send) / max(seconds, 1e-9)
+    rate = engine.sent / max(seconds, 1e-9)
     token_rate = tokens / max(seconds, 1e-9)
     apart = _throughput_apart(backend, engine, to_send, seconds,
                               [done[r.item_id]["raw"] for r in to_send])
     if todo:
         log.info("throughput %s: %d requests sent in %.2f s: %.2f items/s, %.1f tokens/s "
                  "(%d output tokens); %d items from the cache, %d resumed", system,
-                 len(to_send), seconds, rate, token_rate, tokens, n_cached,
+                 engine.sent, seconds, rate, token_rate, tokens, n_cached,
                  len(requests) - len(todo))
     if to_send:
         log.info("throughput %s, loading apart: %.2f s loading the model, %.2f items/s in "
@@ -289,7 +295,7 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     missing = keys.keys() - done.keys()
     if missing:  # the loop covers every request, so this is a bug, not bad input
         raise RuntimeError(f"{len(missing)} items have no translation")
-    stats = {"requests_sent": len(to_send), "items": answered, "seconds": round(seconds, 3),
+    stats = {"requests_sent": engine.sent, "items": answered, "seconds": round(seconds, 3),
              "output_tokens": tokens, "items_per_second": round(rate, 3),
              "tokens_per_second": round(token_rate, 3), **apart,
              "resolved": backend.provenance(),
@@ -329,7 +335,7 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
         "template_sha256": records[0].get("template_sha256") if records else None,
         "items": len(requests), "translated_this_run": answered,
         "resumed_items": len(requests) - len(todo), "seconds_this_run": round(seconds, 3),
-        "requests_sent": len(to_send), "cached_items": n_cached,
+        "requests_sent": engine.sent, "cached_items": n_cached,
         "output_tokens": tokens if to_send else made_by.get("output_tokens", 0),
         "items_per_second": round(rate, 3) if to_send else made_by.get("items_per_second"),
         "tokens_per_second": (round(token_rate, 3) if to_send

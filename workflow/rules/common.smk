@@ -25,11 +25,14 @@ from gendermt.backends import (
     settings_on,
     system_gpus,
     system_kind,
+    unset_api_keys,
 )
 from gendermt.benchmarks import registry
+from gendermt.cache import check_file as check_cache_file, configured_dir
 from gendermt.config_checks import check_config, check_schema
 from gendermt.errors import GenderMTError
 from gendermt.placement import gpu_resources
+from gendermt.protection import protected_reruns, rerun_allowed, stop_message
 from gendermt.provenance import code_fingerprint
 from gendermt.runinfo import check_config_files, startup_line
 from gendermt.runinfo import summary as run_summary_of
@@ -84,8 +87,10 @@ if workflow.is_main_process:
               f"{_d['obtained']['cached']}, from a local copy {_d['obtained']['local']}, "
               f"downloaded {_d['obtained']['downloaded']})", file=sys.stderr)
 
-# Every configured data file or folder must exist before anything is planned.
+# Every configured data file or folder must exist before anything is planned; a damaged
+# request cache stops here, not in a job (or in every later run, paying again).
 try:
+    check_cache_file(configured_dir(config))
     check_sources(config)
 except GenderMTError as _exc:
     raise WorkflowError(str(_exc))
@@ -103,6 +108,15 @@ def datasets_of(paths):
     """params of a data stage: the declared public data sets its files come from (source,
     commit, licence, each file's sha256), which it records in its data.json; [] for none."""
     return datasets_read_by(list(paths), DATASETS)
+
+
+def provenanced(paths):
+    """A data stage's inputs whose path, size and sha256 are its params (source_identity):
+    their content decides, not their mtime (ancient), so that touching a file (or copying
+    it without its mtime) reruns nothing, while changing its bytes reruns the stage and
+    everything downstream. Snakemake checksums only inputs up to 1 MB; its mtime trigger
+    would otherwise rerun every stage, translations included, for a touched big file."""
+    return ancient(paths)
 
 
 wildcard_constraints:
@@ -439,8 +453,21 @@ def all_targets():
 
 # Before any job starts: no job reads a results/<run>/ file that no planned job makes (an old
 # run's output taken as a source file; gendermt.dag_guard).
+# Snakemake keeps one onstart handler: every check that needs the planned jobs is here.
+# Protected outputs stop the run for every user, root too (Snakemake's own check is the file's
+# writability, which root always has): gendermt.protection, before any job runs.
+# A system about to translate whose API key is not in the environment stops here too.
 onstart:
     try:
         check_planned_inputs(workflow.dag, RESULTS)
     except GenderMTError as exc:
         raise WorkflowError(str(exc))
+    _jobs = list(workflow.dag.needrun_jobs())
+    if not workflow.touch and not rerun_allowed(config):
+        _locked = protected_reruns(_jobs)
+        if _locked:
+            raise WorkflowError(stop_message(_locked))
+    _unset = unset_api_keys(SYSTEMS, [j.wildcards_dict["system"] for j in _jobs
+                                      if j.rule.name in ("translate", "translate_sources")])
+    if _unset:
+        raise WorkflowError("\n".join(_unset))

@@ -57,7 +57,7 @@ localrules: conga_data, conga_score, conga_tables, conga_figures
 
 rule conga_data:
     input:
-        CONGA_DATA.get("path", []),
+        provenanced(CONGA_DATA.get("path", [])),
     output:
         data=f"{RESULTS}/conga/data.parquet",
         provenance=f"{RESULTS}/conga/data.json",

@@ -49,7 +49,7 @@ localrules: fairtranslate_data, fairtranslate_tables, fairtranslate_figures, fai
 
 rule fairtranslate_data:
     input:
-        FAIRTRANSLATE_RAW,
+        provenanced(FAIRTRANSLATE_RAW),
     output:
         data=f"{RESULTS}/fairtranslate/data.parquet",
         provenance=f"{RESULTS}/fairtranslate/data.json",

@@ -60,7 +60,7 @@ ruleorder: gambit_inputs > build_inputs
 
 rule gambit_data:
     input:
-        data=GAMBIT.get("data", {}).get("path", []),
+        data=provenanced(GAMBIT.get("data", {}).get("path", [])),
         isco=GAMBIT.get("isco", []),
     output:
         data=f"{RESULTS}/gambit/data.parquet",
@@ -80,7 +80,7 @@ rule gambit_data:
 
 rule gambit_isco:
     input:
-        GAMBIT.get("isco", []),
+        provenanced(GAMBIT.get("isco", [])),
     output:
         f"{RESULTS}/gambit/isco.parquet",
     params:

@@ -32,7 +32,7 @@ ruleorder: gate_inputs > build_inputs
 
 rule gate_data:
     input:
-        GATE_RAW,
+        provenanced(GATE_RAW),
     output:
         data=f"{RESULTS}/gate/data.parquet",
         provenance=f"{RESULTS}/gate/data.json",

@@ -41,7 +41,7 @@ ruleorder: gate_x_e_inputs > build_inputs
 
 rule gate_x_e_data:
     input:
-        GATE_X_E_RAW,
+        provenanced(GATE_X_E_RAW),
     output:
         data=f"{RESULTS}/gate-x-e/data.parquet",
         tuples=f"{RESULTS}/gate-x-e/tuples.parquet",

@@ -62,7 +62,7 @@ ruleorder: mt_geneval_inputs > build_inputs
 
 rule mt_geneval_data:
     input:
-        MT_GENEVAL_RAW,
+        provenanced(MT_GENEVAL_RAW),
     output:
         data=f"{RESULTS}/mt-geneval/data.parquet",
         provenance=f"{RESULTS}/mt-geneval/data.json",

@@ -62,7 +62,7 @@ ruleorder: neogate_score > score
 
 rule neogate_data:
     input:
-        NEOGATE_RAW,
+        provenanced(NEOGATE_RAW),
     output:
         data=f"{RESULTS}/neogate/data.parquet",
         dev=f"{RESULTS}/neogate/dev.parquet",

@@ -23,8 +23,8 @@ ruleorder: neogate_flores_inputs > build_inputs
 
 rule neogate_flores_data:
     input:
-        source=NEOGATE_FLORES.get("data", {}).get("source", []),
-        reference=NEOGATE_FLORES.get("data", {}).get("reference", []),
+        source=provenanced(NEOGATE_FLORES.get("data", {}).get("source", [])),
+        reference=provenanced(NEOGATE_FLORES.get("data", {}).get("reference", [])),
     output:
         data=f"{RESULTS}/neogate-flores/data.parquet",
         provenance=f"{RESULTS}/neogate-flores/data.json",

@@ -29,16 +29,17 @@ rule translate:
         model_files=model_files_of,
         sources=shared_sources_of,
     output:
-        # protected: hours of GPU time; a change that would redo them stops the run instead
-        # (README, "Protected outputs")
+        # protected: hours of GPU time; a change that would redo them stops the run instead,
+        # for root too (gendermt.protection; docs/cache.md)
         raw=protected(f"{RESULTS}/{{benchmark}}/raw/{{system}}/{{prompt}}.jsonl"),
         meta=protected(f"{RESULTS}/{{benchmark}}/raw/{{system}}/{{prompt}}.meta.json"),
     params:
         # the runner and this system's backend only (editing another backend reruns nothing)
         code=translation_code,
-        # what changes outputs only: not concurrency, timeouts, retries, batch size, the
-        # server's address (the job reads those from the config); not post-processing
-        # (the `extract` rule below)
+        # what changes outputs only, canonical (sorted keys): not concurrency, timeouts,
+        # retries, batch size (the job reads those from the config); an API server's
+        # identity (`server`: base_url or cache_identity), not its address; not
+        # post-processing (the `extract` rule below)
         settings=system_output_settings,
     threads: translation_threads
     resources:

@@ -41,7 +41,7 @@ localrules: winomt_data, winomt_tables, winomt_figures, winomt_readers
 
 rule winomt_data:
     input:
-        WINOMT_RAW,
+        provenanced(WINOMT_RAW),
     output:
         data=f"{RESULTS}/winomt/data.parquet",
         provenance=f"{RESULTS}/winomt/data.json",

@@ -11,6 +11,7 @@ import importlib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from gendermt.canonical import canonical
 from gendermt.errors import GenderMTError
 
 from .base import Backend, ItemFailed, Request
@@ -103,9 +104,24 @@ def check_system(settings: dict[str, Any]) -> None:
 def output_settings(settings: dict[str, Any]) -> dict[str, Any]:
     """A system's settings less those that change how a job runs but not its outputs (the
     backend's ``runtime_keys``, ``batch_size``, ``gpus``): the translation job's params, so
-    that changing concurrency, timeouts or retries reruns nothing."""
-    skip = {"batch_size", "gpus", "threads", "kind"} | backend_class(settings).runtime_keys
-    return {k: v for k, v in settings.items() if k not in skip}
+    that changing concurrency, timeouts or retries reruns nothing; in canonical form (sorted
+    keys, whole-number floats as ints), so that reordering a system's YAML block reruns
+    nothing either."""
+    return canonical(backend_class(settings).output_settings(settings))
+
+
+def unset_api_keys(systems: dict[str, dict[str, Any]], names: Any) -> list[str]:
+    """One line per system of ``names`` whose ``api_key_env`` names an unset environment
+    variable (checked before any job runs, not when the first job starts)."""
+    import os
+
+    found = []
+    for name in sorted(set(names)):
+        env = (systems.get(name) or {}).get("api_key_env")
+        if env and not os.environ.get(str(env)):
+            found.append(f"systems.{name}.api_key_env: the environment variable {env} is not "
+                         f"set; export it with the API key before running")
+    return found
 
 
 def settings_on(config: dict[str, Any], benchmark: str, system: str) -> dict[str, Any]:
@@ -127,4 +143,4 @@ def build_backend(settings: dict[str, Any], data: pd.DataFrame,
 
 __all__ = ["BACKENDS", "BACKEND_MODULES", "Backend", "ItemFailed", "Request",
            "backend_module", "build_backend", "check_system", "output_settings",
-           "settings_on", "system_gpus", "system_kind"]
+           "settings_on", "system_gpus", "system_kind", "unset_api_keys"]

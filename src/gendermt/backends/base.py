@@ -127,6 +127,24 @@ class Backend(ABC):
         return {"backend": self.name, **{k: v for k, v in sorted(self.settings.items())
                                          if k not in skip}}
 
+    @classmethod
+    def output_settings(cls, settings: dict[str, Any]) -> dict[str, Any]:
+        """The settings that change this system's outputs (a translation job's params): all
+        but ``batch_size``, ``gpus``, ``threads``, ``kind`` and the ``runtime_keys``."""
+        skip = {"batch_size", "gpus", "threads", "kind"} | cls.runtime_keys
+        return {k: v for k, v in settings.items() if k not in skip}
+
+    def served_by(self) -> str | None:
+        """Which server answers (part of the cache key of a backend that says what it
+        sends, :meth:`wire_request`); None: the backend answers itself."""
+        return None
+
+    def legacy_entry_ok(self, digest: str, entry: dict[str, Any],
+                        run: dict[str, Any] | None) -> bool:
+        """Whether a cache entry found under the legacy key ``digest`` (made by the run
+        whose record is ``run``, None when unknown) may be served; by default yes."""
+        return True
+
     def wire_request(self, request: Request) -> Any:
         """What the model receives for ``request`` when the backend can say (an API's
         request body); None: the identity and the request's fields stand for it."""
@@ -144,7 +162,10 @@ class Backend(ABC):
             parts: list[Any] = [self._identity, request.source, request.messages,
                                 request.src_lang, request.tgt_lang]
         else:
-            parts = [{"backend": self.name}, wire]
+            # which server answers is part of the key: two servers share answers only when
+            # the system says they serve the same model (openai-compatible `cache_identity`)
+            server = self.served_by()
+            parts = [{"backend": self.name, **({"server": server} if server else {})}, wire]
         if self.request_version != 1:  # keys of version 1 are those written before it
             parts.append({"request_version": self.request_version})
         payload = json.dumps(parts, sort_keys=True, ensure_ascii=False)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from gendermt.errors import GenderMTError, MissingResourceError
 
-from . import gguf, nmt_languages
+from . import gguf, model_folder, nmt_languages
 from .base import Backend, Request
 
 if TYPE_CHECKING:  # annotations only: the workflow imports backends to plan
@@ -155,6 +155,10 @@ class HFBackend(Backend):
             self.source = None
         else:
             self.source = locate_model(self.model_name, self.revision)
+        # A local folder's identity is its files' hash (weights, tokenizer, chat template):
+        # a changed folder at the same path is never answered from the cache.
+        self.folder_sha256 = (model_folder.folder_sha256(self.source)
+                              if self.source and Path(self.source).is_dir() else None)
         self.max_new_tokens = int(settings.get("max_new_tokens", 256))
         self._model = None
         self._tokenizer = None
@@ -163,6 +167,8 @@ class HFBackend(Backend):
         found = super().identity()
         if self.gguf_sha256:
             found["gguf_sha256"] = self.gguf_sha256
+        if self.folder_sha256:
+            found["folder_sha256"] = self.folder_sha256
         return found
 
     def _device_and_dtype(self) -> tuple[Any, Any]:

@@ -47,6 +47,16 @@ class Retryable(Exception):
         self.retry_after = retry_after
 
 
+class TooLarge(Exception):
+    """A body larger than the answer's token budget allows (read no further)."""
+
+
+#: Bytes an answer's body may take: a fixed allowance plus this much per token of
+#: ``max_tokens`` (a token is a few characters; JSON may escape each as 6 bytes); without
+#: ``max_tokens``, ``MAX_BODY``.
+BODY_ALLOWANCE, BYTES_PER_TOKEN, MAX_BODY = 64 * 1024, 64, 32 * 1024 * 1024
+
+
 # Every way a transport can fail: OSError covers refused/reset connections, socket timeouts
 # and ssl.SSLError; HTTPException covers IncompleteRead, RemoteDisconnected, BadStatusLine.
 TRANSPORT_ERRORS = (OSError, http.client.HTTPException)
@@ -75,19 +85,84 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
     return max(0.0, seconds) if seconds == seconds else None  # NaN is unparsable
 
 
+def normalise_url(url: str) -> str:
+    """``url`` as one server's identity: scheme and host in lower case, the default port
+    left out, no trailing slash (``HTTP://Host:80/v1/`` is ``http://host/v1``)."""
+    parts = urllib.parse.urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower()
+    if ":" in host:  # IPv6
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if port is not None and port != {"http": 80, "https": 443}.get(scheme):
+        host += f":{port}"
+    query = f"?{parts.query}" if parts.query else ""
+    return f"{scheme}://{host}{parts.path.rstrip('/')}{query}"
+
+
+def server_identity(settings: dict[str, Any]) -> str:
+    """Which server's answers a system's are: its ``cache_identity`` when it sets one (a name
+    or URL several servers share: they serve the same model), else its ``base_url``."""
+    declared = settings.get("cache_identity")
+    value = str(declared if declared is not None else settings["base_url"])
+    return normalise_url(value) if value.lower().startswith(("http://", "https://")) \
+        else value
+
+
+#: The shortest piece of the API key that is redacted wherever it appears.
+KEY_FRAGMENT = 8
+REDACTED = "[redacted]"
+
+
+def redact_secret(text: str, secret: str | None, least: int = KEY_FRAGMENT) -> str:
+    """``text`` with ``secret`` and every piece of it of ``least`` characters or more
+    replaced by ``[redacted]`` (a body cut short, or a server echoing part of the key, must
+    not leak the rest)."""
+    if not secret:
+        return text
+    text = text.replace(secret, REDACTED)
+    if len(secret) < least:
+        return text
+    grams = {secret[i:i + least] for i in range(len(secret) - least + 1)}
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        if text[i:i + least] in grams:
+            j = i + least
+            while j < n and text[i:j + 1] in secret:
+                j += 1
+            out.append(REDACTED)
+            i = j
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+#: Seconds one item may spend on its attempts and the waits between them (``retry_budget``),
+#: by default and at most: however many ``max_retries``, an item fails within this.
+DEFAULT_RETRY_BUDGET = 900.0
+MAX_RETRY_BUDGET = 86400.0
+
+
 class OpenAICompatible(Backend):
     name: ClassVar[str] = "openai-compatible"
     default_batch_size: ClassVar[int] = 32
     settings_keys: ClassVar[frozenset[str]] = frozenset(
         {"base_url", "model", "api_key_env", "temperature", "max_tokens", "top_p", "seed",
-         "concurrency", "timeout", "max_retries", "backoff", "retry_after_max"})
+         "concurrency", "timeout", "max_retries", "backoff", "retry_after_max",
+         "cache_identity", "retry_budget"})
     required_keys: ClassVar[frozenset[str]] = frozenset({"base_url", "model"})
-    # How and where requests are sent, not what is asked: changing these reuses earlier
-    # outputs. `base_url` too: a local server restarted on another port serves the same model
-    # (the model's name and the request body are what the cache key holds).
+    # How requests are sent, not what is asked: changing these reuses earlier outputs.
+    # `base_url` and `cache_identity` stand in the key and the params as one value, the
+    # server's identity (server_identity): another server is another model unless the
+    # system declares them the same (`cache_identity`).
     runtime_keys: ClassVar[frozenset[str]] = frozenset(
-        {"base_url", "api_key_env", "concurrency", "timeout", "max_retries", "backoff",
-         "retry_after_max"})
+        {"base_url", "cache_identity", "api_key_env", "concurrency", "timeout", "max_retries",
+         "backoff", "retry_after_max", "retry_budget"})
 
     @classmethod
     def check_settings(cls, settings: dict[str, Any]) -> None:
@@ -99,6 +174,12 @@ class OpenAICompatible(Backend):
         for key in ("concurrency", "max_retries"):
             if key in settings and int(settings[key]) < (1 if key == "concurrency" else 0):
                 raise GenderMTError(f"backend 'openai-compatible': {key} is too small")
+        budget = settings.get("retry_budget")
+        if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int | float)
+                                   or not 0 < budget <= MAX_RETRY_BUDGET):
+            raise GenderMTError(f"backend 'openai-compatible': retry_budget must be a number "
+                                f"of seconds above 0 and at most {MAX_RETRY_BUDGET}, not "
+                                f"{budget!r}")
         for key, least in (("timeout", 0.0), ("backoff", 0.0), ("retry_after_max", 0.0)):
             value = settings.get(key)
             if value is None:
@@ -109,8 +190,14 @@ class OpenAICompatible(Backend):
                                     f"{'positive' if key == 'timeout' else 'non-negative'} "
                                     f"number of seconds, not {value!r}")
 
+    @classmethod
+    def output_settings(cls, settings: dict[str, Any]) -> dict[str, Any]:
+        return {**super().output_settings(settings), "server": server_identity(settings)}
+
     def __init__(self, settings: dict[str, Any], data: pd.DataFrame) -> None:
         super().__init__(settings, data)
+        self.server = server_identity(settings)
+        self._body_keys: set[str] = set()  # legacy keys of the body alone (no server)
         self.url = str(settings["base_url"]).rstrip("/") + "/chat/completions"
         self._parts = urllib.parse.urlsplit(self.url)
         self.model = str(settings["model"])
@@ -119,6 +206,10 @@ class OpenAICompatible(Backend):
         self.max_retries = int(settings.get("max_retries", 5))
         self.backoff = float(settings.get("backoff", 1.0))
         self.retry_after_max = float(settings.get("retry_after_max", 60.0))
+        self.retry_budget = float(settings.get("retry_budget", DEFAULT_RETRY_BUDGET))
+        tokens = settings.get("max_tokens")
+        self.max_body = (min(MAX_BODY, BODY_ALLOWANCE + BYTES_PER_TOKEN * int(tokens))
+                         if tokens else MAX_BODY)
         self._key = None
         env = settings.get("api_key_env")
         if env:
@@ -144,12 +235,40 @@ class OpenAICompatible(Backend):
                 body[key] = self.settings[key]
         return body
 
+    def identity(self) -> dict[str, Any]:
+        return {**super().identity(), "server": self.server}
+
+    def served_by(self) -> str:
+        return self.server
+
     def wire_request(self, request: Request) -> dict[str, Any]:
-        # The cache key: the served model's name and the body as sent, so that editing how
-        # the body is built changes the key, and the server's address does not.
+        # The cache key: the server (served_by), the served model's name and the body as
+        # sent, so that editing how the body is built changes the key.
         return self.payload(request)
 
+    def legacy_entry_ok(self, digest: str, entry: dict[str, Any],
+                        run: dict[str, Any] | None) -> bool:
+        # A key of the body alone (gendermt before the server joined the key) says nothing
+        # of which server answered: its answer is served only where the run that made it
+        # recorded a server this system's identity names.
+        # An entry with no such record (the GAMBIT judge's, the ConGA annotator's) is served
+        # only to a system that declares its server's identity (`cache_identity`): the
+        # user says these answers are this model's.
+        if digest not in self._body_keys:
+            return True
+        url = ((run or {}).get("resolved") or {}).get("base_url")
+        if not url:
+            return self.settings.get("cache_identity") is not None
+        return normalise_url(str(url)) in {self.server,
+                                            normalise_url(str(self.settings["base_url"]))}
+
     def legacy_digests(self, request: Request) -> list[str]:
+        # Keys of the body as sent alone, before the server joined the key: served only as
+        # legacy_entry_ok allows (which server answered).
+        body = self.payload(request)
+        body_only = hashlib.sha256(json.dumps([{"backend": self.name}, body], sort_keys=True,
+                                              ensure_ascii=False).encode()).hexdigest()
+        self._body_keys.add(body_only)
         # Until gendermt 0.x keys were the settings (with base_url) and the request, not the
         # body as sent. Their answers are still the right ones where the body built then (a
         # frozen copy of that code) is the body built now.
@@ -158,15 +277,16 @@ class OpenAICompatible(Backend):
               "temperature": float(self.settings.get("temperature", 0)),
               **{k: self.settings[k] for k in ("max_tokens", "top_p", "seed")
                  if k in self.settings}}
-        if v1 != self.payload(request):
-            return []
+        if v1 != body:
+            return [body_only]
         old_runtime = {"batch_size", "gpus", "api_key_env", "concurrency", "timeout",
-                       "max_retries", "backoff"}
+                       "max_retries", "backoff",
+                       "cache_identity", "retry_budget"}  # (not settings then)
         identity = {"backend": self.name, **{k: v for k, v in sorted(self.settings.items())
                                              if k not in old_runtime}}
         payload = json.dumps([identity, request.source, request.messages, request.src_lang,
                               request.tgt_lang], sort_keys=True, ensure_ascii=False)
-        return [hashlib.sha256(payload.encode()).hexdigest()]
+        return [body_only, hashlib.sha256(payload.encode()).hexdigest()]
 
     def provenance(self) -> dict[str, Any]:
         return {"base_url": str(self.settings["base_url"])}
@@ -174,9 +294,13 @@ class OpenAICompatible(Backend):
     # -- how it is sent -----------------------------------------------------------------
     def redact(self, text: str) -> str:
         """``text`` without the API key (servers may echo the Authorization header)."""
-        if self._key:
-            text = text.replace(self._key, "[redacted]")
-        return text
+        return redact_secret(text, self._key)
+
+    def excerpt(self, payload: bytes, limit: int) -> str:
+        """The first ``limit`` characters of a server's body, redacted before the cut (a key
+        straddling the cut would otherwise leave its first part in the message)."""
+        head = payload[:limit + 4 * (len(self._key or "") + 16)].decode(errors="replace")
+        return self.redact(head)[:limit]
 
     def _connection(self, timeout: float) -> tuple[http.client.HTTPConnection, str]:
         """A connection to the server (or the proxy the environment names, as urllib
@@ -227,7 +351,22 @@ class OpenAICompatible(Backend):
                 abort()
             conn.request("POST", path, body=body, headers=headers)
             resp = conn.getresponse()
-            payload = resp.read()
+            # read no more than the token budget allows (a runaway server's 50 MB answer
+            # would otherwise be kept, and scored for minutes)
+            too_large = TooLarge(f"an answer body over {self.max_body} bytes (more than "
+                                 f"max_tokens {self.settings.get('max_tokens', '(unset)')} "
+                                 f"allows)")
+            length = resp.getheader("Content-Length") or ""
+            if length.isdigit():
+                if int(length) > self.max_body:
+                    raise too_large
+                payload = resp.read()  # a body cut short raises IncompleteRead
+            else:  # chunked or until close: at most one byte past the limit
+                payload = resp.read(self.max_body + 1)
+                if expired.is_set():
+                    raise TimeoutError("the deadline passed while reading the body")
+                if len(payload) > self.max_body:
+                    raise too_large
             return resp.status, resp.headers, payload
         except TRANSPORT_ERRORS as exc:
             if expired.is_set() or isinstance(exc, TimeoutError | socket.timeout):
@@ -241,9 +380,13 @@ class OpenAICompatible(Backend):
 
     def _once(self, request: Request) -> str:
         body = json.dumps(self.payload(request), ensure_ascii=False).encode()
-        status, headers, payload = self._post(body)
+        try:
+            status, headers, payload = self._post(body)
+        except TooLarge as exc:
+            raise ItemFailed(request.item_id, f"openai-compatible {self.model} at {self.url}: "
+                             f"item {request.item_id}: {exc}; not kept") from None
         if status != 200:
-            detail = self.redact(payload[:300].decode(errors="replace"))
+            detail = self.excerpt(payload, 300)
             if status in (408, 409, 425, 429) or status >= 500:
                 after = parse_retry_after(headers.get("Retry-After"))
                 raise Retryable(f"HTTP {status}: {detail}", after)
@@ -255,11 +398,13 @@ class OpenAICompatible(Backend):
             if not isinstance(text, str):
                 raise TypeError(f"content is {type(text).__name__}, not a string")
         except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise Retryable(self.redact(f"malformed answer ({exc}): {payload[:200]!r}")) \
-                from exc
+            raise Retryable(self.redact(f"malformed answer ({exc}): "
+                                        f"{self.excerpt(payload, 200)!r}")) from exc
         if not text.strip():
             # never an answer: retried, and never cached
             raise Retryable(f"empty answer ({text!r})")
+        # a key echoed in an answer must reach neither the outputs nor the cache
+        text = self.redact(text)
         tokens = (answer.get("usage") or {}).get("completion_tokens")
         with self._lock:
             self._tokens += int(tokens) if isinstance(tokens, int) else len(text.split())
@@ -268,21 +413,28 @@ class OpenAICompatible(Backend):
         return text
 
     def _with_retries(self, request: Request) -> str:
+        started = time.monotonic()
         for attempt in range(self.max_retries + 1):
             try:
                 return self._once(request)
             except Retryable as exc:
-                if attempt == self.max_retries:
+                # Exponential backoff with full jitter, unless the server says how long
+                # (capped: a server asking for an hour must not hold the job for one).
+                delay = random.uniform(0, self.backoff * 2 ** min(attempt, 60))
+                if exc.retry_after is not None:
+                    delay = min(exc.retry_after, self.retry_after_max)
+                spent = time.monotonic() - started
+                # the next attempt could not end within the item's retry budget
+                over = attempt < self.max_retries and \
+                    spent + delay + self.timeout > self.retry_budget
+                if attempt == self.max_retries or over:
+                    why = (f" (its retry_budget of {self.retry_budget:g} s left no time for "
+                           f"another; {spent:.1f} s spent)" if over else "")
                     raise ItemFailed(
                         request.item_id,
                         f"openai-compatible {self.model} at {self.url}: item "
-                        f"{request.item_id} failed after {attempt + 1} attempts; last error: "
-                        f"{self.redact(str(exc))}") from None
-                # Exponential backoff with full jitter, unless the server says how long
-                # (capped: a server asking for an hour must not hold the job for one).
-                delay = random.uniform(0, self.backoff * 2 ** attempt)
-                if exc.retry_after is not None:
-                    delay = min(exc.retry_after, self.retry_after_max)
+                        f"{request.item_id} failed after {attempt + 1} attempts{why}; last "
+                        f"error: {self.redact(str(exc))}") from None
                 log.warning("%s: item %s, attempt %d failed (%s); retrying in %.2f s",
                             self.model, request.item_id, attempt + 1, self.redact(str(exc)),
                             delay)

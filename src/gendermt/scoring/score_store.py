@@ -17,17 +17,25 @@ It needs a local or lock-honouring filesystem (on a cluster without one, a node-
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+from gendermt.errors import GenderMTError
+
 FILENAME = "scores.sqlite"
+
+
+def checksum(key: str, score: float) -> str:
+    """What a stored score is checked against when read (a changed byte is not served)."""
+    return hashlib.sha256(f"{key}\0{float(score)!r}".encode()).hexdigest()[:16]
 
 
 def segment_key(metric_id: str, texts: Sequence[str]) -> str:
@@ -54,12 +62,27 @@ class ScoreStore:
         self.timeout = timeout
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with closing(self._connect()) as con, con:
+            with self._named(), closing(self._connect()) as con, con:
                 con.execute("CREATE TABLE IF NOT EXISTS scores (key TEXT PRIMARY KEY, "
                             "score REAL NOT NULL, metric TEXT NOT NULL, created REAL NOT NULL)")
+                have = {row[1] for row in con.execute("PRAGMA table_info(scores)")}
+                if "checksum" not in have:
+                    with contextlib.suppress(sqlite3.OperationalError):  # another job added it
+                        con.execute("ALTER TABLE scores ADD COLUMN checksum TEXT")
 
     def _connect(self) -> sqlite3.Connection:
         return sqlite3.connect(self.path, timeout=self.timeout)
+
+    @contextlib.contextmanager
+    def _named(self) -> Iterator[None]:
+        """A store that cannot be read or written is an error naming its file."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise GenderMTError(
+                f"the score store {self.path} cannot be used ({type(exc).__name__}: {exc}); "
+                f"if it is corrupt, move it away (it is no input of any job: a new one only "
+                f"costs the scores again)") from exc
 
     def get_many(self, keys: Iterable[str]) -> dict[str, float]:
         """The stored scores of those keys that have one."""
@@ -67,27 +90,32 @@ class ScoreStore:
         if self.path is None or not keys:
             return {}
         found: dict[str, float] = {}
-        with closing(self._connect()) as con:
+        with self._named(), closing(self._connect()) as con:
             for start in range(0, len(keys), 500):  # SQLite's limit on bound parameters
                 chunk = keys[start:start + 500]
                 marks = ",".join("?" * len(chunk))
-                found.update(con.execute(
-                    f"SELECT key, score FROM scores WHERE key IN ({marks})", chunk))
+                for key, score, check in con.execute(
+                        f"SELECT key, score, checksum FROM scores WHERE key IN ({marks})",
+                        chunk):
+                    # a changed value is not served (scored again); older rows have none
+                    if check is None or check == checksum(key, score):
+                        found[key] = score
         return found
 
     def put_many(self, scores: Mapping[str, float], metric: str) -> None:
         """Store finite scores (one transaction: all of them or, if killed, none)."""
-        rows = [(k, float(v), metric, time.time()) for k, v in scores.items()
+        rows = [(k, float(v), metric, time.time(), checksum(k, v)) for k, v in scores.items()
                 if math.isfinite(float(v))]
         if self.path is None or not rows:
             return
-        with closing(self._connect()) as con, con:
-            con.executemany("INSERT OR REPLACE INTO scores VALUES (?, ?, ?, ?)", rows)
+        with self._named(), closing(self._connect()) as con, con:
+            con.executemany("INSERT OR REPLACE INTO scores (key, score, metric, created, "
+                            "checksum) VALUES (?, ?, ?, ?, ?)", rows)
 
     def __len__(self) -> int:
         if self.path is None:
             return 0
-        with closing(self._connect()) as con:
+        with self._named(), closing(self._connect()) as con:
             return con.execute("SELECT COUNT(*) FROM scores").fetchone()[0]
 
 
