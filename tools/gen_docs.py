@@ -130,7 +130,7 @@ def default_config() -> dict:
 
 def study_configs() -> dict[str, list[str]]:
     """Study config (path from the project root) → the benchmark blocks it configures."""
-    return {f"config/study/{p.name}": list((_load(p).get("benchmarks") or {}))
+    return {f"config/study/{p.name}": list(_load(p).get("benchmarks") or {})
             for p in sorted(STUDY.glob("*.yaml"))}
 
 
@@ -181,7 +181,8 @@ def default_benchmarks() -> str:
     default = default_config().get("benchmarks") or {}
     inside = [b.label for b in registry.benchmarks() if b.name in default]
     outside = [b.label for b in registry.benchmarks() if b.name not in default]
-    text = f"{len(inside)} of the {len(registry.benchmarks())} benchmark blocks ({', '.join(inside)})"
+    total = len(registry.benchmarks())
+    text = f"{len(inside)} of the {total} benchmark blocks ({', '.join(inside)})"
     if outside:
         text += f"; not {' nor '.join(outside)}, which run in their study configs"
     return text
