@@ -160,6 +160,11 @@ def test_the_documented_study_command_caps_gpus():
     assert re.search(r"^\t\$\(BIN\)/snakemake --cores \$\(CORES\) --resources gpu=\$\(GPUS\)",
                      (ROOT / "Makefile").read_text(), re.M)
     assert "nvidia-smi" in readme() and "gpu=N" in readme()
+    # the study configs' headers say the same
+    for config in sorted((ROOT / "config" / "study").glob("*.yaml")):
+        for line in config.read_text().splitlines():
+            if re.match(r"#\s+(\S*/)?snakemake .*--configfile", line) and "winomt" not in line:
+                assert "--resources gpu=" in line, f"{config.name}: {line}"
 
 
 # ----------------------------------------------------------------------------- the CLI
