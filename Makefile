@@ -4,11 +4,17 @@
 PYTHON ?= python3
 VENV   ?= .venv
 CORES  ?= 2
-# the embedded default's run (config/config.yaml, `run:`): its results are in results/$(RUN)/
-RUN    ?= default
+# GPUs that jobs may share (the `gpu` resource): at most this many GPUs in use at once
+GPUS   ?= 1
+# The run's config files, as for snakemake --configfile (empty: the embedded default):
+#   make run CONFIG="config/config.yaml mine.yaml"; make report with the same CONFIG
+CONFIG ?=
 BIN    := $(VENV)/bin
+CONFIG_ARGS := $(if $(strip $(CONFIG)),--configfile $(CONFIG))
+# results/<run>/report.html of the run the config files name (gendermt.run_config)
+REPORT_PATH = "$$($(BIN)/python -m gendermt.run_config report-path $(CONFIG))"
 
-.PHONY: run report test lint clean comet-env envs-check
+.PHONY: run report test lint clean comet-env envs-check docs
 
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "gendermt needs Python >= 3.10, found " + sys.version.split()[0])'
@@ -44,11 +50,16 @@ envs-check: $(VENV)/.installed
 	$(BIN)/python tools/envs_check.py $(ENVS)
 
 run: $(VENV)/.installed
-	$(BIN)/snakemake --cores $(CORES)
-	$(BIN)/snakemake --report results/$(RUN)/report.html
+	$(BIN)/snakemake --cores $(CORES) --resources gpu=$(GPUS) $(CONFIG_ARGS)
+	$(BIN)/snakemake $(CONFIG_ARGS) --report $(REPORT_PATH)
 
 report: $(VENV)/.installed
-	$(BIN)/snakemake --report results/$(RUN)/report.html
+	$(BIN)/snakemake $(CONFIG_ARGS) --report $(REPORT_PATH)
+
+# README.md's and docs/' generated sections (<!-- BEGIN generated:NAME -->), from the code:
+# the benchmark registry, the default config, the CLI, a dry run of the default (tools/gen_docs.py)
+docs: $(VENV)/.installed
+	$(BIN)/python -m tools.gen_docs
 
 test: $(VENV)/.installed
 	$(BIN)/pytest

@@ -21,13 +21,24 @@ def sample_data(sample_path):
 
 @pytest.fixture(scope="session")
 def default_run(tmp_path_factory):
-    """The default config, run once per test session in a fresh copy of the project; every
-    workflow test that only reads results shares it (tests that change something make
-    copies of their own)."""
-    from .workflow_support import RUN_TIMEOUT, Run, copy_project, snakemake
+    """The default config, run once per test session in a fresh copy of the project by the
+    README's quick start as written (`make run`: the run, then its report); every workflow
+    test that only reads results shares it (tests that change something make copies of
+    their own)."""
+    from .workflow_support import (
+        RUN_TIMEOUT,
+        Run,
+        copy_project,
+        make_ready,
+        readme_blocks,
+        run_shell,
+    )
 
     workdir = copy_project(tmp_path_factory.mktemp("default") / "project")
-    proc = snakemake(workdir, "--cores", "2", timeout=RUN_TIMEOUT)
+    env = make_ready(workdir)
+    (block,) = readme_blocks("Quick start")
+    (command,) = [line for line in block.splitlines() if line.startswith("make run")]
+    proc = run_shell(workdir, command, env, timeout=RUN_TIMEOUT)
     return Run(workdir, proc)
 
 

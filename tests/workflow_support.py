@@ -61,6 +61,50 @@ def copy_project(dest: Path, share_cache: bool = True) -> Path:
     return dest
 
 
+# What `make` needs beside them (the README's quick start runs `make run` and `make test`).
+MAKE_ENTRIES = ["Makefile", "pyproject.toml", "README.md", "tests", "tools"]
+
+
+def make_ready(workdir: Path) -> dict[str, str]:
+    """Let the README's `make` commands run in a copy of the project as written: its `.venv`
+    is this test session's environment (bin/ linked, marked installed, so `make` installs
+    nothing) and the copy's src/ comes first on the path. Returns the environment to run
+    `make` with."""
+    for name in MAKE_ENTRIES:
+        src, dest = ROOT / name, workdir / name
+        if dest.exists():
+            continue
+        if src.is_dir():
+            shutil.copytree(src, dest, ignore=IGNORED)
+        else:
+            shutil.copy2(src, dest)
+    if shutil.which("make") is None:
+        pytest.skip("no `make` on PATH (the README's quick start needs it)")
+    venv = workdir / ".venv"
+    venv.mkdir(exist_ok=True)
+    if not (venv / "bin").exists():
+        (venv / "bin").symlink_to(Path(sys.executable).parent, target_is_directory=True)
+    (venv / ".installed").touch()  # newer than the copied pyproject.toml: nothing to install
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(workdir / "src"), env.get("PYTHONPATH", "")])
+    return env
+
+
+def readme_blocks(section: str, readme: Path = ROOT / "README.md") -> list[str]:
+    """The ```bash blocks of the README's `## section`, as written."""
+    text = readme.read_text(encoding="utf-8")
+    match = re.search(rf"^## {re.escape(section)}\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    assert match, f"README.md has no section '## {section}'"
+    return re.findall(r"^```bash\n(.*?)^```", match[1], re.M | re.S)
+
+
+def run_shell(workdir: Path, script: str, env: dict[str, str], timeout: int = RUN_TIMEOUT
+              ) -> subprocess.CompletedProcess:
+    """``script`` run by bash in ``workdir``, stopping at the first failing command."""
+    return subprocess.run(["bash", "-e", "-c", script], cwd=workdir, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
 def snakemake(workdir: Path, *args: str, timeout: int = QUICK_TIMEOUT
               ) -> subprocess.CompletedProcess:
     return subprocess.run([snakemake_exe(), *args], cwd=workdir, capture_output=True, text=True,

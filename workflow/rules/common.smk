@@ -36,6 +36,7 @@ from gendermt.protection import protected_reruns, rerun_allowed, stop_message
 from gendermt.provenance import code_fingerprint
 from gendermt.runinfo import check_config_files, startup_line
 from gendermt.runinfo import summary as run_summary_of
+from gendermt.run_config import write_report_note
 from gendermt.scoring.metrics import NEURAL_METRICS
 from gendermt.source_translations import shares_sources
 from gendermt.sources import Hasher, check_sources, identity

@@ -32,6 +32,11 @@ RUN_SUMMARY = run_summary_of(RUN, workflow.configfiles, config, workflow.basedir
 SOURCE_HASHER.save()
 if workflow.is_main_process:
     print(startup_line(RUN_SUMMARY), file=sys.stderr)
+    # the report's front page warns when this config is not the one the results were made
+    # from (workflow/report/workflow.rst includes the note; empty when they agree)
+    write_report_note(
+        RUN_SUMMARY, f"{RESULTS}/report/run.json", f".snakemake/gendermt/report-note-{RUN}.html"
+    )
 
 TARGETS.extend([spec["html"] for spec in REPORT_TABLE_PAGES.values()])
 TARGETS.extend(

@@ -1,0 +1,366 @@
+"""The README's and docs/' facts that the code knows, generated from it: ``make docs``
+(``python -m tools.gen_docs``) rewrites every marked section
+
+    <!-- BEGIN generated:NAME -->
+    ...
+    <!-- END -->
+
+of README.md and docs/**/*.md from the benchmark registry, the embedded default config,
+the study configs, the CLI's parser and a dry run of the default; ``--check`` rewrites nothing
+and exits 1 naming the files that differ (tests/test_readme.py runs the same comparison).
+
+What the code cannot say (a benchmark's direction, what it measures, what its scorecard
+figures mean) is written here once, per registry name: a benchmark or scorecard part without
+an entry stops the generation, so a new benchmark cannot be left out of the README.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_CONFIG = ROOT / "config" / "config.yaml"
+STUDY = ROOT / "config" / "study"
+
+MARKER = re.compile(r"(<!-- BEGIN generated:(?P<name>[\w:.-]+) -->)(?P<body>.*?)(<!-- END -->)",
+                    re.S)
+# Sections written inline, inside a sentence (no newlines around the body).
+INLINE = {"job-count", "default-benchmarks"}
+
+# benchmark (registry name) → (direction, what it measures, its page under docs/benchmarks/)
+BENCHMARKS: dict[str, tuple[str, str, str]] = {
+    "fairtranslate": ("en→fr", "BLEU/COMET by gender (male/female/inclusive) × stereotype × "
+                      "ambiguity; 4 prompting strategies; ANOVA; inclusive forms, occupation "
+                      "forms, singular \"they\"", "fairtranslate.md"),
+    "neogate": ("en→it", "neomorphemes in any paradigm: coverage, accuracy, CWA, "
+                "mis-generation, zero- and few-shot", "neogate.md"),
+    "neogate-flores": ("en→it", "Neo-GATE's Table 4: generic translation quality on FLORES "
+                       "files you provide (BLEU, chrF, TER, BERTScore, COMET)",
+                       "neogate-flores.md"),
+    "conga": ("en→it", "ConGA on gENder-IT: entity-level gender preservation: matches, "
+              "errors, A→M/A→F bias, P/R/F1 per gender", "conga.md"),
+    "gambit": ("en→fr, en→el", "GAMBIT with GRAPE: gender assigned to ambiguous occupations "
+               "against parity, labour statistics and stereotype ratings; detector validation",
+               "gambit.md"),
+    "gate-x-e": ("tr/hu/fi/fa→en", "gender rewriting of translations: exact-match accuracy "
+                 "by subtype and gender; BLEU/WER of the rewrites", "gate-x-e.md"),
+    "gate": ("en→es/fr/it", "gender rewriting of translations: precision/recall/F0.5 "
+             "overall and per category label", "gate.md"),
+    "winomt": ("en→fr/es/it/de", "gender accuracy, ΔG, ΔS of published commercial systems' "
+               "outputs, re-scored offline", "winomt.md"),
+    "mt-geneval": ("en→ar/de/es/fr/hi/it/pt/ru", "counterfactual and contextual gender "
+                   "accuracy, the masculine−feminine gap, BLEU/chrF beside it",
+                   "mt-geneval.md"),
+}
+
+# scorecard key → its figures: (JSON key pattern, what it is, better). {lang}, {paradigm},
+# {metric} stand for the run's target languages, Neo-GATE paradigms and FairTranslate's
+# metrics (bleu; comet when scored). tests/test_readme.py checks every column of the default
+# run's scorecard against these patterns.
+SCORECARD: dict[str, list[tuple[str, str, str]]] = {
+    "fairtranslate": [
+        ("{metric}_male_minus_inclusive", "male−inclusive gap [95% CI]", "closer to 0"),
+        ("{metric}_male_minus_female", "male−female gap [95% CI]", "closer to 0"),
+        ("bleu_all", "BLEU over all items (the quality floor)", "higher"),
+        ("chrf_all", "chrF over all items", "higher"),
+    ],
+    "neogate": [
+        ("cwa_{paradigm}", "coverage-weighted accuracy, zero-shot", "higher"),
+        ("misgeneration_{paradigm}", "mis-generation, zero-shot", "lower"),
+    ],
+    "conga": [
+        ("a_to_m_share", "A→M share of the ambiguous entities rendered with a gender",
+         "closer to 50"),
+        ("f1_m", "F1 of masculine entities", "higher"),
+        ("f1_f", "F1 of feminine entities", "higher"),
+    ],
+    "grape": [
+        ("grape_m_parity_{lang}", "GRAPE_m^parity, ISCO 4-digit (0: parity; 1: masculine "
+         "forms only)", "closer to 0"),
+    ],
+    "gate-x-e": [
+        ("accuracy", "rewriting accuracy over Table 2's Overall rows", "higher"),
+    ],
+    "gate": [
+        ("accuracy", "rewriting accuracy over the overall rows", "higher"),
+    ],
+    "winomt": [
+        ("acc_{lang}", "gender accuracy", "higher"),
+        ("delta_g_{lang}", "ΔG: F1 male − female", "closer to 0"),
+        ("delta_s_{lang}", "ΔS: accuracy pro − anti", "closer to 0"),
+    ],
+    "mt-geneval": [
+        ("gap_{lang}", "counterfactual accuracy gap, masculine − feminine", "closer to 0"),
+        ("contextual_{lang}", "contextual accuracy", "higher"),
+        ("bleu_all", "BLEU against the right-gender reference (the quality floor)", "higher"),
+    ],
+}
+
+
+def key_pattern(pattern: str) -> re.Pattern[str]:
+    """A SCORECARD key pattern as a regular expression over the legend's keys."""
+    out = re.escape(pattern)
+    for name in ("lang", "paradigm", "metric"):
+        out = out.replace(re.escape("{" + name + "}"), r"[\w-]+")
+    return re.compile(out)
+
+
+def _registry():
+    sys.path.insert(0, str(ROOT / "src"))
+    from gendermt.benchmarks import registry
+    return registry
+
+
+def _load(path: Path) -> dict:
+    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+
+
+def default_config() -> dict:
+    return _load(DEFAULT_CONFIG)
+
+
+def study_configs() -> dict[str, list[str]]:
+    """Study config (path from the project root) → the benchmark blocks it configures."""
+    return {f"config/study/{p.name}": list(_load(p).get("benchmarks") or {})
+            for p in sorted(STUDY.glob("*.yaml"))}
+
+
+def default_systems(spec: dict) -> list[str]:
+    """Every system a benchmark block of the default runs, in the config's order."""
+    names = list(spec.get("systems") or [])
+    for systems in (spec.get("paradigm_systems") or {}).values():
+        names += list(systems)
+    return list(dict.fromkeys(names))
+
+
+def _missing(kind: str, names: list[str]) -> None:
+    if names:
+        raise SystemExit(f"tools/gen_docs.py: no {kind} for {', '.join(names)}: add it to "
+                         f"tools/gen_docs.py")
+
+
+def _check_known() -> None:
+    registry = _registry()
+    _missing("BENCHMARKS entry", [b.name for b in registry.benchmarks()
+                                  if b.name not in BENCHMARKS])
+    _missing("SCORECARD entry", [b.scorecard.key for b in registry.benchmarks()
+                                 if b.scorecard and b.scorecard.key not in SCORECARD])
+
+
+def page(name: str) -> str:
+    return f"docs/benchmarks/{BENCHMARKS[name][2]}"
+
+
+# ----------------------------------------------------------------------------- sections
+def benchmarks_table() -> str:
+    registry = _registry()
+    default = default_config().get("benchmarks") or {}
+    studies = study_configs()
+    rows = ["| benchmark | config key | direction | what is measured | in the default | "
+            "study config |", "|---|---|---|---|---|---|"]
+    for b in registry.benchmarks():
+        direction, what, _ = BENCHMARKS[b.name]
+        study = ", ".join(f"`{Path(p).name}`" for p, names in studies.items()
+                          if b.name in names) or "—"
+        rows.append(f"| [{b.label}]({page(b.name)}) | `{b.name}` | {direction} | {what} | "
+                    f"{'yes' if b.name in default else 'no'} | {study} |")
+    return "\n".join(rows)
+
+
+def default_benchmarks() -> str:
+    registry = _registry()
+    default = default_config().get("benchmarks") or {}
+    inside = [b.label for b in registry.benchmarks() if b.name in default]
+    outside = [b.label for b in registry.benchmarks() if b.name not in default]
+    total = len(registry.benchmarks())
+    text = f"{len(inside)} of the {total} benchmark blocks ({', '.join(inside)})"
+    if outside:
+        text += f"; not {' nor '.join(outside)}, which run in their study configs"
+    return text
+
+
+def default_systems_table() -> str:
+    registry = _registry()
+    default = default_config().get("benchmarks") or {}
+    rows = ["| benchmark | systems in the default run |", "|---|---|"]
+    for b in registry.benchmarks():
+        if b.name in default:
+            names = ", ".join(f"`{s}`" for s in default_systems(default[b.name]))
+            rows.append(f"| {b.label} | {names} |")
+    return "\n".join(rows)
+
+
+def default_systems_of(name: str) -> str:
+    spec = (default_config().get("benchmarks") or {}).get(name)
+    if spec is None:
+        return (f"The default run (`config/config.yaml`) does not run `{name}`: add a "
+                f"`benchmarks.{name}` block, or run its study config.")
+    text = ("Systems of the default run (`config/config.yaml`, `benchmarks." + name
+            + ".systems`" + (", `paradigm_systems`" if spec.get("paradigm_systems") else "")
+            + "): " + ", ".join(f"`{s}`" for s in default_systems(spec)) + ".")
+    for paradigm, systems in (spec.get("paradigm_systems") or {}).items():
+        text += (f" {', '.join(f'`{s}`' for s in systems)} run on the `{paradigm}` runs "
+                 "only.")
+    for system, prompts in (spec.get("system_prompts") or {}).items():
+        text += f" `{system}` runs on {', '.join(f'`{p}`' for p in prompts)} only."
+    return text
+
+
+def scorecard_table() -> str:
+    registry = _registry()
+    rows = ["| benchmark | JSON key | figure: JSON key (better) | read from |",
+            "|---|---|---|---|"]
+    for b in registry.benchmarks():
+        if not b.scorecard:
+            continue
+        card = b.scorecard
+        figures = "; ".join(f"{what}: `{key}` ({better})"
+                            for key, what, better in SCORECARD[card.key])
+        tables = ", ".join(f"`{t}`" for t in card.tables)
+        rows.append(f"| {card.label} | `{card.key}` | {figures} | {tables} |")
+    return "\n".join(rows)
+
+
+def _leaves(parser: argparse.ArgumentParser, help_: str = "") -> Iterator[
+        tuple[argparse.ArgumentParser, str]]:
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not subs:
+        yield parser, help_
+    for action in subs:
+        helps = {a.dest: a.help or "" for a in action._choices_actions}
+        for name, child in action.choices.items():
+            yield from _leaves(child, helps.get(name, ""))
+
+
+def cli_commands() -> list[tuple[str, list[str], str]]:
+    """(command, its required options as typed, its help) of every ``gendermt`` command."""
+    sys.path.insert(0, str(ROOT / "src"))
+    from gendermt.cli import build_parser
+
+    out = []
+    for leaf, help_ in _leaves(build_parser()):
+        required = []
+        for action in leaf._actions:
+            if action.required and action.option_strings:
+                opt = max(action.option_strings, key=len)
+                metavar = action.metavar or action.dest.upper()
+                required.append(f"{opt} {metavar}")
+        out.append((leaf.prog, required, help_))
+    return out
+
+
+def cli_list() -> str:
+    lines = ["```"]
+    for prog, required, help_ in cli_commands():
+        command = " ".join([prog, *required])
+        lines.append(f"{command:<58}  # {help_}" if help_ else command)
+    lines.append("```")
+    return "\n".join(lines)
+
+
+def job_count() -> str:
+    """The default's jobs, as a dry run of a fresh copy of the project plans them."""
+    snakemake = Path(sys.executable).with_name("snakemake")
+    exe = str(snakemake) if snakemake.exists() else shutil.which("snakemake")
+    if exe is None:
+        raise SystemExit("tools/gen_docs.py: no snakemake beside this Python nor on PATH")
+    with tempfile.TemporaryDirectory(prefix="gendermt-docs-") as tmp:
+        for name in ("Snakefile", "workflow", "config", "resources", "envs", "profiles", "src"):
+            src, dest = ROOT / name, Path(tmp) / name
+            if src.is_dir():
+                shutil.copytree(src, dest, ignore=shutil.ignore_patterns("__pycache__"))
+            else:
+                shutil.copy2(src, dest)
+        proc = subprocess.run([exe, "-n", "--cores", "2"], cwd=tmp, capture_output=True,
+                              text=True, timeout=900)
+    total = re.search(r"^total\s+(\d+)\s*$", proc.stdout + proc.stderr, re.M)
+    if proc.returncode != 0 or total is None:
+        raise SystemExit("tools/gen_docs.py: the default's dry run failed:\n"
+                         + (proc.stdout + proc.stderr)[-3000:])
+    return total[1]
+
+
+def generators(with_job_count: bool = True) -> dict[str, Callable[[], str]]:
+    registry = _registry()
+    out: dict[str, Callable[[], str]] = {
+        "benchmarks": benchmarks_table,
+        "default-benchmarks": default_benchmarks,
+        "default-systems": default_systems_table,
+        "scorecard-columns": scorecard_table,
+        "cli": cli_list,
+    }
+    for b in registry.benchmarks():
+        out[f"default-systems:{b.name}"] = lambda name=b.name: default_systems_of(name)
+    if with_job_count:
+        out["job-count"] = job_count
+    return out
+
+
+def documents() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+def render(text: str, sections: dict[str, str], where: str = "") -> str:
+    """``text`` with every marked section's body replaced (a section not in ``sections``
+    is left as it is)."""
+    def body(match: re.Match[str]) -> str:
+        name = match["name"]
+        if name not in sections:
+            return match[0]
+        value = sections[name]
+        inner = value if name in INLINE else f"\n{value}\n"
+        return f"{match[1]}{inner}{match[4]}"
+    return MARKER.sub(body, text)
+
+
+def names_in(text: str) -> list[str]:
+    return [m["name"] for m in MARKER.finditer(text)]
+
+
+def generate(paths: list[Path] | None = None, with_job_count: bool = True,
+             known: dict[str, str] | None = None) -> dict[Path, tuple[str, str]]:
+    """path → (committed text, freshly generated text) of every document with markers.
+    ``known``: sections already computed (the tests pass the default run's job count)."""
+    _check_known()
+    gens = generators(with_job_count)
+    docs = paths or documents()
+    texts = {p: p.read_text(encoding="utf-8") for p in docs}
+    wanted = {n for t in texts.values() for n in names_in(t)}
+    unknown = sorted(wanted - set(gens) - set(known or {}) - ({"job-count"}
+                                                                if not with_job_count else set()))
+    if unknown:
+        raise SystemExit(f"tools/gen_docs.py: unknown generated section(s) {', '.join(unknown)}")
+    sections = {**{n: gens[n]() for n in wanted if n in gens}, **(known or {})}
+    return {p: (t, render(t, sections)) for p, t in texts.items() if names_in(t)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.gen_docs", description=__doc__)
+    parser.add_argument("--check", action="store_true",
+                        help="rewrite nothing; exit 1 naming the files that differ")
+    args = parser.parse_args(argv)
+    stale = []
+    for path, (old, new) in generate().items():
+        if old != new:
+            stale.append(path.relative_to(ROOT))
+            if not args.check:
+                path.write_text(new, encoding="utf-8")
+    if args.check and stale:
+        print("out of date (run `make docs`): " + ", ".join(map(str, stale)), file=sys.stderr)
+        return 1
+    for path in stale:
+        print(f"rewrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
