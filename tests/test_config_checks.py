@@ -218,3 +218,27 @@ def test_a_memoised_validation_gives_the_same_config(tmp_path, monkeypatch):
     bad = changed(lambda c: c["scoring"].update(blue={}))
     with pytest.raises(GenderMTError, match=r"^scoring.blue: unknown key"):
         check_schema(bad, SCHEMA, fill_defaults=True, memo=startup_cache)
+
+
+def test_what_the_workflow_does_to_its_config_later_never_reaches_the_memo(tmp_path,
+                                                                           monkeypatch):
+    """The workflow edits its config after validating it (a `dataset:` reference replaced by
+    its cached path): the memo keeps the config as validated, so that the next start-up still
+    sees the reference (and resolves, verifies and records the data set again)."""
+    from gendermt import startup_cache
+
+    monkeypatch.setattr(startup_cache, "_store", {})
+    monkeypatch.setattr(startup_cache, "_path", tmp_path / "startup.json")
+    config = copy.deepcopy(DEFAULT)
+    check_schema(config, SCHEMA, fill_defaults=True, memo=startup_cache)
+    validated = copy.deepcopy(config)
+    config["benchmarks"]["fairtranslate"]["data"]["path"] = "data-cache/resolved.parquet"
+    config["run"] = "edited"
+    again = copy.deepcopy(DEFAULT)
+    check_schema(again, SCHEMA, fill_defaults=True, memo=startup_cache)
+    assert again == validated
+    # and a config filled from the memo is a copy too
+    again["benchmarks"]["fairtranslate"]["data"]["path"] = "elsewhere.parquet"
+    third = copy.deepcopy(DEFAULT)
+    check_schema(third, SCHEMA, fill_defaults=True, memo=startup_cache)
+    assert third == validated

@@ -51,11 +51,15 @@ def check_schema(config: Mapping[str, Any], schema: Mapping[str, Any] | str | Pa
         key = memo.content_key("valid-config", text)
         filled = memo.get(key)
         if isinstance(filled, dict) and isinstance(config, dict):
-            config.update(filled)
+            # a copy: the workflow edits its config later (data sets resolved to their
+            # cached paths), which must never reach the memo
+            config.update(json.loads(json.dumps(filled)))
             return
     _check_schema(config, schema, fill_defaults)
-    if key is not None and json.loads(json.dumps(config, default=repr)) == config:
-        memo.put(key, config)  # only what JSON keeps as it is (no int keys, no dates)
+    if key is not None:
+        snapshot = json.loads(json.dumps(config, default=repr))
+        if snapshot == config:  # only what JSON keeps as it is (no int keys, no dates)
+            memo.put(key, snapshot)  # a copy, as above
 
 
 def _check_schema(config: Mapping[str, Any], schema: Mapping[str, Any],

@@ -159,7 +159,9 @@ def benchmark_section(key: str, run: Mapping[str, Any]) -> list[str]:
             f"{system} ({kinds[system]})"
         lines.append("| " + " | ".join([shown, *cells]) + " |")
     lines.append("")
-    runs = sorted({r[key]["run"] for r in records if r[key].get("run")})
+    # each run once, in the systems' order (a system's `run` may list several)
+    runs = list(dict.fromkeys(p for r in records if r[key].get("run")
+                              for p in str(r[key]["run"]).split(", ") if p))
     units = "; ".join(f"{str(f.column).split(' · ', 1)[-1]}: {f.unit}, better {f.better}"
                       for f in legend.itertuples())
     lines += [f"Run{'s' if len(runs) > 1 else ''}: {', '.join(runs) or 'the only one'}. "

@@ -222,6 +222,20 @@ def build(results: str | Path, benchmarks: Sequence[str] | None = None,
         benchmark_floors=floors_by_benchmark(floors, wanted))
 
 
+def _runs_of(card: Scorecard, system: str, figs: list[Figure]) -> list[str]:
+    """A benchmark whose runs are its columns' languages (WinoMT, GRAPE): the runs the system
+    has a figure of, each once. A figure over several runs (the clean-output share names them
+    all) counts only where no figure of one run has a value; else every run of the columns."""
+    def split(run: object) -> list[str]:
+        return [r for r in str(run or "").split(", ") if r]
+
+    valued = [f for f in figs if (c := card.cell(system, f)) is not None
+              and not math.isnan(c.value)]
+    ran = [r for f in valued if len(split(f.run)) == 1 for r in split(f.run)] \
+        or [r for f in valued for r in split(f.run)] or [r for f in figs for r in split(f.run)]
+    return list(dict.fromkeys(ran))
+
+
 def to_records(card: Scorecard) -> list[dict]:
     """The JSON form: one object per system; per benchmark ``null`` where the system did not
     run it, else ``{"run": ..., <key>: value, <key>_ci: [low, high] (gaps), "low_quality":
@@ -238,9 +252,8 @@ def to_records(card: Scorecard) -> list[dict]:
             if system not in card.ran.get(bench, set()):
                 record[bench] = None
                 continue
-            prompts = card.prompts(system, bench)
-            obj: dict[str, object] = {"run": ", ".join(prompts) if prompts else
-                                      ", ".join(dict.fromkeys(f.run for f in figs))}
+            prompts = card.prompts(system, bench) or _runs_of(card, system, figs)
+            obj: dict[str, object] = {"run": ", ".join(prompts)}
             for fig in figs:
                 cell = card.cell(system, fig) or Cell(math.nan)
                 obj[fig.key] = num(cell.value)
