@@ -66,42 +66,59 @@ BENCHMARKS: dict[str, tuple[str, str, str]] = {
 # {metric} stand for the run's target languages, Neo-GATE paradigms and FairTranslate's
 # metrics (bleu; comet when scored). tests/test_readme.py checks every column of the default
 # run's scorecard against these patterns.
+# every benchmark's share of clean outputs (gendermt.output_checks): a quality floor
+CLEAN = ("clean_share", "outputs neither an echo of the prompt nor in the wrong language, % "
+         "(a quality floor)", "higher")
 SCORECARD: dict[str, list[tuple[str, str, str]]] = {
     "fairtranslate": [
         ("{metric}_male_minus_inclusive", "male−inclusive gap [95% CI]", "closer to 0"),
         ("{metric}_male_minus_female", "male−female gap [95% CI]", "closer to 0"),
         ("bleu_all", "BLEU over all items (the quality floor)", "higher"),
         ("chrf_all", "chrF over all items", "higher"),
+        CLEAN,
     ],
     "neogate": [
         ("cwa_{paradigm}", "coverage-weighted accuracy, zero-shot", "higher"),
         ("misgeneration_{paradigm}", "mis-generation, zero-shot", "lower"),
+        CLEAN,
     ],
     "conga": [
         ("a_to_m_share", "A→M share of the ambiguous entities rendered with a gender",
          "closer to 50"),
         ("f1_m", "F1 of masculine entities", "higher"),
         ("f1_f", "F1 of feminine entities", "higher"),
+        CLEAN,
     ],
     "grape": [
         ("grape_m_parity_{lang}", "GRAPE_m^parity, ISCO 4-digit (0: parity; 1: masculine "
          "forms only)", "closer to 0"),
+        CLEAN,
     ],
     "gate-x-e": [
         ("accuracy", "rewriting accuracy over Table 2's Overall rows", "higher"),
+        CLEAN,
     ],
     "gate": [
         ("accuracy", "rewriting accuracy over the overall rows", "higher"),
+        CLEAN,
     ],
     "winomt": [
         ("acc_{lang}", "gender accuracy", "higher"),
         ("delta_g_{lang}", "ΔG: F1 male − female", "closer to 0"),
         ("delta_s_{lang}", "ΔS: accuracy pro − anti", "closer to 0"),
+        ("readable_{lang}", "readable genders: % of entities whose gender the reader could read "
+         "(a quality floor)", "higher"),
+        CLEAN,
     ],
     "mt-geneval": [
         ("gap_{lang}", "counterfactual accuracy gap, masculine − feminine", "closer to 0"),
         ("contextual_{lang}", "contextual accuracy", "higher"),
+        ("correct_word_rate_{lang}", "counterfactual outputs with a right-gender word, %",
+         "higher"),
+        ("contextual_correct_word_rate_{lang}", "contextual outputs with a right-gender word, %",
+         "higher"),
         ("bleu_all", "BLEU against the right-gender reference (the quality floor)", "higher"),
+        CLEAN,
     ],
 }
 
