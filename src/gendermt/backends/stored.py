@@ -240,7 +240,7 @@ def write_template(data: pd.DataFrame, benchmark: str, prompts: list[str], out: 
     overwritten."""
     import pandas as pd
 
-    from gendermt.io import write_text
+    from gendermt.io import csv_text, write_text
 
     if not prompts:
         raise GenderMTError(f"{benchmark}: no prompts to write a template for")
@@ -257,7 +257,7 @@ def write_template(data: pd.DataFrame, benchmark: str, prompts: list[str], out: 
                           "source": data["source"].astype(str)
                           .str.replace("\t", " ").str.replace("\n", " "),
                           "hypothesis": ""})
-    text = frame.to_csv(sep="\t", index=False, lineterminator="\n")
+    text = csv_text(frame, sep="\t", lineterminator="\n")
     for path in paths:
         write_text(path, text)
     return paths
