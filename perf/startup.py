@@ -97,7 +97,10 @@ def bare_jobs(jobs: list[tuple[str, list[str], list[str]]], dest: Path) -> Path:
         lines.append(f"rule {name}_{n}:\n    input: {inputs!r}\n    output: {outputs!r}\n"
                      f"    shell: 'touch {{output}}'\n")
         for f in inputs:
-            if f not in made:
+            # a source outside the copy (an absolute path: a GGUF model in site-packages or
+            # the GGUF cache) is used where it is, never touched: touching it would rerun
+            # every job of the real project that reads it
+            if f not in made and not Path(f).is_absolute():
                 (dest / f).parent.mkdir(parents=True, exist_ok=True)
                 (dest / f).touch()
     text = f"rule all:\n    input: {targets or sorted(made)!r}\n\n" + "\n".join(lines)
