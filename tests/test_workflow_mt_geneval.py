@@ -147,7 +147,9 @@ def test_scorecard_columns(run):
     assert card.loc["copy-source", "MT-GenEval · BLEU (all)"] < 10  # marked low quality
     legend = pd.read_csv(run.path("results/default/scorecard/legend.csv"))
     ours = legend[legend.iloc[:, 0].astype(str).str.startswith("MT-GenEval")]
-    assert len(ours) == 1 + 2 * len(LANGS)
+    # BLEU, then per language the gap, contextual accuracy and their correct-word rates,
+    # then the clean-output share
+    assert len(ours) == 1 + 4 * len(LANGS) + 1
 
 
 def test_study_config_dry_runs_on_the_shared_data(tmp_path):

@@ -64,8 +64,8 @@ def test_neogate_jobs_are_in_the_default_run(default_run):
     # the generic rules never run for Neo-GATE (ruleorder)
     assert not [r for r, wc in ours if r in ("build_inputs", "score")]
     # one job per run for inputs; translate, extract and score per system × run; data,
-    # tables, figures and the finish-reasons count once
-    assert len(ours) == len(names) + 3 * len(every) + 4, len(ours)
+    # tables, figures, the finish-reasons count and the output checks once
+    assert len(ours) == len(names) + 3 * len(every) + 5, len(ours)
 
 
 def test_oracles_pin_the_metric_extremes(default_run):

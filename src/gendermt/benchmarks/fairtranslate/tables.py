@@ -213,7 +213,7 @@ def _category_md(table: pd.DataFrame, category: str, main_prompt: str, rows_note
 
 
 QUALITY_NOTE = ("Beside each p-value, the run's output quality (mean sentence {metric} over "
-                "all items): a run that does not translate (the scorecard's floor: BLEU 10) "
+                "all items): a run that does not translate (the scorecard's floor: sacreBLEU 10) "
                 "misses every gender alike, so its test finds no difference and says "
                 "nothing about bias.")
 
