@@ -36,11 +36,10 @@ GENDERS = ["female", "male", "inclusive"]
 PROMPTS = ["baseline", "moral", "linguistic", "moral_linguistic"]
 ORACLES = {"oracle-male": "male", "oracle-female": "female", "oracle-inclusive": "inclusive"}
 SYSTEMS = [*ORACLES, "copy-source"]
-# The default's real chat LLM runs FairTranslate's baseline prompt only, its base LLM the
-# few-shot prompt only, the others the paper's four (system_prompts).
+# The default's real LLM runs FairTranslate's baseline prompt only (system_prompts); the base
+# LLM (gemma3-270m, few-shot) runs in the overlay (config/smollm2-all.yaml).
 LLM = "smollm2-135m"
-BASE_LLM, FEWSHOT = "gemma3-270m", "fewshot"
-RUNS = {*product(SYSTEMS, PROMPTS), (LLM, "baseline"), (BASE_LLM, FEWSHOT)}
+RUNS = {*product(SYSTEMS, PROMPTS), (LLM, "baseline")}
 METRICS = ["bleu", "chrf"]
 DATASET = Path("resources/fairtranslate/data/train-00000-of-00001.parquet")
 
@@ -73,7 +72,7 @@ def test_default_run_succeeds_and_reports_its_jobs(default_run):
     # system × prompt, tables, figures (other benchmarks add their own jobs)
     jobs = planned_jobs(text)
     ours = [rule for rule, wc in jobs if wc.get("benchmark") == "fairtranslate"]
-    assert ours.count("build_inputs") == len(PROMPTS) + 1  # and the few-shot prompt
+    assert ours.count("build_inputs") == len(PROMPTS)
     assert ours.count("translate") == ours.count("score") == len(RUNS)
     for rule in ("fairtranslate_data", "fairtranslate_tables", "fairtranslate_figures"):
         assert [r for r, _ in jobs].count(rule) == 1, rule
@@ -98,8 +97,8 @@ def test_by_gender_covers_every_cell_with_18_items(default_run):
     table = read_table(default_run, "by_gender")
     assert list(table.columns) == ["metric", "system", "prompt", "gender", "n", "mean", "sd",
                                    "metric_label"]
-    assert set(table["prompt"]) == {*PROMPTS, FEWSHOT}
-    assert set(table["system"]) == {*SYSTEMS, LLM, BASE_LLM}
+    assert set(table["prompt"]) == set(PROMPTS)
+    assert set(table["system"]) == {*SYSTEMS, LLM}
     assert set(table["metric"]) == set(METRICS)
     cells = set(table[["metric", "system", "prompt", "gender"]].itertuples(index=False))
     assert cells == {(m, s, p, g) for m, (s, p), g in product(METRICS, RUNS, GENDERS)}
@@ -152,7 +151,7 @@ def test_one_cell_matches_an_independent_sacrebleu_computation(default_run):
 def test_anova_has_one_test_per_metric_system_prompt(default_run):
     table = read_table(default_run, "anova")
     keys = list(table[["metric", "system", "prompt"]].itertuples(index=False, name=None))
-    assert len(keys) == len(METRICS) * len(RUNS) == 36
+    assert len(keys) == len(METRICS) * len(RUNS) == 34
     assert set(keys) == {(m, s, p) for m, (s, p) in product(METRICS, RUNS)}
     offline = table[table["system"].isin(SYSTEMS)]  # a real LLM's scores may be all equal
     assert offline["p_value"].notna().all()

@@ -159,7 +159,7 @@ def test_cli_json_equals_the_workflow(run, records, capsys):
     assert ours.keys() == theirs.keys()
     for key, value in ours.items():
         if isinstance(value, float):
-            assert value == pytest.approx(theirs[key], rel=1e-9, abs=1e-12), key
+            assert value == pytest.approx(theirs[key], rel=1e-9, abs=1e-9), key
         else:
             assert value == theirs[key], key
 

@@ -66,8 +66,8 @@ def markdown(table: pd.DataFrame) -> str:
             "`project`: the first non-empty line, one wrapping pair of quotes (`\"`, `'`, "
             "`« »`, `“ ”`, `‘ ’`) removed (postprocess `[first_line, strip_quotes]`). "
             "`authors`: every `\"` removed, then the first line (`[authors]`, their "
-            "run_translations.py). Counts are outputs changed from the raw output; BLEU is "
-            "the mean NLTK sentence BLEU (method 4) over every item of the run, after "
+            "run_translations.py). Counts are outputs changed from the raw output; the scores are "
+            "NLTK BLEU-m4: the mean sentence score (method 4) over every item of the run, after "
             f"`normalize_hypotheses`. This run's scores use `{configured}`.\n\n"
             + table.drop(columns=["configured"]).to_markdown(index=False, floatfmt=".2f")
             + "\n")
