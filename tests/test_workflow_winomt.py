@@ -148,8 +148,8 @@ def test_a_stored_file_that_does_not_cover_the_items_fails(winomt_run, tmp_path)
     (workdir / "config" / "winomt-short.yaml").write_text(yaml.safe_dump(config))
     # the raw outputs of the first run are protected: redoing them is asked for explicitly
     proc = snakemake(workdir, "--configfile", "config/winomt-short.yaml", "--cores", "1",
-                     "--config", "rerun_protected=true",
-                     "results/default/winomt/translations/google/fr.jsonl", timeout=RUN_TIMEOUT)
+                     "results/default/winomt/translations/google/fr.jsonl",
+                     "--config", "rerun_protected=true", timeout=RUN_TIMEOUT)
     assert proc.returncode != 0
     log = (workdir / "logs/default/winomt/translate/google/fr.log").read_text()
     assert f"{short}: {N - 3} lines for {N} items: the last 3 items" in log
