@@ -18,7 +18,10 @@ from .workflow_support import explain, output_of, planned_jobs, read_json, snake
 NEOGATE_DOWNSTREAM = {"neogate_data", "neogate_inputs", "translate", "extract", "neogate_score",
                       "neogate_tables", "neogate_figures", "finish_reasons", "scorecard",
                       "run_summary", "all", "report_tables_neogate_tables",
-                      "report_tables_scorecard"}
+                      "report_tables_scorecard",
+                      # every benchmark's output checks and their report pages
+                      "output_checks", "report_tables_output_checks",
+                      "report_tables_finish_reasons"}
 
 
 @pytest.fixture
