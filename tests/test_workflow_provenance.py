@@ -20,8 +20,7 @@ NEOGATE_DOWNSTREAM = {"neogate_data", "neogate_inputs", "translate", "extract", 
                       "run_summary", "all", "report_tables_neogate_tables",
                       "report_tables_scorecard",
                       # every benchmark's output checks and their report pages
-                      "output_checks", "report_tables_output_checks",
-                      "report_tables_finish_reasons"}
+                      "output_checks", "report_tables_output_checks"}
 
 
 @pytest.fixture

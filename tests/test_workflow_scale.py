@@ -56,6 +56,9 @@ def test_adding_a_system_reruns_only_its_jobs_and_the_aggregates(finished_copy):
                   "finish_reasons", "scorecard", "run_summary", "all",
                   # the report's table pages of the rules above
                   "report_tables_fairtranslate_tables",
-                  "report_tables_fairtranslate_inclusive_tables", "report_tables_scorecard"]
+                  "report_tables_fairtranslate_inclusive_tables", "report_tables_scorecard",
+                  # the output checks over every run, and the pages of both run tables
+                  "output_checks", "report_tables_output_checks",
+                  "report_tables_finish_reasons"]
     assert by_rule == {rule: {(None, None)} for rule in aggregates}
     assert job_stats(text)["total"] == 12 + len(aggregates)
