@@ -20,7 +20,8 @@ NEOGATE_DOWNSTREAM = {"neogate_data", "neogate_inputs", "translate", "extract", 
                       "run_summary", "all", "report_tables_neogate_tables",
                       "report_tables_scorecard",
                       # every benchmark's output checks and their report pages
-                      "output_checks", "report_tables_output_checks"}
+                      "output_checks", "report_tables_output_checks",
+                      "report_tables_finish_reasons"}
 
 
 @pytest.fixture
