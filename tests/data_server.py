@@ -7,7 +7,9 @@ on demand:
 
 ``faults`` maps a path (``/gate-x-e/LICENSE``) to the faults of its successive requests
 (``["drop"]``: the first request is cut off, the next served whole); ``always`` faults every
-request of that path.
+request of that path. ``routes`` maps URL paths to files instead (a stand-in for a public
+host's own layout, e.g. GitHub's ``/<owner>/<repo>/<commit>/<path>``: see
+:func:`github_routes`); with it, ``root`` serves nothing.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ from urllib.parse import unquote
 
 class DataServer:
     def __init__(self, root: Path, faults: dict[str, list[str]] | None = None,
-                 always: dict[str, str] | None = None) -> None:
+                 always: dict[str, str] | None = None,
+                 routes: dict[str, Path] | None = None) -> None:
         self.root = Path(root)
+        self.routes = None if routes is None else {k: Path(v) for k, v in routes.items()}
         self.faults = {k: list(v) for k, v in (faults or {}).items()}
         self.always = dict(always or {})
         self.requests: Counter[str] = Counter()
@@ -41,8 +45,12 @@ class DataServer:
                     server.requests[path] += 1
                     queue = server.faults.get(path) or []
                     fault = queue.pop(0) if queue else server.always.get(path)
-                file = (server.root / path.lstrip("/")).resolve()
-                if not file.is_file() or server.root.resolve() not in file.parents:
+                if server.routes is not None:
+                    file = server.routes.get(path, server.root / "\0absent")
+                else:
+                    file = (server.root / path.lstrip("/")).resolve()
+                if not file.is_file() or (server.routes is None
+                                          and server.root.resolve() not in file.parents):
                     self.send_response(404)
                     self.send_header("Content-Length", "0")
                     self.end_headers()
@@ -76,6 +84,12 @@ class DataServer:
         """The ``data_sources.mirror`` template that points at this server."""
         return f"http://127.0.0.1:{self.port}/{{dataset}}/{{file}}"
 
+    @property
+    def github(self) -> str:
+        """The ``data_sources.mirror`` template of a GitHub stand-in (``routes`` from
+        :func:`github_routes`): raw.githubusercontent.com's layout on this server."""
+        return f"http://127.0.0.1:{self.port}/{{repo}}/{{commit}}/{{path}}"
+
     def __enter__(self) -> DataServer:
         self.thread.start()
         return self
@@ -83,3 +97,11 @@ class DataServer:
     def __exit__(self, *exc) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def github_routes(manifests, local: Path) -> dict[str, Path]:
+    """URL path → file for a GitHub stand-in: each manifest's files at
+    ``/<owner>/<repo>/<commit>/<upstream path>`` (raw.githubusercontent.com's layout), served
+    from a local copy laid out as the manifest's ``file``s (``local/<name>/<file>``)."""
+    return {f"/{m.repository}/{m.commit}/{f.path}": Path(local) / m.name / f.file
+            for m in manifests for f in m.files}
