@@ -105,3 +105,54 @@ def github_routes(manifests, local: Path) -> dict[str, Path]:
     from a local copy laid out as the manifest's ``file``s (``local/<name>/<file>``)."""
     return {f"/{m.repository}/{m.commit}/{f.path}": Path(local) / m.name / f.file
             for m in manifests for f in m.files}
+
+
+class HubServer(DataServer):
+    """A stand-in for the Hugging Face Hub on 127.0.0.1, as ``huggingface_hub``'s
+    ``hf_hub_download`` reads it: ``HEAD`` then ``GET`` of
+    ``/datasets/<repo id>/resolve/<revision>/<path>``, answered with the file's size, an ETag
+    and ``X-Repo-Commit``; any other revision or path is a 404. ``files`` maps
+    ``(repo id, revision, path)`` to a local file; faults as :class:`DataServer`'s, by URL
+    path."""
+
+    def __init__(self, files: dict[tuple[str, str, str], Path],
+                 always: dict[str, str] | None = None) -> None:
+        routes = {f"/datasets/{repo}/resolve/{rev}/{path}": Path(local)
+                  for (repo, rev, path), local in files.items()}
+        super().__init__(Path("/nonexistent"), always=always, routes=routes)
+        self.revisions = {f"/datasets/{repo}/resolve/{rev}/{path}": rev
+                          for (repo, rev, path) in files}
+        server = self
+        base = self.httpd.RequestHandlerClass
+
+        class Handler(base):
+            def _headers(self, body: bytes, path: str) -> None:
+                import hashlib
+
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("ETag", f'"{hashlib.sha256(body).hexdigest()}"')
+                self.send_header("X-Repo-Commit", server.revisions[path])
+                self.send_header("Content-Type", "application/octet-stream")
+
+            def do_HEAD(self) -> None:  # noqa: N802 - http.server's name
+                path = unquote(self.path.split("?", 1)[0])
+                with server._lock:
+                    server.heads[path] += 1
+                file = server.routes.get(path)
+                if file is None or not file.is_file():
+                    self.send_response(404)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                body = file.read_bytes()
+                self.send_response(200)
+                self._headers(body, path)
+                self.end_headers()
+
+        self.heads: Counter[str] = Counter()
+        self.httpd.RequestHandlerClass = Handler
+
+    @property
+    def endpoint(self) -> str:
+        """The ``data_sources.hub_endpoint`` that points at this server."""
+        return f"http://127.0.0.1:{self.port}"

@@ -47,8 +47,10 @@ def cache_files(cache: Path) -> list[Path]:
 # --- the manifests ------------------------------------------------------------------------
 def test_every_benchmark_data_set_is_declared_once_with_commit_licence_and_hashes():
     found = datasets.manifests()
-    assert set(found) == {"winomt", "mt-geneval", "gate", "gate-x-e", "isco08"}
-    for manifest in found.values():
+    assert set(found) == {"winomt", "mt-geneval", "gate", "gate-x-e", "isco08",
+                          "fairtranslate", "neogate"}
+    # the Hub's two are declared, not yet pinned (tests/test_hub_datasets.py)
+    for manifest in (m for m in found.values() if m.host == "github"):
         assert len(manifest.commit) == 40 and int(manifest.commit, 16) >= 0
         assert manifest.licence and manifest.files
         for f in manifest.files:

@@ -2,9 +2,11 @@
 
 Each benchmark's contract names its data manifests (``datasets``: YAML files in the
 benchmark's package). A manifest says where a public data set lives (a GitHub repository at a
-fixed commit), its licence, and, for every file used, its path upstream, its path in the data
-set's folder (``file``: the layout of a local copy such as ``../shared/data/winomt/``), its size
-and its sha256.
+fixed commit, or a Hugging Face Hub dataset at a fixed revision), its licence, and, for every
+file used, its path upstream, its path in the data set's folder (``file``: the layout of a local
+copy such as ``../shared/data/winomt/``), its size and its sha256. A Hub manifest whose revision
+or hashes could not be verified says so (``unverified``): it loads, but a config that names it
+stops with one line saying what is missing, never running on unchecked files.
 
 A config names such a file by ``dataset:<name>/<file>`` and the whole folder by
 ``dataset:<name>``, wherever it names a path (a benchmark's data keys, a stored system's
@@ -19,7 +21,10 @@ data set is there with the manifest's hash:
 3. else downloaded through Snakemake's HTTP storage plugin (``snakemake-storage-plugin-http``)
    from the public host or ``data_sources.mirror``, into a staging folder, retried when cut
    off, and moved into place only once its size and hash match: a partial file never lies
-   where a complete one is expected.
+   where a complete one is expected. A Hub dataset's files come through ``huggingface_hub``
+   (``hf_hub_download`` at the pinned revision; ``data_sources.hub_endpoint``, else
+   huggingface_hub's own ``HF_ENDPOINT``, names the Hub or a mirror of it), staged and checked
+   the same way.
 
 Any hash mismatch stops start-up, naming the file and both hashes, before anything runs (no
 job, nothing written under results/). Why at start-up and not as a job with ``storage.http``
@@ -51,9 +56,12 @@ log = logging.getLogger(__name__)
 SCHEME = "dataset:"
 #: The public host of a GitHub source (raw files at a commit).
 GITHUB_URL = "https://raw.githubusercontent.com/{repo}/{commit}/{path}"
+#: The public address of a Hub dataset's file at a revision (recorded; downloads go through
+#: huggingface_hub).
+HUB_URL = "https://huggingface.co/datasets/{repo}/resolve/{commit}/{path}"
 #: Defaults of the ``data_sources`` config block (the schema repeats them).
 DEFAULTS: dict[str, Any] = {"cache": "data-cache", "local": [], "mirror": None,
-                            "retries": 3, "retry_wait": 2.0}
+                            "hub_endpoint": None, "retries": 3, "retry_wait": 2.0}
 
 
 @dataclass(frozen=True)
@@ -77,12 +85,25 @@ class Manifest:
     commit: str
     files: tuple[DataFile, ...]
     declared_in: str = ""
+    host: str = "github"  # or "hub" (a Hugging Face Hub dataset; ``commit`` is its revision)
+    # why its revision or hashes are not pinned ("" when they are): using it stops
+    unverified: str = ""
 
     @property
     def source(self) -> str:
-        return f"github:{self.repository}@{self.commit}"
+        return f"{'hf' if self.host == 'hub' else 'github'}:{self.repository}@{self.commit}"
+
+    @property
+    def where(self) -> str:
+        """The source in words, for messages."""
+        if self.host == "hub":
+            return (f"Hugging Face Hub dataset {self.repository} at revision "
+                    f"{self.commit or '(none pinned)'}")
+        return f"GitHub {self.repository} at {self.commit}"
 
     def url(self, data_file: DataFile, mirror: str | None = None) -> str:
+        if self.host == "hub":  # the public address; the Hub's mirror is an endpoint
+            return HUB_URL.format(repo=self.repository, commit=self.commit, path=data_file.path)
         template = mirror or GITHUB_URL
         return template.format(repo=self.repository, commit=self.commit, path=data_file.path,
                                dataset=self.name, file=data_file.file)
@@ -92,7 +113,8 @@ class Manifest:
         never the mirror or local copy it came from this time (which changes no result, so
         reruns nothing)."""
         return {"dataset": self.name, "title": self.title, "licence": self.licence,
-                "source": "github", "repository": self.repository, "commit": self.commit,
+                "source": "huggingface" if self.host == "hub" else "github",
+                "repository": self.repository, "commit": self.commit,
                 # the URL of each file, {path} (upstream) or {file} (local layout) filled in
                 "url": self.url(DataFile("{file}", "{path}", 0, "")),
                 "files": [{"file": f.file, "path": f.path, "size": f.size, "sha256": f.sha256}
@@ -105,17 +127,53 @@ def load_manifest(path: str | Path) -> Manifest:
     try:
         spec = yaml.safe_load(path.read_text(encoding="utf-8"))
         source = spec["source"]
-        files = tuple(DataFile(str(f["file"]), str(f["path"]), int(f["size"]),
-                               str(f["sha256"]).lower()) for f in spec["files"])
+        hub = "hub" in source
+        files = tuple(DataFile(str(f["file"]), str(f["path"]),
+                               -1 if f.get("size") is None else int(f["size"]),
+                               str(f.get("sha256") or "").lower()) for f in spec["files"])
+        revision = source["revision"] if hub else source["commit"]
         manifest = Manifest(str(spec["dataset"]), str(spec.get("title", "")),
-                            str(spec["licence"]), str(source["github"]),
-                            str(source["commit"]), files, str(path))
+                            str(spec["licence"]), str(source["hub" if hub else "github"]),
+                            str(revision or ""), files, str(path), "hub" if hub else "github",
+                            str(spec.get("unverified") or ""))
     except (OSError, yaml.YAMLError, KeyError, TypeError, ValueError) as exc:
         raise GenderMTError(f"{path}: not a data manifest ({type(exc).__name__}: {exc})"
                             ) from None
-    if len(manifest.commit) != 40:
+    if manifest.host == "github" and len(manifest.commit) != 40:
         raise GenderMTError(f"{path}: source.commit must be a full 40-digit commit")
+    missing = _unpinned(manifest)
+    if missing and not manifest.unverified:
+        # a Hub manifest may lack them only when it says why (never a hash by accident)
+        raise GenderMTError(f"{path}: {missing}; pin them, or say why they are not "
+                            "(`unverified:`)")
+    if manifest.unverified and not missing:
+        raise GenderMTError(f"{path}: `unverified:` is set, yet every revision, size and "
+                            "sha256 is given; remove it once they are checked")
     return manifest
+
+
+def _unpinned(manifest: Manifest) -> str:
+    """What a manifest leaves unpinned, in words ("" when nothing)."""
+    what = []
+    if len(manifest.commit) != 40 or any(c not in "0123456789abcdef"
+                                         for c in manifest.commit.lower()):
+        what.append("no full 40-digit revision")
+    unhashed = [f.file for f in manifest.files if len(f.sha256) != 64 or f.size < 0]
+    if unhashed:
+        named = ", ".join(unhashed) if len(unhashed) <= 2 else f"{len(unhashed)} files"
+        what.append(f"no size and sha256 for {named}")
+    return "; ".join(what)
+
+
+def check_usable(manifest: Manifest, key: str = "") -> None:
+    """Stop, in one line, when a config names a data set whose revision or hashes are not
+    pinned: its files could not be checked, so nothing may run on them."""
+    if manifest.unverified:
+        raise GenderMTError(
+            f"{key + ': ' if key else ''}data set {manifest.name!r} ({manifest.where}) cannot "
+            f"be used: {manifest.declared_in} has {_unpinned(manifest)} "
+            f"({manifest.unverified}); pin them there from the published files (or point "
+            "the benchmark's data keys at a local copy instead); nothing was run")
 
 
 def manifests() -> dict[str, Manifest]:
@@ -165,6 +223,7 @@ def referenced(config: Mapping[str, Any], known: Mapping[str, Manifest]) -> list
             if name not in known:
                 raise GenderMTError(f"{key}: {ref!r} names no declared data set (declared: "
                                     f"{', '.join(sorted(known)) or 'none'})")
+            check_usable(known[name], key)
             if rest and "{" not in rest:
                 files = {f.file for f in known[name].files}
                 prefix = rest.rstrip("/") + "/"
@@ -246,7 +305,8 @@ def materialise(manifest: Manifest, settings: Mapping[str, Any], hasher: Hasher
         else:
             pending.append(data_file)
     if pending:
-        _download_all(manifest, pending, folder, settings)
+        fetch = _download_hub if manifest.host == "hub" else _download_all
+        fetch(manifest, pending, folder, settings)
         how["downloaded"] += len(pending)
     return folder, how
 
@@ -346,6 +406,66 @@ async def _download(provider: Any, url: str, data_file: DataFile, target: Path, 
         f"cannot fetch {url} ({last}); without network, set data_sources.local to a folder "
         f"holding {manifest.name}/ (e.g. --config data_sources.local=../shared/data) or "
         "data_sources.mirror to a reachable copy")
+
+
+def _download_hub(manifest: Manifest, files: list[DataFile], folder: Path,
+                  settings: Mapping[str, Any]) -> None:
+    """A Hub dataset's missing files through ``huggingface_hub`` at the pinned revision, each
+    into a staging folder of its own, checked (size, sha256) and only then moved into place."""
+    try:
+        from huggingface_hub import hf_hub_download
+    except ImportError as exc:  # the workflow's environment lacks it
+        raise GenderMTError(f"fetching {manifest.where} needs huggingface_hub (the `hub` "
+                            f"extra: pip install 'gendermt[hub]'): {exc}") from None
+    cache = Path(settings["cache"])
+    for data_file in files:
+        _fetch_hub_file(hf_hub_download, manifest, data_file, folder, cache, settings)
+
+
+def _fetch_hub_file(download: Any, manifest: Manifest, data_file: DataFile, folder: Path,
+                    cache: Path, settings: Mapping[str, Any]) -> None:
+    """One file: a download cut short is retried (``retries``); a failed one is not, as
+    huggingface_hub has retried it already."""
+    from .sources import sha256_file
+
+    attempts = max(1, int(settings["retries"]))
+    last = ""
+    for attempt in range(1, attempts + 1):
+        staging = _staging(cache).with_suffix(".d")
+        try:
+            got = Path(download(
+                manifest.repository, data_file.path, repo_type="dataset",
+                revision=manifest.commit, endpoint=settings.get("hub_endpoint") or None,
+                local_dir=staging))
+            size = got.stat().st_size
+            if size == data_file.size:
+                actual = sha256_file(got)
+                if actual != data_file.sha256:
+                    raise _mismatch(
+                        "downloaded file", f"{manifest.repository}@{manifest.commit}:"
+                        f"{data_file.path}", data_file.sha256, actual,
+                        f"{manifest.declared_in}; the Hub's file is not the declared one")
+                target = folder / data_file.file
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(got, target)
+                return
+            last = f"got {size} bytes of {data_file.size}"
+        except GenderMTError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - network, HTTP and offline errors alike
+            # huggingface_hub has already retried with back-off: not again here
+            last = _reason(exc)
+            break
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+        log.warning("%s: attempt %d of %d: %s", data_file.path, attempt, attempts, last)
+        if attempt < attempts:
+            time.sleep(float(settings["retry_wait"]) * 2 ** (attempt - 1))
+    raise GenderMTError(
+        f"cannot fetch {data_file.path} of {manifest.where} ({last}); without network, set "
+        f"data_sources.local to a folder holding {manifest.name}/{data_file.file} (a copy "
+        "of the Hub's files with the manifest's hashes) or data_sources.hub_endpoint to a "
+        "reachable Hub mirror")
 
 
 def _reason(exc: BaseException) -> str:

@@ -12,6 +12,8 @@ BENCHMARKS = (
         rules="workflow/rules/neogate.smk",
         data_keys=("data.test", "data.dev", "paradigms.*.mapping", "templates"),
         data_stage_keys=("data.test", "data.dev", "paradigms.*.mapping"),
+        # on the Hugging Face Hub; not yet pinned (the manifest says why)
+        datasets=("dataset.yaml",),
         check="gendermt.benchmarks.neogate.config:check",
         templates="gendermt.benchmarks.neogate.config:check_templates",
         cli="gendermt.benchmarks.neogate.cli",
