@@ -11,7 +11,16 @@ import pandas as pd
 import pytest
 
 from gendermt.cli import main
-from gendermt.findings import figures_of, fmt, page
+from gendermt.findings import (
+    LLM_NOTE,
+    LLM_TOLERANCE,
+    PENDING_LLM,
+    differences,
+    figures_of,
+    fmt,
+    llm_systems,
+    page,
+)
 
 from .conftest import ROOT
 
@@ -102,16 +111,79 @@ def test_the_command_writes_the_page_and_names_itself(tmp_path, capsys):
     assert "not a finished run's results folder" in capsys.readouterr().err
 
 
+def write_subset_run(root: Path) -> Path:
+    """A run on a subset with an LLM (config/study/public-gemma.yaml's shape)."""
+    card = [{"system": "gemma3-270m", "winomt": {"run": "es", "acc_es": 41.667,
+                                                  "delta_s_es": 8.333}, "mt-geneval": None},
+            {"system": "google", "winomt": {"run": "es", "acc_es": 58.333, "delta_s_es": 16.0},
+             "mt-geneval": None}]
+    write_run(root, card)
+    summary = {"run": "public-gemma", "config_files": [{"path": "config/study/public-gemma.yaml"}],
+               "systems": [{"system": "gemma3-270m", "backend": "hf-causal"},
+                           {"system": "google", "backend": "stored"}]}
+    (root / "report" / "run.json").write_text(json.dumps(summary))
+    (root / "scorecard" / "scorecard.md").write_text("")
+    (root / "winomt").mkdir()
+    (root / "winomt" / "data.json").write_text(json.dumps({"subset": {
+        "size": 24, "seed": 32, "by": ["gold", "stereotype"], "unit": "item_id",
+        "units": 24, "of_units": 3888, "items": 24, "of_items": 3888}}))
+    return root
+
+
+def test_a_subset_run_follows_naming_its_subset_and_the_llm_note(tmp_path):
+    full = write_run(tmp_path / "public")
+    text = page(full, "gendermt findings", [write_subset_run(tmp_path / "public-gemma")])
+    assert "## On subsets: run `public-gemma`" in text
+    assert ("### WinoMT, on a subset: 24 of 3,888 items (seed 32, stratified by gold, "
+            "stereotype)") in text
+    assert "| gemma3-270m | 41.67 | 8.33 |" in text
+    assert LLM_NOTE in text and f"±{LLM_TOLERANCE:g} points" in text
+    assert PENDING_LLM not in text
+    # the full-set tables come first and are not named as a subset
+    assert text.index("## WinoMT\n") < text.index("## On subsets")
+    assert "\n## WinoMT, on a subset" not in text
+    # every figure of both runs is on the page
+    assert figures_of(text)[:len(expected_figures())] == expected_figures()
+
+
+def test_the_check_allows_the_llm_tolerance_and_nothing_else(tmp_path):
+    full = write_run(tmp_path / "public")
+    sub = write_subset_run(tmp_path / "public-gemma")
+    text = page(full, "gendermt findings", [sub])
+    llms = llm_systems(sub)
+    assert llms == {"gemma3-270m"}
+    assert differences(text, text, llms) == []
+    # Gemma's accuracy moved by two outputs of 24 (8.33 points): within the tolerance
+    near = text.replace("| gemma3-270m | 41.67 |", "| gemma3-270m | 50.00 |")
+    assert differences(near, text, llms) == []
+    # beyond it, or anywhere for a system that is not an LLM, or in the text: caught
+    far = text.replace("| gemma3-270m | 41.67 |", "| gemma3-270m | 52.00 |")
+    assert differences(far, text, llms) == [
+        "WinoMT, on a subset: 24 of 3,888 items (seed 32, stratified by gold, stereotype) · "
+        "gemma3-270m: 52.00 on the page, 41.67 in the run"]
+    google = text.replace("| google | 58.33 |", "| google | 58.34 |")
+    assert differences(google, text, llms)[0].endswith(
+        "google: 58.34 on the page, 58.33 in the run")
+    assert differences(text.replace("Findings", "Finding"), text, llms) == [
+        "the page's text differs from the run's (regenerate it)"]
+
+
 PUBLIC = ROOT / "results" / "public"
+PUBLIC_GEMMA = ROOT / "results" / "public-gemma"
+COMMAND = ("gendermt findings --results results/public --subset-results results/public-gemma "
+           "--out docs/findings.md")
 
 
-@pytest.mark.skipif(not (PUBLIC / "scorecard" / "scorecard.json").is_file(),
-                    reason="no results/public (run config/study/public.yaml first)")
+@pytest.mark.skipif(not (PUBLIC / "scorecard" / "scorecard.json").is_file()
+                    or not (PUBLIC_GEMMA / "scorecard" / "scorecard.json").is_file(),
+                    reason="no results/public or results/public-gemma (run "
+                           "config/study/public.yaml and public-gemma.yaml first)")
 def test_docs_findings_is_the_public_runs_page():
-    # CI runs the public study, then this: the committed page must be the run's, figure for
-    # figure (regenerate it with the command the page names)
+    # CI runs the public study and its LLM part, then this: the committed page must be the
+    # runs' page, figure for figure, Gemma's within the tolerance the page states (greedy
+    # decoding on another CPU; gendermt.findings.LLM_TOLERANCE), every other figure and
+    # every word equal (regenerate it with the command the page names)
     committed = (ROOT / "docs" / "findings.md").read_text(encoding="utf-8")
-    regenerated = page(PUBLIC, "gendermt findings --results results/public --out "
-                               "docs/findings.md")
-    assert figures_of(committed) == figures_of(regenerated)
-    assert committed == regenerated
+    regenerated = page(PUBLIC, COMMAND, [PUBLIC_GEMMA])
+    assert COMMAND in committed
+    assert differences(committed, regenerated, llm_systems(PUBLIC_GEMMA)) == []

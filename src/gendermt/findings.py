@@ -55,6 +55,26 @@ LIMITS: dict[str, str] = {
         "are the metric's reference points on the real data (the references themselves "
         "and the input left unchanged), not findings about any rewriter."),
 }
+#: How far an LLM's figure on the committed page may be from CI's run's, in the figure's own
+#: unit (accuracy points, BLEU points, ...). Greedy decoding is deterministic on one machine
+#: (the request cache and the test of batch 1 vs 8 show it), but another CPU's float kernels
+#: (other SIMD widths, another summation order in the 4-bit matrix products) can break a
+#: near-tie between two tokens the other way, and that item's output changes from there on.
+#: On the subset's 24 WinoMT sentences one changed output moves an accuracy by 4.17 points and
+#: a ΔS or ΔG by up to twice that over 12 sentences; a tolerance of 10 points allows about
+#: two changed outputs per figure and still catches a page from another config, prompt or
+#: model (figures differ by tens of points there). Every other figure must be equal.
+LLM_TOLERANCE = 10.0
+#: What the page says of an LLM's figures (with the tolerance above).
+LLM_NOTE = (
+    "Gemma 3 270M is a base model of 270 M parameters, 4-bit (Q4_K_M), prompted few-shot "
+    "(three of the project's own demonstrations per language, greedy, each answer ending at "
+    "its newline): it says nothing of larger or instruction-tuned models, and its figures "
+    "are of a small subset, so their confidence intervals are wide. Greedy decoding is "
+    "deterministic on one machine, but another CPU's arithmetic can break a near-tie "
+    "between two tokens the other way: CI checks Gemma's figures on this page within "
+    f"±{LLM_TOLERANCE:g} points of its own run (about two changed outputs per figure), "
+    "every other figure exactly.")
 #: What the page says where an LLM's figures would go and none has run yet.
 PENDING_LLM = ("No LLM has run in this study yet: the Gemma 3 270M few-shot rows (a fixed, "
                "seeded, stratified subset per benchmark and language) are added by another "
@@ -133,9 +153,10 @@ def _best(values: dict[str, float], better: str) -> tuple[str, float] | None:
     return key, values[key]
 
 
-def benchmark_section(key: str, run: Mapping[str, Any]) -> list[str]:
+def benchmark_section(key: str, run: Mapping[str, Any], level: str = "##",
+                      subset: str = "") -> list[str]:
     """One benchmark's table (every figure of the scorecard, every system that ran it) and
-    its paragraph."""
+    its paragraph; ``subset`` names the items when the run has a subset of them."""
     legend = run["legend"][run["legend"]["benchmark"] == key]
     kinds = _kind_of(run["summary"])
     records = [r for r in run["card"] if r.get(key) is not None]
@@ -143,7 +164,8 @@ def benchmark_section(key: str, run: Mapping[str, Any]) -> list[str]:
         return []
     label = LABELS.get(key, key)
     head = ["system", *[str(c).split(" · ", 1)[-1] for c in legend["column"]]]
-    lines = [f"## {label}", "",
+    title = f"{label}, on a subset: {subset}" if subset else label
+    lines = [f"{level} {title}", "",
              "| " + " | ".join(head) + " |",
              "|" + "|".join(["---"] + ["--:"] * (len(head) - 1)) + "|"]
     values: dict[str, dict[str, float]] = {}
@@ -187,7 +209,43 @@ def benchmark_section(key: str, run: Mapping[str, Any]) -> list[str]:
                   f"{', '.join(systems)}; oracles, and figures below their quality floor, "
                   "left out): " + "; ".join(shown) + ".", ""]
     if key in LIMITS:
-        lines += [f"**What they cannot show.** {LIMITS[key]}", ""]
+        on = (f" Every row of this table is of the same subset ({subset}), never of the "
+              "full set: compare it with the full-set table above only through the "
+              "systems both have." if subset else "")
+        lines += [f"**What they cannot show.** {LIMITS[key]}{on}", ""]
+    return lines
+
+
+def subset_of(results: str | Path, key: str) -> str:
+    """A run's subset of a benchmark's items in words (its data.json), "" for the whole
+    set."""
+    from .subsets import describe
+
+    path = Path(results) / key / "data.json"
+    if not path.is_file():
+        return ""
+    return describe(json.loads(path.read_text(encoding="utf-8")).get("subset") or {})
+
+
+def subset_sections(results: str | Path) -> list[str]:
+    """A run on subsets (config/study/public-gemma.yaml): its benchmarks' tables, each
+    naming its subset, under a heading of their own."""
+    run = read_run(results)
+    summary = run["summary"]
+    name = summary.get("run", Path(results).name)
+    configs = ", ".join(f"`{c['path']}`" for c in summary.get("config_files", []))
+    benchmarks = [k for k in LABELS if any(r.get(k) is not None for r in run["card"])]
+    llms = [s for s in _kind_of(summary) if _is_llm(summary, s)]
+    lines = [f"## On subsets: run `{name}`", "",
+             f"Run `{name}` ({configs or 'no config file'}) scores "
+             f"{', '.join(llms) or 'its systems'} beside systems of the full-set tables on a "
+             "fixed, stratified, seeded subset of each benchmark's items (every system on "
+             "the same items; the subset is recorded in each benchmark's `data.json`). Its "
+             "figures are of the subset only and are never mixed with the tables above.", ""]
+    if llms:
+        lines += [LLM_NOTE, ""]
+    for key in benchmarks:
+        lines += benchmark_section(key, run, "###", subset_of(results, key) or "the whole set")
     return lines
 
 
@@ -205,8 +263,8 @@ def data_section(summary: Mapping[str, Any]) -> list[str]:
                         "docs/data-sources.md.", ""]
 
 
-def page(results: str | Path, command: str) -> str:
-    """The findings page of the run in ``results``."""
+def page(results: str | Path, command: str, subsets: Sequence[str | Path] = ()) -> str:
+    """The findings page of the run in ``results`` (and of runs on subsets, ``subsets``)."""
     run = read_run(results)
     summary = run["summary"]
     configs = ", ".join(f"`{c['path']}`" for c in summary.get("config_files", []))
@@ -220,9 +278,13 @@ def page(results: str | Path, command: str) -> str:
              f"Config: {configs or '(none)'}.", ""]
     lines += data_section(summary)
     for key in benchmarks:
-        lines += benchmark_section(key, run)
-    if not any(k == "model" and _is_llm(summary, s) for s, k in kinds.items()):
+        lines += benchmark_section(key, run, subset=subset_of(results, key))
+    parts = [subset_sections(r) for r in subsets]
+    runs_llm = any(k == "model" and _is_llm(summary, s) for s, k in kinds.items())
+    if not runs_llm and not any(LLM_NOTE in part for part in parts):
         lines += ["## LLMs", "", PENDING_LLM, ""]
+    for part in parts:
+        lines += part
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -235,11 +297,70 @@ def _is_llm(summary: Mapping[str, Any], system: str) -> bool:
 def figures_of(text: str) -> list[str]:
     """Every figure printed in a page's benchmark tables (cells of table rows, the system
     column and the data table left out), in order: what the test compares with the run's."""
+    return [figure for _, _, figure in rows_of(text)]
+
+
+def rows_of(text: str) -> list[tuple[str, str, str]]:
+    """(section, system, figure) of every figure of a page's benchmark tables, in order."""
     found, section = [], ""
     for line in text.splitlines():
-        if line.startswith("## "):
-            section = line[3:]
+        if line.startswith("#"):
+            section = line.lstrip("#").strip()
         elif section != "Data" and line.startswith("| ") and not line.startswith("| system"):
-            found += [c.strip().removesuffix(" (low quality)")
-                      for c in line.strip().strip("|").split("|")[1:]]
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            found += [(section, cells[0], c.removesuffix(" (low quality)")) for c in cells[1:]]
+    return found
+
+
+def llm_systems(results: str | Path) -> set[str]:
+    """The LLM systems of a run (those whose figures the page's check allows a tolerance)."""
+    summary = read_run(results)["summary"]
+    return {s for s in _kind_of(summary) if _is_llm(summary, s)}
+
+
+def _numbers(figure: str) -> list[float] | None:
+    try:
+        return [float(x) for x in figure.replace("[", " ").replace("]", " ")
+                .replace(",", " ").split()]
+    except ValueError:
+        return None
+
+
+def _masked(text: str, tolerant: set[str]) -> list[str]:
+    """The page's lines with what may differ by the tolerance masked: the figures of the
+    tolerant systems' rows, and the sentences generated from figures in subset sections."""
+    out, on_subsets = [], False
+    for line in text.splitlines():
+        on_subsets = on_subsets or line.startswith("## On subsets")
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and cells[0].split(" (")[0] in tolerant:
+            out.append(f"| {cells[0]} | (within the tolerance)")
+        elif on_subsets and line.startswith("**What the figures show.**"):
+            out.append("**What the figures show.** (from the figures)")
+        else:
+            out.append(line)
+    return out
+
+
+def differences(committed: str, regenerated: str, tolerant: set[str] = frozenset(),
+                tolerance: float = LLM_TOLERANCE) -> list[str]:
+    """How a committed page differs from the one regenerated from a run: every figure must
+    be equal, except those of ``tolerant`` systems (LLMs), which may differ by
+    ``tolerance`` in their own unit; the rest of the text must be equal. [] when it is the
+    run's page."""
+    found = []
+    a, b = rows_of(committed), rows_of(regenerated)
+    if [r[:2] for r in a] != [r[:2] for r in b]:
+        return ["the tables' rows differ from the run's (regenerate the page)"]
+    for (section, system, x), (_, _, y) in zip(a, b, strict=True):
+        if x == y:
+            continue
+        nx, ny = _numbers(x), _numbers(y)
+        if (system.split(" (")[0] in tolerant and nx is not None and ny is not None
+                and len(nx) == len(ny)
+                and all(abs(p - q) <= tolerance + 1e-9 for p, q in zip(nx, ny, strict=True))):
+            continue
+        found.append(f"{section} · {system}: {x} on the page, {y} in the run")
+    if _masked(committed, tolerant) != _masked(regenerated, tolerant):
+        found.append("the page's text differs from the run's (regenerate it)")
     return found

@@ -16,6 +16,10 @@ def register(commands: argparse._SubParsersAction) -> None:
     cmd.add_argument("--results", default="results/public",
                      help="one run's results folder, results/<run>/ (default: results/public, "
                           "config/study/public.yaml's)")
+    cmd.add_argument("--subset-results", action="append", default=[], metavar="DIR",
+                     help="a run on subsets of the items (e.g. results/public-gemma, "
+                          "config/study/public-gemma.yaml's): its tables follow, each naming "
+                          "its subset (repeatable)")
     cmd.add_argument("--out", default=None,
                      help="the page to write (e.g. docs/findings.md; default: print it)")
     cmd.set_defaults(func=run)
@@ -25,9 +29,10 @@ def run(args: argparse.Namespace) -> int:
     from .findings import page
     from .io import write_text
 
-    command = f"gendermt findings --results {args.results}" + (
+    command = f"gendermt findings --results {args.results}" + "".join(
+        f" --subset-results {d}" for d in args.subset_results) + (
         f" --out {args.out}" if args.out else "")
-    text = page(args.results, command)
+    text = page(args.results, command, args.subset_results)
     if args.out:
         write_text(args.out, text)
     else:

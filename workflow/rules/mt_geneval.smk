@@ -67,7 +67,8 @@ rule mt_geneval_data:
         data=f"{RESULTS}/mt-geneval/data.parquet",
         provenance=f"{RESULTS}/mt-geneval/data.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.mt_geneval.data", "gendermt.data_provenance"),
+        code=code_fingerprint("gendermt.benchmarks.mt_geneval.data", "gendermt.data_provenance",
+                              *(["gendermt.subsets"] if MT_GENEVAL.get("subset") else [])),
         # path, size and sha256 of what it reads: a changed source reruns it
         sources=source_identity(MT_GENEVAL_RAW),
         # the declared public data sets they come from (recorded in data.json)
@@ -75,6 +76,8 @@ rule mt_geneval_data:
         languages=MT_GENEVAL_DATA.get("languages", []),
         split=MT_GENEVAL_SPLIT,
         sets=MT_GENEVAL_SETS,
+        # a study's stratified, seeded subset (gendermt.subsets); absent: the whole set
+        **({"subset": MT_GENEVAL["subset"]} if MT_GENEVAL.get("subset") else {}),
     log:
         f"{LOGS}/mt-geneval/data.log",
     conda:

@@ -46,12 +46,15 @@ rule winomt_data:
         data=f"{RESULTS}/winomt/data.parquet",
         provenance=f"{RESULTS}/winomt/data.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.winomt.data", "gendermt.data_provenance"),
+        code=code_fingerprint("gendermt.benchmarks.winomt.data", "gendermt.data_provenance",
+                              *(["gendermt.subsets"] if WINOMT.get("subset") else [])),
         # path, size and sha256 of what it reads: a changed source reruns it
         sources=source_identity(WINOMT_RAW),
         # the declared public data sets they come from (recorded in data.json)
         datasets=datasets_of(WINOMT_RAW),
         source=WINOMT_DATA,
+        # a study's stratified, seeded subset (gendermt.subsets); absent: the whole set
+        **({"subset": WINOMT["subset"]} if WINOMT.get("subset") else {}),
     log:
         f"{LOGS}/winomt/data.log",
     conda:

@@ -1,0 +1,112 @@
+"""A fixed, stratified, seeded subset of a benchmark's items (a study's ``subset`` setting).
+
+A benchmark block's ``subset: {size, seed, by, unit}`` makes its data stage keep ``size``
+units of ``data.parquet`` (``size: all`` keeps every item), so that every system of that run
+is scored on the same items: a CPU run of a slow LLM on a sample of a public test set, which a
+GPU user sets to ``all``.
+
+- ``unit`` (default ``item_id``): a column whose equal values are kept or dropped together
+  (MT-GenEval's ``pair_id``: both genders of a counterfactual pair, so its gap is paired).
+- ``by``: the columns that stratify: ``size`` units are shared among the strata in
+  proportion to their sizes (largest remainder; ties by the strata's order), each stratum's
+  own units drawn without replacement by a seeded generator, then kept in the data's order.
+- ``seed``: the generator's seed (numpy's PCG64 through ``numpy.random.default_rng``).
+
+The same data, size, seed and key give the same items on every machine; the data stage
+records them in ``data.json`` (``subset``: the setting, the count kept, the count of the full
+set, each stratum's counts), which the tables and the findings page name.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .errors import GenderMTError
+from .io import write_json
+
+
+def allocate(sizes: Sequence[int], size: int) -> list[int]:
+    """``size`` shared among strata of ``sizes`` in proportion (largest remainder), never more
+    than a stratum holds."""
+    total = sum(sizes)
+    if size >= total:
+        return list(sizes)
+    exact = [size * n / total for n in sizes]
+    counts = [int(x) for x in exact]
+    order = sorted(range(len(sizes)), key=lambda i: (-(exact[i] - counts[i]), i))
+    for i in order[: size - sum(counts)]:
+        counts[i] += 1
+    return counts
+
+
+def choose(data: Any, size: int | str, seed: int, by: Sequence[str] = (),
+           unit: str = "item_id") -> tuple[Any, dict]:
+    """``data``'s rows of the chosen units (in ``data``'s order) and what was chosen."""
+    import numpy as np
+
+    missing = [c for c in [*by, unit] if c not in data.columns]
+    if missing:
+        raise GenderMTError(f"subset: no column {', '.join(map(repr, missing))} in the data "
+                            f"(columns: {', '.join(map(str, data.columns))})")
+    units = data.drop_duplicates(unit)[[unit, *by]].reset_index(drop=True)
+    n_units = len(units)
+    wanted = n_units if size == "all" else int(size)
+    # (no key: one stratum, the whole set)
+    groups = list(units.groupby(list(by), sort=True, dropna=False)) if by else [((), units)]
+    counts = allocate([len(g) for _, g in groups], wanted)
+    rng = np.random.default_rng(seed)
+    kept: set = set()
+    strata = []
+    for (key, group), count in zip(groups, counts, strict=True):
+        picks = rng.choice(len(group), size=count, replace=False) if count else []
+        kept.update(group[unit].iloc[sorted(picks)].tolist())
+        key = key if isinstance(key, tuple) else (key,)
+        strata.append({**{c: _plain(v) for c, v in zip(by, key, strict=True)},
+                       "units": int(len(group)), "kept": int(count)})
+    chosen = data[data[unit].isin(kept)].reset_index(drop=True)
+    record = {"size": size, "seed": seed, "by": list(by), "unit": unit,
+              "units": len(kept), "of_units": n_units,
+              "items": len(chosen), "of_items": len(data), "strata": strata}
+    return chosen, record
+
+
+def _plain(value: Any) -> Any:
+    return value.item() if hasattr(value, "item") else value
+
+
+def describe(record: Mapping[str, Any]) -> str:
+    """A subset in words, for tables and pages: "40 of 3,888 items (seed 32, stratified by
+    gold, stereotype)"; "" for none or the whole set."""
+    if not record or record.get("items") == record.get("of_items"):
+        return ""
+    what = "items" if record.get("unit", "item_id") == "item_id" else f"{record['unit']}s"
+    count, of = (record["units"], record["of_units"])
+    by = f", stratified by {', '.join(record['by'])}" if record.get("by") else ""
+    extra = (f"; {record['items']:,} of {record['of_items']:,} items"
+             if what != "items" else "")
+    return f"{count:,} of {of:,} {what}{extra} (seed {record['seed']}{by})"
+
+
+def apply(data_path: str | Path, provenance_path: str | Path,
+          subset: Mapping[str, Any] | None) -> dict | None:
+    """Workflow step of a data stage: keep the subset of ``data.parquet`` (rewritten in
+    place, atomically) and record it in ``data.json``; nothing for no subset."""
+    if not subset:
+        return None
+    import pandas as pd
+
+    data = pd.read_parquet(data_path)
+    chosen, record = choose(data, subset.get("size", "all"), int(subset.get("seed", 0)),
+                            list(subset.get("by", [])), str(subset.get("unit", "item_id")))
+    tmp = Path(f"{data_path}.subset.tmp")
+    chosen.to_parquet(tmp, index=False)
+    os.replace(tmp, data_path)
+    provenance = Path(provenance_path)
+    found = json.loads(provenance.read_text(encoding="utf-8"))
+    found["subset"] = record
+    write_json(provenance, found)
+    return record
