@@ -142,3 +142,28 @@ def test_translate_file_with_a_stored_system(tmp_path):
     translate_file(inputs, data, "s", settings, out, meta, benchmark="winomt")
     assert [r["hypothesis"] for r in read_jsonl(out)] == ["x", "y", "z"]
     assert json.loads(meta.read_text())["backend"]["path"].endswith("winomt-fr.txt")
+
+
+def test_a_subset_reads_its_items_lines_of_the_full_sets_file(tmp_path):
+    # a study's subset (gendermt.subsets) keeps each item's row of the full set: a stored
+    # file of the full set is read at those lines, never by position in the subset
+    from gendermt.subsets import choose
+
+    full = pd.DataFrame({"item_id": [f"{i:02d}" for i in range(10)],
+                         "source": [f"Sentence {i}." for i in range(10)]})
+    subset, _ = choose(full, 3, 5)
+    lines = tmp_path / "hyp.txt"
+    lines.write_text("".join(f"Phrase {i}.\n" for i in range(10)), encoding="utf-8")
+    rows = [int(i) for i in subset.item_id]
+    got = outputs(build_backend({"backend": "stored", "path": str(lines)}, subset), subset)
+    assert got == [f"Phrase {i}." for i in rows] and rows != [0, 1, 2]
+    winomt = tmp_path / "en-fr.txt"
+    winomt.write_text("".join(f"Sentence {i}. ||| Phrase {i}.\n" for i in range(10)),
+                      encoding="utf-8")
+    got = outputs(build_backend({"backend": "stored", "path": str(winomt), "format": "winomt"},
+                                subset), subset)
+    assert got == [f"Phrase {i}." for i in rows]
+    # a file shorter than the full set's row still says so
+    lines.write_text("Phrase 0.\n", encoding="utf-8")
+    with pytest.raises(DatasetError, match="1 lines for"):
+        build_backend({"backend": "stored", "path": str(lines)}, subset)

@@ -28,6 +28,9 @@ from typing import Any
 from .errors import GenderMTError
 from .io import write_json
 
+#: The column of a subset's data that gives each item's row in the full set.
+ROW = "full_set_row"
+
 
 def allocate(sizes: Sequence[int], size: int) -> list[int]:
     """``size`` shared among strata of ``sizes`` in proportion (largest remainder), never more
@@ -67,7 +70,10 @@ def choose(data: Any, size: int | str, seed: int, by: Sequence[str] = (),
         key = key if isinstance(key, tuple) else (key,)
         strata.append({**{c: _plain(v) for c, v in zip(by, key, strict=True)},
                        "units": int(len(group)), "kept": int(count)})
-    chosen = data[data[unit].isin(kept)].reset_index(drop=True)
+    # each kept row's place in the full set (0-based): a stored system's file of the full
+    # set (one output per line, in item order) is read at these lines
+    chosen = data.assign(**{ROW: range(len(data))})
+    chosen = chosen[chosen[unit].isin(kept)].reset_index(drop=True)
     record = {"size": size, "seed": seed, "by": list(by), "unit": unit,
               "units": len(kept), "of_units": n_units,
               "items": len(chosen), "of_items": len(data), "strata": strata}

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gendermt.errors import DatasetError, GenderMTError, MissingResourceError
+from gendermt.subsets import ROW
 from gendermt.textfiles import read_text, split_lines
 
 from .base import Backend, Request
@@ -106,6 +107,12 @@ class Stored(Backend):
             self.outputs = read_table(path, settings.get("column", "hypothesis"), items)
         elif fmt == "winomt":
             self.outputs = read_winomt(path, data, settings.get("source_mismatch", "error"))
+        elif ROW in data.columns:  # a study's subset: the file is of the full set
+            lines = read_lines(path, None)
+            rows = [int(r) for r in data[ROW]]
+            if rows and max(rows) >= len(lines):
+                raise _count_error(path, len(lines), max(rows) + 1)
+            self.outputs = dict(zip(items, (lines[r] for r in rows), strict=True))
         else:
             self.outputs = dict(zip(items, read_lines(path, len(items)), strict=True))
         log.info("stored: %d outputs from %s", len(self.outputs), path)
@@ -142,10 +149,10 @@ def _count_error(path: Path, found: int, expected: int) -> DatasetError:
     return DatasetError(path, problem + " (one line per item, in item order)")
 
 
-def read_lines(path: Path, expected: int) -> list[str]:
-    """One output per line, exactly ``expected`` lines."""
+def read_lines(path: Path, expected: int | None) -> list[str]:
+    """One output per line, exactly ``expected`` lines (None: any number)."""
     lines = [line.rstrip("\r") for line in _lines(path)]
-    if len(lines) != expected:
+    if expected is not None and len(lines) != expected:
         raise _count_error(path, len(lines), expected)
     return lines
 
@@ -203,11 +210,17 @@ def read_winomt(path: Path, data: pd.DataFrame, on_mismatch: str = "error") -> d
     """WinoMT's ``source ||| translation`` lines, one per item in item order; the source side
     must be the item's sentence (compared with whitespace normalised)."""
     lines = [line.rstrip("\r") for line in _lines(path)]
-    if len(lines) != len(data):
-        raise _count_error(path, len(lines), len(data))
+    if ROW in data.columns:  # a study's subset of the items: the file is of the full set
+        rows = [int(r) for r in data[ROW]]
+        if rows and max(rows) >= len(lines):
+            raise _count_error(path, len(lines), max(rows) + 1)
+    else:
+        rows = list(range(len(data)))
+        if len(lines) != len(data):
+            raise _count_error(path, len(lines), len(data))
     outputs, mismatched = {}, []
-    for n, (line, item_id, source) in enumerate(
-            zip(lines, data["item_id"], data["source"], strict=True), 1):
+    for row, item_id, source in zip(rows, data["item_id"], data["source"], strict=True):
+        n, line = row + 1, lines[row]
         if WINOMT_SEPARATOR.strip() not in line:
             raise DatasetError(path, f"no {WINOMT_SEPARATOR.strip()!r} separating the source "
                                      "from the translation", row=n)
