@@ -78,3 +78,16 @@ def test_the_data_stage_step_rewrites_the_data_and_records_the_subset(tmp_path):
     found = json.loads(provenance.read_text())
     assert found["rows"] == 100 and found["subset"] == record
     assert describe(record) == "12 of 100 items (seed 32, stratified by stereotype)"
+
+
+def test_the_run_summary_names_each_benchmarks_subset(tmp_path):
+    from gendermt.runinfo import summary
+
+    from .conftest import ROOT
+
+    setting = {"size": 24, "seed": 32, "by": ["gold", "stereotype"]}
+    cfg = {"benchmarks": {"winomt": {"systems": [], "subset": setting},
+                          "gate": {"systems": []}}, "systems": {}}
+    assert summary("x", [], cfg, ROOT)["subsets"] == {"winomt": setting}
+    assert "subsets" not in summary("x", [], {"benchmarks": {"gate": {"systems": []}},
+                                              "systems": {}}, ROOT)

@@ -119,6 +119,12 @@ def summary(run: str, configfiles: Sequence[str], config: dict, basedir: str | P
         "sources": sources,
         "systems": systems,
     }
+    subsets = {name: dict(spec["subset"]) for name, spec in config.get("benchmarks", {}).items()
+               if spec.get("subset")}
+    if subsets:
+        # a study's subset of a benchmark's items (gendermt.subsets; the counts kept are in
+        # that benchmark's data.json)
+        found["subsets"] = subsets
     if datasets:
         # where each came from this time (cache, local copy, download) is not recorded: it
         # changes nothing in the results
