@@ -187,3 +187,23 @@ def test_docs_findings_is_the_public_runs_page():
     regenerated = page(PUBLIC, COMMAND, [PUBLIC_GEMMA])
     assert COMMAND in committed
     assert differences(committed, regenerated, llm_systems(PUBLIC_GEMMA)) == []
+
+
+def test_an_llms_figures_on_a_too_small_subset_are_only_checked_to_be_there():
+    page_text = "\n".join([
+        "## On subsets: run `public-gemma`", "",
+        "### MT-GenEval, on a subset: 18 of 4,189 pair_ids", "",
+        "| system | BLEU (all) | counterfactual gap (es) | clean outputs |", "|---|--:|--:|--:|",
+        "| gemma3-270m | 9.64 | 0.00 (low quality) | 100.00 |",
+        "| apertium-fr-it-via-es | 15.58 | 0.00 | 100.00 |", ""])
+    llms = {"gemma3-270m"}
+    # one changed output of two pairs: 50 points on the gap, not a failure
+    moved = page_text.replace("| 9.64 | 0.00 (low quality)", "| 9.64 | 50.00 (low quality)")
+    assert differences(moved, page_text, llms) == []
+    # but a figure where the run has none, BLEU beyond the tolerance, or another system's
+    # gap, are caught
+    assert differences(page_text.replace("| 9.64 | 0.00 (low", "| 9.64 | – (low"),
+                       page_text, llms)
+    assert differences(page_text.replace("| 9.64 |", "| 29.64 |"), page_text, llms)
+    assert differences(page_text.replace("| 15.58 | 0.00 |", "| 15.58 | 50.00 |"),
+                       page_text, llms)

@@ -65,6 +65,13 @@ LIMITS: dict[str, str] = {
 #: two changed outputs per figure and still catches a page from another config, prompt or
 #: model (figures differ by tens of points there). Every other figure must be equal.
 LLM_TOLERANCE = 10.0
+#: Figures of an LLM on a subset too small for any tolerance to mean anything: MT-GenEval's
+#: per-language figures of config/study/public-gemma.yaml rest on 5 contextual items and 2
+#: counterfactual pairs a language, where one changed output moves them by 20 to 50 points.
+#: The check only requires them to be figures (or – where the page has –); the benchmark's
+#: BLEU over all its items is checked within LLM_TOLERANCE.
+LLM_UNCHECKED = {"MT-GenEval": ("counterfactual gap", "counterfactual correct words",
+                                "contextual accuracy", "contextual correct words")}
 #: What the page says of an LLM's figures (with the tolerance above).
 LLM_NOTE = (
     "Gemma 3 270M is a base model of 270 M parameters, 4-bit (Q4_K_M), prompted few-shot "
@@ -73,8 +80,11 @@ LLM_NOTE = (
     "are of a small subset, so their confidence intervals are wide. Greedy decoding is "
     "deterministic on one machine, but another CPU's arithmetic can break a near-tie "
     "between two tokens the other way: CI checks Gemma's figures on this page within "
-    f"±{LLM_TOLERANCE:g} points of its own run (about two changed outputs per figure), "
-    "every other figure exactly.")
+    f"±{LLM_TOLERANCE:g} points of its own run (on WinoMT's 24 sentences, about two changed "
+    "outputs per figure), except its per-language MT-GenEval figures, which rest on 5 "
+    "contextual items and 2 counterfactual pairs a language (one changed output moves them "
+    "by 20 to 50 points) and are only checked to be there; every other system's figures "
+    "exactly.")
 #: What the page says where an LLM's figures would go and none has run yet.
 PENDING_LLM = ("No LLM has run in this study yet: the Gemma 3 270M few-shot rows (a fixed, "
                "seeded, stratified subset per benchmark and language) are added by another "
@@ -209,7 +219,7 @@ def benchmark_section(key: str, run: Mapping[str, Any], level: str = "##",
                   f"{', '.join(systems)}; oracles, and figures below their quality floor, "
                   "left out): " + "; ".join(shown) + ".", ""]
     if key in LIMITS:
-        on = (f" Every row of this table is of the same subset ({subset}), never of the "
+        on = (f" Every row of this table is of the same subset, {subset}, never of the "
               "full set: compare it with the full-set table above only through the "
               "systems both have." if subset else "")
         lines += [f"**What they cannot show.** {LIMITS[key]}{on}", ""]
@@ -297,19 +307,28 @@ def _is_llm(summary: Mapping[str, Any], system: str) -> bool:
 def figures_of(text: str) -> list[str]:
     """Every figure printed in a page's benchmark tables (cells of table rows, the system
     column and the data table left out), in order: what the test compares with the run's."""
-    return [figure for _, _, figure in rows_of(text)]
+    return [row[-1] for row in rows_of(text)]
 
 
-def rows_of(text: str) -> list[tuple[str, str, str]]:
-    """(section, system, figure) of every figure of a page's benchmark tables, in order."""
-    found, section = [], ""
+def rows_of(text: str) -> list[tuple[str, str, str, str]]:
+    """(section, system, column, figure) of every figure of a page's benchmark tables, in
+    order."""
+    found, section, head = [], "", []
     for line in text.splitlines():
         if line.startswith("#"):
             section = line.lstrip("#").strip()
-        elif section != "Data" and line.startswith("| ") and not line.startswith("| system"):
+        elif line.startswith("| system"):
+            head = [c.strip() for c in line.strip().strip("|").split("|")]
+        elif section != "Data" and line.startswith("| "):
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            found += [(section, cells[0], c.removesuffix(" (low quality)")) for c in cells[1:]]
+            found += [(section, cells[0], head[i] if i < len(head) else "",
+                       c.removesuffix(" (low quality)")) for i, c in enumerate(cells) if i]
     return found
+
+
+def _unchecked(section: str, column: str) -> bool:
+    benchmark = section.split(",", 1)[0]
+    return any(column.startswith(c) for c in LLM_UNCHECKED.get(benchmark, ()))
 
 
 def llm_systems(results: str | Path) -> set[str]:
@@ -350,15 +369,16 @@ def differences(committed: str, regenerated: str, tolerant: set[str] = frozenset
     run's page."""
     found = []
     a, b = rows_of(committed), rows_of(regenerated)
-    if [r[:2] for r in a] != [r[:2] for r in b]:
+    if [r[:3] for r in a] != [r[:3] for r in b]:
         return ["the tables' rows differ from the run's (regenerate the page)"]
-    for (section, system, x), (_, _, y) in zip(a, b, strict=True):
+    for (section, system, column, x), (*_, y) in zip(a, b, strict=True):
         if x == y:
             continue
         nx, ny = _numbers(x), _numbers(y)
-        if (system.split(" (")[0] in tolerant and nx is not None and ny is not None
-                and len(nx) == len(ny)
-                and all(abs(p - q) <= tolerance + 1e-9 for p, q in zip(nx, ny, strict=True))):
+        comparable = (system.split(" (")[0] in tolerant and nx is not None
+                      and ny is not None and len(nx) == len(ny))
+        if comparable and (_unchecked(section, column) or all(
+                abs(p - q) <= tolerance + 1e-9 for p, q in zip(nx, ny, strict=True))):
             continue
         found.append(f"{section} · {system}: {x} on the page, {y} in the run")
     if _masked(committed, tolerant) != _masked(regenerated, tolerant):
