@@ -107,3 +107,37 @@ def test_public_study_data_stages_fetch_from_the_host_then_run_offline(tmp_path)
                 in output_of(proc)), explain(proc)
     # the same data sets, commits and hashes recorded as when fetched
     assert recorded(offline) == fetched
+
+
+@needs_shared
+def test_the_gemma_runs_subsets_are_taken_by_the_data_stages_and_recorded(tmp_path):
+    # config/study/public-gemma.yaml's data stages and a stored system's job on the subset:
+    # the subset's items, the same on every run, recorded in data.json and the run summary
+    import pandas as pd
+
+    workdir = copy_project(tmp_path / "project", share_cache=False)
+    (tmp_path / "shared").symlink_to(SHARED, target_is_directory=True)
+    study = "config/study/public-gemma.yaml"
+    spec = yaml.safe_load((ROOT / study).read_text())
+    targets = ["results/public-gemma/winomt/data.json", "results/public-gemma/mt-geneval/data.json",
+               "results/public-gemma/winomt/translations/google/fr.jsonl"]
+    proc = snakemake(workdir, *targets, "--cores", "2", "--configfile", study,
+                     timeout=RUN_TIMEOUT)
+    assert proc.returncode == 0, explain(proc)
+    results = workdir / "results" / "public-gemma"
+    for benchmark in ("winomt", "mt-geneval"):
+        recorded = json.loads((results / benchmark / "data.json").read_text())["subset"]
+        setting = spec["benchmarks"][benchmark]["subset"]
+        assert {k: recorded[k] for k in setting} == setting
+        data = pd.read_parquet(results / benchmark / "data.parquet")
+        assert len(data) == recorded["items"] < recorded["of_items"]
+    winomt = pd.read_parquet(results / "winomt" / "data.parquet")
+    assert len(winomt) == 24 and winomt["stereotype"].value_counts().to_dict() == {
+        "pro": 10, "anti": 10, "none": 4}
+    # Google's published line of each kept sentence, not the subset's first 24 lines
+    lines = (SHARED / "data/winomt/translations/google/en-fr.txt").read_text().splitlines()
+    got = [json.loads(line) for line in
+           (results / "winomt/translations/google/fr.jsonl").read_text().splitlines()]
+    assert [g["item_id"] for g in got] == list(winomt["item_id"])
+    assert [g["hypothesis"] for g in got] == [
+        lines[int(r)].split("|||")[1].strip() for r in winomt["full_set_row"]]
