@@ -11,11 +11,21 @@ annotator all call a backend through :class:`Engine`. It owns:
   in the order the caller asks for (``given``, or ``longest-first`` as translation does:
   what is batched together can change an LLM's answers, so the order is part of a run);
 * the sending: each answer is handed to the caller as it arrives (translation writes it to
-  its partial file), then each batch's answers are written to the cache (a kill loses at
-  most the batch in flight; a rerun sends nothing already answered); a backend giving the
+  its partial file), then each batch's answers are written to the cache, with the release
+  of their claims, in one commit (a kill loses at most the batch in flight; a rerun sends
+  nothing already answered); at most every ``SYNC_EVERY`` seconds, and after the last
+  batch, the caller's copy is made durable (``on_batch``: translation fsyncs its partial
+  file) and that commit is synced to disk (see :mod:`gendermt.cache`); a backend giving the
   wrong number of answers is an error; an item that fails for good
   (:class:`~gendermt.backends.base.ItemFailed`) does not discard its batch's other answers:
   they are kept, and then the run fails naming the item(s); progress counts items.
+
+What a crash costs: a process killed at any point (SIGKILL included) loses no answer it
+received (each is in the partial file's OS buffers as it arrives and in the cache at its
+batch's commit); an OS crash or power loss loses at most the last ``SYNC_EVERY`` seconds of
+answers, which the rerun asks again. The backend's connections and threads are its own for
+the job (a keep-alive pool and one executor, reused by every batch) and closed when
+:meth:`Engine.run` ends.
 
 A cache that cannot be opened, read or written costs a warning, never the answers. What a
 caller does around the engine (translation's partial file, run records and metadata) stays
@@ -48,6 +58,11 @@ CLAIM_STALE_AFTER = 120.0
 CLAIM_HEARTBEAT = 20.0
 #: Seconds between looks at the cache while waiting for another process's answers.
 CLAIM_POLL = 0.5
+#: Seconds between two syncs to disk of what was answered (the caller's ``on_batch``, e.g.
+#: the partial file's fsync, and a durable cache commit): an fsync costs milliseconds, a
+#: batch from a fast server less, so a sync a batch would be most of a job's time; what a
+#: power loss can take is bounded by this instead.
+SYNC_EVERY = 1.0
 
 #: The orders requests can be sent in.
 Order = Literal["given", "longest-first"]
@@ -118,6 +133,7 @@ class Engine:
         #: tokens the backend generated (those its outputs leave out included); None where
         #: it does not say
         self.generated: int | None = None
+        self._synced = time.monotonic()  # when answers were last synced to disk
 
     # ------------------------------------------------------------------ the look-up
     def lookup(self, requests: Iterable[Request] | None = None) -> dict[str, dict[str, Any]]:
@@ -183,17 +199,22 @@ class Engine:
 
     # ------------------------------------------------------------------ the sending
     def store(self, outputs: Mapping[str, str], seconds: Mapping[str, float],
-              run_id: str | None = None, finish: Mapping[str, str | None] | None = None
-              ) -> None:
+              run_id: str | None = None, finish: Mapping[str, str | None] | None = None,
+              release: tuple[str, list[str]] | None = None, durable: bool = False) -> None:
         """Answers by digest into the cache, made by ``run_id`` (default: this run), with why
-        each ended (``finish``); a cache that cannot be written is a warning."""
+        each ended (``finish``), and ``release=(owner, digests)``'s claims dropped in the same
+        commit (``durable``: synced to disk); a cache that cannot be written is a warning."""
         try:
             self.cache.put_many(outputs, self.backend.name, run_id or self.run_id, seconds,
-                                {d: f for d, f in (finish or {}).items() if f})
+                                {d: f for d, f in (finish or {}).items() if f},
+                                release=release, durable=durable)
         except sqlite3.Error as exc:
             where = f"; they are kept in {self.kept_in}" if self.kept_in else ""
             log.warning("could not store %d outputs in the request cache %s (%s)%s",
                         len(outputs), self.cache.path, exc, where)
+            if release is not None:  # the claims go all the same (others may send them)
+                with contextlib.suppress(sqlite3.Error):
+                    self.cache.put_many({}, self.backend.name, release=release)
 
     def backfill(self, kept: Mapping[str, Mapping[str, Any]]) -> int:
         """Answers the caller kept (``{digest: {"raw", "run", "seconds", "finish"}}``: translation's
@@ -227,8 +248,11 @@ class Engine:
 
         ``on_answer(group, raw, seconds, finish_reason)`` as each answer arrives (seconds
         since its batch started); ``on_batch()`` once a batch is complete, before its answers
-        go to the cache (make the caller's copy durable); ``on_failures(failures)`` before
-        the run fails on items that failed for good (the batch's other answers are kept).
+        go to the cache, at most every ``SYNC_EVERY`` seconds and after the last batch and a
+        batch with failures (make the caller's copy durable: a power loss takes at most what
+        came since); ``on_failures(failures)`` before the run fails on items that failed for
+        good (the batch's other answers are kept). The backend is closed (its ``close()``:
+        connections, threads) when the run ends.
 
         With a cache and ``dedupe``, each request is claimed in the cache before it is sent
         (:meth:`RequestCache.claim`): one that another process sharing the cache is sending
@@ -236,6 +260,18 @@ class Engine:
         it (``on_cached(group, entry)``, by default ``on_answer``), and sent here only if
         that process gave it up (failed, died, or stopped refreshing its claims).
         """
+        try:
+            self._run(on_answer, progress, on_batch, on_failures, on_cached)
+        finally:  # the job's connections and threads
+            close = getattr(self.backend, "close", None)
+            if close is not None:
+                close()
+
+    def _run(self, on_answer: Callable[[str, str, float, str], None],
+             progress: Progress | None, on_batch: Callable[[], None] | None,
+             on_failures: Callable[[list[tuple[Request, Exception]]], None] | None,
+             on_cached: Callable[[str, dict[str, Any]], None] | None) -> None:
+        self._synced = time.monotonic()
         if self.cache.path is None or not self.dedupe:
             self._send(self.to_send, on_answer, progress, on_batch, on_failures)
             return
@@ -341,13 +377,19 @@ class Engine:
                                    f"{len(outs) + len(failures) + extra} answers for "
                                    f"{len(batch)} requests")
             per_item = (time.perf_counter() - b0) / len(batch)
-            if on_batch is not None:
-                on_batch()
-            self.store(got, {self.digests[r.item_id]: per_item for r in batch}, finish=finish)
-            if owner is not None:
-                with contextlib.suppress(sqlite3.Error):
-                    self.cache.release(owner, [self.digests[r.item_id] for r in batch])
-                    self.cache.refresh(owner)
+            # the caller's copy first (a kill between the two leaves answers only there:
+            # the resuming run backfills the cache from it), synced when due
+            now = time.monotonic()
+            sync = bool(failures) or start + backend.batch_size >= len(requests) or \
+                now - self._synced >= SYNC_EVERY
+            if sync:
+                self._synced = now
+                if on_batch is not None:
+                    on_batch()
+            # one commit: the answers, and the release of their claims (the others refreshed)
+            self.store(got, {self.digests[r.item_id]: per_item for r in batch}, finish=finish,
+                       release=None if owner is None else
+                       (owner, [self.digests[r.item_id] for r in batch]), durable=sync)
             if self.count:
                 self.tokens += backend.count_tokens(outs)
             if backend.generated_tokens is not None:

@@ -9,6 +9,13 @@ reset or dropped connections, a body cut short, TLS errors, timeouts), 408/429/5
 JSON and empty or whitespace-only answers are retried with exponential backoff and jitter,
 honouring ``Retry-After`` (seconds or an HTTP date, capped at ``retry_after_max``); after
 ``max_retries`` the item fails with :class:`ItemFailed`, naming it and the last error.
+
+Per job (one backend object), connections are kept alive and reused by every batch (a
+pool of idle ones, at most ``concurrency``; one the server closed meanwhile is noticed
+before it is used, and a request that fails on a reused connection before any answer is
+sent once more on a new one, not counted as an attempt); the requests run on one executor of
+``concurrency`` threads, and every deadline is kept by one watchdog thread. :meth:`close`
+(the engine calls it when its run ends) closes them all; a later batch opens them again.
 """
 
 from __future__ import annotations
@@ -20,12 +27,14 @@ import json
 import logging
 import os
 import random
+import select
 import socket
 import threading
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from email.utils import parsedate_to_datetime
 from typing import Any, ClassVar
@@ -60,6 +69,81 @@ BODY_ALLOWANCE, BYTES_PER_TOKEN, MAX_BODY = 64 * 1024, 64, 32 * 1024 * 1024
 # Every way a transport can fail: OSError covers refused/reset connections, socket timeouts
 # and ssl.SSLError; HTTPException covers IncompleteRead, RemoteDisconnected, BadStatusLine.
 TRANSPORT_ERRORS = (OSError, http.client.HTTPException)
+# How a kept-alive connection the server closed meanwhile fails, before any answer.
+STALE_ERRORS = (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError,
+                ConnectionAbortedError)
+#: Seconds an idle kept-alive connection is kept (servers close theirs after 5 s or more).
+KEEP_IDLE = 4.0
+
+
+class StaleConnection(Exception):
+    """A reused connection failed before any answer: the server had closed it."""
+
+
+class Watchdog:
+    """One thread that keeps every deadline of a backend: :meth:`arm` ``(seconds, action)``
+    calls ``action`` once the time passes unless :meth:`disarm` came first. Deadlines are
+    armed with one ``seconds`` per backend, so they expire in the order armed (a queue)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._armed: OrderedDict[int, tuple[float, Callable[[], None]]] = OrderedDict()
+        self._count = 0
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    def arm(self, seconds: float, action: Callable[[], None]) -> int:
+        with self._cond:
+            self._count += 1
+            self._armed[self._count] = (time.monotonic() + seconds, action)
+            if self._thread is None or not self._thread.is_alive():
+                self._closed = False
+                self._thread = threading.Thread(target=self._watch, daemon=True,
+                                                name="gendermt-deadlines")
+                self._thread.start()
+            elif len(self._armed) == 1:
+                self._cond.notify()
+            return self._count
+
+    def disarm(self, token: int) -> bool:
+        """Whether the deadline was still armed (False: its action ran, or is running)."""
+        with self._cond:
+            return self._armed.pop(token, None) is not None
+
+    def _watch(self) -> None:
+        while True:
+            with self._cond:
+                while not self._closed and not self._armed:
+                    self._cond.wait()
+                if self._closed:
+                    return
+                token, (when, action) = next(iter(self._armed.items()))
+                left = when - time.monotonic()
+                if left > 0:
+                    self._cond.wait(left)
+                    continue
+                del self._armed[token]
+            action()
+
+    def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            self._cond.notify()
+        if self._thread is not None:
+            self._thread.join(5)
+        self._thread = None
+
+
+def _dropped(sock: socket.socket | None) -> bool:
+    """Whether an idle connection's socket was closed by the server (readable with nothing
+    asked: the end of the stream, or bytes nobody asked for)."""
+    if sock is None:
+        return True
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+    except (OSError, ValueError):
+        return True
+    return bool(readable)
 
 
 def _wait(seconds: float) -> None:
@@ -221,6 +305,11 @@ class OpenAICompatible(Backend):
         self._tokens = 0
         self._finish: dict[str, str] = {}  # finish_reason by item id (stop, length, ...)
         self._lock = threading.Lock()
+        # the job's idle kept-alive connections (with when each went idle), its executor
+        # and its deadlines' watchdog: made on first use, closed by close()
+        self._idle: list[tuple[http.client.HTTPConnection, str, float]] = []
+        self._pool: ThreadPoolExecutor | None = None
+        self._watchdog = Watchdog()
 
     # -- what is asked ------------------------------------------------------------------
     def payload(self, request: Request) -> dict[str, Any]:
@@ -323,15 +412,57 @@ class OpenAICompatible(Backend):
             return conn, path
         return cls(host, port, timeout=timeout), path
 
+    def _checkout(self) -> tuple[http.client.HTTPConnection, str, bool]:
+        """An idle kept-alive connection (the most recent one the server has not closed),
+        else a new one: ``(connection, request target, reused)``."""
+        now = time.monotonic()
+        with self._lock:
+            while self._idle:
+                conn, path, since = self._idle.pop()
+                if now - since < KEEP_IDLE and not _dropped(conn.sock):
+                    return conn, path, True
+                conn.close()
+        return *self._connection(self.timeout), False
+
+    def _checkin(self, conn: http.client.HTTPConnection, path: str) -> None:
+        with self._lock:
+            if len(self._idle) < self.concurrency:
+                self._idle.append((conn, path, time.monotonic()))
+                return
+        conn.close()
+
+    def close(self) -> None:
+        """Close the job's connections, executor and watchdog (made again when needed)."""
+        with self._lock:
+            idle, self._idle = self._idle, []
+            pool, self._pool = self._pool, None
+        for conn, _, _ in idle:
+            conn.close()
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+        self._watchdog.close()
+
     def _post(self, body: bytes) -> tuple[int, http.client.HTTPMessage, bytes]:
-        """One POST within the deadline: a watchdog shuts the socket when it passes, which
-        ends a read blocked on a server that trickles bytes or never answers."""
+        """One POST within the deadline, on a kept-alive connection where there is one; a
+        reused one that fails before any answer (the server closed it as it was taken) is
+        replaced by a new one once, not counted as an attempt."""
+        try:
+            return self._post_on(body, *self._checkout())
+        except StaleConnection:
+            return self._post_on(body, *self._connection(self.timeout), False)
+
+    def _post_on(self, body: bytes, conn: http.client.HTTPConnection, path: str,
+                 reused: bool) -> tuple[int, http.client.HTTPMessage, bytes]:
+        """One POST on ``conn`` within the deadline: the watchdog shuts the socket when it
+        passes, which ends a read blocked on a server that trickles bytes or never
+        answers. A connection left clean (the answer read whole, the server keeping it
+        open) goes back to the pool."""
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self._key:
             headers["Authorization"] = f"Bearer {self._key}"
-        conn, path = self._connection(self.timeout)
         expired = threading.Event()
-        opened: list[socket.socket] = []
+        opened: list[socket.socket] = [conn.sock] if conn.sock is not None else []
+        answered = keep = False
 
         def abort() -> None:
             expired.set()
@@ -341,16 +472,16 @@ class OpenAICompatible(Backend):
                 with contextlib.suppress(OSError):
                     sock.shutdown(socket.SHUT_RDWR)
 
-        watchdog = threading.Timer(self.timeout, abort)
-        watchdog.daemon = True
-        watchdog.start()
+        deadline = self._watchdog.arm(self.timeout, abort)
         try:
-            conn.connect()
-            opened.append(conn.sock)
+            if conn.sock is None:
+                conn.connect()
+                opened.append(conn.sock)
             if expired.is_set():  # the deadline passed while connecting
                 abort()
             conn.request("POST", path, body=body, headers=headers)
             resp = conn.getresponse()
+            answered = True
             # read no more than the token budget allows (a runaway server's 50 MB answer
             # would otherwise be kept, and scored for minutes)
             too_large = TooLarge(f"an answer body over {self.max_body} bytes (more than "
@@ -367,16 +498,22 @@ class OpenAICompatible(Backend):
                     raise TimeoutError("the deadline passed while reading the body")
                 if len(payload) > self.max_body:
                     raise too_large
+            keep = resp.isclosed() and not resp.will_close
             return resp.status, resp.headers, payload
         except TRANSPORT_ERRORS as exc:
             if expired.is_set() or isinstance(exc, TimeoutError | socket.timeout):
                 raise Retryable(f"no answer within {self.timeout:g} s (a deadline for the "
                                 f"whole request; {type(exc).__name__})") from exc
+            if reused and not answered and isinstance(exc, STALE_ERRORS):
+                raise StaleConnection() from exc
             raise Retryable(f"connection failed: {type(exc).__name__}: "
                             f"{self.redact(str(exc)) or 'no detail'}") from exc
         finally:
-            watchdog.cancel()
-            conn.close()
+            # still armed: the socket was never shut, and it may serve the next request
+            if self._watchdog.disarm(deadline) and keep and not expired.is_set():
+                self._checkin(conn, path)
+            else:
+                conn.close()
 
     def _once(self, request: Request) -> str:
         body = json.dumps(self.payload(request), ensure_ascii=False).encode()
@@ -443,11 +580,19 @@ class OpenAICompatible(Backend):
 
     def translate_each(self, batch: list[Request]) -> Iterator[tuple[int, str | Exception]]:
         self._tokens = 0
-        with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
-            futures = {pool.submit(self._with_retries, r): i for i, r in enumerate(batch)}
+        with self._lock:  # one executor for the job, not one a batch
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=self.concurrency,
+                                                thread_name_prefix="gendermt-http")
+            pool = self._pool
+        futures = {pool.submit(self._with_retries, r): i for i, r in enumerate(batch)}
+        try:
             for future in as_completed(futures):
                 exc = future.exception()
                 yield futures[future], exc if exc is not None else future.result()
+        finally:  # a batch given up (its caller failed): nothing more of it is sent
+            for future in futures:
+                future.cancel()
 
     def translate(self, batch: list[Request]) -> list[str]:
         results: list[Any] = [None] * len(batch)
