@@ -270,7 +270,8 @@ class RequestCache:
         were stored.
 
         ``release=(owner, digests)``: in the same transaction (the engine's one commit a
-        batch), drop ``owner``'s claims of ``digests`` and refresh its others. ``durable``:
+        batch), drop ``owner``'s claims of ``digests`` (its others stay: its heartbeat
+        refreshes them, :meth:`refresh`). ``durable``:
         synced to disk before returning, with every commit before it (WAL's
         ``synchronous=FULL`` for this commit; the rollback journal syncs every commit)."""
         rows = [(d, raw, backend, time.time(), run_id, (seconds or {}).get(d),
@@ -291,8 +292,6 @@ class RequestCache:
                         owner, digests = release
                         con.executemany("DELETE FROM inflight WHERE owner = ? AND digest = ?",
                                         [(owner, d) for d in digests])
-                        con.execute("UPDATE inflight SET claimed = ? WHERE owner = ?",
-                                    (time.time(), owner))
             finally:
                 if full:
                     con.execute("PRAGMA synchronous=NORMAL")

@@ -339,39 +339,24 @@ class Engine:
               progress: Progress | None, on_batch: Callable[[], None] | None,
               on_failures: Callable[[list[tuple[Request, Exception]]], None] | None,
               owner: str | None = None) -> None:
-        """Send ``requests`` in batches (see :meth:`run`); ``owner``'s claims are refreshed
-        after each batch and released for what it answered."""
+        """Send ``requests`` in batches (see :meth:`run`); ``owner``'s claims of each batch
+        are released in the commit of its answers."""
         backend = self.backend
         for start in range(0, len(requests), backend.batch_size):
             batch = requests[start:start + backend.batch_size]
-            b0 = time.perf_counter()
-            failures: list[tuple[Request, Exception]] = []
-            got: dict[str, str] = {}
-            finish: dict[str, str] = {}
-            outs: list[str] = []
-            extra = 0
+            answers = _Batch(self, batch, on_answer, progress)
             backend.finish_reasons = backend.generated_tokens = None
-            for i, raw in backend.translate_each(batch):
-                if not 0 <= i < len(batch):
-                    extra += 1
-                    continue
-                req = batch[i]
-                if isinstance(raw, Exception):
-                    failures.append((req, raw))
-                    continue
-                if not isinstance(raw, str):
-                    raise RuntimeError(f"{self.who}: backend {backend.name} returned "
-                                       f"{type(raw).__name__} for item {req.item_id}")
-                seconds = time.perf_counter() - b0
-                got[self.digests[req.item_id]] = raw
-                outs.append(raw)
-                group = self.group[req.item_id]
-                finish[self.digests[req.item_id]] = reason = backend.finish_reason_of(i, req)
-                on_answer(group, raw, seconds, reason)
-                n = len(self.items_of[group])
-                self.answered += n
-                if progress is not None:
-                    progress.update(n)
+            # A backend that answers in threads of its own hands each answer over there
+            # (no thread switch an answer); any other yields them here.
+            into = getattr(backend, "translate_into", None)
+            if into is not None:
+                into(batch, answers.take)
+            else:
+                for i, raw in backend.translate_each(batch):
+                    answers.take(i, raw)
+            b0, failures, got, finish, outs, extra = (answers.b0, answers.failures,
+                                                      answers.got, answers.finish,
+                                                      answers.outs, answers.extra)
             if extra or len(outs) + len(failures) != len(batch):
                 raise RuntimeError(f"{self.who}: backend {backend.name} returned "
                                    f"{len(outs) + len(failures) + extra} answers for "
@@ -386,7 +371,8 @@ class Engine:
                 self._synced = now
                 if on_batch is not None:
                     on_batch()
-            # one commit: the answers, and the release of their claims (the others refreshed)
+            # one commit: the answers and the release of their claims (the heartbeat keeps
+            # the others fresh: refreshing them all a batch rewrote every claim row)
             self.store(got, {self.digests[r.item_id]: per_item for r in batch}, finish=finish,
                        release=None if owner is None else
                        (owner, [self.digests[r.item_id] for r in batch]), durable=sync)
@@ -419,6 +405,50 @@ class Engine:
         raise ItemFailed(failures[0][0].item_id,
                          f"{len(failures)} items failed ({names}); {kept_text}; first error: "
                          f"{first}") from first
+
+
+class _Batch:
+    """What a batch's answers gave so far; :meth:`take` takes each as it arrives."""
+
+    def __init__(self, engine: Engine, batch: list[Request],
+                 on_answer: Callable[[str, str, float, str], None],
+                 progress: Progress | None) -> None:
+        self.engine, self.batch, self.on_answer, self.progress = (engine, batch, on_answer,
+                                                                  progress)
+        self.b0 = time.perf_counter()
+        self.failures: list[tuple[Request, Exception]] = []
+        self.got: dict[str, str] = {}
+        self.finish: dict[str, str] = {}
+        self.outs: list[str] = []
+        self.extra = 0
+        self._lock = threading.Lock()
+
+    def take(self, i: int, raw: Any) -> None:
+        """Answer ``i`` (or the error it failed with), in whichever thread it arrives in,
+        one at a time: handed to the caller at once."""
+        engine, backend = self.engine, self.engine.backend
+        with self._lock:
+            if not 0 <= i < len(self.batch):
+                self.extra += 1
+                return
+            req = self.batch[i]
+            if isinstance(raw, Exception):
+                self.failures.append((req, raw))
+                return
+            if not isinstance(raw, str):
+                raise RuntimeError(f"{engine.who}: backend {backend.name} returned "
+                                   f"{type(raw).__name__} for item {req.item_id}")
+            seconds = time.perf_counter() - self.b0
+            digest = engine.digests[req.item_id]
+            self.got[digest] = raw
+            self.outs.append(raw)
+            group = engine.group[req.item_id]
+            self.finish[digest] = reason = backend.finish_reason_of(i, req)
+            self.on_answer(group, raw, seconds, reason)
+            n = len(engine.items_of[group])
+            engine.answered += n
+            if self.progress is not None:
+                self.progress.update(n)
 
 
 def ask(backend: Any, cache: RequestCache, requests: list[Request], desc: str,

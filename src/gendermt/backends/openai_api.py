@@ -26,6 +26,7 @@ import http.client
 import json
 import logging
 import os
+import queue
 import random
 import select
 import socket
@@ -35,7 +36,6 @@ import urllib.parse
 import urllib.request
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from email.utils import parsedate_to_datetime
 from typing import Any, ClassVar
 
@@ -81,28 +81,29 @@ class StaleConnection(Exception):
 
 
 class Watchdog:
-    """One thread that keeps every deadline of a backend: :meth:`arm` ``(seconds, action)``
-    calls ``action`` once the time passes unless :meth:`disarm` came first. Deadlines are
-    armed with one ``seconds`` per backend, so they expire in the order armed (a queue)."""
+    """One thread that keeps every deadline of a backend: :meth:`arm` ``(action)`` calls
+    ``action`` once ``seconds`` have passed unless :meth:`disarm` came first. Every deadline
+    is ``seconds`` long, so they expire in the order armed (a queue), and the thread, idle,
+    sleeps ``seconds`` at most: arming never has to wake it (waking it for each request
+    cost a thread switch a request)."""
 
-    def __init__(self) -> None:
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
         self._cond = threading.Condition()
         self._armed: OrderedDict[int, tuple[float, Callable[[], None]]] = OrderedDict()
         self._count = 0
         self._thread: threading.Thread | None = None
         self._closed = False
 
-    def arm(self, seconds: float, action: Callable[[], None]) -> int:
+    def arm(self, action: Callable[[], None]) -> int:
         with self._cond:
             self._count += 1
-            self._armed[self._count] = (time.monotonic() + seconds, action)
+            self._armed[self._count] = (time.monotonic() + self.seconds, action)
             if self._thread is None or not self._thread.is_alive():
                 self._closed = False
                 self._thread = threading.Thread(target=self._watch, daemon=True,
                                                 name="gendermt-deadlines")
                 self._thread.start()
-            elif len(self._armed) == 1:
-                self._cond.notify()
             return self._count
 
     def disarm(self, token: int) -> bool:
@@ -113,10 +114,12 @@ class Watchdog:
     def _watch(self) -> None:
         while True:
             with self._cond:
-                while not self._closed and not self._armed:
-                    self._cond.wait()
                 if self._closed:
                     return
+                if not self._armed:
+                    # a deadline armed meanwhile ends no sooner than this wait
+                    self._cond.wait(self.seconds)
+                    continue
                 token, (when, action) = next(iter(self._armed.items()))
                 left = when - time.monotonic()
                 if left > 0:
@@ -132,6 +135,55 @@ class Watchdog:
         if self._thread is not None:
             self._thread.join(5)
         self._thread = None
+
+
+class Workers:
+    """A job's executor: ``size`` threads taking work from one queue, started on first use
+    (again in a forked child) and ended by :meth:`close` once the work queued is done."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._queue: queue.SimpleQueue[tuple[Callable[..., None], tuple[Any, ...]] | None] = \
+            queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+        self._pid = os.getpid()
+        self._lock = threading.Lock()
+
+    def submit(self, fn: Callable[..., None], *args: Any) -> None:
+        """Run ``fn(*args)`` on a worker (``fn`` handles its own errors)."""
+        if len(self._threads) < self.size or self._pid != os.getpid():
+            self._start()
+        self._queue.put((fn, args))
+
+    def _start(self) -> None:
+        with self._lock:
+            if self._pid != os.getpid():  # a forked child has none of the threads
+                self._threads, self._queue, self._pid = [], queue.SimpleQueue(), os.getpid()
+            while len(self._threads) < self.size:
+                thread = threading.Thread(target=self._work, args=(self._queue,), daemon=True,
+                                          name=f"gendermt-http-{len(self._threads)}")
+                thread.start()
+                self._threads.append(thread)
+
+    @staticmethod
+    def _work(work: queue.SimpleQueue) -> None:
+        while (item := work.get()) is not None:
+            fn, args = item
+            try:
+                fn(*args)
+            except BaseException:  # a worker outlives what it runs
+                log.exception("a request's worker failed")
+
+    def close(self) -> None:
+        """Let the workers finish what is queued, then end them."""
+        with self._lock:
+            threads, self._threads = self._threads, []
+            if self._pid != os.getpid():
+                return
+            for _ in threads:
+                self._queue.put(None)
+        for thread in threads:
+            thread.join()
 
 
 def _dropped(sock: socket.socket | None) -> bool:
@@ -308,8 +360,9 @@ class OpenAICompatible(Backend):
         # the job's idle kept-alive connections (with when each went idle), its executor
         # and its deadlines' watchdog: made on first use, closed by close()
         self._idle: list[tuple[http.client.HTTPConnection, str, float]] = []
-        self._pool: ThreadPoolExecutor | None = None
-        self._watchdog = Watchdog()
+        self._idle_lock = threading.Lock()
+        self._workers = Workers(self.concurrency)
+        self._watchdog = Watchdog(self.timeout)
 
     # -- what is asked ------------------------------------------------------------------
     def payload(self, request: Request) -> dict[str, Any]:
@@ -416,7 +469,7 @@ class OpenAICompatible(Backend):
         """An idle kept-alive connection (the most recent one the server has not closed),
         else a new one: ``(connection, request target, reused)``."""
         now = time.monotonic()
-        with self._lock:
+        with self._idle_lock:
             while self._idle:
                 conn, path, since = self._idle.pop()
                 if now - since < KEEP_IDLE and not _dropped(conn.sock):
@@ -425,7 +478,7 @@ class OpenAICompatible(Backend):
         return *self._connection(self.timeout), False
 
     def _checkin(self, conn: http.client.HTTPConnection, path: str) -> None:
-        with self._lock:
+        with self._idle_lock:
             if len(self._idle) < self.concurrency:
                 self._idle.append((conn, path, time.monotonic()))
                 return
@@ -433,13 +486,11 @@ class OpenAICompatible(Backend):
 
     def close(self) -> None:
         """Close the job's connections, executor and watchdog (made again when needed)."""
-        with self._lock:
+        self._workers.close()
+        with self._idle_lock:
             idle, self._idle = self._idle, []
-            pool, self._pool = self._pool, None
         for conn, _, _ in idle:
             conn.close()
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
         self._watchdog.close()
 
     def _post(self, body: bytes) -> tuple[int, http.client.HTTPMessage, bytes]:
@@ -460,24 +511,24 @@ class OpenAICompatible(Backend):
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self._key:
             headers["Authorization"] = f"Bearer {self._key}"
-        expired = threading.Event()
+        expired: list[bool] = []  # [True] once the deadline passed
         opened: list[socket.socket] = [conn.sock] if conn.sock is not None else []
         answered = keep = False
 
         def abort() -> None:
-            expired.set()
+            expired.append(True)
             # the socket as connected: http.client drops conn.sock once the response is
             # known to close the connection, while the body is still being read from it
             for sock in opened[:1] or [s for s in [conn.sock] if s is not None]:
                 with contextlib.suppress(OSError):
                     sock.shutdown(socket.SHUT_RDWR)
 
-        deadline = self._watchdog.arm(self.timeout, abort)
+        deadline = self._watchdog.arm(abort)
         try:
             if conn.sock is None:
                 conn.connect()
                 opened.append(conn.sock)
-            if expired.is_set():  # the deadline passed while connecting
+            if expired:  # the deadline passed while connecting
                 abort()
             conn.request("POST", path, body=body, headers=headers)
             resp = conn.getresponse()
@@ -494,14 +545,14 @@ class OpenAICompatible(Backend):
                 payload = resp.read()  # a body cut short raises IncompleteRead
             else:  # chunked or until close: at most one byte past the limit
                 payload = resp.read(self.max_body + 1)
-                if expired.is_set():
+                if expired:
                     raise TimeoutError("the deadline passed while reading the body")
                 if len(payload) > self.max_body:
                     raise too_large
             keep = resp.isclosed() and not resp.will_close
             return resp.status, resp.headers, payload
         except TRANSPORT_ERRORS as exc:
-            if expired.is_set() or isinstance(exc, TimeoutError | socket.timeout):
+            if expired or isinstance(exc, TimeoutError | socket.timeout):
                 raise Retryable(f"no answer within {self.timeout:g} s (a deadline for the "
                                 f"whole request; {type(exc).__name__})") from exc
             if reused and not answered and isinstance(exc, STALE_ERRORS):
@@ -510,7 +561,7 @@ class OpenAICompatible(Backend):
                             f"{self.redact(str(exc)) or 'no detail'}") from exc
         finally:
             # still armed: the socket was never shut, and it may serve the next request
-            if self._watchdog.disarm(deadline) and keep and not expired.is_set():
+            if self._watchdog.disarm(deadline) and keep and not expired:
                 self._checkin(conn, path)
             else:
                 conn.close()
@@ -578,21 +629,72 @@ class OpenAICompatible(Backend):
                 _wait(delay)
         raise AssertionError("unreachable")
 
-    def translate_each(self, batch: list[Request]) -> Iterator[tuple[int, str | Exception]]:
+    def _start(self, batch: list[Request], take: Callable[[int, Any], None],
+               stop: threading.Event, done: Callable[[], None] | None = None) -> None:
+        """Send each request of ``batch`` on the job's workers, each answer (or the error
+        it ended in) to ``take(index, answer)`` in the worker; ``done()`` after each. Once
+        ``stop`` is set, what is not sent yet is not sent."""
+        def one(i: int, request: Request) -> None:
+            try:
+                if stop.is_set():
+                    return
+                try:
+                    out: Any = self._with_retries(request)
+                except Exception as exc:  # the engine names the item
+                    out = exc
+                take(i, out)
+            finally:
+                if done is not None:
+                    done()
+
         self._tokens = 0
-        with self._lock:  # one executor for the job, not one a batch
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(max_workers=self.concurrency,
-                                                thread_name_prefix="gendermt-http")
-            pool = self._pool
-        futures = {pool.submit(self._with_retries, r): i for i, r in enumerate(batch)}
+        for i, request in enumerate(batch):
+            self._workers.submit(one, i, request)
+
+    def translate_into(self, batch: list[Request], take: Callable[[int, Any], None]) -> None:
+        """Send ``batch``, each answer to ``take(index, answer)`` (an error, for an item that
+        failed for good) in the thread it arrived in; returns once all were taken. An
+        error ``take`` raises stops the batch (what is not sent yet is not sent) and is
+        raised here once the requests in flight ended."""
+        stop = threading.Event()
+        finished = threading.Event()
+        raised: list[BaseException] = []
+        left = [len(batch)]
+        count = threading.Lock()
+
+        def taken(i: int, out: Any) -> None:
+            try:
+                take(i, out)
+            except BaseException as exc:
+                raised.append(exc)
+                stop.set()
+
+        def done() -> None:
+            with count:
+                left[0] -= 1
+                if not left[0]:
+                    finished.set()
+
+        if not batch:
+            return
+        self._start(batch, taken, stop, done)
         try:
-            for future in as_completed(futures):
-                exc = future.exception()
-                yield futures[future], exc if exc is not None else future.result()
+            finished.wait()
+        except BaseException:  # interrupted: nothing more of this batch is sent
+            stop.set()
+            raise
+        if raised:
+            raise raised[0]
+
+    def translate_each(self, batch: list[Request]) -> Iterator[tuple[int, str | Exception]]:
+        answers: queue.SimpleQueue[tuple[int, Any]] = queue.SimpleQueue()
+        stop = threading.Event()
+        self._start(batch, lambda i, out: answers.put((i, out)), stop)
+        try:
+            for _ in batch:
+                yield answers.get()
         finally:  # a batch given up (its caller failed): nothing more of it is sent
-            for future in futures:
-                future.cancel()
+            stop.set()
 
     def translate(self, batch: list[Request]) -> list[str]:
         results: list[Any] = [None] * len(batch)
