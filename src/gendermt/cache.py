@@ -101,11 +101,14 @@ LOCAL_FILESYSTEMS = frozenset({"ext2", "ext3", "ext4", "xfs", "btrfs", "tmpfs", 
                                "overlay", "bcachefs", "jfs", "reiserfs", "ramfs", "nilfs2"})
 
 
-def _filesystem_of(path: Path) -> str | None:
+MOUNTINFO = Path("/proc/self/mountinfo")
+
+
+def _filesystem_of(path: Path, mountinfo: Path | None = None) -> str | None:
     """The type of the filesystem ``path`` is on (Linux: ``/proc/self/mountinfo``; None
     where that cannot be read)."""
     try:
-        lines = Path("/proc/self/mountinfo").read_text().splitlines()
+        lines = (mountinfo or MOUNTINFO).read_text().splitlines()
     except OSError:
         return None
     target = os.path.realpath(path)
