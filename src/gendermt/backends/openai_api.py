@@ -493,6 +493,10 @@ class OpenAICompatible(Backend):
             conn.close()
         self._watchdog.close()
 
+    def _too_large(self) -> TooLarge:
+        return TooLarge(f"an answer body over {self.max_body} bytes (more than max_tokens "
+                        f"{self.settings.get('max_tokens', '(unset)')} allows)")
+
     def _post(self, body: bytes) -> tuple[int, http.client.HTTPMessage, bytes]:
         """One POST within the deadline, on a kept-alive connection where there is one; a
         reused one that fails before any answer (the server closed it as it was taken) is
@@ -535,20 +539,17 @@ class OpenAICompatible(Backend):
             answered = True
             # read no more than the token budget allows (a runaway server's 50 MB answer
             # would otherwise be kept, and scored for minutes)
-            too_large = TooLarge(f"an answer body over {self.max_body} bytes (more than "
-                                 f"max_tokens {self.settings.get('max_tokens', '(unset)')} "
-                                 f"allows)")
             length = resp.getheader("Content-Length") or ""
             if length.isdigit():
                 if int(length) > self.max_body:
-                    raise too_large
+                    raise self._too_large()
                 payload = resp.read()  # a body cut short raises IncompleteRead
             else:  # chunked or until close: at most one byte past the limit
                 payload = resp.read(self.max_body + 1)
                 if expired:
                     raise TimeoutError("the deadline passed while reading the body")
                 if len(payload) > self.max_body:
-                    raise too_large
+                    raise self._too_large()
             keep = resp.isclosed() and not resp.will_close
             return resp.status, resp.headers, payload
         except TRANSPORT_ERRORS as exc:
