@@ -648,9 +648,22 @@ class OpenAICompatible(Backend):
                 if done is not None:
                     done()
 
+        # each worker takes the batch's next request until none is left (a submission a
+        # worker, not one a request)
+        pending = iter(list(enumerate(batch)))
+        taking = threading.Lock()
+
+        def drain() -> None:
+            while True:
+                with taking:
+                    item = next(pending, None)
+                if item is None:
+                    return
+                one(*item)
+
         self._tokens = 0
-        for i, request in enumerate(batch):
-            self._workers.submit(one, i, request)
+        for _ in range(min(self.concurrency, len(batch))):
+            self._workers.submit(drain)
 
     def translate_into(self, batch: list[Request], take: Callable[[int, Any], None]) -> None:
         """Send ``batch``, each answer to ``take(index, answer)`` (an error, for an item that
