@@ -5,7 +5,10 @@ the list of misbehaviours its successive requests get before an answer (``"429"`
 ``"500"``, ``"slow"``: no answer before the client's timeout, ``"malformed"``: not JSON,
 ``"empty"``: JSON without choices); ``always`` makes every request get one of them.
 ``responder``, if given, returns the answer's content for a request body instead (scripted
-answers, e.g. an LLM judge's JSON).
+answers, e.g. an LLM judge's JSON). ``keep_alive``: HTTP/1.1, connections kept open between
+requests (``connections`` counts those opened, ``closed`` those the client closed or the
+server ended); ``drop_idle``: keep-alive announced, but the server closes each connection
+once it answered (as a server closing idle connections does).
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 class ChatServer:
     def __init__(self, plan: dict[str, list[str]] | None = None, always: str | None = None,
                  delay: float = 0.0, slow_seconds: float = 2.0,
-                 responder: Callable[[dict], str] | None = None) -> None:
+                 responder: Callable[[dict], str] | None = None, keep_alive: bool = False,
+                 drop_idle: bool = False) -> None:
         self.plan = {k: list(v) for k, v in (plan or {}).items()}
         self.always, self.delay, self.slow_seconds = always, delay, slow_seconds
         self.responder = responder
@@ -29,12 +33,27 @@ class ChatServer:
         self.answered: list[str] = []        # user messages answered with a translation
         self.auth: set[str | None] = set()
         self.in_flight = self.max_in_flight = 0
+        self.connections = self.closed = 0
         self.lock = threading.Lock()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1" if keep_alive or drop_idle else "HTTP/1.0"
+
             def log_message(self, *args):  # keep the test output clean
                 pass
+
+            def setup(self):
+                super().setup()
+                with server.lock:
+                    server.connections += 1
+
+            def finish(self):
+                try:
+                    super().finish()
+                finally:
+                    with server.lock:
+                        server.closed += 1
 
             def do_POST(self):  # noqa: N802 (the http.server API)
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
@@ -48,6 +67,8 @@ class ChatServer:
                 finally:
                     with server.lock:
                         server.in_flight -= 1
+                if drop_idle:
+                    self.close_connection = True
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True

@@ -9,6 +9,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from gendermt.io import read_jsonl, write_jsonl
 from gendermt.translate import translate_file
 
@@ -61,11 +63,13 @@ def job_files(tmp_path, rows):
     return data, inputs, out, meta, out.with_name(out.name + ".partial")
 
 
-def test_sigkill_and_resume(tmp_path, sample_data):
+@pytest.mark.parametrize("keep_alive", [False, True])
+def test_sigkill_and_resume(tmp_path, sample_data, keep_alive):
+    """Also with a keep-alive server (the engine's pooled connections, its WAL cache)."""
     rows = sample_data.drop_duplicates("source").head(30)
     ids = list(rows["item_id"])
     data, inputs, out, meta, partial = job_files(tmp_path, rows)
-    with ChatServer(delay=0.03) as server:
+    with ChatServer(delay=0.03, keep_alive=keep_alive) as server:
         settings = {"backend": "openai-compatible", "base_url": server.url, "model": "m",
                     "batch_size": 2, "concurrency": 1, "timeout": 10}
         args = {"inputs": str(inputs), "data": str(data), "settings": settings,

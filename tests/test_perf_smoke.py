@@ -74,3 +74,28 @@ def test_a_failing_side_exits_non_zero_with_snakemakes_message(tmp_path):
         startup.cpu_of(["-n"], tmp_path)
     head, _, message = str(exc.value).partition(":\n")
     assert "failed (exit 1)" in head and message.strip()
+
+
+def test_engine_throughput_small(tmp_path):
+    out = run_perf("engine_throughput.py", "--small", "--dir", str(tmp_path))
+    assert len(RATIO.findall(out)) == 1, out
+    assert re.search(r"items/s: engine \d+ .* keep-alive client \d+ .* engine at \d+ % of the "
+                     r"client's", out), out
+    assert not list(tmp_path.iterdir())  # its temporary folders are gone
+
+
+def test_a_failing_engine_side_exits_non_zero_naming_it(tmp_path):
+    import socket
+
+    sys.path.insert(0, str(ROOT / "perf"))
+    try:
+        import engine_throughput
+    finally:
+        sys.path.remove(str(ROOT / "perf"))
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with pytest.raises(SystemExit) as exc:
+        engine_throughput.engine_job(f"http://127.0.0.1:{port}/v1", ["a text"], 1, 32,
+                                     tmp_path / "run")
+    assert "side A (engine) failed" in str(exc.value)

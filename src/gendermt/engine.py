@@ -11,11 +11,21 @@ annotator all call a backend through :class:`Engine`. It owns:
   in the order the caller asks for (``given``, or ``longest-first`` as translation does:
   what is batched together can change an LLM's answers, so the order is part of a run);
 * the sending: each answer is handed to the caller as it arrives (translation writes it to
-  its partial file), then each batch's answers are written to the cache (a kill loses at
-  most the batch in flight; a rerun sends nothing already answered); a backend giving the
+  its partial file), then each batch's answers are written to the cache, with the release
+  of their claims, in one commit (a kill loses at most the batch in flight; a rerun sends
+  nothing already answered); at most every ``SYNC_EVERY`` seconds, and after the last
+  batch, the caller's copy is made durable (``on_batch``: translation fsyncs its partial
+  file) and that commit is synced to disk (see :mod:`gendermt.cache`); a backend giving the
   wrong number of answers is an error; an item that fails for good
   (:class:`~gendermt.backends.base.ItemFailed`) does not discard its batch's other answers:
   they are kept, and then the run fails naming the item(s); progress counts items.
+
+What a crash costs: a process killed at any point (SIGKILL included) loses no answer it
+received (each is in the partial file's OS buffers as it arrives and in the cache at its
+batch's commit); an OS crash or power loss loses at most the last ``SYNC_EVERY`` seconds of
+answers, which the rerun asks again. The backend's connections and threads are its own for
+the job (a keep-alive pool and one executor, reused by every batch) and closed when
+:meth:`Engine.run` ends.
 
 A cache that cannot be opened, read or written costs a warning, never the answers. What a
 caller does around the engine (translation's partial file, run records and metadata) stays
@@ -48,6 +58,11 @@ CLAIM_STALE_AFTER = 120.0
 CLAIM_HEARTBEAT = 20.0
 #: Seconds between looks at the cache while waiting for another process's answers.
 CLAIM_POLL = 0.5
+#: Seconds between two syncs to disk of what was answered (the caller's ``on_batch``, e.g.
+#: the partial file's fsync, and a durable cache commit): an fsync costs milliseconds, a
+#: batch from a fast server less, so a sync a batch would be most of a job's time; what a
+#: power loss can take is bounded by this instead.
+SYNC_EVERY = 1.0
 
 #: The orders requests can be sent in.
 Order = Literal["given", "longest-first"]
@@ -118,6 +133,7 @@ class Engine:
         #: tokens the backend generated (those its outputs leave out included); None where
         #: it does not say
         self.generated: int | None = None
+        self._synced = time.monotonic()  # when answers were last synced to disk
 
     # ------------------------------------------------------------------ the look-up
     def lookup(self, requests: Iterable[Request] | None = None) -> dict[str, dict[str, Any]]:
@@ -183,17 +199,22 @@ class Engine:
 
     # ------------------------------------------------------------------ the sending
     def store(self, outputs: Mapping[str, str], seconds: Mapping[str, float],
-              run_id: str | None = None, finish: Mapping[str, str | None] | None = None
-              ) -> None:
+              run_id: str | None = None, finish: Mapping[str, str | None] | None = None,
+              release: tuple[str, list[str]] | None = None, durable: bool = False) -> None:
         """Answers by digest into the cache, made by ``run_id`` (default: this run), with why
-        each ended (``finish``); a cache that cannot be written is a warning."""
+        each ended (``finish``), and ``release=(owner, digests)``'s claims dropped in the same
+        commit (``durable``: synced to disk); a cache that cannot be written is a warning."""
         try:
             self.cache.put_many(outputs, self.backend.name, run_id or self.run_id, seconds,
-                                {d: f for d, f in (finish or {}).items() if f})
+                                {d: f for d, f in (finish or {}).items() if f},
+                                release=release, durable=durable)
         except sqlite3.Error as exc:
             where = f"; they are kept in {self.kept_in}" if self.kept_in else ""
             log.warning("could not store %d outputs in the request cache %s (%s)%s",
                         len(outputs), self.cache.path, exc, where)
+            if release is not None:  # the claims go all the same (others may send them)
+                with contextlib.suppress(sqlite3.Error):
+                    self.cache.put_many({}, self.backend.name, release=release)
 
     def backfill(self, kept: Mapping[str, Mapping[str, Any]]) -> int:
         """Answers the caller kept (``{digest: {"raw", "run", "seconds", "finish"}}``: translation's
@@ -227,8 +248,11 @@ class Engine:
 
         ``on_answer(group, raw, seconds, finish_reason)`` as each answer arrives (seconds
         since its batch started); ``on_batch()`` once a batch is complete, before its answers
-        go to the cache (make the caller's copy durable); ``on_failures(failures)`` before
-        the run fails on items that failed for good (the batch's other answers are kept).
+        go to the cache, at most every ``SYNC_EVERY`` seconds and after the last batch and a
+        batch with failures (make the caller's copy durable: a power loss takes at most what
+        came since); ``on_failures(failures)`` before the run fails on items that failed for
+        good (the batch's other answers are kept). The backend is closed (its ``close()``:
+        connections, threads) when the run ends.
 
         With a cache and ``dedupe``, each request is claimed in the cache before it is sent
         (:meth:`RequestCache.claim`): one that another process sharing the cache is sending
@@ -236,6 +260,18 @@ class Engine:
         it (``on_cached(group, entry)``, by default ``on_answer``), and sent here only if
         that process gave it up (failed, died, or stopped refreshing its claims).
         """
+        try:
+            self._run(on_answer, progress, on_batch, on_failures, on_cached)
+        finally:  # the job's connections and threads
+            close = getattr(self.backend, "close", None)
+            if close is not None:
+                close()
+
+    def _run(self, on_answer: Callable[[str, str, float, str], None],
+             progress: Progress | None, on_batch: Callable[[], None] | None,
+             on_failures: Callable[[list[tuple[Request, Exception]]], None] | None,
+             on_cached: Callable[[str, dict[str, Any]], None] | None) -> None:
+        self._synced = time.monotonic()
         if self.cache.path is None or not self.dedupe:
             self._send(self.to_send, on_answer, progress, on_batch, on_failures)
             return
@@ -303,51 +339,43 @@ class Engine:
               progress: Progress | None, on_batch: Callable[[], None] | None,
               on_failures: Callable[[list[tuple[Request, Exception]]], None] | None,
               owner: str | None = None) -> None:
-        """Send ``requests`` in batches (see :meth:`run`); ``owner``'s claims are refreshed
-        after each batch and released for what it answered."""
+        """Send ``requests`` in batches (see :meth:`run`); ``owner``'s claims of each batch
+        are released in the commit of its answers."""
         backend = self.backend
         for start in range(0, len(requests), backend.batch_size):
             batch = requests[start:start + backend.batch_size]
-            b0 = time.perf_counter()
-            failures: list[tuple[Request, Exception]] = []
-            got: dict[str, str] = {}
-            finish: dict[str, str] = {}
-            outs: list[str] = []
-            extra = 0
+            answers = _Batch(self, batch, on_answer, progress)
             backend.finish_reasons = backend.generated_tokens = None
-            for i, raw in backend.translate_each(batch):
-                if not 0 <= i < len(batch):
-                    extra += 1
-                    continue
-                req = batch[i]
-                if isinstance(raw, Exception):
-                    failures.append((req, raw))
-                    continue
-                if not isinstance(raw, str):
-                    raise RuntimeError(f"{self.who}: backend {backend.name} returned "
-                                       f"{type(raw).__name__} for item {req.item_id}")
-                seconds = time.perf_counter() - b0
-                got[self.digests[req.item_id]] = raw
-                outs.append(raw)
-                group = self.group[req.item_id]
-                finish[self.digests[req.item_id]] = reason = backend.finish_reason_of(i, req)
-                on_answer(group, raw, seconds, reason)
-                n = len(self.items_of[group])
-                self.answered += n
-                if progress is not None:
-                    progress.update(n)
+            # A backend that answers in threads of its own hands each answer over there
+            # (no thread switch an answer); any other yields them here.
+            into = getattr(backend, "translate_into", None)
+            if into is not None:
+                into(batch, answers.take)
+            else:
+                for i, raw in backend.translate_each(batch):
+                    answers.take(i, raw)
+            b0, failures, got, finish, outs, extra = (answers.b0, answers.failures,
+                                                      answers.got, answers.finish,
+                                                      answers.outs, answers.extra)
             if extra or len(outs) + len(failures) != len(batch):
                 raise RuntimeError(f"{self.who}: backend {backend.name} returned "
                                    f"{len(outs) + len(failures) + extra} answers for "
                                    f"{len(batch)} requests")
             per_item = (time.perf_counter() - b0) / len(batch)
-            if on_batch is not None:
-                on_batch()
-            self.store(got, {self.digests[r.item_id]: per_item for r in batch}, finish=finish)
-            if owner is not None:
-                with contextlib.suppress(sqlite3.Error):
-                    self.cache.release(owner, [self.digests[r.item_id] for r in batch])
-                    self.cache.refresh(owner)
+            # the caller's copy first (a kill between the two leaves answers only there:
+            # the resuming run backfills the cache from it), synced when due
+            now = time.monotonic()
+            sync = bool(failures) or start + backend.batch_size >= len(requests) or \
+                now - self._synced >= SYNC_EVERY
+            if sync:
+                self._synced = now
+                if on_batch is not None:
+                    on_batch()
+            # one commit: the answers and the release of their claims (the heartbeat keeps
+            # the others fresh: refreshing them all a batch rewrote every claim row)
+            self.store(got, {self.digests[r.item_id]: per_item for r in batch}, finish=finish,
+                       release=None if owner is None else
+                       (owner, [self.digests[r.item_id] for r in batch]), durable=sync)
             if self.count:
                 self.tokens += backend.count_tokens(outs)
             if backend.generated_tokens is not None:
@@ -377,6 +405,50 @@ class Engine:
         raise ItemFailed(failures[0][0].item_id,
                          f"{len(failures)} items failed ({names}); {kept_text}; first error: "
                          f"{first}") from first
+
+
+class _Batch:
+    """What a batch's answers gave so far; :meth:`take` takes each as it arrives."""
+
+    def __init__(self, engine: Engine, batch: list[Request],
+                 on_answer: Callable[[str, str, float, str], None],
+                 progress: Progress | None) -> None:
+        self.engine, self.batch, self.on_answer, self.progress = (engine, batch, on_answer,
+                                                                  progress)
+        self.b0 = time.perf_counter()
+        self.failures: list[tuple[Request, Exception]] = []
+        self.got: dict[str, str] = {}
+        self.finish: dict[str, str] = {}
+        self.outs: list[str] = []
+        self.extra = 0
+        self._lock = threading.Lock()
+
+    def take(self, i: int, raw: Any) -> None:
+        """Answer ``i`` (or the error it failed with), in whichever thread it arrives in,
+        one at a time: handed to the caller at once."""
+        engine, backend = self.engine, self.engine.backend
+        with self._lock:
+            if not 0 <= i < len(self.batch):
+                self.extra += 1
+                return
+            req = self.batch[i]
+            if isinstance(raw, Exception):
+                self.failures.append((req, raw))
+                return
+            if not isinstance(raw, str):
+                raise RuntimeError(f"{engine.who}: backend {backend.name} returned "
+                                   f"{type(raw).__name__} for item {req.item_id}")
+            seconds = time.perf_counter() - self.b0
+            digest = engine.digests[req.item_id]
+            self.got[digest] = raw
+            self.outs.append(raw)
+            group = engine.group[req.item_id]
+            self.finish[digest] = reason = backend.finish_reason_of(i, req)
+            self.on_answer(group, raw, seconds, reason)
+            n = len(engine.items_of[group])
+            engine.answered += n
+            if self.progress is not None:
+                self.progress.update(n)
 
 
 def ask(backend: Any, cache: RequestCache, requests: list[Request], desc: str,

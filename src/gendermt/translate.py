@@ -1,7 +1,8 @@
 """Running a system over one input file: resumable, with progress, timing and metadata.
 
 Outputs are appended to ``<output>.partial`` as each arrives (flushed at once, so that even a
-SIGKILL loses no answer received; fsynced per batch). A job killed at any point and started
+SIGKILL loses no answer received; fsynced at most once a second and after the last batch,
+:data:`gendermt.engine.SYNC_EVERY`). A job killed at any point and started
 again reads what is there, drops a torn last line, and translates only the missing items.
 Each partial record carries a key of what produced it (the backend's request digest), so that
 a rerun after the prompt or the system changed does not reuse stale outputs. When every item
@@ -262,9 +263,10 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
             save_run(requests_sent=engine.sent, seconds=round(time.perf_counter() - t0, 3),
                      failed_items=[r.item_id for r, _ in failures])
 
-        # Each answer reaches the partial file as it arrives; the engine fsyncs it per
-        # batch (on_batch) before the batch's answers go to the cache: a kill between the
-        # two leaves answers only in the partial file (the resuming run backfills them).
+        # Each answer reaches the partial file as it arrives; the engine has it fsynced
+        # (on_batch) at most every SYNC_EVERY seconds and after the last batch, before that
+        # batch's answers go to the cache: a kill between the two leaves answers only in the
+        # partial file (the resuming run backfills them).
         engine.run(lambda group, raw, seconds, finish: record(group, raw, seconds, None,
                                                               run_id, finish),
                    progress=bar, on_batch=lambda: os.fsync(fh.fileno()), on_failures=failed,

@@ -9,6 +9,13 @@ reset or dropped connections, a body cut short, TLS errors, timeouts), 408/429/5
 JSON and empty or whitespace-only answers are retried with exponential backoff and jitter,
 honouring ``Retry-After`` (seconds or an HTTP date, capped at ``retry_after_max``); after
 ``max_retries`` the item fails with :class:`ItemFailed`, naming it and the last error.
+
+Per job (one backend object), connections are kept alive and reused by every batch (a
+pool of idle ones, at most ``concurrency``; one the server closed meanwhile is noticed
+before it is used, and a request that fails on a reused connection before any answer is
+sent once more on a new one, not counted as an attempt); the requests run on one executor of
+``concurrency`` threads, and every deadline is kept by one watchdog thread. :meth:`close`
+(the engine calls it when its run ends) closes them all; a later batch opens them again.
 """
 
 from __future__ import annotations
@@ -19,14 +26,16 @@ import http.client
 import json
 import logging
 import os
+import queue
 import random
+import select
 import socket
 import threading
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from email.utils import parsedate_to_datetime
 from typing import Any, ClassVar
 
@@ -60,6 +69,133 @@ BODY_ALLOWANCE, BYTES_PER_TOKEN, MAX_BODY = 64 * 1024, 64, 32 * 1024 * 1024
 # Every way a transport can fail: OSError covers refused/reset connections, socket timeouts
 # and ssl.SSLError; HTTPException covers IncompleteRead, RemoteDisconnected, BadStatusLine.
 TRANSPORT_ERRORS = (OSError, http.client.HTTPException)
+# How a kept-alive connection the server closed meanwhile fails, before any answer.
+STALE_ERRORS = (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError,
+                ConnectionAbortedError)
+#: Seconds an idle kept-alive connection is kept (servers close theirs after 5 s or more).
+KEEP_IDLE = 4.0
+
+
+class StaleConnection(Exception):
+    """A reused connection failed before any answer: the server had closed it."""
+
+
+class Watchdog:
+    """One thread that keeps every deadline of a backend: :meth:`arm` ``(action)`` calls
+    ``action`` once ``seconds`` have passed unless :meth:`disarm` came first. Every deadline
+    is ``seconds`` long, so they expire in the order armed (a queue), and the thread, idle,
+    sleeps ``seconds`` at most: arming never has to wake it (waking it for each request
+    cost a thread switch a request)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._cond = threading.Condition()
+        self._armed: OrderedDict[int, tuple[float, Callable[[], None]]] = OrderedDict()
+        self._count = 0
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    def arm(self, action: Callable[[], None]) -> int:
+        with self._cond:
+            self._count += 1
+            self._armed[self._count] = (time.monotonic() + self.seconds, action)
+            if self._thread is None or not self._thread.is_alive():
+                self._closed = False
+                self._thread = threading.Thread(target=self._watch, daemon=True,
+                                                name="gendermt-deadlines")
+                self._thread.start()
+            return self._count
+
+    def disarm(self, token: int) -> bool:
+        """Whether the deadline was still armed (False: its action ran, or is running)."""
+        with self._cond:
+            return self._armed.pop(token, None) is not None
+
+    def _watch(self) -> None:
+        while True:
+            with self._cond:
+                if self._closed:
+                    return
+                if not self._armed:
+                    # a deadline armed meanwhile ends no sooner than this wait
+                    self._cond.wait(self.seconds)
+                    continue
+                token, (when, action) = next(iter(self._armed.items()))
+                left = when - time.monotonic()
+                if left > 0:
+                    self._cond.wait(left)
+                    continue
+                del self._armed[token]
+            action()
+
+    def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            self._cond.notify()
+        if self._thread is not None:
+            self._thread.join(5)
+        self._thread = None
+
+
+class Workers:
+    """A job's executor: ``size`` threads taking work from one queue, started on first use
+    (again in a forked child) and ended by :meth:`close` once the work queued is done."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._queue: queue.SimpleQueue[tuple[Callable[..., None], tuple[Any, ...]] | None] = \
+            queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+        self._pid = os.getpid()
+        self._lock = threading.Lock()
+
+    def submit(self, fn: Callable[..., None], *args: Any) -> None:
+        """Run ``fn(*args)`` on a worker (``fn`` handles its own errors)."""
+        if len(self._threads) < self.size or self._pid != os.getpid():
+            self._start()
+        self._queue.put((fn, args))
+
+    def _start(self) -> None:
+        with self._lock:
+            if self._pid != os.getpid():  # a forked child has none of the threads
+                self._threads, self._queue, self._pid = [], queue.SimpleQueue(), os.getpid()
+            while len(self._threads) < self.size:
+                thread = threading.Thread(target=self._work, args=(self._queue,), daemon=True,
+                                          name=f"gendermt-http-{len(self._threads)}")
+                thread.start()
+                self._threads.append(thread)
+
+    @staticmethod
+    def _work(work: queue.SimpleQueue) -> None:
+        while (item := work.get()) is not None:
+            fn, args = item
+            try:
+                fn(*args)
+            except BaseException:  # a worker outlives what it runs
+                log.exception("a request's worker failed")
+
+    def close(self) -> None:
+        """Let the workers finish what is queued, then end them."""
+        with self._lock:
+            threads, self._threads = self._threads, []
+            if self._pid != os.getpid():
+                return
+            for _ in threads:
+                self._queue.put(None)
+        for thread in threads:
+            thread.join()
+
+
+def _dropped(sock: socket.socket | None) -> bool:
+    """Whether an idle connection's socket was closed by the server (readable with nothing
+    asked: the end of the stream, or bytes nobody asked for)."""
+    if sock is None:
+        return True
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+    except (OSError, ValueError):
+        return True
+    return bool(readable)
 
 
 def _wait(seconds: float) -> None:
@@ -221,6 +357,12 @@ class OpenAICompatible(Backend):
         self._tokens = 0
         self._finish: dict[str, str] = {}  # finish_reason by item id (stop, length, ...)
         self._lock = threading.Lock()
+        # the job's idle kept-alive connections (with when each went idle), its executor
+        # and its deadlines' watchdog: made on first use, closed by close()
+        self._idle: list[tuple[http.client.HTTPConnection, str, float]] = []
+        self._idle_lock = threading.Lock()
+        self._workers = Workers(self.concurrency)
+        self._watchdog = Watchdog(self.timeout)
 
     # -- what is asked ------------------------------------------------------------------
     def payload(self, request: Request) -> dict[str, Any]:
@@ -323,60 +465,107 @@ class OpenAICompatible(Backend):
             return conn, path
         return cls(host, port, timeout=timeout), path
 
+    def _checkout(self) -> tuple[http.client.HTTPConnection, str, bool]:
+        """An idle kept-alive connection (the most recent one the server has not closed),
+        else a new one: ``(connection, request target, reused)``."""
+        now = time.monotonic()
+        with self._idle_lock:
+            while self._idle:
+                conn, path, since = self._idle.pop()
+                if now - since < KEEP_IDLE and not _dropped(conn.sock):
+                    return conn, path, True
+                conn.close()
+        return *self._connection(self.timeout), False
+
+    def _checkin(self, conn: http.client.HTTPConnection, path: str) -> None:
+        with self._idle_lock:
+            if len(self._idle) < self.concurrency:
+                self._idle.append((conn, path, time.monotonic()))
+                return
+        conn.close()
+
+    def close(self) -> None:
+        """Close the job's connections, executor and watchdog (made again when needed)."""
+        self._workers.close()
+        with self._idle_lock:
+            idle, self._idle = self._idle, []
+        for conn, _, _ in idle:
+            conn.close()
+        self._watchdog.close()
+
+    def _too_large(self) -> TooLarge:
+        return TooLarge(f"an answer body over {self.max_body} bytes (more than max_tokens "
+                        f"{self.settings.get('max_tokens', '(unset)')} allows)")
+
     def _post(self, body: bytes) -> tuple[int, http.client.HTTPMessage, bytes]:
-        """One POST within the deadline: a watchdog shuts the socket when it passes, which
-        ends a read blocked on a server that trickles bytes or never answers."""
+        """One POST within the deadline, on a kept-alive connection where there is one; a
+        reused one that fails before any answer (the server closed it as it was taken) is
+        replaced by a new one once, not counted as an attempt."""
+        try:
+            return self._post_on(body, *self._checkout())
+        except StaleConnection:
+            return self._post_on(body, *self._connection(self.timeout), False)
+
+    def _post_on(self, body: bytes, conn: http.client.HTTPConnection, path: str,
+                 reused: bool) -> tuple[int, http.client.HTTPMessage, bytes]:
+        """One POST on ``conn`` within the deadline: the watchdog shuts the socket when it
+        passes, which ends a read blocked on a server that trickles bytes or never
+        answers. A connection left clean (the answer read whole, the server keeping it
+        open) goes back to the pool."""
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self._key:
             headers["Authorization"] = f"Bearer {self._key}"
-        conn, path = self._connection(self.timeout)
-        expired = threading.Event()
-        opened: list[socket.socket] = []
+        expired: list[bool] = []  # [True] once the deadline passed
+        opened: list[socket.socket] = [conn.sock] if conn.sock is not None else []
+        answered = keep = False
 
         def abort() -> None:
-            expired.set()
+            expired.append(True)
             # the socket as connected: http.client drops conn.sock once the response is
             # known to close the connection, while the body is still being read from it
             for sock in opened[:1] or [s for s in [conn.sock] if s is not None]:
                 with contextlib.suppress(OSError):
                     sock.shutdown(socket.SHUT_RDWR)
 
-        watchdog = threading.Timer(self.timeout, abort)
-        watchdog.daemon = True
-        watchdog.start()
+        deadline = self._watchdog.arm(abort)
         try:
-            conn.connect()
-            opened.append(conn.sock)
-            if expired.is_set():  # the deadline passed while connecting
+            if conn.sock is None:
+                conn.connect()
+                opened.append(conn.sock)
+            if expired:  # the deadline passed while connecting
                 abort()
             conn.request("POST", path, body=body, headers=headers)
             resp = conn.getresponse()
+            answered = True
             # read no more than the token budget allows (a runaway server's 50 MB answer
             # would otherwise be kept, and scored for minutes)
-            too_large = TooLarge(f"an answer body over {self.max_body} bytes (more than "
-                                 f"max_tokens {self.settings.get('max_tokens', '(unset)')} "
-                                 f"allows)")
             length = resp.getheader("Content-Length") or ""
             if length.isdigit():
                 if int(length) > self.max_body:
-                    raise too_large
+                    raise self._too_large()
                 payload = resp.read()  # a body cut short raises IncompleteRead
             else:  # chunked or until close: at most one byte past the limit
                 payload = resp.read(self.max_body + 1)
-                if expired.is_set():
+                if expired:
                     raise TimeoutError("the deadline passed while reading the body")
                 if len(payload) > self.max_body:
-                    raise too_large
+                    raise self._too_large()
+            keep = resp.isclosed() and not resp.will_close
             return resp.status, resp.headers, payload
         except TRANSPORT_ERRORS as exc:
-            if expired.is_set() or isinstance(exc, TimeoutError | socket.timeout):
+            if expired or isinstance(exc, TimeoutError | socket.timeout):
                 raise Retryable(f"no answer within {self.timeout:g} s (a deadline for the "
                                 f"whole request; {type(exc).__name__})") from exc
+            if reused and not answered and isinstance(exc, STALE_ERRORS):
+                raise StaleConnection() from exc
             raise Retryable(f"connection failed: {type(exc).__name__}: "
                             f"{self.redact(str(exc)) or 'no detail'}") from exc
         finally:
-            watchdog.cancel()
-            conn.close()
+            # still armed: the socket was never shut, and it may serve the next request
+            if self._watchdog.disarm(deadline) and keep and not expired:
+                self._checkin(conn, path)
+            else:
+                conn.close()
 
     def _once(self, request: Request) -> str:
         body = json.dumps(self.payload(request), ensure_ascii=False).encode()
@@ -441,13 +630,85 @@ class OpenAICompatible(Backend):
                 _wait(delay)
         raise AssertionError("unreachable")
 
-    def translate_each(self, batch: list[Request]) -> Iterator[tuple[int, str | Exception]]:
+    def _start(self, batch: list[Request], take: Callable[[int, Any], None],
+               stop: threading.Event, done: Callable[[], None] | None = None) -> None:
+        """Send each request of ``batch`` on the job's workers, each answer (or the error
+        it ended in) to ``take(index, answer)`` in the worker; ``done()`` after each. Once
+        ``stop`` is set, what is not sent yet is not sent."""
+        def one(i: int, request: Request) -> None:
+            try:
+                if stop.is_set():
+                    return
+                try:
+                    out: Any = self._with_retries(request)
+                except Exception as exc:  # the engine names the item
+                    out = exc
+                take(i, out)
+            finally:
+                if done is not None:
+                    done()
+
+        # each worker takes the batch's next request until none is left (a submission a
+        # worker, not one a request)
+        pending = iter(list(enumerate(batch)))
+        taking = threading.Lock()
+
+        def drain() -> None:
+            while True:
+                with taking:
+                    item = next(pending, None)
+                if item is None:
+                    return
+                one(*item)
+
         self._tokens = 0
-        with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
-            futures = {pool.submit(self._with_retries, r): i for i, r in enumerate(batch)}
-            for future in as_completed(futures):
-                exc = future.exception()
-                yield futures[future], exc if exc is not None else future.result()
+        for _ in range(min(self.concurrency, len(batch))):
+            self._workers.submit(drain)
+
+    def translate_into(self, batch: list[Request], take: Callable[[int, Any], None]) -> None:
+        """Send ``batch``, each answer to ``take(index, answer)`` (an error, for an item that
+        failed for good) in the thread it arrived in; returns once all were taken. An
+        error ``take`` raises stops the batch (what is not sent yet is not sent) and is
+        raised here once the requests in flight ended."""
+        stop = threading.Event()
+        finished = threading.Event()
+        raised: list[BaseException] = []
+        left = [len(batch)]
+        count = threading.Lock()
+
+        def taken(i: int, out: Any) -> None:
+            try:
+                take(i, out)
+            except BaseException as exc:
+                raised.append(exc)
+                stop.set()
+
+        def done() -> None:
+            with count:
+                left[0] -= 1
+                if not left[0]:
+                    finished.set()
+
+        if not batch:
+            return
+        self._start(batch, taken, stop, done)
+        try:
+            finished.wait()
+        except BaseException:  # interrupted: nothing more of this batch is sent
+            stop.set()
+            raise
+        if raised:
+            raise raised[0]
+
+    def translate_each(self, batch: list[Request]) -> Iterator[tuple[int, str | Exception]]:
+        answers: queue.SimpleQueue[tuple[int, Any]] = queue.SimpleQueue()
+        stop = threading.Event()
+        self._start(batch, lambda i, out: answers.put((i, out)), stop)
+        try:
+            for _ in batch:
+                yield answers.get()
+        finally:  # a batch given up (its caller failed): nothing more of it is sent
+            stop.set()
 
     def translate(self, batch: list[Request]) -> list[str]:
         results: list[Any] = [None] * len(batch)
