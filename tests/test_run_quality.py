@@ -59,7 +59,7 @@ def test_conga_tables_mark_a_low_quality_run():
     cats = with_run_quality(tables.categories(logs, ["good", "echoer"], ["baseline"]), CHECKS)
     assert set(cats.loc[cats["system"] == "echoer", "low_quality"]) == {True}
     md = tables._categories_md(cats, ["baseline"])
-    assert "| echoer (low quality)" in md.replace("|:", "| ") or "echoer (low quality)" in md
+    assert "echoer (low quality)" in md
     assert "good (low quality)" not in md and "floor of 90%" in md
     mets = with_run_quality(tables.metrics(logs, ["good", "echoer"], ["baseline"], "tags"),
                             CHECKS)
@@ -145,4 +145,4 @@ def test_echoed_instructions_are_not_no_pronoun(tmp_path):
     rows = they[they["ambiguity"] == "all"].set_index("pronoun")["rows"]
     assert (rows["echo"], rows["none"], rows["elle"]) == (1, 0, 1)
     md = inclusive_tables._they_md(they)
-    assert "| echo" in md.replace("|   ", "| ") or " echo " in md
+    assert "|   echo |" in md and "`echo`" in md
