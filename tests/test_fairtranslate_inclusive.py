@@ -319,7 +319,8 @@ PRONOUN_CASES = [
 
 def test_there_are_at_least_40_hand_checked_pronoun_sentences():
     assert len(PRONOUN_CASES) >= 40
-    assert {expected for _, _, expected in PRONOUN_CASES} == set(CLASSES)
+    # "echo" needs the output's check (the prompt's instruction): test_run_quality.py
+    assert {expected for _, _, expected in PRONOUN_CASES} == set(CLASSES) - {"echo"}
 
 
 @pytest.mark.parametrize(("english", "french", "expected"), PRONOUN_CASES)

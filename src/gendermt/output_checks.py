@@ -115,20 +115,33 @@ def template_text(prompts: Sequence[str]) -> str:
     return "\n".join(" ".join(g) for g, n in counts.items() if 2 * n >= len(prompts))
 
 
-def check_run(translations: str | Path, inputs: str | Path | None = None) -> dict[str, int]:
-    """The count of each check over one run's outputs (``hypothesis`` of each translation
-    record), each against the instruction common to the run's requests in ``inputs``
-    (:func:`template_text`) and its own request's languages (same ``item_id``)."""
+def _checks(translations: str | Path, inputs: str | Path | None) -> list[tuple[str, str]]:
+    """(item id, check) of every output of one run, in file order (see :func:`item_checks`)."""
     requests = {r["item_id"]: r for r in read_jsonl(inputs)} if inputs else {}
     instruction = template_text([
         instruction_of(r.get("messages", []) or [], str(r.get("source", "") or ""))
         for r in requests.values()])
-    counts = dict.fromkeys(CHECKS, 0)
-    for record in read_jsonl(translations):
+    checks = []
+    for i, record in enumerate(read_jsonl(translations)):
         request = requests.get(record.get("item_id"), {})
-        check = check_output(str(record.get("hypothesis", record.get("raw", "")) or ""),
-                             instruction, request.get("tgt_lang"),
-                             request.get("src_lang", "en"))
+        checks.append((str(record.get("item_id", i)), check_output(
+            str(record.get("hypothesis", record.get("raw", "")) or ""), instruction,
+            request.get("tgt_lang"), request.get("src_lang", "en"))))
+    return checks
+
+
+def item_checks(translations: str | Path, inputs: str | Path | None = None) -> dict[str, str]:
+    """Item id → its check (``ok``, ``echo``, ``wrong_language``) for one run's outputs
+    (``hypothesis`` of each translation record), each against the instruction common to the
+    run's requests in ``inputs`` (:func:`template_text`) and its own request's languages
+    (same ``item_id``)."""
+    return dict(_checks(translations, inputs))
+
+
+def check_run(translations: str | Path, inputs: str | Path | None = None) -> dict[str, int]:
+    """The count of each check over one run's outputs (:func:`item_checks`)."""
+    counts = dict.fromkeys(CHECKS, 0)
+    for _, check in _checks(translations, inputs):
         counts[check] += 1
     return counts
 

@@ -4,6 +4,7 @@
 # A→M vs A→F figure.
 from gendermt.benchmarks.conga import config as conga_config
 from gendermt.benchmarks.conga.annotator import load_template as conga_load_template
+from gendermt.run_quality import clean_share_floor
 
 CONGA = BENCHMARKS.get("conga", {})
 CONGA_ANNOTATIONS = CONGA.get("annotations", {})
@@ -126,6 +127,8 @@ rule conga_tables:
     input:
         data=f"{RESULTS}/conga/data.parquet",
         sentences=CONGA_SENTENCES,
+        # each run's clean share beside its figures (gendermt.run_quality)
+        checks=f"{RESULTS}/conga/tables/output_checks.csv",
     output:
         tags=table_report(
             f"{RESULTS}/conga/tables/tags.csv",
@@ -167,6 +170,7 @@ rule conga_tables:
         prompts=CONGA.get("prompts"),
         source_tags=CONGA_TAGS.get("source", {}),
         denominator=CONGA.get("denominator", "tags"),
+        floor=clean_share_floor(config.get("scorecard", {}).get("quality_floors"), "conga"),
     log:
         f"{LOGS}/conga/tables.log",
     conda:

@@ -266,6 +266,11 @@ rule fairtranslate_inclusive_tables:
     input:
         data=f"{RESULTS}/fairtranslate/data.parquet",
         translations=FAIRTRANSLATE_TRANSLATIONS,
+        # the requests of each run (the echo check of singular "they")
+        requests=sorted(
+            {f"{RESULTS}/fairtranslate/inputs/{r['prompt']}.jsonl"
+             for r in FAIRTRANSLATE_TRANSLATION_RECORDS}
+        ),
         # the authors' COMET filter of the singular-"they" rows (classifier_modes)
         comet=FAIRTRANSLATE_INCLUSIVE_COMET,
     output:
@@ -328,7 +333,11 @@ rule fairtranslate_inclusive_tables:
         postprocess_modes_md=f"{RESULTS}/fairtranslate/tables/postprocess_modes.md",
     params:
         code=code_fingerprint("gendermt.benchmarks.fairtranslate.inclusive_tables"),
-        runs=FAIRTRANSLATE_TRANSLATION_RECORDS,
+        # each run with the requests it answered: echoed instructions are their own class
+        runs=[
+            {**r, "inputs": f"{RESULTS}/fairtranslate/inputs/{r['prompt']}.jsonl"}
+            for r in FAIRTRANSLATE_TRANSLATION_RECORDS
+        ],
         systems=FAIRTRANSLATE.get("systems"),
         prompts=FAIRTRANSLATE.get("prompts"),
         clean_outlier=FAIRTRANSLATE_CLEAN_OUTLIER,

@@ -6,6 +6,7 @@
 # measures each detector's accuracy on labelled texts (Table 1).
 
 from gendermt.benchmarks.gambit import config as gambit_config
+from gendermt.run_quality import clean_share_floor
 
 
 GAMBIT = BENCHMARKS.get("gambit", {})
@@ -202,6 +203,8 @@ rule gambit_tables:
         isco=f"{RESULTS}/gambit/isco.parquet",
         labour=list(GAMBIT_LABOUR.values()),
         stereotype=GAMBIT_STEREOTYPE or [],
+        # each run's clean share beside its figures (gendermt.run_quality)
+        checks=f"{RESULTS}/gambit/tables/output_checks.csv",
     output:
         **{
             table: table_report(
@@ -234,6 +237,9 @@ rule gambit_tables:
         ],
         labour=GAMBIT_LABOUR,
         settings=GAMBIT.get("analysis", {}),
+        floor=clean_share_floor(
+            config.get("scorecard", {}).get("quality_floors"), "gambit", "grape"
+        ),
     log:
         f"{LOGS}/gambit/tables.log",
     conda:

@@ -2,6 +2,7 @@
 # the generic `translate` rule runs every system (stored outputs, LLMs, oracles), then
 # GateEval's precision / recall / F0.5 per language, direction and category label.
 from gendermt.benchmarks.gate.data import variant_files
+from gendermt.run_quality import clean_share_floor
 
 
 GATE = BENCHMARKS.get("gate", {})
@@ -70,6 +71,8 @@ rule gate_tables:
     input:
         data=f"{RESULTS}/gate/data.parquet",
         translations=GATE_TRANSLATIONS,
+        # each run's clean share beside its figures (gendermt.run_quality)
+        checks=f"{RESULTS}/gate/tables/output_checks.csv",
     output:
         prf=table_report(
             f"{RESULTS}/gate/tables/prf.csv",
@@ -84,6 +87,7 @@ rule gate_tables:
         min_words=GATE.get("min_words"),
         max_words=GATE.get("max_words"),
         full_set_recall=GATE.get("full_set_recall", False),
+        floor=clean_share_floor(config.get("scorecard", {}).get("quality_floors"), "gate"),
     log:
         f"{LOGS}/gate/tables.log",
     conda:

@@ -10,4 +10,6 @@ with logging_to(snakemake.log[0]):
         snakemake.params.prompts,
         snakemake.params.source_tags,
         snakemake.params.denominator,
+        checks=snakemake.input.checks,
+        floor=snakemake.params.floor,
     )

@@ -6,4 +6,5 @@ from gendermt.io import logging_to
 with logging_to(snakemake.log[0]):
     build_tables(snakemake.params.runs, snakemake.input.isco, snakemake.params.labour,
                  snakemake.input.stereotype or None, snakemake.params.settings,
-                 Path(snakemake.output.grape).parent)
+                 Path(snakemake.output.grape).parent, checks=snakemake.input.checks,
+                 floor=snakemake.params.floor)

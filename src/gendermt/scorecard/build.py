@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 
 from gendermt.errors import GenderMTError
+from gendermt.run_quality import CLEAN_SHARE_FLOOR
 
 from . import figures as F
 from .figures import BENCHMARKS, Cell, Figure
@@ -23,7 +24,7 @@ QUALITY_FLOORS = {"bleu_all": 10.0}
 #: outputs that are neither an echo of the prompt nor in the wrong language (``clean_share``,
 #: %, gendermt.output_checks) and WinoMT's share of entities whose gender could be read
 #: (``readable``, %, per language: ``readable_<lang>``; SmolLM2's loops leave 60 %).
-BENCHMARK_FLOORS: dict[str, dict[str, float]] = {"*": {"clean_share": 90.0},
+BENCHMARK_FLOORS: dict[str, dict[str, float]] = {"*": {"clean_share": CLEAN_SHARE_FLOOR},
                                                   "winomt": {"readable": 75.0}}
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from gendermt.io import write_table, write_text
+from gendermt.run_quality import CLEAN_SHARE_FLOOR, mark, note, share_text, with_run_quality
 
 from . import CATEGORIES
 from .evaluate import COUNT_COLUMNS, summarise
@@ -45,6 +46,18 @@ def annotated_runs(logs: pd.DataFrame, systems: Sequence[str], prompts: Sequence
 
 def run_label(system: str, prompt: str, prompts: Sequence[str]) -> str:
     return system if len(prompts) == 1 else f"{system} · {prompt}"
+
+
+def run_labels(frame: pd.DataFrame, prompts: Sequence[str]) -> list[str]:
+    """Each row's run label, marked "(low quality)" where the table carries the run's
+    quality (gendermt.run_quality) and it is below the floor."""
+    low = frame["low_quality"] if "low_quality" in frame.columns else [False] * len(frame)
+    return [mark(run_label(s, p, prompts), q) for s, p, q in
+            zip(frame["system"], frame["prompt"], low, strict=True)]
+
+
+def _quality_note(frame: pd.DataFrame, floor: float) -> str:
+    return f" {note(floor)}" if "clean_share" in frame.columns else ""
 
 
 def read_logs(sentence_files: Sequence[str | Path]) -> pd.DataFrame:
@@ -133,8 +146,7 @@ def coverage(logs: pd.DataFrame) -> pd.DataFrame:
 # ---------------------------------------------------------------------- Markdown layouts
 def _pivot(frame: pd.DataFrame, index: str, value: str, prompts: Sequence[str],
            order: Sequence[str]) -> pd.DataFrame:
-    frame = frame.assign(run=[run_label(s, p, prompts) for s, p in
-                              zip(frame["system"], frame["prompt"], strict=True)])
+    frame = frame.assign(run=run_labels(frame, prompts))
     runs = list(dict.fromkeys(frame["run"]))
     table = frame.pivot_table(index=index, columns="run", values=value, aggfunc="first",
                               sort=False, dropna=False)
@@ -143,8 +155,8 @@ def _pivot(frame: pd.DataFrame, index: str, value: str, prompts: Sequence[str],
 
 def _cells(table: pd.DataFrame, frame: pd.DataFrame, prompts: Sequence[str]) -> pd.DataFrame:
     """Counts as text; a run with no annotated output reads "not annotated" throughout."""
-    missing = {run_label(s, p, prompts) for s, p, a in
-               zip(frame["system"], frame["prompt"], frame["annotated"], strict=True) if not a}
+    missing = {r for r, a in zip(run_labels(frame, prompts), frame["annotated"], strict=True)
+               if not a}
     out = table.astype(object)
     for run in out.columns:
         out[run] = (NOT_ANNOTATED if run in missing else
@@ -152,7 +164,8 @@ def _cells(table: pd.DataFrame, frame: pd.DataFrame, prompts: Sequence[str]) -> 
     return out
 
 
-def _tags_md(table: pd.DataFrame, prompts: Sequence[str]) -> str:
+def _tags_md(table: pd.DataFrame, prompts: Sequence[str],
+             floor: float = CLEAN_SHARE_FLOOR) -> str:
     en = table[table["text"] == "EN"].set_index("gender")["tags"]
     italian = table[table["text"] == "IT"]
     it = _pivot(italian, "gender", "tags", prompts, ["M", "F", "A"])
@@ -163,11 +176,12 @@ def _tags_md(table: pd.DataFrame, prompts: Sequence[str]) -> str:
     it.index.name = "Gender Tags"
     return ("# Tag distribution (Table 3 layout)\n\nTags per gender in the English gold and "
             "in each system's annotated Italian outputs (\"not annotated\": the system has "
-            "no annotated output).\n\n"
+            f"no annotated output).{_quality_note(table, floor)}\n\n"
             + it.reset_index().to_markdown(index=False, disable_numparse=True) + "\n")
 
 
-def _categories_md(table: pd.DataFrame, prompts: Sequence[str]) -> str:
+def _categories_md(table: pd.DataFrame, prompts: Sequence[str],
+                   floor: float = CLEAN_SHARE_FLOOR) -> str:
     order = ["match_m", "match_f", "total_matches", "bias_a_to_m", "bias_a_to_f",
              "error_m_to_f", "error_f_to_m", "total_mismatches", "unmatched_source",
              "unmatched_target"]
@@ -176,7 +190,7 @@ def _categories_md(table: pd.DataFrame, prompts: Sequence[str]) -> str:
     wide.index.name = "Category"
     return ("# Matches, mismatches and unmatched entities (Table 5 layout)\n\n"
             "Summed over each system's annotated sentences (\"not annotated\": the system "
-            "has no annotated output).\n\n"
+            f"has no annotated output).{_quality_note(table, floor)}\n\n"
             + wide.reset_index().to_markdown(index=False, disable_numparse=True) + "\n")
 
 
@@ -184,13 +198,15 @@ def _pct(v) -> str:
     return "n/a" if pd.isna(v) else f"{100 * v:.1f}%"
 
 
-def _metrics_md(table: pd.DataFrame, prompts: Sequence[str]) -> str:
+def _metrics_md(table: pd.DataFrame, prompts: Sequence[str],
+                floor: float = CLEAN_SHARE_FLOOR) -> str:
     other = {"tags": "entities", "entities": "tags"}
     denominator = table["denominator"].iloc[0] if len(table) else "tags"
     variant = other[denominator]
     shown = table.assign(
-        Model=[run_label(s, p, prompts) for s, p in zip(table["system"], table["prompt"],
-                                                          strict=True)],
+        Model=run_labels(table, prompts),
+        Clean=(table["clean_share"].map(share_text) if "clean_share" in table.columns
+               else ""),
         **{c.title(): table[c].map(_pct) for c in ("precision", "recall")},
         F1=table["f1"].map(_pct),
         **{f"{c} ({variant})": table[f"{c.lower()}_{variant}"].map(_pct)
@@ -201,12 +217,14 @@ def _metrics_md(table: pd.DataFrame, prompts: Sequence[str]) -> str:
            "Matches are counted per entity but the paper divides by tags, so an entity tagged "
            "on several words lowers the score even when it is rendered right: with the "
            "paper's tag denominator a perfect translation cannot reach 100%. The "
-           f"`({variant})` columns divide by {variant} instead.\n"]
+           f"`({variant})` columns divide by {variant} instead."
+           f"{_quality_note(table, floor)}\n"]
     for g, name in (("M", "Male"), ("F", "Female")):
         part = shown[shown["gender"] == g][[
             "Model", "match", "target_total", "source_total", "Precision", "Recall", "F1",
             f"target_{variant}", f"source_{variant}", f"Precision ({variant})",
-            f"Recall ({variant})", f"F1 ({variant})", "items_scored"]]
+            f"Recall ({variant})", f"F1 ({variant})", "items_scored",
+            *(["Clean"] if "clean_share" in table.columns else [])]]
         part = part.rename(columns={"match": "Match", "target_total": f"Total {denominator} (IT)",
                                     "source_total": f"Total {denominator} (EN)",
                                     f"target_{variant}": f"Total {variant} (IT)",
@@ -218,19 +236,23 @@ def _metrics_md(table: pd.DataFrame, prompts: Sequence[str]) -> str:
 
 def build_tables(data_path: str | Path, sentence_files: Sequence[str | Path], outputs: dict,
                  systems: Sequence[str], prompts: Sequence[str], source_tags: dict | None,
-                 denominator: str = "tags") -> None:
-    """Workflow stage: every system's per-sentence log → the tables."""
+                 denominator: str = "tags", checks: str | Path | None = None,
+                 floor: float = CLEAN_SHARE_FLOOR) -> None:
+    """Workflow stage: every system's per-sentence log → the tables; ``checks``: the
+    benchmark's output_checks.csv, whose clean share (and the low-quality mark below
+    ``floor``, %) the tags, categories and metrics tables carry per run."""
     data = pd.read_parquet(data_path, columns=["item_id", "source_tagged"])
     logs = read_logs(sentence_files)
-    tags = tag_distribution(data, logs, source_tags or {}, systems, prompts)
+    tags = with_run_quality(tag_distribution(data, logs, source_tags or {}, systems, prompts),
+                            checks, floor)
     write_table(tags, outputs["tags"])
-    write_text(outputs["tags_md"], _tags_md(tags, prompts))
-    cats = categories(logs, systems, prompts)
+    write_text(outputs["tags_md"], _tags_md(tags, prompts, floor))
+    cats = with_run_quality(categories(logs, systems, prompts), checks, floor)
     write_table(cats, outputs["categories"])
-    write_text(outputs["categories_md"], _categories_md(cats, prompts))
-    mets = metrics(logs, systems, prompts, denominator)
+    write_text(outputs["categories_md"], _categories_md(cats, prompts, floor))
+    mets = with_run_quality(metrics(logs, systems, prompts, denominator), checks, floor)
     write_table(mets, outputs["metrics"])
-    write_text(outputs["metrics_md"], _metrics_md(mets, prompts))
+    write_text(outputs["metrics_md"], _metrics_md(mets, prompts, floor))
     cov = coverage(logs)
     write_table(cov, outputs["coverage"], outputs["coverage_md"], floatfmt="d")
     write_table(logs, outputs["sentences"])

@@ -24,13 +24,13 @@ from gendermt.plots import save
 
 from . import FORM_COLOURS, GENDERS
 from .occupations import FORMS
-from .pronouns import NO_PRONOUN, PRONOUNS, UNTRANSLATED
+from .pronouns import ECHO, NO_PRONOUN, PRONOUNS, UNTRANSLATED
 
 PRONOUN_COLOURS = {"ils": "#b2182b", "elles": "#d6604d", "iels": "#f4a582", "il": "#2166ac",
                    "elle": "#67a9cf", "iel": "#1a9850", NO_PRONOUN: "#a6d96a",
-                   UNTRANSLATED: "#bdbdbd"}
+                   UNTRANSLATED: "#bdbdbd", ECHO: "#737373"}
 PRONOUN_LABELS = {**{p: p for p in PRONOUNS}, NO_PRONOUN: "no pronoun",
-                  UNTRANSLATED: "untranslated / empty"}
+                  UNTRANSLATED: "untranslated / empty", ECHO: "instruction echoed"}
 THEY_AMBIGUITIES = ("unambiguous", "long unambiguous")
 _SHORT = {"unambiguous": "unamb.", "long unambiguous": "long"}
 

@@ -44,6 +44,7 @@ from .normalize import normalize_with_rules
 from .occupations import FORMS, NOT_FOUND, TWO_REFERENTS, UNDECIDED, occupation_form
 from .pronouns import (
     CLASSES,
+    ECHO,
     NO_PRONOUN,
     PRONOUN_CLASS,
     PRONOUNS,
@@ -55,7 +56,7 @@ from .pronouns import (
 log = logging.getLogger(__name__)
 
 GOLD_FORM = {"male": "masculine", "female": "feminine", "inclusive": "inclusive"}
-_OTHER_CLASS = {NO_PRONOUN: "no-pronoun", UNTRANSLATED: "untranslated"}
+_OTHER_CLASS = {NO_PRONOUN: "no-pronoun", UNTRANSLATED: "untranslated", ECHO: "echo"}
 THEY_AMBIGUITIES = ("unambiguous", "long unambiguous")
 # Appendix A, Table 5 (the full dataset): printed beside ours in the Markdown.
 PAPER_WORD_COUNTS = {"ambiguous": (15.775, 13.564), "unambiguous": (22.153, 19.102),
@@ -66,8 +67,12 @@ PAPER_WORD_COUNTS = {"ambiguous": (15.775, 13.564), "unambiguous": (22.153, 19.1
 
 # --------------------------------------------------------------------------- per output
 def read_translations(runs: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
-    """Every run's translation file (``runs``: ``{system, prompt, path}`` records) as one
-    frame: system, prompt, item_id, raw, hypothesis."""
+    """Every run's translation file (``runs``: ``{system, prompt, path}`` records, with
+    ``inputs``, the requests it answered, where there are) as one frame: system, prompt,
+    item_id, raw, hypothesis, check (gendermt.output_checks: ``ok``, ``echo``,
+    ``wrong_language``; the echo check needs ``inputs``)."""
+    from gendermt.output_checks import item_checks
+
     parts = []
     for run in runs:
         system, prompt, path = run["system"], run["prompt"], run["path"]
@@ -76,11 +81,13 @@ def read_translations(runs: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
             missing = [k for k in ("item_id", "raw", "hypothesis") if k not in rec]
             if missing:
                 raise GenderMTError(f"{path}: line {i} has no {', '.join(missing)}")
+        checks = item_checks(path, run.get("inputs"))
         parts.append(pd.DataFrame({
             "system": system, "prompt": prompt,
             "item_id": [r["item_id"] for r in records],
             "raw": [r["raw"] for r in records],
-            "hypothesis": [r["hypothesis"] for r in records]}))
+            "hypothesis": [r["hypothesis"] for r in records],
+            "check": [checks.get(str(r["item_id"]), "ok") for r in records]}))
     if not parts:
         raise GenderMTError("no translation files to analyse")
     return pd.concat(parts, ignore_index=True)
@@ -115,7 +122,8 @@ def analyse(data: pd.DataFrame, outputs: pd.DataFrame) -> pd.DataFrame:
         normalized, rules = normalize_with_rules(hyp)
         occupation = occupation_form(normalized, list(rec.occupation))
         is_they = rec.item_id in they_ids
-        they = classify_they(rec.source, normalized) if is_they else None
+        they = (classify_they(rec.source, normalized, getattr(rec, "check", "ok"))
+                if is_they else None)
         found = indicators(normalized)
         found_raw = indicators(hyp)
         # the authors' mode: their normaliser, then their notebook's rules (authors.py)
@@ -217,7 +225,7 @@ def they_table(items: pd.DataFrame) -> pd.DataFrame:
         for ambiguity, group in groups:
             part = group[(group["system"] == system) & (group["prompt"] == prompt)]
             counts = part["they_pronoun"].value_counts()
-            for pronoun in (*PRONOUNS, NO_PRONOUN, UNTRANSLATED):
+            for pronoun in (*PRONOUNS, NO_PRONOUN, UNTRANSLATED, ECHO):
                 n = int(counts.get(pronoun, 0))
                 rows.append({"system": system, "prompt": prompt, "ambiguity": ambiguity,
                              "class": PRONOUN_CLASS.get(pronoun, _OTHER_CLASS.get(pronoun)),
@@ -299,8 +307,9 @@ def _they_md(table: pd.DataFrame) -> str:
     out = ["# Singular \"they\" (§8.2, Fig. 7, Figs. 11–14)\n\nPercent of the inclusive, "
            "non-ambiguous rows with \"they\" in the English whose French uses a plural "
            "(ils/elles/iels), a gendered singular (il/elle), the inclusive iel, or no "
-           "subject pronoun; `untranslated`: empty outputs and copies of the English, "
-           "counted apart from \"no pronoun\".\n"]
+           "subject pronoun; `untranslated`: empty outputs and copies of the English, and "
+           "`echo`: outputs that echo the prompt's instruction (tables/output_checks.csv), "
+           "both counted apart from \"no pronoun\".\n"]
     for ambiguity in ("all", *THEY_AMBIGUITIES):
         part = classes[classes["ambiguity"] == ambiguity]
         if part.empty:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .pronouns import NO_PRONOUN, PRONOUNS, UNTRANSLATED
+from .pronouns import ECHO, NO_PRONOUN, PRONOUNS, UNTRANSLATED
 
 MODES = ("authors", "corrected")
 PAPER_SYSTEMS = {"gemma-2-2b": "Gemma2-2B", "mistral-7b": "Mistral-7B",
@@ -63,7 +63,7 @@ PAPER_OCCUPATION = {
 _FORM_GENDER = {"masculine": "male", "feminine": "female", "inclusive": "inclusive"}
 OCCUPATION_GENDERS = ("male", "female", "inclusive")
 THEY_GROUPS = ("all", "unambiguous", "long unambiguous")
-THEY_CELLS = ("il", "elle", "ils", "elles", "iel", "iels", NO_PRONOUN, UNTRANSLATED)
+THEY_CELLS = ("il", "elle", "ils", "elles", "iel", "iels", NO_PRONOUN, UNTRANSLATED, ECHO)
 COLUMNS = ["analysis", "system", "prompt", "group", "cell", "authors", "authors_of",
            "corrected", "corrected_of", "paper", "paper_of"]
 
@@ -153,7 +153,7 @@ def comparison(items: pd.DataFrame, comet: pd.DataFrame | None = None,
             for cell in THEY_CELLS:
                 if cell == NO_PRONOUN:
                     a_count = sum(not p for p in present)
-                elif cell in ("iels", UNTRANSLATED):
+                elif cell in ("iels", UNTRANSLATED, ECHO):
                     a_count = None  # the authors have no such count
                 else:
                     a_count = sum(cell in p for p in present)
@@ -222,7 +222,8 @@ def markdown(table: pd.DataFrame) -> str:
                 + " · ".join(THEY_CELLS) + " (authors: every pronoun the output contains, "
                 "so a row can count twice, `iels` is not looked for and untranslated outputs are "
                 "`none`; corrected: the pronoun that decides the row's class; `none`: no "
-                "pronoun; `untranslated`: empty or English outputs)\n",
+                "pronoun; `untranslated`: empty or English outputs; `echo`: the prompt's "
+                "instruction echoed)\n",
                 wide.rename(columns={"group": "rows"}).to_markdown(
                     index=False, disable_numparse=True)]
     return "\n".join(out) + "\n"

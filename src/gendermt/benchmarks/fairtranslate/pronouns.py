@@ -22,7 +22,9 @@ The rule, on the normalised French (:mod:`.normalize`, so "il ou elle" and "il/e
    impersonal il (already skipped), so each of those accounts for one "it" first ("They
    said it was easy." → "Il a dit que c'était facile.": the il is the person's).
 4. An empty output, or one that is the English source again, is ``untranslated``: its own
-   class, not "no pronoun" (which is an inclusive strategy).
+   class, not "no pronoun" (which is an inclusive strategy). So is an output that echoes
+   the prompt's instruction (gendermt.output_checks; the stage passes each output's check):
+   ``echo``, counted apart too, since an echoed instruction has no subject pronoun either.
 5. Otherwise the class is the first that applies: ``inclusive`` if any iel;
    ``singular-gendered`` if any il/elle is left; ``plural`` if any ils/elles/iels; else
    ``no-pronoun``. A singular pronoun wins over a plural one because a plural in the same
@@ -44,13 +46,14 @@ from dataclasses import dataclass
 from .normalize import normalize
 from .tokens import tokens
 
-CLASSES = ("plural", "singular-gendered", "inclusive", "no-pronoun", "untranslated")
+CLASSES = ("plural", "singular-gendered", "inclusive", "no-pronoun", "untranslated", "echo")
 PRONOUN_CLASS = {"ils": "plural", "elles": "plural", "iels": "plural",
                  "il": "singular-gendered", "elle": "singular-gendered", "iel": "inclusive"}
 # Pronouns in the order they are reported within a class (the figures' stacking order).
 PRONOUNS = ("ils", "elles", "iels", "il", "elle", "iel")
 NO_PRONOUN = "none"
 UNTRANSLATED = "untranslated"  # an empty output or a copy of the English
+ECHO = "echo"  # an output that echoes the prompt's instruction (gendermt.output_checks)
 # French subjects that render an English "it" besides il/elle.
 IT_RENDERINGS = frozenset({"c'", "cela", "ça", "ceci"})
 
@@ -181,10 +184,14 @@ def untranslated(english: str, french: str) -> bool:
     return not text or text == " ".join(english.split()).casefold()
 
 
-def classify_they(english: str, french: str) -> TheyRendering:
-    """The class of the French rendering of the English "they" (see the module doc)."""
+def classify_they(english: str, french: str, check: str = "ok") -> TheyRendering:
+    """The class of the French rendering of the English "they" (see the module doc);
+    ``check``: the output's check (gendermt.output_checks.check_output), ``echo`` for an
+    echoed instruction."""
     if untranslated(english, french):
         return TheyRendering(UNTRANSLATED, UNTRANSLATED, ())
+    if check == ECHO:
+        return TheyRendering(ECHO, ECHO, ())
     words = tokens(normalize(french))
     subjects, impersonal = _subjects(words)
     singular = [p for p in subjects if p in ("il", "elle")]

@@ -18,6 +18,14 @@ import pandas as pd
 from gendermt.analysis.layout import p_value, write_layout
 from gendermt.io import csv_text, write_text
 from gendermt.prompts import LANGUAGE_NAMES
+from gendermt.run_quality import (
+    CLEAN_SHARE_FLOOR,
+    LOW_QUALITY,
+    mark,
+    note,
+    share_text,
+    with_run_quality,
+)
 
 from . import analyses
 from .analyses import Run
@@ -62,14 +70,20 @@ def count(value) -> str:
 
 def write_long(frame: pd.DataFrame, outdir: Path, name: str, note: str = "") -> dict[str, Path]:
     """``name.csv`` (floats at gendermt.io.TABLE_DIGITS significant digits, undefined = empty
-    cell) and ``name.md`` ("n/a")."""
+    cell) and ``name.md`` ("n/a"; a run's clean share as ``clean``, its model marked
+    "(low quality)" below the floor)."""
     csv, md = outdir / f"{name}.csv", outdir / f"{name}.md"
     write_text(csv, csv_text(frame))
     shown = frame.copy()
+    if "low_quality" in shown.columns:
+        shown["model"] = [mark(str(m), q) for m, q in
+                          zip(shown["model"], shown["low_quality"], strict=True)]
+        shown["clean"] = shown.pop("clean_share").map(share_text)
+        shown = shown.drop(columns="low_quality")
     for column in shown.columns:
         if column == "p_value":
             shown[column] = shown[column].map(lambda v: p_value(v) or NA)
-        elif column != "note":
+        elif column not in ("note", "clean"):
             shown[column] = shown[column].map(_fmt)
     body = shown.to_markdown(index=False, disable_numparse=True) if not shown.empty \
         else "(no rows)"
@@ -104,10 +118,31 @@ def _wide(frame: pd.DataFrame, index: list[str], column_keys: list[tuple], value
     return pd.DataFrame(rows, columns=columns)
 
 
-def paper_layouts(tables: Mapping[str, pd.DataFrame], outdir: Path) -> dict[str, Path]:
-    """Tables 2, 8, 3 and 9 in the paper's layout (rows: models; columns: language groups)."""
+def _low_quality_labels(overall: pd.DataFrame) -> dict[str, str]:
+    """Model → its layout label, "(low quality: French)" added for the languages whose run
+    is below the clean-share floor (the layouts' rows are models, their columns languages)."""
+    if "low_quality" not in overall.columns:
+        return {}
+    low = overall[overall["low_quality"].astype(bool)]
+    langs = {m: list(dict.fromkeys(_lang(str(x)) for x in part["lang"]))
+             for m, part in low.groupby("model", sort=False)}
+    return {m: f"{m} {LOW_QUALITY[:-1]}: {', '.join(ls)})" for m, ls in langs.items()}
+
+
+def paper_layouts(tables: Mapping[str, pd.DataFrame], outdir: Path,
+                  floor: float = CLEAN_SHARE_FLOOR) -> dict[str, Path]:
+    """Tables 2, 8, 3 and 9 in the paper's layout (rows: models; columns: language groups);
+    a model whose run of a language is below the clean-share floor is marked."""
     out: dict[str, Path] = {}
     overall = tables["grape"]
+    labels = _low_quality_labels(overall)
+    quality = f" {note(floor)}" if labels else ""
+
+    def layout(frame: pd.DataFrame, n: int, name: str, title: str, text: str,
+               fmt=two_decimals) -> dict[str, Path]:
+        frame = frame.assign(MT=frame["MT"].map(lambda m: labels.get(m, m)))
+        return _layout(frame, n, outdir, name, title, text + quality, fmt=fmt)
+
     langs = list(dict.fromkeys(overall["lang"]))
     refs = ["parity", "real"]
     keys = [(ref, lang, g) for ref in refs for lang in langs for g in ("m", "f")]
@@ -117,7 +152,7 @@ def paper_layouts(tables: Mapping[str, pd.DataFrame], outdir: Path) -> dict[str,
     wide = _wide(long, ["level", "model"], keys, "v", ["reference", "lang", "g"],
                  rename=lambda k: (f"ref={k[0]}, {_lang(k[1])}", k[2]))
     wide = wide.rename(columns={"level": "ISCO level", "model": "MT"})
-    out |= _layout(wide, 2, outdir, "grape_paper", "GRAPE on the whole dataset (Table 2)",
+    out |= layout(wide, 2, "grape_paper", "GRAPE on the whole dataset (Table 2)",
                    "Not Clear left out of p; real = labour reference (national share or "
                    "weighted by gendered assignments: grape.csv's note says which); "
                    f"{NA}: see the note in grape.csv.")
@@ -129,7 +164,7 @@ def paper_layouts(tables: Mapping[str, pd.DataFrame], outdir: Path) -> dict[str,
     wide = _wide(long, ["model"], keys, "v", ["lang", "kind"],
                  rename=lambda k: (_lang(k[0]), "Extreme" if k[1] == "n_extreme"
                                    else "Moderate"))
-    out |= _layout(wide.rename(columns={"model": "MT"}), 1, outdir, "extremes_paper",
+    out |= layout(wide.rename(columns={"model": "MT"}), 1, "extremes_paper",
                    "ISCO occupations with extreme or balanced gender assignments (Table 8)",
                    "4-digit occupations; extreme: p_f < 20% or > 80%, balanced: 30-70%, among "
                    "gendered assignments; see extremes.csv for the occupations not counted.",
@@ -140,8 +175,8 @@ def paper_layouts(tables: Mapping[str, pd.DataFrame], outdir: Path) -> dict[str,
     keys = [(group, lang) for group in groups for lang in langs]
     wide = _wide(stereo, ["model"], keys, "grape_m", ["group", "lang"],
                  rename=lambda k: (k[0], _lang(k[1])))
-    out |= _layout(wide.rename(columns={"model": "MT"}), 1, outdir,
-                   "stereotype_groups_paper",
+    out |= layout(wide.rename(columns={"model": "MT"}), 1,
+                  "stereotype_groups_paper",
                    "GRAPE_m^parity for stereotypically masculine, neutral and feminine "
                    "occupations (Table 3)",
                    f"{NA}: empty group or no rating; see stereotype_groups.csv.")
@@ -150,7 +185,7 @@ def paper_layouts(tables: Mapping[str, pd.DataFrame], outdir: Path) -> dict[str,
     keys = [(target, lang) for target in ("real", "stereotype") for lang in langs]
     wide = _wide(corr, ["model"], keys, "r", ["target", "lang"],
                  rename=lambda k: (k[0].capitalize(), _lang(k[1])))
-    out |= _layout(wide.rename(columns={"model": "MT"}), 1, outdir, "correlations_paper",
+    out |= layout(wide.rename(columns={"model": "MT"}), 1, "correlations_paper",
                    "Correlations between model outputs, real data and stereotype ratings "
                    "(Table 9)",
                    "Pearson's r of GRAPE_f^parity per 3-digit ISCO group; CIs, p and notes in "
@@ -161,8 +196,11 @@ def paper_layouts(tables: Mapping[str, pd.DataFrame], outdir: Path) -> dict[str,
 def write_frames(runs: Sequence[Run], titles: Mapping[str, str],
                  labour: Mapping[str, pd.DataFrame | None], stereotype4: pd.DataFrame | None,
                  stereotype3: pd.DataFrame | None, settings: Mapping,
-                 outdir: str | Path) -> dict[str, Path]:
-    """Every table from loaded frames (see ``build_tables``); returns name → path."""
+                 outdir: str | Path, checks: pd.DataFrame | str | Path | None = None,
+                 floor: float = CLEAN_SHARE_FLOOR) -> dict[str, Path]:
+    """Every table from loaded frames (see ``build_tables``); returns name → path.
+    ``checks``: the benchmark's output_checks.csv (runs named by language): the tables of
+    one row per system and language carry its run's clean share and low-quality mark."""
     settings = {**analyses.DEFAULT_SETTINGS, **settings}
     outdir = Path(outdir)
     minimum = int(settings["min_assignments"])
@@ -179,6 +217,8 @@ def write_frames(runs: Sequence[Run], titles: Mapping[str, str],
         "cross_lingual": analyses.cross_lingual_table(runs, minimum),
         "intra_model_pairs": analyses.intra_model_pairs(runs, minimum),
     }
+    for name in ("grape", "grape_groups", "extremes", "stereotype_groups", "correlations"):
+        tables[name] = with_run_quality(tables[name], checks, floor, ("system", "lang"))
     ranges = ", ".join(f"{k} {analyses.rating_range(v)}"
                        for k, v in settings["stereotype_groups"].items())
     notes = {
@@ -195,6 +235,10 @@ def write_frames(runs: Sequence[Run], titles: Mapping[str, str],
                              "whose ratings vary by ≥ "
                              f"{settings['stereotype_max_variance']} (variance) dropped.",
     }
+    if checks is not None:
+        notes = {name: " ".join(t for t in (notes.get(name, ""), note(floor)) if t)
+                 for name in tables if "low_quality" in tables[name].columns} | {
+            name: text for name, text in notes.items() if name not in tables}
     out: dict[str, Path] = {}
     for name, frame in tables.items():
         out |= write_long(frame, outdir, name, notes.get(name, ""))
@@ -204,7 +248,7 @@ def write_frames(runs: Sequence[Run], titles: Mapping[str, str],
         out |= write_long(matrix, outdir, f"intra_model_{lang}",
                           f"Pearson's r of per-occupation p_f between models, "
                           f"{_lang(lang)}; n and CIs in intra_model_pairs.csv.")
-    out |= paper_layouts(tables, outdir)
+    out |= paper_layouts(tables, outdir, floor)
     log.info("GAMBIT tables: %d runs → %d files in %s", len(runs), len(out), outdir)
     return out
 
@@ -226,14 +270,16 @@ def load_titles(isco: str | Path | None) -> dict[str, str]:
 
 def build_tables(runs: Sequence[Mapping], isco: str | Path | None,
                  labour: Mapping[str, str | Path], stereotype: str | Path | None,
-                 settings: Mapping, outdir: str | Path) -> dict[str, Path]:
+                 settings: Mapping, outdir: str | Path, checks: str | Path | None = None,
+                 floor: float = CLEAN_SHARE_FLOOR) -> dict[str, Path]:
     """Workflow stage: every run's assignments → ``outdir``'s tables.
 
     ``runs``: ``[{"model": label, "system": name, "lang": code, "assignments": CSV}]``;
     ``isco``: isco.parquet (titles); ``labour``: language → labour CSV (a language without
     one gets real rows with a note); ``stereotype``: the stereotype CSV or None; ``settings``:
     levels, extreme, balanced, stereotype_groups, stereotype_max_variance, min_assignments
-    (``analyses.DEFAULT_SETTINGS`` fills what is missing). Returns name → path written.
+    (``analyses.DEFAULT_SETTINGS`` fills what is missing); ``checks``/``floor``: see
+    :func:`write_frames`. Returns name → path written.
     """
     from .references import load_labour, load_stereotypes, stereotype_by_code
 
@@ -246,4 +292,4 @@ def build_tables(runs: Sequence[Mapping], isco: str | Path | None,
         stereotype4 = stereotype_by_code(ratings, 4, max_variance=variance)
         stereotype3 = stereotype_by_code(ratings, 3, max_variance=variance)
     return write_frames(load_runs(runs), load_titles(isco), frames, stereotype4, stereotype3,
-                        settings, outdir)
+                        settings, outdir, checks, floor)

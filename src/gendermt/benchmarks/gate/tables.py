@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from gendermt.io import read_jsonl, write_table, write_text
+from gendermt.run_quality import CLEAN_SHARE_FLOOR, mark, note, share_text, with_run_quality
 
 from .metric import evaluate
 
@@ -35,9 +36,12 @@ def scores_of(data: pd.DataFrame, outputs: Mapping[str, str], min_words: int | N
 
 def build_tables(data_path: str | Path, runs: Sequence[Mapping[str, Any]],
                  outputs: Mapping[str, str], min_words: int | None = None,
-                 max_words: int | None = None, full_set_recall: bool = False) -> None:
+                 max_words: int | None = None, full_set_recall: bool = False,
+                 checks: str | Path | None = None, floor: float = CLEAN_SHARE_FLOOR) -> None:
     """Workflow stage: every run's outputs (``{system, prompt, path}`` records of its
-    translation file) → ``tables/prf.{csv,md}``."""
+    translation file) → ``tables/prf.{csv,md}``; ``checks``: the benchmark's
+    output_checks.csv, whose clean share (and the low-quality mark below ``floor``, %) each
+    row carries (gendermt.run_quality)."""
     data = pd.read_parquet(data_path)
     parts = []
     for run in runs:
@@ -46,9 +50,18 @@ def build_tables(data_path: str | Path, runs: Sequence[Mapping[str, Any]],
                      .assign(system=run["system"], prompt=run["prompt"]))
     table = pd.concat(parts, ignore_index=True)
     front = ["system", "prompt"]
-    table = table[front + [c for c in table.columns if c not in front]]
+    table = with_run_quality(table[front + [c for c in table.columns if c not in front]],
+                             checks, floor)
     write_table(table, outputs["prf"])
     overall = table[table["category"] == "overall"].drop(columns="category")
+    quality = ""
+    if "clean_share" in overall.columns:
+        overall = overall.assign(
+            system=[mark(s, q) for s, q in zip(overall["system"], overall["low_quality"],
+                                               strict=True)],
+            clean=overall["clean_share"].map(share_text)).drop(
+            columns=["clean_share", "low_quality"])
+        quality = f" {note(floor)}"
     write_text(outputs["prf_md"], "GATE: exact-match precision, recall and F0.5 (overall; "
-               "per category label in prf.csv)\n\n"
+               f"per category label in prf.csv).{quality}\n\n"
                + overall.to_markdown(index=False, floatfmt=".3f") + "\n")
