@@ -177,6 +177,15 @@ def segments(spec: Mapping[str, Any], langs: Sequence[str], root: str | Path | N
     return pd.DataFrame(rows, columns=columns)
 
 
+#: What the data stage reads of a benchmark file (its params: editing the prompt or the
+#: metrics of the file reruns no data job, nor the translations after it).
+DATA_KEYS = ("name", "file", "source_language", "languages", "genders", "data")
+
+
+def data_view(spec: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: spec[k] for k in DATA_KEYS}
+
+
 def build(spec: Mapping[str, Any], langs: Sequence[str], root: str | Path | None,
           items_out: str | Path, provenance_out: str | Path) -> None:
     """Workflow stage: the benchmark's files → ``data.parquet`` (:func:`segments`) +
@@ -189,7 +198,7 @@ def build(spec: Mapping[str, Any], langs: Sequence[str], root: str | Path | None
     write_parquet(items_out, items)
     spec_file = Path(spec["file"])
     write_json(provenance_out, {
-        "benchmark": spec["name"], "label": spec["label"],
+        "benchmark": spec["name"],
         "benchmark_file": {"path": str(spec_file), "sha256": sha256_file(spec_file)},
         "root": str(data_root(spec, root)), "languages": list(langs),
         "genders": list(spec["genders"]),
