@@ -35,32 +35,35 @@ def languages_of(spec: Mapping[str, Any], block: Mapping[str, Any]) -> list[str]
     return list(block.get("languages") or spec["languages"])
 
 
-def check(name: str, block: Mapping[str, Any], config: Mapping[str, Any]) -> None:
+def check(name: str, spec: Mapping[str, Any], config: Mapping[str, Any]) -> None:
     """The benchmark file is valid, the block's languages are among its, and every file of
     them exists (messages start with the config key)."""
     from .data import files
 
+    # (``spec``: the config block, as every contract's check names it; ``declared``: the
+    # benchmark file)
     key = f"benchmarks.{name}"
     try:
-        spec = spec_of(name)
+        declared = spec_of(name)
     except GenderMTError as exc:
         raise GenderMTError(f"{key}: {exc}") from None
-    unknown = [lang for lang in block.get("languages") or [] if lang not in spec["languages"]]
+    unknown = [lang for lang in spec.get("languages") or [] if lang not in declared["languages"]]
     if unknown:
-        raise GenderMTError(f"{key}.languages: {', '.join(unknown)} not among {spec['file']}'s "
-                            f"languages ({', '.join(spec['languages'])})")
+        raise GenderMTError(f"{key}.languages: {', '.join(unknown)} not among "
+                            f"{declared['file']}'s languages "
+                            f"({', '.join(declared['languages'])})")
     try:
-        files(spec, languages_of(spec, block), block.get("data_root"))
+        files(declared, languages_of(declared, spec), spec.get("data_root"))
     except GenderMTError as exc:
         raise GenderMTError(f"{key}.data_root: {exc}") from None
 
 
-def templates(name: str, block: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """The block's templates: its ``templates`` file's where it names one, else the benchmark
-    file's own (it is a template file too)."""
+def templates(name: str, spec: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The block's (``spec``) templates: its ``templates`` file's where it names one, else the
+    benchmark file's own (it is a template file too)."""
     from gendermt.prompts import PLACEHOLDERS, check_placeholders, load_templates
 
-    path = block.get("templates") or spec_of(name)["file"]
+    path = spec.get("templates") or spec_of(name)["file"]
     found = load_templates(path)
     check_placeholders(found, PLACEHOLDERS, path)
     return found

@@ -19,33 +19,16 @@ import yaml
 
 from gendermt.errors import GenderMTError
 
-#: The project's declared benchmarks: one folder each, holding ``benchmark.yaml``.
-SPECS_DIR = Path(__file__).resolve().parents[4] / "resources" / "benchmarks"
-SPEC_FILE = "benchmark.yaml"
+# found and read (their headings) by the contract, which may import nothing of the package
+from .contract import SPEC_FILE, SPECS_DIR, heading, read_file, spec_files  # noqa: F401
+
 SCHEMA = Path(__file__).with_name("spec.schema.yaml")
 #: Metrics scored against each gender's reference (they need ``data.reference``).
 REFERENCE_METRICS = ("bleu", "chrf", "comet")
 SACREBLEU_METRICS = ("bleu", "chrf")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-
-def spec_files(folder: Path = SPECS_DIR) -> list[Path]:
-    """The declared benchmarks' files, by folder name."""
-    return sorted(folder.glob(f"*/{SPEC_FILE}")) if folder.is_dir() else []
-
-
-def _read(path: Path) -> dict[str, Any]:
-    if not path.is_file():
-        raise GenderMTError(f"{path}: benchmark file not found")
-    try:
-        spec = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)  # noqa: S506
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        detail = " ".join(str(exc).split())
-        raise GenderMTError(f"{path}: not a readable YAML file: {detail}") from None
-    if not isinstance(spec, dict):
-        raise GenderMTError(f"{path}: not a mapping of keys (name, label, languages, genders, "
-                            "data, templates, metrics)")
-    return spec
+_read = read_file
 
 
 def _genders_of(path: Path, spec: Mapping[str, Any], key: str) -> None:
@@ -113,25 +96,6 @@ def load(path: str | Path) -> dict[str, Any]:
     if not file.is_file():
         raise GenderMTError(f"{file}: benchmark file not found")
     return copy.deepcopy(_load(str(file), file.stat().st_mtime_ns))
-
-
-def heading(path: str | Path) -> dict[str, Any]:
-    """What the registry needs of a file (``name``, ``label``, ``order``), read without the
-    whole check (which runs when the benchmark is configured or scored: it imports the
-    schema validator, and reading the registry is part of every start-up)."""
-    file = Path(path)
-    spec = _read(file)
-    for key in ("name", "label"):
-        if not isinstance(spec.get(key), str) or not spec[key]:
-            raise GenderMTError(f"{file}: {key}: missing (a declared benchmark names its "
-                                "config key and its label)")
-    if file.parent.name != spec["name"]:
-        raise GenderMTError(f"{file}: name: {spec['name']!r} is not its folder's name "
-                            f"{file.parent.name!r}")
-    order = spec.get("order", 900)
-    if not isinstance(order, int):
-        raise GenderMTError(f"{file}: order: {order!r} is not a whole number")
-    return {"name": spec["name"], "label": spec["label"], "order": order, "file": str(file)}
 
 
 def per_gender(spec: Mapping[str, Any], key: str) -> dict[str, str] | None:
