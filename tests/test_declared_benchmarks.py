@@ -301,3 +301,29 @@ def test_scorecard_reader(tmp_path):
     assert part.cells[("a", "bleu_all")].value == 40.0
     assert part.cells[("a", "gap_fr")].value == 50.0
     assert "masculine − feminine" in part.figures[1].unit
+
+
+def test_comet_scores_per_gender_and_the_gap(tmp_path):
+    """The workflow's COMET file (system, prompt, item_id, metric, score, signature) → mean
+    per language and gender against the own reference, and the summary's gap."""
+    from gendermt.benchmarks.declared.tables import quality_table, summary_table
+
+    spec = load(write_spec(tmp_path / "pronoun-test", TSV_SPEC))
+    data = declared_segments(spec, ["fr"])
+    data.to_parquet(tmp_path / "data.parquet")
+    scores = dict(zip(data["item_id"], [80.0, 60.0, 70.0, 50.0], strict=True))
+    pd.DataFrame({"system": "s", "prompt": "plain", "item_id": list(scores), "metric": "comet",
+                  "score": list(scores.values()), "signature": "comet:x"}).to_parquet(
+        tmp_path / "comet.parquet")
+    summary = tmp_path / "run.json"
+    summary.write_text(json.dumps({"accuracy": [], "quality": []}), encoding="utf-8")
+    runs = [{"system": "s", "prompt": "plain", "summary": str(summary)}]
+    quality = quality_table(runs, tmp_path / "comet.parquet", tmp_path / "data.parquet")
+    got = {r["gender"]: r["score"] for r in quality.to_dict("records")}
+    assert got == {"all": 65.0, "female": 75.0, "male": 55.0}
+    assert set(quality["reference"]) == {"own"} and set(quality["signature"]) == {"comet:x"}
+    table = summary_table(pd.DataFrame(columns=["system", "prompt", "lang"]), quality,
+                          ["female", "male"], ["comet"])
+    row = table.iloc[0]
+    assert (row["comet"], row["comet_female"], row["comet_male"], row["comet_gap"]) == (
+        65.0, 75.0, 55.0, 20.0)

@@ -96,11 +96,13 @@ def test_summary_scorecard_and_finish_reasons(project):
     summary = table(project, NAME, "summary").set_index(KEY)
     row = summary.loc[("copy-source", "baseline", "de")]
     assert row["bleu_gap"] == pytest.approx(row["bleu_masculine"] - row["bleu_feminine"])
+    # its scorecard column group: the package's (counterfactual set only), figure for figure
     card = json.loads((project / f"results/{RUN}/scorecard/scorecard.json").read_text())
-    text = json.dumps(card)
-    assert NAME in text and "MT-GenEval counterfactual (declared)" in text
-    # the same gap in both columns groups (the declared one: points; from the same table)
-    assert "gap_fr" in text
+    assert sorted(r["system"] for r in card) == sorted(SYSTEMS)
+    for row in card:
+        assert row[NAME] == row["mt-geneval"], row["system"]
+        assert {"gap_fr", "gap_de", "bleu_all", "clean_share"} <= set(row[NAME])
+    assert next(r for r in card if r["system"] == "copy-source")[NAME]["gap_de"] > 0
     reasons = table(project, NAME, "finish_reasons")
     assert sorted(reasons["system"]) == sorted(SYSTEMS)
     assert (project / f"results/{RUN}/{NAME}/figures/accuracy.pdf").stat().st_size > 0
