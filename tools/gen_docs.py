@@ -187,7 +187,7 @@ def _add_declared() -> None:
 
         spec = spec_of(b.name)
         direction = f"{spec['source_language']}→{'/'.join(spec['languages'])}"
-        what = " ".join(str(spec.get("description") or b.label).split())
+        what = " ".join(str(spec.get("description") or b.label).split()).split(". ")[0]
         BENCHMARKS[b.name] = (direction, f"declared in one file: {what}", DECLARED_PAGE)
         SCORECARD.setdefault(b.scorecard.key, DECLARED_SCORECARD)
 

@@ -33,6 +33,7 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
         return
     _REGISTERED.add(id(score_commands))
     from .config import benchmark_files
+    from .spec import SPECS_DIR
 
     p = score_commands.add_parser(
         "declared", help="a benchmark declared in one YAML file (--spec)",
@@ -46,9 +47,10 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
     _options(p)
     p.set_defaults(func=run)
     for name, file in benchmark_files().items():
+        shown = Path(file).relative_to(SPECS_DIR.parents[1])  # as from the project root
         p = score_commands.add_parser(
-            name, help=f"the declared benchmark {name} ({file})",
-            description=f"Score a system's outputs on {name}, declared in {file} (as "
+            name, help=f"the declared benchmark {name} ({shown})",
+            description=f"Score a system's outputs on {name}, declared in {shown} (as "
                         "`gendermt score declared --spec` with that file).")
         _options(p)
         p.set_defaults(func=run, spec=file)
