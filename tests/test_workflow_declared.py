@@ -106,3 +106,19 @@ def test_summary_scorecard_and_finish_reasons(project):
     reasons = table(project, NAME, "finish_reasons")
     assert sorted(reasons["system"]) == sorted(SYSTEMS)
     assert (project / f"results/{RUN}/{NAME}/figures/accuracy.pdf").stat().st_size > 0
+
+
+def test_every_declared_rule_fingerprints_what_its_script_runs(tmp_path_factory):
+    """tests/test_fingerprints.py's check, on a plan of the declared benchmark (the default
+    does not run it, so that test never sees its rules)."""
+    from .dag_params import plan
+    from .test_fingerprints import all_faults
+
+    project = copy_project(tmp_path_factory.mktemp("declared-plan") / "project",
+                           share_cache=False)
+    (project / "declared.yaml").write_text(yaml.safe_dump(CONFIG), encoding="utf-8")
+    found = plan(project, "declared.yaml")
+    ours = [r["rule"] for r in found["rules"] if r["rule"].startswith("declared_")]
+    assert sorted(ours) == sorted(f"declared_{stage}_mt_geneval_counterfactual"
+                                  for stage in ("data", "score", "tables", "figures"))
+    assert all_faults(found, CONFIG) == []
