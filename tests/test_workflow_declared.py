@@ -108,17 +108,27 @@ def test_summary_scorecard_and_finish_reasons(project):
     assert (project / f"results/{RUN}/{NAME}/figures/accuracy.pdf").stat().st_size > 0
 
 
-def test_every_declared_rule_fingerprints_what_its_script_runs(tmp_path_factory):
-    """tests/test_fingerprints.py's check, on a plan of the declared benchmark (the default
-    does not run it, so that test never sees its rules)."""
+def test_every_declared_rule_fingerprints_and_provides_what_its_script_runs(
+        tmp_path_factory):
+    """tests/test_fingerprints.py's and tests/test_env_imports.py's checks, on a plan of the
+    declared benchmark (the default does not run it, so those tests never see its rules)."""
+    from pathlib import Path
+
+    from .conftest import ROOT
     from .dag_params import plan
+    from .test_env_imports import env_faults
     from .test_fingerprints import all_faults
 
     project = copy_project(tmp_path_factory.mktemp("declared-plan") / "project",
                            share_cache=False)
     (project / "declared.yaml").write_text(yaml.safe_dump(CONFIG), encoding="utf-8")
     found = plan(project, "declared.yaml")
-    ours = [r["rule"] for r in found["rules"] if r["rule"].startswith("declared_")]
-    assert sorted(ours) == sorted(f"declared_{stage}_mt_geneval_counterfactual"
-                                  for stage in ("data", "score", "tables", "figures"))
+    ours = [r for r in found["rules"] if r["rule"].startswith("declared_")]
+    assert sorted(r["rule"] for r in ours) == sorted(
+        f"declared_{stage}_mt_geneval_counterfactual"
+        for stage in ("data", "score", "tables", "figures"))
     assert all_faults(found, CONFIG) == []
+    for rule in ours:  # the checkout's env files and scripts (the copy is for planning)
+        for key in ("script", "conda"):
+            rule[key] = str(ROOT / Path(rule[key]).relative_to(project))
+    assert env_faults(ours) == []
