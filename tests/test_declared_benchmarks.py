@@ -327,3 +327,23 @@ def test_comet_scores_per_gender_and_the_gap(tmp_path):
     row = table.iloc[0]
     assert (row["comet"], row["comet_female"], row["comet_male"], row["comet_gap"]) == (
         65.0, 75.0, 55.0, 20.0)
+
+
+def test_a_malformed_file_stops_the_workflow_naming_the_block(tmp_path, monkeypatch):
+    """At start-up (the contract's check): the block's key, the file and the file's key."""
+    from gendermt.benchmarks.declared import config
+    from gendermt.errors import GenderMTError
+
+    text = SPEC.read_text(encoding="utf-8").replace("order: 81", "order: 81\nlanguage: [fr]")
+    bad = tmp_path / NAME / "benchmark.yaml"
+    bad.parent.mkdir()
+    bad.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(config, "benchmark_files", lambda: {NAME: str(bad)})
+    # its templates still load (the message then names the block, not its templates)
+    assert list(config.templates(NAME, {"templates": ""})) == ["baseline"]
+    with pytest.raises(GenderMTError) as caught:
+        config.check(NAME, {"prompts": ["baseline"], "systems": ["x"]}, {})
+    assert str(caught.value) == (
+        f"benchmarks.{NAME}: {bad}: language: unknown key (did you mean 'languages'?); "
+        "allowed at the top level: name, label, description, order, source_language, "
+        "languages, genders, data, joiner, fragments, templates, demonstrations, metrics")

@@ -63,7 +63,9 @@ def templates(name: str, spec: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     benchmark file's own (it is a template file too)."""
     from gendermt.prompts import PLACEHOLDERS, check_placeholders, load_templates
 
-    path = spec.get("templates") or spec_of(name)["file"]
+    # the file's templates only: the whole file is checked by `check` (its message then
+    # names the block, not its templates)
+    path = spec.get("templates") or benchmark_files()[name]
     found = load_templates(path)
     check_placeholders(found, PLACEHOLDERS, path)
     return found
