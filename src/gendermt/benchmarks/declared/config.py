@@ -75,6 +75,13 @@ def is_declared(package: str) -> bool:
     return package == PACKAGE
 
 
+def _relative(path: str) -> str:
+    from pathlib import Path
+
+    file, here = Path(path).resolve(), Path.cwd().resolve()
+    return str(file.relative_to(here)) if file.is_relative_to(here) else path
+
+
 def configured(benchmarks: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     """The configured declared benchmarks, for their rule file: name → ``spec`` (the file,
     checked), ``languages``, ``root`` (the block's data_root, None for the file's), ``files``
@@ -89,6 +96,9 @@ def configured(benchmarks: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[st
         if not is_declared(registry.get(name).package):
             continue
         spec = spec_of(name)
+        # relative to the working directory (the project root) where it is inside it: paths
+        # are params (data.json records them), so moving the project reruns nothing
+        spec["file"] = _relative(spec["file"])
         langs = languages_of(spec, block)
         root = block.get("data_root")
         found[name] = {"spec": spec, "languages": langs, "root": root,

@@ -114,8 +114,11 @@ def data_root(spec: Mapping[str, Any], override: str | Path | None = None) -> Pa
     file's ``data.root`` (relative to the file)."""
     if override:
         return Path(override)
+    import os
+
     root = Path(spec["data"].get("root", "."))
-    return root if root.is_absolute() else Path(spec["file"]).parent / root
+    return root if root.is_absolute() else Path(os.path.normpath(Path(spec["file"]).parent
+                                                                 / root))
 
 
 def gap_label(spec: Mapping[str, Any]) -> str:
