@@ -1,0 +1,93 @@
+"""The declared benchmarks' contracts (see :mod:`gendermt.benchmarks.contract`): one
+:class:`Benchmark` per benchmark file ``resources/benchmarks/<name>/benchmark.yaml``, all
+served by this package's generic stages and one rule file (docs/declared-benchmarks.md).
+Reading the registry reads each file's heading only (name, label, order; here, since a
+contract imports nothing of its package); the whole file is checked when the benchmark is
+configured or scored (``spec.load``)."""
+
+import pathlib
+
+import yaml
+
+import gendermt.errors
+from gendermt.benchmarks.contract import Benchmark, Scorecard
+
+_PKG = "gendermt.benchmarks.declared"
+#: The project's declared benchmarks: one folder each, holding ``benchmark.yaml``.
+SPECS_DIR = pathlib.Path(__file__).resolve().parents[4] / "resources" / "benchmarks"
+SPEC_FILE = "benchmark.yaml"
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def spec_files(folder: pathlib.Path = SPECS_DIR) -> list[pathlib.Path]:
+    """The declared benchmarks' files, by folder name."""
+    return sorted(folder.glob(f"*/{SPEC_FILE}")) if folder.is_dir() else []
+
+
+def read_file(path: pathlib.Path) -> dict:
+    """A benchmark file's YAML, with one-line errors naming it."""
+    error = gendermt.errors.GenderMTError
+    if not path.is_file():
+        raise error(f"{path}: benchmark file not found")
+    try:
+        spec = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)  # noqa: S506
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise error(f"{path}: not a readable YAML file: {' '.join(str(exc).split())}") from None
+    if not isinstance(spec, dict):
+        raise error(f"{path}: not a mapping of keys (name, label, languages, genders, data, "
+                    "templates, metrics)")
+    return spec
+
+
+def heading(path) -> dict:
+    """What the registry needs of a file (``name``, ``label``, ``order``), read without the
+    whole check (it imports the schema validator; reading the registry is part of every
+    start-up)."""
+    file = pathlib.Path(path)
+    spec = read_file(file)
+    error = gendermt.errors.GenderMTError
+    for key in ("name", "label"):
+        if not isinstance(spec.get(key), str) or not spec[key]:
+            raise error(f"{file}: {key}: missing (a declared benchmark names its config key "
+                        "and its label)")
+    if file.parent.name != spec["name"]:
+        raise error(f"{file}: name: {spec['name']!r} is not its folder's name "
+                    f"{file.parent.name!r}")
+    order = spec.get("order", 900)
+    if not isinstance(order, int):
+        raise error(f"{file}: order: {order!r} is not a whole number")
+    return {"name": spec["name"], "label": spec["label"], "order": order, "file": str(file)}
+
+
+def _contract(path: pathlib.Path) -> Benchmark:
+    head = heading(path)
+    name, label = head["name"], head["label"]
+    return Benchmark(
+        name=name,
+        label=label,
+        order=head["order"],
+        package=_PKG,
+        rules="workflow/rules/declared.smk",
+        data_keys=("data_root/",),
+        data_stage_keys=("data_root/",),
+        check=f"{_PKG}.config:check_{name}",
+        templates=f"{_PKG}.config:templates_{name}",
+        cli=f"{_PKG}.cli",
+        scorecard=Scorecard(
+            key=name,
+            label=label,
+            tables=(f"{name}/tables/summary.csv",),
+            reader=f"{_PKG}.scorecard:read_{name}",
+        ),
+        labels={
+            f"{name}/tables/accuracy": (f"{label}: gendered-word accuracy per language and "
+                                        "gender", ""),
+            f"{name}/tables/quality": (f"{label}: BLEU/chrF/COMET against each gender's "
+                                       "reference", ""),
+            f"{name}/tables/summary": (f"{label}: headline figures per language", ""),
+            f"{name}/figures/accuracy": (f"{label}: accuracy by language and gender", ""),
+        },
+    )
+
+
+BENCHMARKS = tuple(_contract(path) for path in spec_files())

@@ -1,0 +1,126 @@
+"""A declared benchmark's file: found, read and checked.
+
+Every ``resources/benchmarks/<name>/benchmark.yaml`` of the project is a benchmark (its
+``name`` is its folder's). The file is checked against ``spec.schema.yaml`` (unknown keys are
+errors) and for what a schema cannot say (each per-gender mapping names exactly the
+benchmark's genders; a metric against references has references; a table format has its
+``path``); every message is one line naming the file and the key. The file is also the
+benchmark's prompt template file (``fragments``, ``templates``: :mod:`gendermt.prompts`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from gendermt.errors import GenderMTError
+
+# found and read (their headings) by the contract, which may import nothing of the package
+from .contract import SPEC_FILE, SPECS_DIR, heading, read_file, spec_files  # noqa: F401
+
+SCHEMA = Path(__file__).with_name("spec.schema.yaml")
+#: Metrics scored against each gender's reference (they need ``data.reference``).
+REFERENCE_METRICS = ("bleu", "chrf", "comet")
+SACREBLEU_METRICS = ("bleu", "chrf")
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+_read = read_file
+
+
+def _genders_of(path: Path, spec: Mapping[str, Any], key: str) -> None:
+    value = spec["data"].get(key)
+    if isinstance(value, dict) and set(value) != set(spec["genders"]):
+        raise GenderMTError(f"{path}: data.{key}: names genders {', '.join(value)}, the "
+                            f"benchmark's are {', '.join(spec['genders'])} (give one per "
+                            "gender, or one name shared by all)")
+
+
+def _check(path: Path, spec: dict[str, Any]) -> None:
+    from gendermt.config_checks import check_schema
+
+    try:
+        check_schema(spec, _schema(), fill_defaults=True)
+    except GenderMTError as exc:
+        raise GenderMTError(f"{path}: {exc}") from None
+    data = spec["data"]
+    for key in ("source", "reference", "words"):
+        _genders_of(path, spec, key)
+    if "reference" not in data and "words" not in data:
+        raise GenderMTError(f"{path}: data: give `reference` (a reference per gender) or "
+                            "`words` (a gendered-word list per gender)")
+    lacking = [m for m in spec["metrics"] if m in REFERENCE_METRICS]
+    if lacking and "reference" not in data:
+        raise GenderMTError(f"{path}: metrics: {', '.join(lacking)} need data.reference (a "
+                            "reference per gender)")
+    if data["format"] == "lines":
+        extra = [k for k in ("path", "language", "id") if k in data]
+        if extra:
+            raise GenderMTError(f"{path}: data.{extra[0]}: not a key of format `lines` (each "
+                                "column names its own file)")
+    else:
+        if "path" not in data:
+            raise GenderMTError(f"{path}: data.path: format {data['format']} reads one table "
+                                "per `path` (write {lang} where the target language goes)")
+        if "{lang}" not in data["path"] and "language" not in data:
+            raise GenderMTError(f"{path}: data.path: without {{lang}} the table holds every "
+                                "language: name its language field in data.language")
+    from gendermt.prompts import PLACEHOLDERS, check_placeholders, load_templates
+
+    check_placeholders(load_templates(path), PLACEHOLDERS, path)
+
+
+@cache
+def _schema() -> dict[str, Any]:
+    return yaml.load(SCHEMA.read_text(encoding="utf-8"), Loader=_LOADER)  # noqa: S506
+
+
+@cache
+def _load(path: str, mtime_ns: int) -> dict[str, Any]:
+    file = Path(path)
+    spec = _read(file)
+    _check(file, spec)
+    spec["file"] = path
+    return spec
+
+
+def load(path: str | Path) -> dict[str, Any]:
+    """The benchmark's file, checked, with its schema's defaults and ``file`` (its path).
+    A copy: callers may change it."""
+    import copy
+
+    file = Path(path)
+    if not file.is_file():
+        raise GenderMTError(f"{file}: benchmark file not found")
+    return copy.deepcopy(_load(str(file), file.stat().st_mtime_ns))
+
+
+def per_gender(spec: Mapping[str, Any], key: str) -> dict[str, str] | None:
+    """``data.<key>`` as ``{gender: name}`` (one name shared by all genders spread out);
+    None when the file does not give it."""
+    value = spec["data"].get(key)
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return {g: value for g in spec["genders"]}
+    return {g: value[g] for g in spec["genders"]}
+
+
+def data_root(spec: Mapping[str, Any], override: str | Path | None = None) -> Path:
+    """The folder the data paths are relative to: the config's ``data_root``, else the
+    file's ``data.root`` (relative to the file)."""
+    if override:
+        return Path(override)
+    import os
+
+    root = Path(spec["data"].get("root", "."))
+    return root if root.is_absolute() else Path(os.path.normpath(Path(spec["file"]).parent
+                                                                 / root))
+
+
+def gap_label(spec: Mapping[str, Any]) -> str:
+    first, second = spec["genders"]
+    return f"{first} − {second}"
