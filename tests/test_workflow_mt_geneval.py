@@ -14,6 +14,7 @@ import yaml
 
 from gendermt.cli import main
 
+from . import default_plan as plan
 from .conftest import ROOT
 from .workflow_support import copy_project, explain, job_stats, output_of, planned_jobs, snakemake
 
@@ -24,9 +25,9 @@ CONFIG = yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="ut
 BLOCK = CONFIG["benchmarks"]["mt-geneval"]
 SYSTEMS = BLOCK["systems"]
 LANGS = BLOCK["data"]["languages"]
-# each system's one prompt in the default (the base LLM's few-shot runs in the overlay)
+# each system's one prompt in the default (the base LLM's is few-shot)
 PROMPT = {s: (BLOCK.get("system_prompts") or {}).get(s, BLOCK["prompts"])[0] for s in SYSTEMS}
-LLM = "smollm2-135m"
+LLM = plan.llms("mt-geneval")[0]  # the default's real LLM here
 SHARED = ROOT.parent / "shared" / "data" / "mt-geneval"
 
 
@@ -43,9 +44,10 @@ def table(run, name: str) -> pd.DataFrame:
 def test_jobs(run):
     jobs = planned_jobs(output_of(run.proc))
     rules = [rule for rule, _ in jobs]
-    for rule in ("mt_geneval_data", "mt_geneval_inputs", "mt_geneval_tables",
-                 "mt_geneval_figures"):
+    for rule in ("mt_geneval_data", "mt_geneval_tables", "mt_geneval_figures"):
         assert rules.count(rule) == 1, rule
+    # one request file per prompt a system runs
+    assert rules.count("mt_geneval_inputs") == len(set(PROMPT.values()))
     assert rules.count("mt_geneval_score") == len(SYSTEMS)
     ours = [wc for rule, wc in jobs if wc.get("benchmark") == "mt-geneval"]
     assert sorted(wc["system"] for wc in ours if "system" in wc) == sorted(SYSTEMS * 2)

@@ -10,11 +10,13 @@ from itertools import product
 import pytest
 import yaml
 
+from . import default_plan as plan
 from .workflow_support import explain, job_stats, output_of, planned_jobs, snakemake
 
 pytestmark = pytest.mark.workflow
 
-PROMPTS = ["baseline", "moral", "linguistic", "moral_linguistic"]
+# a system added with no system_prompts entry runs every prompt of the benchmark
+PROMPTS = plan.prompts("fairtranslate")
 
 
 @pytest.fixture
@@ -61,4 +63,4 @@ def test_adding_a_system_reruns_only_its_jobs_and_the_aggregates(finished_copy):
                   "output_checks", "report_tables_output_checks",
                   "report_tables_finish_reasons"]
     assert by_rule == {rule: {(None, None)} for rule in aggregates}
-    assert job_stats(text)["total"] == 12 + len(aggregates)
+    assert job_stats(text)["total"] == 3 * len(PROMPTS) + len(aggregates)

@@ -11,6 +11,7 @@ import yaml
 
 from gendermt.cli import main
 
+from . import default_plan as plan
 from .conftest import ROOT
 
 SC = "results/default/scorecard"
@@ -60,10 +61,14 @@ def test_outputs_and_every_default_benchmark(run, card):
                                          *sum(b.get("paradigm_systems", {}).values(), [])]}
 
 
-def test_fairtranslate_gaps_equal_by_gender(run, card):
+def test_fairtranslate_gaps_equal_by_gender(run, card, records):
     table = pd.read_csv(run.path("results/default/fairtranslate/tables/by_gender.csv"))
-    base = table[table["prompt"] == "baseline"]
     for system in CONFIG["benchmarks"]["fairtranslate"]["systems"]:
+        # each system's row is its headline run: the first of the benchmark's prompts it ran
+        # (the base LLM's few-shot; the others' baseline)
+        headline = plan.prompts_of("fairtranslate", system)[0]
+        assert records[system]["fairtranslate"]["run"] == headline, system
+        base = table[table["prompt"] == headline]
         means = base[(base["system"] == system) & (base["metric"] == "bleu")].set_index(
             "gender")["mean"]
         for other in ("inclusive", "female"):

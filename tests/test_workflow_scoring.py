@@ -13,6 +13,7 @@ import pytest
 import yaml
 from scipy import stats as sps
 
+from . import default_plan as plan
 from .workflow_support import Run
 
 pytestmark = pytest.mark.workflow
@@ -20,8 +21,12 @@ pytestmark = pytest.mark.workflow
 FT = Path("results/default/fairtranslate")
 GENDERS = ["female", "male", "inclusive"]
 SYSTEMS = ["oracle-male", "oracle-female", "oracle-inclusive", "copy-source"]
-LLM = "smollm2-135m"  # the default's real LLM: FairTranslate's baseline prompt only
-PROMPTS = ["baseline", "moral", "linguistic", "moral_linguistic"]
+PROMPTS = ["baseline", "moral", "linguistic", "moral_linguistic"]  # the paper's four
+# every run of the default (config/config.yaml: the real LLMs run one prompt each)
+RUNS = plan.runs("fairtranslate")
+# the real LLMs on the baseline prompt: Table 1's "Mean" is over them
+BASELINE_LLMS = [s for s in plan.llms("fairtranslate") if "baseline" in
+                 plan.prompts_of("fairtranslate", s)]
 
 
 def table(run: Run, name: str) -> pd.DataFrame:
@@ -74,7 +79,8 @@ def test_gender_tests_equal_scipy_and_statsmodels_on_the_same_frame(default_run,
 def test_every_p_value_row_names_its_test_and_is_holm_corrected(default_run):
     tests = table(default_run, "gender_tests.csv")
     # 1 + 1 + 3 Tukey rows per cell (metric × run)
-    assert len(tests) == 2 * (len(SYSTEMS) * len(PROMPTS) + 1) * 5
+    assert len(tests) == 2 * len(RUNS) * 5
+    assert set(zip(tests["system"], tests["prompt"], strict=True)) == set(RUNS)
     assert tests["test"].str.contains("ANOVA|Tukey").all()
     for _, family in tests.groupby("test"):
         assert (family["p_holm"] >= family["p_value"] - 1e-15).all()
@@ -100,8 +106,10 @@ def test_bootstrap_intervals_hold_the_means(default_run):
 
 def test_paper_table1_layout_and_values(default_run):
     t1 = table(default_run, "paper_table1.csv")
-    assert list(t1.columns) == ["Gender", *[f"{s} · {m}" for s in [*SYSTEMS, LLM, "Mean"]
+    columns = [*plan.systems("fairtranslate"), "Mean"]
+    assert list(t1.columns) == ["Gender", *[f"{s} · {m}" for s in columns
                                             for m in ("sacreBLEU", "chrF")]]
+    assert BASELINE_LLMS  # the Mean column has a model to average
     assert list(t1["Gender"]) == ["Female", "Male", "Inclusive"]
     by_gender = table(default_run, "by_gender.csv").set_index(
         ["metric", "system", "prompt", "gender"])["mean"]
@@ -111,7 +119,7 @@ def test_paper_table1_layout_and_values(default_run):
             assert row[f"{system} · sacreBLEU"] == round(by_gender["bleu", system, "baseline",
                                                               gender], 2)
         # the paper's Mean is over its models: oracles and copy-source are left out
-        mean = by_gender["chrf", LLM, "baseline", gender]
+        mean = np.mean([by_gender["chrf", s, "baseline", gender] for s in BASELINE_LLMS])
         assert row["Mean · chrF"] == pytest.approx(mean, abs=0.0051)
 
 
@@ -124,24 +132,38 @@ def test_paper_tables_8_9_rows_in_the_paper_order(default_run, number, label, le
     assert list(t.columns[:2]) == [label, "Gender"]
     assert list(t[label]) == [lv for lv in levels for _ in range(4)]
     assert list(t["Gender"]) == ["Female", "Male", "Inclusive", "Mean"] * 3
+    # the table is the baseline prompt's: a system that did not run it (the base LLM, on its
+    # few-shot prompt) has an empty column, every other a full one
+    empty = {c.split(" · ")[0] for c in t.columns[2:] if t[c].isna().all()}
+    assert empty == {s for s in plan.systems("fairtranslate")
+                     if "baseline" not in plan.prompts_of("fairtranslate", s)}
     for _, part in t.groupby(label):
         genders = part[part["Gender"] != "Mean"]
         mean = part[part["Gender"] == "Mean"]
         for column in t.columns[2:]:
+            if column.split(" · ")[0] in empty:
+                continue
             assert mean[column].item() == pytest.approx(genders[column].mean(), abs=0.011)
 
 
 def test_paper_tables_2_6_7_and_the_formats(default_run):
     t2 = table(default_run, "paper_table2.csv")
-    assert list(t2["Prompting"]) == ["Baseline", "Moral", "Linguistic", "Moral & Ling."]
+    # the paper's four in its names, then the default's other prompts (the base LLM's
+    # few-shot) as named in the config, capitalised
+    paper = ["Baseline", "Moral", "Linguistic", "Moral & Ling."]
+    others = [p[:1].upper() + p[1:] for p in plan.prompts("fairtranslate") if p not in PROMPTS]
+    assert list(t2["Prompting"]) == paper + others
     assert list(t2.columns[1:4]) == ["oracle-male · Female", "oracle-male · Male",
                                      "oracle-male · Inclusive"]
-    assert (t2["oracle-male · Male"] == 100).all()
+    assert (t2["oracle-male · Male"][:len(PROMPTS)] == 100).all()  # the prompts it ran
     t7 = table(default_run, "paper_table7.csv")
     assert t7.shape == t2.shape
     t6 = table(default_run, "paper_table6.csv")
     assert list(t6.columns[1:3]) == ["oracle-male · sacreBLEU", "oracle-male · chrF"]
-    assert all(re.fullmatch(r"\d\.\de-\d+", v) for v in t6["oracle-male · sacreBLEU"].astype(str))
+    # the oracle's p-values on the prompts it ran (blank on the base LLM's few-shot row)
+    p_values = t6[t6["Prompting"].isin(t2["Prompting"][:len(PROMPTS)])]["oracle-male · sacreBLEU"]
+    assert len(p_values) == len(PROMPTS)
+    assert all(re.fullmatch(r"\d\.\de-\d+", v) for v in p_values.astype(str))
     for number in ("1", "2", "3", "6", "7", "8", "9"):
         md = default_run.path(FT / "tables" / f"paper_table{number}.md").read_text()
         tex = default_run.path(FT / "tables" / f"paper_table{number}.tex").read_text()
@@ -179,12 +201,11 @@ def test_comet_is_one_gpu_job_per_benchmark_over_every_run(tmp_path):
     text = output_of(proc)
     stats = job_stats(text)
     assert stats["comet"] == stats["bertscore"] == 1
-    assert stats["score"] == len(SYSTEMS) * len(PROMPTS) + 1
+    assert stats["score"] == len(RUNS)
     block = text[text.index("rule comet:"):].split("\n\n", 1)[0]
     assert "results/default/fairtranslate/scores/comet.parquet" in block
-    for system in SYSTEMS:
-        for prompt in PROMPTS:
-            assert f"results/default/fairtranslate/translations/{system}/{prompt}.jsonl" in block
+    for system, prompt in RUNS:
+        assert f"results/default/fairtranslate/translations/{system}/{prompt}.jsonl" in block
     assert "gpu=1" in block.replace(" ", "")
     block = text[text.index("rule bertscore:"):].split("\n\n", 1)[0]
     assert "results/default/fairtranslate/scores/bertscore.parquet" in block

@@ -18,6 +18,7 @@ from .workflow_support import copy_project, explain, output_of, planned_jobs, sn
 pytestmark = pytest.mark.workflow
 
 LLM = "smollm2-135m"
+BASE_LLM = "gemma3-270m"  # the base model, few-shot
 CONFIG = yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
 
 
@@ -51,10 +52,23 @@ def test_the_default_runs_the_llm_where_it_is_listed_and_the_overlay_on_all(proj
                                  "gambit")} == {"fairtranslate": 4, "neogate": 6, "gate": 1,
                                                 "conga": 1, "gate-x-e": 1, "gambit": 2}
     assert set(runs) == set(CONFIG["benchmarks"])  # the overlay: every benchmark
-    # the base LLM (Gemma) where it translates, on its few-shot prompt, in the overlay
+    # the base LLM (Gemma) where it translates, on its few-shot prompt, in the overlay as in
+    # the default
     gemma = {(wc["benchmark"], wc["prompt"]) for rule, wc in planned_jobs(output_of(proc))
-             if rule == "translate" and wc.get("system") == "gemma3-270m"}
+             if rule == "translate" and wc.get("system") == BASE_LLM}
     assert gemma == {("fairtranslate", "fewshot"), ("mt-geneval", "fewshot")}
+
+
+def test_the_default_runs_the_base_llm_few_shot_where_it_translates(project):
+    proc = snakemake(project, "-n", "--cores", "2")
+    assert proc.returncode == 0, explain(proc)
+    gemma = {(wc["benchmark"], wc["prompt"]) for rule, wc in planned_jobs(output_of(proc))
+             if rule == "translate" and wc.get("system") == BASE_LLM}
+    assert gemma == {("fairtranslate", "fewshot"), ("mt-geneval", "fewshot")}
+    # plain text, one answer a line, a small token budget: the stop string ends each answer
+    settings = CONFIG["systems"][BASE_LLM]
+    assert settings["chat_template"] == "none" and settings["stop"] == ["\n"]
+    assert settings["max_new_tokens"] <= 64
 
 
 def test_translate_jobs_take_the_systems_threads(project):
@@ -126,3 +140,27 @@ def test_the_scorecard_has_one_real_row_with_its_quality(default_run):
     # paper Table 1's Mean is over models only: here the LLM alone
     note = default_run.path("results/default/fairtranslate/tables/paper_table1.md").read_text()
     assert "baselines and oracles left out" in note and LLM in note
+
+
+def test_the_base_llm_answers_end_at_the_stop_string(default_run):
+    """Gemma few-shot in the default: every item answered, most answers ended by the newline
+    (finish reason "stop", counted in finish_reasons.csv), its scorecard row on its headline
+    prompt (few-shot), named in the scorecard."""
+    default_run.require_success()
+    for bench in ("fairtranslate", "mt-geneval"):
+        path = default_run.path(f"results/default/{bench}/translations/{BASE_LLM}/fewshot.jsonl")
+        records = [json.loads(line) for line in path.read_text().splitlines()]
+        assert records and all(r["hypothesis"].strip() for r in records), bench
+        reasons = Counter(r["finish_reason"] for r in records)
+        assert set(reasons) <= {"stop", "eos", "length"}, (bench, reasons)
+        assert reasons["stop"] >= 0.8 * len(records), (bench, reasons)
+        assert "\n" not in "".join(r["hypothesis"] for r in records)  # cut before the stop
+        table = pd.read_csv(default_run.path(f"results/default/{bench}/tables/finish_reasons.csv"))
+        row = table[(table["system"] == BASE_LLM) & (table["prompt"] == "fewshot")].iloc[0]
+        assert row["items"] == len(records) and row["stop"] == reasons["stop"], bench
+    card = json.loads(default_run.path("results/default/scorecard/scorecard.json").read_text())
+    gemma = next(r for r in card if r["system"] == BASE_LLM)
+    assert gemma["fairtranslate"]["run"] == "fewshot"
+    assert gemma["mt-geneval"]["run"] == "fewshot"
+    md = default_run.path("results/default/scorecard/scorecard.md").read_text()
+    assert f"{BASE_LLM}: fewshot" in md  # the column's run names the base LLM's prompt

@@ -11,6 +11,7 @@ import sys
 
 import pytest
 
+from . import default_plan as plan
 from .conftest import ROOT
 from .workflow_support import output_of, planned_jobs, snakemake
 
@@ -72,4 +73,5 @@ def test_the_template_files_let_it_plan_the_systems_translations(project):
     assert proc.returncode == 0, output_of(proc)
     translate = sorted(w["prompt"] for rule, w in planned_jobs(output_of(proc))
                        if rule == "translate" and w.get("system") == "my-outputs")
-    assert translate == ["baseline", "linguistic", "moral", "moral_linguistic"]
+    # a system with no system_prompts entry runs every prompt of the benchmark
+    assert translate == sorted(plan.prompts("fairtranslate"))
