@@ -144,3 +144,13 @@ def test_a_script_import_the_fingerprint_misses_is_caught():
                    [])
     assert wrong == ["gambit_detect: its code param does not cover "
                      "['gendermt.benchmarks.gambit.evaluate'], which gambit_detect.py imports"]
+
+
+def test_the_rules_of_the_benchmarks_the_default_does_not_configure(study_plans):
+    """Their rule files are included only for a config that configures them: planned with
+    a study config that does (tests/study_support.py)."""
+    from .study_support import merged, study_files
+
+    _, plans = study_plans
+    for study, found in plans.items():
+        assert all_faults(found, merged(*study_files(study))) == [], study

@@ -5,7 +5,7 @@
 from gendermt.benchmarks.conga import config as conga_config
 from gendermt.benchmarks.conga.annotator import load_template as conga_load_template
 
-CONGA = BENCHMARKS.get("conga", {})
+CONGA = benchmark_spec("conga")
 CONGA_ANNOTATIONS = CONGA.get("annotations", {})
 CONGA_TAGS = CONGA.get("tags", {})
 CONGA_DATA = dict(CONGA.get("data", {}))
@@ -90,6 +90,7 @@ rule conga_annotate:
         annotator=CONGA_ANNOTATOR,
         target_tags=CONGA_TAGS.get("target", {}),
     resources:
+        **node_resources("conga_annotate"),
         **gpu_resources(CONGA_ANNOTATOR_GPUS),
     log:
         f"{LOGS}/conga/annotate/{{system}}/{{prompt}}.log",

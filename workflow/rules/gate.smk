@@ -4,7 +4,7 @@
 from gendermt.benchmarks.gate.data import variant_files
 
 
-GATE = BENCHMARKS.get("gate", {})
+GATE = benchmark_spec("gate")
 GATE_RAW = (
     configured("benchmarks.gate.data", variant_files, GATE["data"]["root"], GATE["data"]["languages"])
     if GATE

@@ -5,7 +5,7 @@ from gendermt.benchmarks.neogate.inputs import resolve_templates, study_runs
 
 
 # a run (prompt format × shots × paradigm) is one value of {prompt}
-NEOGATE = BENCHMARKS.get("neogate", {})
+NEOGATE = benchmark_spec("neogate")
 # (checked at start-up: gendermt.benchmarks.neogate.config)
 NEOGATE_TEMPLATES = resolve_templates(NEOGATE["templates"]) if NEOGATE else {}
 NEOGATE_RUNS = study_runs(NEOGATE, NEOGATE_TEMPLATES) if NEOGATE else {}

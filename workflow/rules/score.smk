@@ -34,7 +34,7 @@ rule score:
 # so adding a system reruns this job but scores only the new system's triples.
 rule comet:
     input:
-        translations=benchmark_translations,
+        translations=translation_files_of,
         data=f"{RESULTS}/{{benchmark}}/data.parquet",
     output:
         scores=f"{RESULTS}/{{benchmark}}/scores/comet.parquet",
@@ -58,7 +58,7 @@ rule comet:
 # pairs in the score store are not scored again).
 rule bertscore:
     input:
-        translations=benchmark_translations,
+        translations=translation_files_of,
         data=f"{RESULTS}/{{benchmark}}/data.parquet",
     output:
         scores=f"{RESULTS}/{{benchmark}}/scores/bertscore.parquet",

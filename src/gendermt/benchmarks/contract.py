@@ -60,6 +60,20 @@ class Scorecard:
 
 
 @dataclass(frozen=True)
+class NodeRule:
+    """A rule of the benchmark whose jobs need a node of their own (they load or call a
+    model): a cluster run submits them, with these resources per attempt (a job killed for
+    time or memory gets more on its retry). Every other rule of its file is a `localrule`."""
+
+    #: Minutes per attempt (SLURM's runtime).
+    runtime: int
+    #: MB of memory per attempt.
+    mem_mb: int
+    #: CPUs of the job.
+    cpus_per_task: int = 1
+
+
+@dataclass(frozen=True)
 class Benchmark:
     """One config block under ``benchmarks:`` and everything the shared files need of it."""
 
@@ -107,6 +121,17 @@ class Benchmark:
     labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     #: Report labels by pattern (a regular expression over that path; groups fill ``{0}``).
     label_patterns: tuple[tuple[str, tuple[str, str]], ...] = ()
+    #: Its rules that need a node (load or call a model) → their resources; the rule file
+    #: gives them with ``resources: **node_resources("<rule>")`` (common.smk), the tests find
+    #: them here (tests/test_localrules.py, tests/test_placement.py).
+    node_rules: Mapping[str, NodeRule] = field(default_factory=dict)
+    #: The project's stand-in for each file a study config names that the project does not
+    #: ship (the user's data): config key below ``benchmarks.<name>`` (dotted), or from the
+    #: config's root for a system's file (``systems.<system>.path``) → a shipped sample in
+    #: the same published format. A ``{prompt}`` in the configured path is filled with each
+    #: of the benchmark's prompts, in the sample's path too. The study configs' dry runs
+    #: (tests/test_study_configs.py) put the samples there.
+    samples: Mapping[str, str] = field(default_factory=dict)
 
     def check_config(self, spec: Mapping[str, Any], config: Mapping[str, Any]) -> None:
         """Run the benchmark's own config checks (nothing when it declares none)."""

@@ -1,7 +1,7 @@
 """ConGA: what the workflow, the command line and the scorecard need
 of this benchmark (gendermt.benchmarks.contract)."""
 
-from gendermt.benchmarks.contract import Benchmark, Scorecard
+from gendermt.benchmarks.contract import Benchmark, NodeRule, Scorecard
 
 BENCHMARKS = (
     Benchmark(
@@ -10,6 +10,10 @@ BENCHMARKS = (
         order=30,
         package="gendermt.benchmarks.conga",
         rules="workflow/rules/conga.smk",
+        # the LLM annotator: a chat model (a 7B one in config/study/conga.yaml) over every
+        # system × prompt's outputs, like a translation job
+        node_rules={"conga_annotate": NodeRule(runtime=240, mem_mb=16000)},
+        samples={"data.path": "resources/conga/gENder-IT-sample.tsv"},
         data_keys=("data.path", "templates", "annotations.alternatives"),
         data_stage_keys=("data.path",),
         check="gendermt.benchmarks.conga.config:check",

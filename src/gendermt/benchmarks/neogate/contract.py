@@ -10,6 +10,8 @@ BENCHMARKS = (
         order=20,
         package="gendermt.benchmarks.neogate",
         rules="workflow/rules/neogate.smk",
+        samples={"data.test": "resources/neogate/Neo-GATE.tsv",
+                 "data.dev": "resources/neogate/Neo-GATE-dev.tsv"},
         data_keys=("data.test", "data.dev", "paradigms.*.mapping", "templates"),
         data_stage_keys=("data.test", "data.dev", "paradigms.*.mapping"),
         check="gendermt.benchmarks.neogate.config:check",
@@ -42,6 +44,10 @@ BENCHMARKS = (
         package="gendermt.benchmarks.neogate",
         rules="workflow/rules/neogate_flores.smk",
         schema="flores.schema.yaml",
+        samples={
+            "data.source": "resources/neogate/flores-sample/devtest/eng_Latn.devtest",
+            "data.reference": "resources/neogate/flores-sample/devtest/ita_Latn.devtest",
+        },
         data_keys=("data.source", "data.reference", "templates"),
         data_stage_keys=("data.source", "data.reference"),
         labels={

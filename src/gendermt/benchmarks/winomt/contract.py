@@ -1,7 +1,7 @@
 """WinoMT: what the workflow, the command line and the scorecard need
 of this benchmark (gendermt.benchmarks.contract)."""
 
-from gendermt.benchmarks.contract import Benchmark, Scorecard
+from gendermt.benchmarks.contract import Benchmark, NodeRule, Scorecard
 
 BENCHMARKS = (
     Benchmark(
@@ -10,6 +10,13 @@ BENCHMARKS = (
         order=70,
         package="gendermt.benchmarks.winomt",
         rules="workflow/rules/winomt.smk",
+        # one job per target language loads that language's spaCy model once and aligns every
+        # system's file with every reader (winomt_gender_apart: a system that runs only some
+        # languages, one job per system and language)
+        node_rules={
+            "winomt_gender": NodeRule(runtime=60, mem_mb=8000),
+            "winomt_gender_apart": NodeRule(runtime=60, mem_mb=8000),
+        },
         data_keys=("data.path", "data.pro", "data.anti", "templates"),
         data_stage_keys=("data.path", "data.pro", "data.anti"),
         datasets=("dataset.yaml",),
