@@ -133,10 +133,10 @@ SYSTEMS = config["systems"]
 
 
 def benchmark_spec(name):
-    """A configured benchmark's block, for its rule file, by the benchmark's name: a rule
-    file keeps it in a global named after its benchmark (`WINO_X = benchmark_spec("wino-x")`)
-    or calls this in its lambdas. Never in a shared name such as `SPEC`: every rule file runs
-    in one namespace, and the next file would rebind it before any lambda of this one ran."""
+    """A configured benchmark's block, by the benchmark's name (its rule file keeps it in a
+    global named after its benchmark, `WINO_X = benchmark_spec("wino-x")`, or calls this in
+    its lambdas). Never in a shared name such as `SPEC`: every rule file runs in one
+    namespace, and the next file would rebind it before any lambda of this one ran."""
     try:
         return BENCHMARKS[name]
     except KeyError:
@@ -210,9 +210,9 @@ def model_files_of(wildcards):
 
 # Each benchmark's runs as records ({system, prompt, ...}; a run's files are
 # <stage>/{system}/{prompt}.*): each system on each prompt, or on the prompts its
-# `system_prompts` gives it, unless its rule file sets its own (Neo-GATE: systems × runs and
-# paradigm systems; GAMBIT: model × language). The one family of run helpers: run_records, and
-# run_paths for a rule's inputs and its `params: runs=` (the same list).
+# `system_prompts` gives it, unless its rule file sets BENCHMARK_RUNS["<name>"] (Neo-GATE
+# sets systems x runs and paradigm systems, GAMBIT model x language). The one family of run
+# helpers: run_records, and run_paths for a rule's inputs and its `params: runs=`.
 BENCHMARK_RUNS: dict[str, list[dict]] = {}
 
 

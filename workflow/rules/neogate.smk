@@ -53,7 +53,7 @@ if NEOGATE:
     )
 
 
-localrules: neogate_data, neogate_inputs, neogate_score, neogate_tables, neogate_figures, neogate_flores_data, neogate_flores_inputs, neogate_flores_table
+localrules: neogate_data, neogate_inputs, neogate_score, neogate_tables, neogate_figures
 
 
 ruleorder: neogate_inputs > build_inputs

@@ -18,6 +18,9 @@ if NEOGATE_FLORES:
     TARGETS.extend([f"{RESULTS}/neogate-flores/tables/flores.csv"])
 
 
+localrules: neogate_flores_data, neogate_flores_inputs, neogate_flores_table
+
+
 ruleorder: neogate_flores_inputs > build_inputs
 
 
