@@ -54,6 +54,15 @@ def test_what_a_contract_names_exists(bench):
     assert set(bench.data_stage_keys) <= set(bench.data_keys)
     for path in bench.labels:
         assert path.split("/")[0] == bench.name, path
+    # what the README's generated tables say of it (tools/gen_docs.py), its study data's
+    # stand-ins (tests/study_support.py)
+    assert bench.direction and bench.description
+    assert (ROOT / "docs" / "benchmarks" / (bench.page or f"{bench.name}.md")).is_file()
+    if bench.scorecard:
+        assert bench.scorecard.figures and all(len(f) == 3 for f in bench.scorecard.figures)
+    for key, sample in bench.samples.items():
+        assert (ROOT / sample.replace("{prompt}", "*")).parent.is_dir(), (key, sample)
+        assert key.startswith("/") or key.split(".")[0] in keys, key
 
 
 @pytest.mark.parametrize("bench", BENCHMARKS, ids=IDS)

@@ -57,6 +57,10 @@ class Scorecard:
     #: ``"module:function"``: results folder → ``gendermt.scorecard.figures.Part`` (its
     #: figures carry unit and better direction).
     reader: str
+    #: Its figures as the README's scorecard table lists them: (JSON key pattern with
+    #: ``{lang}``/``{paradigm}``/``{metric}``, what it is, which way is better); the clean
+    #: share every benchmark has is added by tools/gen_docs.py.
+    figures: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,12 @@ class Benchmark:
     package: str
     #: Its rule file, relative to the workflow's root (the Snakefile includes it).
     rules: str
+    #: Its row of the README's benchmark table (tools/gen_docs.py): language directions,
+    #: e.g. "en→fr", and what is measured.
+    direction: str = ""
+    description: str = ""
+    #: Its page under ``docs/benchmarks/`` ("": ``<name>.md``).
+    page: str = ""
     #: Its config schema fragment (the ``benchmarks.<name>`` object), a file in the package.
     schema: str = "schema.yaml"
     #: Config keys (dotted, ``*`` for any key, a trailing ``/`` for a folder) of the files and

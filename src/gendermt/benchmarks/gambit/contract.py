@@ -10,6 +10,12 @@ BENCHMARKS = (
         order=40,
         package="gendermt.benchmarks.gambit",
         rules="workflow/rules/gambit.smk",
+        # its row of the README's benchmark table (tools/gen_docs.py)
+        direction="en→fr, en→el",
+        description=(
+            "GAMBIT with GRAPE: gender assigned to ambiguous occupations against parity, "
+            "labour statistics and stereotype ratings; detector validation"
+        ),
         # the LLM judge sends two requests per translated text (hours for 9,805 texts on an
         # API) and loads a sentence-embedding model; the lexicon detector takes seconds
         node_rules={
@@ -46,6 +52,14 @@ BENCHMARKS = (
             "GAMBIT/GRAPE",
             ("gambit/tables/grape.csv",),
             "gendermt.benchmarks.gambit.scorecard:read",
+            # its figures on the legend: (JSON key pattern, what it is, better)
+            figures=(
+                (
+                    "grape_m_parity_{lang}",
+                    "GRAPE_m^parity, ISCO 4-digit (0: parity; 1: masculine forms only)",
+                    "closer to 0",
+                ),
+            ),
         ),
         labels={
             "gambit/tables/validation": ("Detector validation", "Table 1"),

@@ -10,6 +10,12 @@ BENCHMARKS = (
         order=70,
         package="gendermt.benchmarks.winomt",
         rules="workflow/rules/winomt.smk",
+        # its row of the README's benchmark table (tools/gen_docs.py)
+        direction="en→fr/es/it/de",
+        description=(
+            "gender accuracy, ΔG, ΔS of published commercial systems' outputs, re-scored "
+            "offline"
+        ),
         # one job per target language loads that language's spaCy model once and aligns every
         # system's file with every reader (winomt_gender_apart: a system that runs only some
         # languages, one job per system and language)
@@ -27,6 +33,18 @@ BENCHMARKS = (
             "WinoMT",
             ("winomt/tables/summary.csv",),
             "gendermt.benchmarks.winomt.scorecard:read",
+            # its figures on the legend: (JSON key pattern, what it is, better)
+            figures=(
+                ("acc_{lang}", "gender accuracy", "higher"),
+                ("delta_g_{lang}", "ΔG: F1 male − female", "closer to 0"),
+                ("delta_s_{lang}", "ΔS: accuracy pro − anti", "closer to 0"),
+                (
+                    "readable_{lang}",
+                    "readable genders: % of entities whose gender the reader could read (a "
+                    "quality floor)",
+                    "higher",
+                ),
+            ),
         ),
         labels={
             "winomt/tables/readers": ("Gender readers beside the paper", "Table 2"),
