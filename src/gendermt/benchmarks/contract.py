@@ -131,6 +131,10 @@ class Benchmark:
     labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     #: Report labels by pattern (a regular expression over that path; groups fill ``{0}``).
     label_patterns: tuple[tuple[str, tuple[str, str]], ...] = ()
+    #: Columns its data table (``data.parquet``) must hold beyond the generic ones
+    #: (``gendermt.stage_tables.DATA_COLUMNS``), column → kind (``string``, ``number``,
+    #: ``boolean``, ``any``): checked when its data stage writes the table.
+    data_columns: Mapping[str, str] = field(default_factory=dict)
     #: Its rules that need a node (load or call a model) → their resources; the rule file
     #: gives them with ``resources: **node_resources("<rule>")`` (common.smk), the tests find
     #: them here (tests/test_localrules.py, tests/test_placement.py).
