@@ -39,6 +39,7 @@ from gendermt.runinfo import check_config_files, startup_line
 from gendermt.runinfo import summary as run_summary_of
 from gendermt.run_config import write_report_note
 from gendermt.scoring.metrics import NEURAL_METRICS
+from gendermt.scoring.normalization import normalizer_module
 from gendermt.source_translations import shares_sources
 from gendermt.sources import Hasher, check_sources, identity
 from gendermt.datasets import read_by as datasets_read_by
@@ -339,6 +340,15 @@ def metric_options(wildcards):
 def hypothesis_normalization_of(wildcards):
     """The benchmark's `normalize_hypotheses` (a scoring option; None: none)."""
     return BENCHMARKS[wildcards.benchmark].get("normalize_hypotheses")
+
+
+def scoring_code(module):
+    """A scoring job's code param: `module` and the module of the benchmark's normaliser,
+    which the job loads by name (a contract's `normalizers`), and no other."""
+    def code(wildcards):
+        own = normalizer_module(hypothesis_normalization_of(wildcards))
+        return code_fingerprint(module, *([own] if own else []))
+    return code
 
 
 def comet_settings_of(wildcards):

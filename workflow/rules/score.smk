@@ -12,7 +12,7 @@ rule score:
         scores=f"{RESULTS}/{{benchmark}}/scores/{{system}}/{{prompt}}.parquet",
         summary=f"{RESULTS}/{{benchmark}}/scores/{{system}}/{{prompt}}.json",
     params:
-        code=code_fingerprint("gendermt.scoring.score"),
+        code=scoring_code("gendermt.scoring.score"),
         metrics=sacrebleu_metrics_of,
         options=metric_options,
         group_by=corpus_groups_of,
@@ -40,7 +40,7 @@ rule comet:
         scores=f"{RESULTS}/{{benchmark}}/scores/comet.parquet",
         summary=f"{RESULTS}/{{benchmark}}/scores/comet.json",
     params:
-        code=code_fingerprint("gendermt.scoring.comet"),
+        code=scoring_code("gendermt.scoring.comet"),
         settings=comet_settings_of,
     resources:
         **gpu_resources(comet_gpus),

@@ -61,6 +61,10 @@ class Scorecard:
     #: ``{lang}``/``{paradigm}``/``{metric}``, what it is, which way is better); the clean
     #: share every benchmark has is added by tools/gen_docs.py.
     figures: tuple[tuple[str, str, str], ...] = ()
+    #: Floors of its own quality figures beyond the shared ones (gendermt.scorecard.build),
+    #: figure key → the value below which a run is marked low quality (WinoMT's readable
+    #: share: ``{"readable": 75.0}``, per language ``readable_<lang>``).
+    floors: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -131,6 +135,10 @@ class Benchmark:
     labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     #: Report labels by pattern (a regular expression over that path; groups fill ``{0}``).
     label_patterns: tuple[tuple[str, tuple[str, str]], ...] = ()
+    #: Hypothesis normalisers it provides (a config's ``normalize_hypotheses`` names one):
+    #: name → ``"module:function"`` (text → text). gendermt.scoring.normalization finds them
+    #: here; the score and COMET jobs' fingerprints cover the module (normalizer_modules).
+    normalizers: Mapping[str, str] = field(default_factory=dict)
     #: Columns its data table (``data.parquet``) must hold beyond the generic ones
     #: (``gendermt.stage_tables.DATA_COLUMNS``), column → kind (``string``, ``number``,
     #: ``boolean``, ``any``): checked when its data stage writes the table.

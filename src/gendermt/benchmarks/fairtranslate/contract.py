@@ -16,6 +16,9 @@ BENCHMARKS = (
             "BLEU/COMET by gender (male/female/inclusive) × stereotype × ambiguity; 4 "
             "prompting strategies; ANOVA; inclusive forms, occupation forms, singular \"they\""
         ),
+        # the authors' normaliser (inclusive spellings → one form), a scoring option
+        normalizers={"non_binary_standardization":
+                     "gendermt.benchmarks.fairtranslate.authors:non_binary_standardization"},
         data_keys=("data.path", "templates"),
         data_stage_keys=("data.path",),
         check="gendermt.benchmarks.fairtranslate.config:check",

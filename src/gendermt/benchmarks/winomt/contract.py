@@ -33,6 +33,8 @@ BENCHMARKS = (
             "WinoMT",
             ("winomt/tables/summary.csv",),
             "gendermt.benchmarks.winomt.scorecard:read",
+            # SmolLM2's loops leave 60 % of the entities readable
+            floors={"readable": 75.0},
             # its figures on the legend: (JSON key pattern, what it is, better)
             figures=(
                 ("acc_{lang}", "gender accuracy", "higher"),
