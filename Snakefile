@@ -21,8 +21,9 @@ include: "workflow/rules/translate.smk"
 include: "workflow/rules/output_checks.smk"
 include: "workflow/rules/translate_sources.smk"
 include: "workflow/rules/score.smk"
-# every benchmark's rule file (gendermt.benchmarks.registry: a package with a contract.py)
-for _benchmark in registry.benchmarks():
+# the rule file of every benchmark the config configures (gendermt.benchmarks.registry: a
+# package with a contract.py); a rule file reads its block with benchmark_spec("<name>")
+for _benchmark in registry.configured(BENCHMARKS):
 
     include: _benchmark.rules
 

@@ -50,3 +50,19 @@ def config_schema(tmp_path_factory) -> str:
 
     return str(registry.write_config_schema(ROOT / "workflow/schemas/config.schema.yaml",
                                             tmp_path_factory.mktemp("schema") / "config.yaml"))
+
+
+@pytest.fixture(scope="session")
+def study_plans(tmp_path_factory):
+    """(project, {study: plan}): the plans (tests/dag_params.py) of the study configs that
+    configure every registered benchmark the default does not. The Snakefile includes only
+    the configured benchmarks' rule files, so the tests that check every rule (placement,
+    fingerprints, env files) read these besides the default's plan."""
+    from .dag_params import plan
+    from .study_support import covering, merged, study_files, with_user_data
+    from .workflow_support import copy_project
+
+    project = with_user_data(copy_project(tmp_path_factory.mktemp("studies") / "project",
+                                          share_cache=False))
+    default = set(merged("config/config.yaml")["benchmarks"])
+    return project, {s: plan(project, *study_files(s)) for s in covering(default)}

@@ -29,14 +29,22 @@ from .workflow_support import copy_project
 
 
 @pytest.fixture(scope="module")
-def rules(tmp_path_factory) -> list[dict]:
+def rules(tmp_path_factory, study_plans) -> list[dict]:
     project = copy_project(tmp_path_factory.mktemp("envs") / "project", share_cache=False)
-    found = [r for r in plan(project, "config/config.yaml")["rules"] if r["script"]]
-    # the checkout's env files and scripts, not the copy's (the copy is only for planning)
-    for rule in found:
-        for key in ("script", "conda"):
-            rule[key] = str(ROOT / Path(rule[key]).relative_to(project))
-    return found
+    planned = [(project, plan(project, "config/config.yaml"))]
+    # the rules of the benchmarks the default does not configure (their rule files are
+    # included only for a config that does): a study config's plan
+    planned += [(study_plans[0], p) for p in study_plans[1].values()]
+    found: dict[str, dict] = {}
+    for root, plan_of in planned:
+        for rule in plan_of["rules"]:
+            if not rule["script"] or rule["rule"] in found:
+                continue
+            # the checkout's env files and scripts, not the copy's (only for planning)
+            for key in ("script", "conda"):
+                rule[key] = str(ROOT / Path(rule[key]).relative_to(root))
+            found[rule["rule"]] = rule
+    return list(found.values())
 
 
 def env_faults(rules: list[dict], envs: Path = ROOT / "envs") -> list[str]:

@@ -69,6 +69,16 @@ def faults(rule: str, script: str | None, code: dict, backends: list[str]) -> li
     return found
 
 
+def normalizer_modules(params: dict) -> list[str]:
+    """The hypothesis normaliser's module a scoring job loads by name (its contract's)."""
+    from gendermt.scoring.normalization import normalizer_module
+
+    settings = params.get("settings")
+    name = params.get("normalize") or (settings.get("normalize_hypotheses")
+                                       if isinstance(settings, dict) else None)
+    return [normalizer_module(name)] if name else []
+
+
 def backend_modules(config: dict, systems: list[str]) -> list[str]:
     return [BACKEND_MODULES[config["systems"][s]["backend"]] for s in systems
             if config["systems"][s].get("backend") in BACKEND_MODULES]
@@ -90,7 +100,7 @@ def all_faults(found: dict, config: dict) -> list[str]:
     for job in found["jobs"]:
         systems = systems_built(job["rule"], job["wildcards"], job["params"])
         out += faults(job["rule"], job["script"], job["code"],
-                      backend_modules(config, systems))
+                      backend_modules(config, systems) + normalizer_modules(job["params"]))
     return sorted(set(out))
 
 
@@ -144,3 +154,27 @@ def test_a_script_import_the_fingerprint_misses_is_caught():
                    [])
     assert wrong == ["gambit_detect: its code param does not cover "
                      "['gendermt.benchmarks.gambit.evaluate'], which gambit_detect.py imports"]
+
+
+def test_the_rules_of_the_benchmarks_the_default_does_not_configure(study_plans):
+    """Their rule files are included only for a config that configures them: planned with
+    a study config that does (tests/study_support.py)."""
+    from .study_support import merged, study_files
+
+    _, plans = study_plans
+    for study, found in plans.items():
+        assert all_faults(found, merged(*study_files(study))) == [], study
+
+
+def test_a_scoring_job_covers_its_benchmarks_normaliser_only_when_it_applies_one():
+    """The normaliser is the contract's (scoring/normalization.py names no benchmark), loaded
+    by name: a job that applies it covers its module, the default's jobs do not."""
+    from gendermt.benchmarks.fairtranslate import authors
+    from gendermt.scoring.normalization import normalizer, normalizer_module
+
+    assert normalizer_module("non_binary_standardization") == (
+        "gendermt.benchmarks.fairtranslate.authors")
+    assert normalizer("non_binary_standardization") is authors.non_binary_standardization
+    source = (ROOT / "src/gendermt/scoring/normalization.py").read_text(encoding="utf-8")
+    assert "fairtranslate" not in source.split('"""', 2)[2]
+    assert not any("fairtranslate.authors" in m for m in closure(["gendermt.scoring.score"]))

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 import yaml
 
 from gendermt import placement
+from gendermt.benchmarks import registry
 from gendermt.placement import gpu_resources, slurm_gpu_model, slurm_partition
 
 from .conftest import ROOT
 from .dag_params import plan as plan_workflow
+from .study_support import STUDIES, merged, runnable, study_files
 from .test_localrules import NODE_RULES
 from .workflow_support import copy_project
 
@@ -142,21 +145,45 @@ def test_every_rule_with_gpus_is_placed(planned):
     assert not no_gpu, f"rules that can use a GPU but ask for none: {no_gpu}"
 
 
-def model_rules(planned) -> set[str]:
+@pytest.fixture(scope="module")
+def every_rule(planned, study_plans) -> dict[str, dict]:
+    """Every rule of the workflow, by name, with the run whose plan parsed it: the default's
+    (with the overlay) and, for the benchmarks the default does not configure (their rule
+    files are not included), a study config's that does."""
+    found = {r["rule"]: {**r, "run": "placement"} for r in planned["rules"]}
+    for study, plan_of in study_plans[1].items():
+        run = merged(*study_files(study))["run"]
+        for rule in plan_of["rules"]:
+            found.setdefault(rule["rule"], {**rule, "run": run})
+    return found
+
+
+def test_every_registered_benchmarks_rules_are_walked(every_rule):
+    skipped = [s for s in STUDIES if not runnable(s)]
+    for bench in registry.benchmarks():
+        text = (ROOT / bench.rules).read_text(encoding="utf-8")
+        rules = set(re.findall(r"^rule (\w+):", text, flags=re.M))
+        if not skipped:
+            assert rules <= set(every_rule), f"{bench.name}: {rules - set(every_rule)}"
+
+
+def model_rules(every_rule) -> set[str]:
     """Rules that load or call a model: the ones a cluster run submits (every other rule is
     local, tests/test_localrules.py), so that a new benchmark's rules are found here."""
-    submitted = {r["rule"] for r in planned["rules"] if r["submitted"]}
-    assert submitted >= NODE_RULES, f"model rules not submitted: {NODE_RULES - submitted}"
+    submitted = {name for name, r in every_rule.items() if r["submitted"]}
+    expected = NODE_RULES & set(every_rule)
+    assert submitted >= expected, f"model rules not submitted: {expected - submitted}"
     return submitted
 
 
-def test_every_rule_that_runs_a_model_has_a_benchmark_file(planned):
-    benchmarks = {r["rule"]: r["benchmark"] for r in planned["rules"]}
-    missing = sorted(name for name in model_rules(planned) if benchmarks[name] is None)
+def test_every_rule_that_runs_a_model_has_a_benchmark_file(every_rule):
+    benchmarks = {name: r["benchmark"] for name, r in every_rule.items()}
+    missing = sorted(name for name in model_rules(every_rule) if benchmarks[name] is None)
     assert not missing, f"rules that run a model without `benchmark:`: {missing}"
     # beside the others: results/<run>/benchmarks/...
-    for name in model_rules(planned):
-        assert benchmarks[name].startswith("results/placement/benchmarks/"), benchmarks[name]
+    for name in model_rules(every_rule):
+        run = every_rule[name]["run"]
+        assert benchmarks[name].startswith(f"results/{run}/benchmarks/"), benchmarks[name]
 
 
 def test_planned_jobs_ask_for_the_gpus_partition_and_model_their_settings_give(planned):
@@ -176,14 +203,14 @@ def test_planned_jobs_ask_for_the_gpus_partition_and_model_their_settings_give(p
     assert all("gpu" not in j["resources"] for j in planned["jobs"] if j["rule"] not in GPU_RULES)
 
 
-def test_the_slurm_profile_sizes_model_jobs_and_leaves_placement_to_the_rules(planned):
+def test_the_slurm_profile_sizes_model_jobs_and_leaves_placement_to_the_rules(every_rule):
     profile = yaml.safe_load((ROOT / "profiles" / "slurm" / "config.yaml").read_text())
-    rules = {r["rule"]: set(r["resources"]) for r in planned["rules"]}
+    rules = {name: set(r["resources"]) for name, r in every_rule.items()}
     sized = profile["set-resources"]
     assert set(sized) <= set(rules), f"set-resources names no rule: {set(sized) - set(rules)}"
     # a job that loads a model needs more than the defaults (15 min, 2 GB): sized here, or by
     # its own rule (`resources: runtime=..., mem_mb=...`, which the profile's defaults leave)
-    unsized = sorted(name for name in model_rules(planned)
+    unsized = sorted(name for name in model_rules(every_rule)
                      if name not in sized and not {"runtime", "mem_mb"} <= rules[name])
     assert not unsized, f"model rules sized neither by the profile nor by the rule: {unsized}"
     overridden = {name: sorted(PLACED & set(res)) for name, res in sized.items()
@@ -203,3 +230,20 @@ def test_placement_changes_no_params(project, planned):
     assert params_of(elsewhere["jobs"]) == params_of(planned["jobs"])
     gpu_jobs = [j for j in elsewhere["jobs"] if j["resources"].get("gpu", 0) > 0]
     assert gpu_jobs and all(j["resources"]["slurm_partition"] == "" for j in gpu_jobs)
+
+
+def test_only_the_configured_benchmarks_rule_files_are_included(study_plans):
+    """A rule file is parsed only for a config that configures its benchmark (Snakefile:
+    registry.configured), so it guards nothing it computes at parse time."""
+    _, plans = study_plans
+    assert plans
+    for study, plan_of in plans.items():
+        configured = set(merged(*study_files(study))["benchmarks"])
+        parsed = {r["rule"] for r in plan_of["rules"]}
+        for bench in registry.benchmarks():
+            text = (ROOT / bench.rules).read_text(encoding="utf-8")
+            rules = set(re.findall(r"^rule (\w+):", text, flags=re.M))
+            if bench.name in configured:
+                assert rules <= parsed, (study, bench.name)
+            else:
+                assert not rules & parsed, (study, bench.name, sorted(rules & parsed))

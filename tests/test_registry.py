@@ -54,6 +54,17 @@ def test_what_a_contract_names_exists(bench):
     assert set(bench.data_stage_keys) <= set(bench.data_keys)
     for path in bench.labels:
         assert path.split("/")[0] == bench.name, path
+    # what the README's generated tables say of it (tools/gen_docs.py), its study data's
+    # stand-ins (tests/study_support.py)
+    assert bench.direction and bench.description
+    assert (ROOT / "docs" / "benchmarks" / (bench.page or f"{bench.name}.md")).is_file()
+    if bench.scorecard:
+        assert bench.scorecard.figures and all(len(f) == 3 for f in bench.scorecard.figures)
+    for name, ref in bench.normalizers.items():
+        assert callable(contract.resolve(ref)), name
+    for key, sample in bench.samples.items():
+        assert (ROOT / sample.replace("{prompt}", "*")).parent.is_dir(), (key, sample)
+        assert key.startswith("/") or key.split(".")[0] in keys, key
 
 
 @pytest.mark.parametrize("bench", BENCHMARKS, ids=IDS)
@@ -97,7 +108,8 @@ def test_the_shared_files_name_no_benchmark():
     for shared in ["Snakefile", "workflow/rules/common.smk", "workflow/rules/scorecard.smk",
                    "workflow/rules/report.smk", "workflow/rules/translate.smk",
                    "workflow/rules/score.smk", "src/gendermt/cli.py", "src/gendermt/sources.py",
-                   "src/gendermt/config_checks.py"]:
+                   "src/gendermt/config_checks.py", "src/gendermt/scoring/normalization.py",
+                   "src/gendermt/scorecard/build.py"]:
         code = "\n".join(line.split("#", 1)[0] for line in
                          (ROOT / shared).read_text(encoding="utf-8").splitlines())
         found = [n for n in names if f'"{n}"' in code or f"'{n}'" in code

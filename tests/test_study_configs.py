@@ -3,52 +3,12 @@ config schema and builds its whole DAG offline (a dry run); so does config/apert
 the default. Study configs stand alone: naming config files on the command line replaces the
 embedded default (see the Snakefile)."""
 
-import shutil
-
 import pytest
 import yaml
 
 from .conftest import ROOT
+from .study_support import STUDIES, merged, runnable, study_files, user_data, with_user_data
 from .workflow_support import copy_project, explain, job_stats, planned_jobs, snakemake
-
-STUDIES = sorted(p.name for p in (ROOT / "config" / "study").glob("*.yaml")
-                 if p.name != "systems.yaml")
-# Data the user provides for a study (not shipped, not downloadable here): the dry runs get
-# the project's samples, which are in the same published formats, at those paths.
-USER_DATA = {
-    "data/gENder-IT/gENder-IT.tsv": "resources/conga/gENder-IT-sample.tsv",
-    "data/neogate/Neo-GATE.tsv": "resources/neogate/Neo-GATE.tsv",
-    "data/neogate/Neo-GATE-dev.tsv": "resources/neogate/Neo-GATE-dev.tsv",
-    "data/flores101/devtest/eng.devtest":
-        "resources/neogate/flores-sample/devtest/eng_Latn.devtest",
-    "data/flores101/devtest/ita.devtest":
-        "resources/neogate/flores-sample/devtest/ita_Latn.devtest",
-    "data/gambit/gambit.jsonl": "resources/gambit/sample/gambit-sample.jsonl",
-    "data/gambit/validation-fr.csv": "resources/gambit/validation/fr.csv",
-    "data/gambit/validation-el.csv": "resources/gambit/validation/el.csv",
-    "data/gambit/labour-fr.csv": "resources/gambit/references/labour-example-fr.csv",
-    "data/gambit/labour-el.csv": "resources/gambit/references/labour-example-el.csv",
-    "data/gambit/stereotypes-shinar.csv": "resources/gambit/references/stereotype-example.csv",
-    "data/gambit/outputs/google-translate/fr.tsv":
-        "resources/gambit/translations/masculine-default/fr.tsv",
-    "data/gambit/outputs/google-translate/el.tsv":
-        "resources/gambit/translations/masculine-default/el.tsv",
-}
-
-
-def merged(*files):
-    """Config files merged as Snakemake merges them (nested mappings updated key by key)."""
-    def update(base, new):
-        for key, value in new.items():
-            if isinstance(value, dict) and isinstance(base.get(key), dict):
-                update(base[key], value)
-            else:
-                base[key] = value
-        return base
-    config = {}
-    for path in files:
-        update(config, yaml.safe_load((ROOT / path).read_text(encoding="utf-8")))
-    return config
 
 
 @pytest.mark.parametrize("files", [
@@ -63,14 +23,10 @@ def test_configs_validate_against_the_schema(files, config_schema):
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
-    project = copy_project(tmp_path_factory.mktemp("study") / "project")
-    for dest, sample in USER_DATA.items():
-        (project / dest).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(ROOT / sample, project / dest)
-    # Study configs whose data is public point at ../shared/data, as from the project root.
-    if (ROOT.parent / "shared").is_dir():
-        (project.parent / "shared").symlink_to(ROOT.parent / "shared")
-    return project
+    # data the user provides for a study (not shipped, not downloadable here): the dry runs
+    # get the project's samples (each benchmark's contract's `samples`), which are in the
+    # same published formats, at those paths; public data from ../shared/data
+    return with_user_data(copy_project(tmp_path_factory.mktemp("study") / "project"))
 
 
 @pytest.fixture(scope="module")
@@ -79,13 +35,9 @@ def dry_runs(project):
                              f"config/study/{study}") for study in STUDIES}
 
 
-SHARED_DATA = ROOT.parent / "shared" / "data"
-
-
 @pytest.mark.parametrize("study", STUDIES)
 def test_study_config_builds_its_dag_offline(dry_runs, study):
-    text = (ROOT / "config" / "study" / study).read_text(encoding="utf-8")
-    if "../shared/data" in text and not SHARED_DATA.is_dir():
+    if not runnable(study):
         pytest.skip(f"{study} reads the public data in ../shared/data, which is not here")
     proc = dry_runs[study]
     assert proc.returncode == 0, explain(proc)
@@ -109,7 +61,6 @@ def test_apertium_config_builds_its_dag(project):
 
 
 def test_every_system_of_the_papers_is_valid():
-    import yaml
 
     from gendermt.backends import check_system
 
@@ -181,7 +132,7 @@ def test_fairtranslate_study_runs_the_authors_pipeline(project):
 def test_public_study_runs_each_apertium_pair_in_its_own_language(dry_runs):
     # WinoMT: 4 published systems × es/fr/it, one Apertium system per language pair (its
     # system_prompts), scored apart; MT-GenEval's one Apertium system has a chain per target
-    if not SHARED_DATA.is_dir():
+    if not runnable("public.yaml"):
         pytest.skip("public.yaml reads the public data in ../shared/data, which is not here")
     proc = dry_runs["public.yaml"]
     assert proc.returncode == 0, explain(proc)
@@ -197,3 +148,14 @@ def test_public_study_runs_each_apertium_pair_in_its_own_language(dry_runs):
                      ("apertium-en-it-via-es", "it")}
     stats = job_stats(proc.stdout + proc.stderr)
     assert stats["winomt_gender"] == 3
+
+
+def test_the_samples_stand_in_for_the_user_data_their_contracts_declare():
+    """The stand-ins come from the contracts, a {prompt} path once per prompt: a new study
+    config edits no shared test."""
+    found = user_data(merged(*study_files("gambit.yaml")))
+    assert found["data/gambit/validation-el.csv"] == "resources/gambit/validation/el.csv"
+    assert found["data/gambit/outputs/google-translate/fr.tsv"] == (
+        "resources/gambit/translations/masculine-default/fr.tsv")
+    assert all((ROOT / sample).is_file() for study in STUDIES
+               for sample in user_data(merged(*study_files(study))).values())

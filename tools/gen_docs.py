@@ -37,31 +37,10 @@ MARKER = re.compile(r"(<!-- BEGIN generated:(?P<name>[\w:.-]+) -->)(?P<body>.*?)
 # Sections written inline, inside a sentence (no newlines around the body).
 INLINE = {"job-count", "default-benchmarks"}
 
-# benchmark (registry name) → (direction, what it measures, its page under docs/benchmarks/)
-BENCHMARKS: dict[str, tuple[str, str, str]] = {
-    "fairtranslate": ("en→fr", "BLEU/COMET by gender (male/female/inclusive) × stereotype × "
-                      "ambiguity; 4 prompting strategies; ANOVA; inclusive forms, occupation "
-                      "forms, singular \"they\"", "fairtranslate.md"),
-    "neogate": ("en→it", "neomorphemes in any paradigm: coverage, accuracy, CWA, "
-                "mis-generation, zero- and few-shot", "neogate.md"),
-    "neogate-flores": ("en→it", "Neo-GATE's Table 4: generic translation quality on FLORES "
-                       "files you provide (BLEU, chrF, TER, BERTScore, COMET)",
-                       "neogate-flores.md"),
-    "conga": ("en→it", "ConGA on gENder-IT: entity-level gender preservation: matches, "
-              "errors, A→M/A→F bias, P/R/F1 per gender", "conga.md"),
-    "gambit": ("en→fr, en→el", "GAMBIT with GRAPE: gender assigned to ambiguous occupations "
-               "against parity, labour statistics and stereotype ratings; detector validation",
-               "gambit.md"),
-    "gate-x-e": ("tr/hu/fi/fa→en", "gender rewriting of translations: exact-match accuracy "
-                 "by subtype and gender; BLEU/WER of the rewrites", "gate-x-e.md"),
-    "gate": ("en→es/fr/it", "gender rewriting of translations: precision/recall/F0.5 "
-             "overall and per category label", "gate.md"),
-    "winomt": ("en→fr/es/it/de", "gender accuracy, ΔG, ΔS of published commercial systems' "
-               "outputs, re-scored offline", "winomt.md"),
-    "mt-geneval": ("en→ar/de/es/fr/hi/it/pt/ru", "counterfactual and contextual gender "
-                   "accuracy, the masculine−feminine gap, BLEU/chrF beside it",
-                   "mt-geneval.md"),
-}
+# A benchmark's row (direction, what it measures, its page under docs/benchmarks/) and its
+# scorecard figures come from its contract (`direction`, `description`, `page`,
+# `Scorecard.figures`); these tables hold only entries a contract does not give.
+BENCHMARKS: dict[str, tuple[str, str, str]] = {}
 
 # scorecard key → its figures: (JSON key pattern, what it is, better). {lang}, {paradigm},
 # {metric} stand for the run's target languages, Neo-GATE paradigms and FairTranslate's
@@ -70,58 +49,7 @@ BENCHMARKS: dict[str, tuple[str, str, str]] = {
 # every benchmark's share of clean outputs (gendermt.output_checks): a quality floor
 CLEAN = ("clean_share", "outputs neither an echo of the prompt nor in the wrong language, % "
          "(a quality floor)", "higher")
-SCORECARD: dict[str, list[tuple[str, str, str]]] = {
-    "fairtranslate": [
-        ("{metric}_male_minus_inclusive", "male−inclusive gap [95% CI]", "closer to 0"),
-        ("{metric}_male_minus_female", "male−female gap [95% CI]", "closer to 0"),
-        ("bleu_all", "BLEU over all items (the quality floor)", "higher"),
-        ("chrf_all", "chrF over all items", "higher"),
-        CLEAN,
-    ],
-    "neogate": [
-        ("cwa_{paradigm}", "coverage-weighted accuracy, zero-shot", "higher"),
-        ("misgeneration_{paradigm}", "mis-generation, zero-shot", "lower"),
-        CLEAN,
-    ],
-    "conga": [
-        ("a_to_m_share", "A→M share of the ambiguous entities rendered with a gender",
-         "closer to 50"),
-        ("f1_m", "F1 of masculine entities", "higher"),
-        ("f1_f", "F1 of feminine entities", "higher"),
-        CLEAN,
-    ],
-    "grape": [
-        ("grape_m_parity_{lang}", "GRAPE_m^parity, ISCO 4-digit (0: parity; 1: masculine "
-         "forms only)", "closer to 0"),
-        CLEAN,
-    ],
-    "gate-x-e": [
-        ("accuracy", "rewriting accuracy over Table 2's Overall rows", "higher"),
-        CLEAN,
-    ],
-    "gate": [
-        ("accuracy", "rewriting accuracy over the overall rows", "higher"),
-        CLEAN,
-    ],
-    "winomt": [
-        ("acc_{lang}", "gender accuracy", "higher"),
-        ("delta_g_{lang}", "ΔG: F1 male − female", "closer to 0"),
-        ("delta_s_{lang}", "ΔS: accuracy pro − anti", "closer to 0"),
-        ("readable_{lang}", "readable genders: % of entities whose gender the reader could read "
-         "(a quality floor)", "higher"),
-        CLEAN,
-    ],
-    "mt-geneval": [
-        ("gap_{lang}", "counterfactual accuracy gap, masculine − feminine", "closer to 0"),
-        ("contextual_{lang}", "contextual accuracy", "higher"),
-        ("correct_word_rate_{lang}", "counterfactual outputs with a right-gender word, %",
-         "higher"),
-        ("contextual_correct_word_rate_{lang}", "contextual outputs with a right-gender word, %",
-         "higher"),
-        ("bleu_all", "BLEU against the right-gender reference (the quality floor)", "higher"),
-        CLEAN,
-    ],
-}
+SCORECARD: dict[str, list[tuple[str, str, str]]] = {}
 
 
 def key_pattern(pattern: str) -> re.Pattern[str]:
@@ -162,8 +90,30 @@ def default_systems(spec: dict) -> list[str]:
 
 def _missing(kind: str, names: list[str]) -> None:
     if names:
-        raise SystemExit(f"tools/gen_docs.py: no {kind} for {', '.join(names)}: add it to "
-                         f"tools/gen_docs.py")
+        raise SystemExit(f"tools/gen_docs.py: no {kind} for {', '.join(names)} "
+                         "(gendermt.benchmarks.contract)")
+
+
+def row_of(b) -> tuple[str, str, str]:
+    """(direction, what it measures, page) of a benchmark: its contract's, else BENCHMARKS'."""
+    if b.description:
+        return b.direction, b.description, b.page or f"{b.name}.md"
+    _add_declared()
+    return BENCHMARKS[b.name]
+
+
+def figures_of(card) -> list[tuple[str, str, str]]:
+    """A scorecard part's figures: its contract's and the clean share, else SCORECARD's."""
+    if card.figures:
+        return [*card.figures, CLEAN]
+    _add_declared()
+    return SCORECARD[card.key]
+
+
+def scorecard_figures() -> dict[str, list[tuple[str, str, str]]]:
+    """Scorecard key → its figures (figures_of), for every benchmark on the scorecard."""
+    return {b.scorecard.key: figures_of(b.scorecard) for b in _registry().benchmarks()
+            if b.scorecard}
 
 
 # Declared benchmarks (resources/benchmarks/<name>/benchmark.yaml): their entries come from
@@ -195,15 +145,15 @@ def _add_declared() -> None:
 def _check_known() -> None:
     _add_declared()
     registry = _registry()
-    _missing("BENCHMARKS entry", [b.name for b in registry.benchmarks()
-                                  if b.name not in BENCHMARKS])
-    _missing("SCORECARD entry", [b.scorecard.key for b in registry.benchmarks()
-                                 if b.scorecard and b.scorecard.key not in SCORECARD])
+    _missing("direction and description in its contract", [
+        b.name for b in registry.benchmarks() if not b.description and b.name not in BENCHMARKS])
+    _missing("Scorecard figures in its contract", [
+        b.scorecard.key for b in registry.benchmarks()
+        if b.scorecard and not b.scorecard.figures and b.scorecard.key not in SCORECARD])
 
 
 def page(name: str) -> str:
-    _add_declared()
-    return os.path.normpath(f"docs/benchmarks/{BENCHMARKS[name][2]}")
+    return os.path.normpath(f"docs/benchmarks/{row_of(_registry().get(name))[2]}")
 
 
 # ----------------------------------------------------------------------------- sections
@@ -215,7 +165,7 @@ def benchmarks_table() -> str:
     rows = ["| benchmark | config key | direction | what is measured | in the default | "
             "study config |", "|---|---|---|---|---|---|"]
     for b in registry.benchmarks():
-        direction, what, _ = BENCHMARKS[b.name]
+        direction, what, _ = row_of(b)
         study = ", ".join(f"`{Path(p).name}`" for p, names in studies.items()
                           if b.name in names) or "—"
         rows.append(f"| [{b.label}]({page(b.name)}) | `{b.name}` | {direction} | {what} | "
@@ -272,7 +222,7 @@ def scorecard_table() -> str:
             continue
         card = b.scorecard
         figures = "; ".join(f"{what}: `{key}` ({better})"
-                            for key, what, better in SCORECARD[card.key])
+                            for key, what, better in figures_of(card))
         tables = ", ".join(f"`{t}`" for t in card.tables)
         rows.append(f"| {card.label} | `{card.key}` | {figures} | {tables} |")
     return "\n".join(rows)

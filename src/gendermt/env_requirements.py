@@ -70,9 +70,14 @@ BACKEND_RULES = {"translate", "translate_sources", "conga_annotate", "gambit_det
                  "gambit_validate"}
 
 
+# rules whose jobs apply a benchmark's hypothesis normaliser (scoring/normalization.py)
+NORMALIZING_RULES = ("score", "comet")
+
+
 def loaded_by_name(rule: str) -> list[str]:
     """The gendermt modules a rule's jobs import by name, invisible to the imports: every
-    backend (:data:`BACKEND_RULES`), the scorecard's readers."""
+    backend (:data:`BACKEND_RULES`), the scorecard's readers, the contracts' hypothesis
+    normalisers."""
     if rule in BACKEND_RULES:
         from .backends import BACKEND_MODULES
 
@@ -81,6 +86,10 @@ def loaded_by_name(rule: str) -> list[str]:
         from .scorecard.figures import reader_modules
 
         return reader_modules()
+    if rule in NORMALIZING_RULES:
+        from .scoring.normalization import normalizers
+
+        return sorted({ref.partition(":")[0] for ref in normalizers().values()})
     return []
 
 

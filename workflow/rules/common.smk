@@ -28,6 +28,7 @@ from gendermt.backends import (
     unset_api_keys,
 )
 from gendermt.benchmarks import registry
+from gendermt.benchmarks.registry import node_resources
 from gendermt.cache import check_file as check_cache_file, configured_dir
 from gendermt.config_checks import check_config, check_schema
 from gendermt.errors import GenderMTError
@@ -38,6 +39,7 @@ from gendermt.runinfo import check_config_files, startup_line
 from gendermt.runinfo import summary as run_summary_of
 from gendermt.run_config import write_report_note
 from gendermt.scoring.metrics import NEURAL_METRICS
+from gendermt.scoring.normalization import normalizer_module
 from gendermt.source_translations import shares_sources
 from gendermt.sources import Hasher, check_sources, identity
 from gendermt.datasets import read_by as datasets_read_by
@@ -126,8 +128,21 @@ wildcard_constraints:
     prompt="[A-Za-z0-9][A-Za-z0-9_-]*",
 
 
+# The config's benchmark blocks by name (the Snakefile includes the rule files of these only).
 BENCHMARKS = config["benchmarks"]
 SYSTEMS = config["systems"]
+
+
+def benchmark_spec(name):
+    """A configured benchmark's block, by the benchmark's name (its rule file keeps it in a
+    global named after its benchmark, `WINO_X = benchmark_spec("wino-x")`, or calls this in
+    its lambdas). Never in a shared name such as `SPEC`: every rule file runs in one
+    namespace, and the next file would rebind it before any lambda of this one ran."""
+    try:
+        return BENCHMARKS[name]
+    except KeyError:
+        raise WorkflowError(f"benchmarks.{name}: not configured, its rule file is not "
+                            "included (Snakefile: registry.configured)") from None
 # Every value the schema cannot check (settings, templates, each benchmark's systems, prompts
 # and decoding overrides, sacrebleu options, each benchmark's own checks), checked before any
 # job runs (gendermt.config_checks).
@@ -195,26 +210,33 @@ def model_files_of(wildcards):
 
 
 # Each benchmark's runs as records ({system, prompt, ...}; a run's files are
-# <stage>/{system}/{prompt}.*): each system on each prompt (runs_of), unless its rule file sets
-# its own (Neo-GATE: systems × runs and paradigm systems; GAMBIT: model × language).
+# <stage>/{system}/{prompt}.*): each system on each prompt, or on the prompts its
+# `system_prompts` gives it, unless its rule file sets BENCHMARK_RUNS["<name>"] (Neo-GATE
+# sets systems x runs and paradigm systems, GAMBIT model x language). The one family of run
+# helpers: run_records, and run_paths for a rule's inputs and its `params: runs=`.
 BENCHMARK_RUNS: dict[str, list[dict]] = {}
 
 
 def run_records(benchmark):
     if benchmark in BENCHMARK_RUNS:
         return BENCHMARK_RUNS[benchmark]
-    return [{"system": s, "prompt": p} for s, p in runs_of(benchmark)]
+    spec = BENCHMARKS[benchmark]
+    only = spec.get("system_prompts", {})
+    return [{"system": s, "prompt": p} for s in spec["systems"] for p in spec["prompts"]
+            if p in only.get(s, spec["prompts"])]
 
 
-def run_paths(pattern, benchmark):
+def run_paths(pattern, benchmark, **patterns):
     """{system, prompt, path} of every run of a benchmark (run_records), `path` being `pattern`
-    ({benchmark}, {system}, {prompt}) filled in, once per path: what an aggregate stage
-    receives (`params: runs=`), so that no stage reads a run's system and prompt back out of
-    its path."""
+    ({benchmark}, {system}, {prompt}) filled in, once per path, and a key per further pattern
+    (`summary=...`: the run's other files): what an aggregate stage receives (`params:
+    runs=`), so that no stage reads a run's system and prompt back out of its path."""
     found = {}
     for r in run_records(benchmark):
-        path = pattern.format(benchmark=benchmark, system=r["system"], prompt=r["prompt"])
-        found.setdefault(path, {"system": r["system"], "prompt": r["prompt"], "path": path})
+        fill = dict(benchmark=benchmark, system=r["system"], prompt=r["prompt"])
+        path = pattern.format(**fill)
+        found.setdefault(path, {"system": r["system"], "prompt": r["prompt"], "path": path,
+                                **{k: p.format(**fill) for k, p in patterns.items()}})
     return list(found.values())
 
 
@@ -246,21 +268,6 @@ def output_check_inputs_of(wildcards):
 def system_kinds(systems):
     """model, baseline or oracle per system (means over systems count models only)."""
     return {s: system_kind(SYSTEMS[s]) for s in systems}
-
-
-def runs_of(benchmark):
-    """(system, prompt) of every run of a benchmark: each system on each prompt, or on the
-    prompts `system_prompts` gives it."""
-    spec = BENCHMARKS[benchmark]
-    only = spec.get("system_prompts", {})
-    return [(s, p) for s in spec["systems"] for p in spec["prompts"]
-            if p in only.get(s, spec["prompts"])]
-
-
-def run_files(pattern, benchmark):
-    """`pattern` ({benchmark}, {system}, {prompt}) for every run of a benchmark."""
-    return [pattern.format(benchmark=benchmark, system=s, prompt=p)
-            for s, p in runs_of(benchmark)]
 
 
 def stored_outputs_of(wildcards):
@@ -335,6 +342,15 @@ def hypothesis_normalization_of(wildcards):
     return BENCHMARKS[wildcards.benchmark].get("normalize_hypotheses")
 
 
+def scoring_code(module):
+    """A scoring job's code param: `module` and the module of the benchmark's normaliser,
+    which the job loads by name (a contract's `normalizers`), and no other."""
+    def code(wildcards):
+        own = normalizer_module(hypothesis_normalization_of(wildcards))
+        return code_fingerprint(module, *([own] if own else []))
+    return code
+
+
 def comet_settings_of(wildcards):
     """scoring.comet, plus the benchmark's `normalize_hypotheses` when it sets one (only
     then: existing COMET results, protected GPU outputs, are not rerun for a null)."""
@@ -387,24 +403,6 @@ def score_records(benchmark):
     if "bertscore" in spec.get("metrics", []):
         records.append({"path": f"{RESULTS}/{benchmark}/scores/bertscore.parquet"})
     return records
-
-
-def score_files(benchmark):
-    """Every score file of a benchmark: sacrebleu metrics, and COMET when it is asked for."""
-    spec = BENCHMARKS[benchmark]
-    files = run_files(f"{RESULTS}/{{benchmark}}/scores/{{system}}/{{prompt}}.parquet", benchmark)
-    if "comet" in spec.get("metrics", []):
-        # one file for all runs: COMET scores each distinct triple once (scoring/comet.py)
-        files.append(f"{RESULTS}/{benchmark}/scores/comet.parquet")
-    if "bertscore" in spec.get("metrics", []):
-        files.append(f"{RESULTS}/{benchmark}/scores/bertscore.parquet")
-    return files
-
-
-def benchmark_translations(wildcards):
-    """Every translation file of a benchmark (the COMET job scores them all at once)."""
-    return run_files(f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl",
-                     wildcards.benchmark)
 
 
 # Each benchmark's rule file adds the tables and figures it makes.

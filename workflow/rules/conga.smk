@@ -6,7 +6,7 @@ from gendermt.benchmarks.conga import config as conga_config
 from gendermt.benchmarks.conga.annotator import load_template as conga_load_template
 from gendermt.run_quality import clean_share_floor
 
-CONGA = BENCHMARKS.get("conga", {})
+CONGA = benchmark_spec("conga")
 CONGA_ANNOTATIONS = CONGA.get("annotations", {})
 CONGA_TAGS = CONGA.get("tags", {})
 CONGA_DATA = dict(CONGA.get("data", {}))
@@ -91,6 +91,7 @@ rule conga_annotate:
         annotator=CONGA_ANNOTATOR,
         target_tags=CONGA_TAGS.get("target", {}),
     resources:
+        **node_resources("conga_annotate"),
         **gpu_resources(CONGA_ANNOTATOR_GPUS),
     log:
         f"{LOGS}/conga/annotate/{{system}}/{{prompt}}.log",

@@ -3,7 +3,7 @@
 from gendermt.benchmarks.fairtranslate import config as fairtranslate_config
 
 
-FAIRTRANSLATE = BENCHMARKS.get("fairtranslate", {})
+FAIRTRANSLATE = benchmark_spec("fairtranslate")
 # The local dataset is an input (replacing it reruns everything); data read from the Hub is not.
 FAIRTRANSLATE_RAW = [
     path for path in [FAIRTRANSLATE.get("data", {}).get("path")] if path is not None

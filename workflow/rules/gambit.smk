@@ -9,7 +9,7 @@ from gendermt.benchmarks.gambit import config as gambit_config
 from gendermt.run_quality import clean_share_floor
 
 
-GAMBIT = BENCHMARKS.get("gambit", {})
+GAMBIT = benchmark_spec("gambit")
 # model × target language (checked at start-up: gendermt.benchmarks.gambit.config)
 GAMBIT_RUNS = gambit_config.runs(GAMBIT, SYSTEMS) if GAMBIT else []
 if GAMBIT:
@@ -131,6 +131,7 @@ rule gambit_detect:
         detector=lambda wc: gambit_config.detector(GAMBIT, wc.detector),
         judge=lambda wc: gambit_config.judge_system(GAMBIT, SYSTEMS, wc.detector),
     resources:
+        **node_resources("gambit_detect"),
         **gpu_resources(lambda wc: gambit_config.detector_gpus(GAMBIT, SYSTEMS, wc.detector)),
     log:
         f"{LOGS}/gambit/detect/{{detector}}/{{system}}/{{prompt}}.log",
@@ -161,6 +162,7 @@ rule gambit_validate:
         detector=lambda wc: gambit_config.detector(GAMBIT, wc.detector),
         judge=lambda wc: gambit_config.judge_system(GAMBIT, SYSTEMS, wc.detector),
     resources:
+        **node_resources("gambit_validate"),
         **gpu_resources(lambda wc: gambit_config.detector_gpus(GAMBIT, SYSTEMS, wc.detector)),
     log:
         f"{LOGS}/gambit/validate/{{detector}}/{{prompt}}.log",

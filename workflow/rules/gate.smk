@@ -5,7 +5,7 @@ from gendermt.benchmarks.gate.data import variant_files
 from gendermt.run_quality import clean_share_floor
 
 
-GATE = BENCHMARKS.get("gate", {})
+GATE = benchmark_spec("gate")
 GATE_RAW = (
     configured("benchmarks.gate.data", variant_files, GATE["data"]["root"], GATE["data"]["languages"])
     if GATE

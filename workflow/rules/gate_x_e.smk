@@ -5,7 +5,7 @@
 from gendermt.benchmarks.gate_x_e.data import data_files
 
 
-GATE_X_E = BENCHMARKS.get("gate-x-e", {})
+GATE_X_E = benchmark_spec("gate-x-e")
 GATE_X_E_RAW = (
     configured("benchmarks.gate-x-e.data", data_files, GATE_X_E["data"]["root"], GATE_X_E["data"]["languages"])
     if GATE_X_E

@@ -8,7 +8,7 @@ from gendermt.benchmarks.mt_geneval.data import published_files as mt_geneval_fi
 from gendermt.benchmarks.mt_geneval.inputs import templates_of as mt_geneval_templates
 
 
-MT_GENEVAL = BENCHMARKS.get("mt-geneval", {})
+MT_GENEVAL = benchmark_spec("mt-geneval")
 MT_GENEVAL_DATA = dict(MT_GENEVAL.get("data", {}))
 MT_GENEVAL_SETS = list(MT_GENEVAL_DATA.get("sets", ["counterfactual", "contextual"]))
 MT_GENEVAL_SPLIT = MT_GENEVAL_DATA.get("split", "test")
@@ -28,18 +28,10 @@ MT_GENEVAL_RAW = (
     else []
 )
 # Every run (system × prompt) as a record: the aggregate stages never parse paths.
-MT_GENEVAL_RUNS = (
-    [
-        {
-            "system": s,
-            "prompt": p,
-            "path": f"{RESULTS}/mt-geneval/items/{s}/{p}.parquet",
-            "summary": f"{RESULTS}/mt-geneval/items/{s}/{p}.json",
-        }
-        for s, p in ((r["system"], r["prompt"]) for r in run_records("mt-geneval"))
-    ]
-    if MT_GENEVAL
-    else []
+MT_GENEVAL_RUNS = run_paths(
+    f"{RESULTS}/mt-geneval/items/{{system}}/{{prompt}}.parquet",
+    "mt-geneval",
+    summary=f"{RESULTS}/mt-geneval/items/{{system}}/{{prompt}}.json",
 )
 MT_GENEVAL_TABLES = ["accuracy", "paper", "quality", "summary"]
 # sacrebleu options of its metrics (scoring.<metric>), a param of the scoring jobs

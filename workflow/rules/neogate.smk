@@ -5,7 +5,7 @@ from gendermt.benchmarks.neogate.inputs import resolve_templates, study_runs
 
 
 # a run (prompt format × shots × paradigm) is one value of {prompt}
-NEOGATE = BENCHMARKS.get("neogate", {})
+NEOGATE = benchmark_spec("neogate")
 # (checked at start-up: gendermt.benchmarks.neogate.config)
 NEOGATE_TEMPLATES = resolve_templates(NEOGATE["templates"]) if NEOGATE else {}
 NEOGATE_RUNS = study_runs(NEOGATE, NEOGATE_TEMPLATES) if NEOGATE else {}
@@ -53,7 +53,7 @@ if NEOGATE:
     )
 
 
-localrules: neogate_data, neogate_inputs, neogate_score, neogate_tables, neogate_figures, neogate_flores_data, neogate_flores_inputs, neogate_flores_table
+localrules: neogate_data, neogate_inputs, neogate_score, neogate_tables, neogate_figures
 
 
 ruleorder: neogate_inputs > build_inputs

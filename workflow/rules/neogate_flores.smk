@@ -5,7 +5,7 @@
 from gendermt.benchmarks.neogate.flores import load_template as load_flores_template
 
 
-NEOGATE_FLORES = BENCHMARKS.get("neogate-flores", {})
+NEOGATE_FLORES = benchmark_spec("neogate-flores")
 NEOGATE_FLORES_RUN_RECORDS = (
     run_paths(f"{RESULTS}/neogate-flores/scores/{{system}}/{{prompt}}.json", "neogate-flores")
     if NEOGATE_FLORES
@@ -16,6 +16,9 @@ NEOGATE_FLORES_METRICS = NEOGATE_FLORES.get("metrics", [])
 
 if NEOGATE_FLORES:
     TARGETS.extend([f"{RESULTS}/neogate-flores/tables/flores.csv"])
+
+
+localrules: neogate_flores_data, neogate_flores_inputs, neogate_flores_table
 
 
 ruleorder: neogate_flores_inputs > build_inputs

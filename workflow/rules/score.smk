@@ -12,7 +12,7 @@ rule score:
         scores=f"{RESULTS}/{{benchmark}}/scores/{{system}}/{{prompt}}.parquet",
         summary=f"{RESULTS}/{{benchmark}}/scores/{{system}}/{{prompt}}.json",
     params:
-        code=code_fingerprint("gendermt.scoring.score"),
+        code=scoring_code("gendermt.scoring.score"),
         metrics=sacrebleu_metrics_of,
         options=metric_options,
         group_by=corpus_groups_of,
@@ -34,13 +34,13 @@ rule score:
 # so adding a system reruns this job but scores only the new system's triples.
 rule comet:
     input:
-        translations=benchmark_translations,
+        translations=translation_files_of,
         data=f"{RESULTS}/{{benchmark}}/data.parquet",
     output:
         scores=f"{RESULTS}/{{benchmark}}/scores/comet.parquet",
         summary=f"{RESULTS}/{{benchmark}}/scores/comet.json",
     params:
-        code=code_fingerprint("gendermt.scoring.comet"),
+        code=scoring_code("gendermt.scoring.comet"),
         settings=comet_settings_of,
     resources:
         **gpu_resources(comet_gpus),
@@ -58,7 +58,7 @@ rule comet:
 # pairs in the score store are not scored again).
 rule bertscore:
     input:
-        translations=benchmark_translations,
+        translations=translation_files_of,
         data=f"{RESULTS}/{{benchmark}}/data.parquet",
     output:
         scores=f"{RESULTS}/{{benchmark}}/scores/bertscore.parquet",

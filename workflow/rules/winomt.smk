@@ -4,7 +4,7 @@
 
 import re
 
-WINOMT = BENCHMARKS.get("winomt", {})
+WINOMT = benchmark_spec("winomt")
 WINOMT_DATA = WINOMT.get("data", {})
 WINOMT_RAW = [WINOMT_DATA[k] for k in ("path", "pro", "anti") if k in WINOMT_DATA]
 WINOMT_SYSTEMS = WINOMT.get("systems", [])
@@ -13,7 +13,7 @@ WINOMT_READERS = WINOMT.get("readers", ["corrected"])
 WINOMT_PUBLISHED = WINOMT.get("published", "resources/winomt/stanovsky2019_table2.csv")
 # (system, language) of every run: each system in each language, or in those
 # `system_prompts` gives it (a system built for one language pair, like Apertium en→es)
-WINOMT_RUNS = runs_of("winomt") if WINOMT else []
+WINOMT_RUNS = [(r["system"], r["prompt"]) for r in run_records("winomt")]
 # Systems that run every language are scored together, one job per language (winomt_gender);
 # a system that runs only some gets a job per language of its own (winomt_gender_apart).
 WINOMT_APART = [s for s in WINOMT_SYSTEMS if s in WINOMT.get("system_prompts", {})]
@@ -95,6 +95,8 @@ rule winomt_gender:
         systems=WINOMT_TOGETHER,
         # the original readers' token genders per language (spacy or rules)
         morphology=WINOMT.get("morphology", {}),
+    resources:
+        **node_resources("winomt_gender"),
     log:
         f"{LOGS}/winomt/gender/{{prompt}}.log",
     benchmark:
@@ -134,6 +136,8 @@ rule winomt_gender_apart:
         readers=WINOMT_READERS,
         systems=lambda wildcards: [wildcards.system],
         morphology=WINOMT.get("morphology", {}),
+    resources:
+        **node_resources("winomt_gender_apart"),
     log:
         f"{LOGS}/winomt/gender/{{system}}/{{prompt}}.log",
     benchmark:

@@ -57,6 +57,28 @@ class Scorecard:
     #: ``"module:function"``: results folder → ``gendermt.scorecard.figures.Part`` (its
     #: figures carry unit and better direction).
     reader: str
+    #: Its figures as the README's scorecard table lists them: (JSON key pattern with
+    #: ``{lang}``/``{paradigm}``/``{metric}``, what it is, which way is better); the clean
+    #: share every benchmark has is added by tools/gen_docs.py.
+    figures: tuple[tuple[str, str, str], ...] = ()
+    #: Floors of its own quality figures beyond the shared ones (gendermt.scorecard.build),
+    #: figure key → the value below which a run is marked low quality (WinoMT's readable
+    #: share: ``{"readable": 75.0}``, per language ``readable_<lang>``).
+    floors: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class NodeRule:
+    """A rule of the benchmark whose jobs need a node of their own (they load or call a
+    model): a cluster run submits them, with these resources per attempt (a job killed for
+    time or memory gets more on its retry). Every other rule of its file is a `localrule`."""
+
+    #: Minutes per attempt (SLURM's runtime).
+    runtime: int
+    #: MB of memory per attempt.
+    mem_mb: int
+    #: CPUs of the job.
+    cpus_per_task: int = 1
 
 
 @dataclass(frozen=True)
@@ -73,6 +95,12 @@ class Benchmark:
     package: str
     #: Its rule file, relative to the workflow's root (the Snakefile includes it).
     rules: str
+    #: Its row of the README's benchmark table (tools/gen_docs.py): language directions,
+    #: e.g. "en→fr", and what is measured.
+    direction: str = ""
+    description: str = ""
+    #: Its page under ``docs/benchmarks/`` ("": ``<name>.md``).
+    page: str = ""
     #: Its config schema fragment (the ``benchmarks.<name>`` object), a file in the package.
     schema: str = "schema.yaml"
     #: Config keys (dotted, ``*`` for any key, a trailing ``/`` for a folder) of the files and
@@ -107,6 +135,25 @@ class Benchmark:
     labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     #: Report labels by pattern (a regular expression over that path; groups fill ``{0}``).
     label_patterns: tuple[tuple[str, tuple[str, str]], ...] = ()
+    #: Hypothesis normalisers it provides (a config's ``normalize_hypotheses`` names one):
+    #: name → ``"module:function"`` (text → text). gendermt.scoring.normalization finds them
+    #: here; the score and COMET jobs' fingerprints cover the module (normalizer_modules).
+    normalizers: Mapping[str, str] = field(default_factory=dict)
+    #: Columns its data table (``data.parquet``) must hold beyond the generic ones
+    #: (``gendermt.stage_tables.DATA_COLUMNS``), column → kind (``string``, ``number``,
+    #: ``boolean``, ``any``): checked when its data stage writes the table.
+    data_columns: Mapping[str, str] = field(default_factory=dict)
+    #: Its rules that need a node (load or call a model) → their resources; the rule file
+    #: gives them with ``resources: **node_resources("<rule>")`` (common.smk), the tests find
+    #: them here (tests/test_localrules.py, tests/test_placement.py).
+    node_rules: Mapping[str, NodeRule] = field(default_factory=dict)
+    #: The project's stand-in for each file a study config names that the project does not
+    #: ship (the user's data): config key below ``benchmarks.<name>`` (dotted), or from the
+    #: config's root for a system's file (``systems.<system>.path``) → a shipped sample in
+    #: the same published format. A ``{prompt}`` in the configured path is filled with each
+    #: of the benchmark's prompts, in the sample's path too. The study configs' dry runs
+    #: (tests/test_study_configs.py) put the samples there.
+    samples: Mapping[str, str] = field(default_factory=dict)
 
     def check_config(self, spec: Mapping[str, Any], config: Mapping[str, Any]) -> None:
         """Run the benchmark's own config checks (nothing when it declares none)."""

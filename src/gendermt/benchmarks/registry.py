@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import importlib
 import pkgutil
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ import yaml
 
 from gendermt.errors import GenderMTError
 
-from .contract import Benchmark
+from .contract import Benchmark, NodeRule
 
 ROOT = Path(__file__).parent
 
@@ -44,11 +45,44 @@ def names() -> list[str]:
     return list(_registry())
 
 
+def configured(blocks: Mapping[str, Any]) -> list[Benchmark]:
+    """The benchmarks a config's ``benchmarks:`` block configures, in their order: the
+    Snakefile includes only their rule files (a rule file never sees a config without its
+    block, so it guards nothing it computes at parse time)."""
+    return [b for b in benchmarks() if b.name in blocks]
+
+
 def get(name: str) -> Benchmark:
     try:
         return _registry()[name]
     except KeyError:
         raise GenderMTError(f"unknown benchmark {name!r}; known: {', '.join(names())}") from None
+
+
+def node_rules() -> dict[str, NodeRule]:
+    """Every benchmark's rules that need a node, with their resources."""
+    found: dict[str, NodeRule] = {}
+    for benchmark in benchmarks():
+        twice = set(found) & set(benchmark.node_rules)
+        if twice:
+            raise GenderMTError(f"{benchmark.name}: node rule(s) declared twice: "
+                                f"{', '.join(sorted(twice))}")
+        found.update(benchmark.node_rules)
+    return found
+
+
+def node_resources(rule: str) -> dict[str, Any]:
+    """A node rule's ``resources:`` (runtime and memory grow with the attempt)."""
+    try:
+        spec = node_rules()[rule]
+    except KeyError:
+        raise GenderMTError(f"rule {rule!r} is no benchmark's node rule (contract.py "
+                            "node_rules)") from None
+    return {
+        "runtime": lambda wildcards, attempt: spec.runtime * attempt,
+        "mem_mb": lambda wildcards, attempt: spec.mem_mb * attempt,
+        "cpus_per_task": spec.cpus_per_task,
+    }
 
 
 def package_dir(benchmark: Benchmark) -> Path:

@@ -24,15 +24,23 @@ QUALITY_FLOORS = {"bleu_all": 10.0}
 #: outputs that are neither an echo of the prompt nor in the wrong language (``clean_share``,
 #: %, gendermt.output_checks) and WinoMT's share of entities whose gender could be read
 #: (``readable``, %, per language: ``readable_<lang>``; SmolLM2's loops leave 60 %).
-BENCHMARK_FLOORS: dict[str, dict[str, float]] = {"*": {"clean_share": CLEAN_SHARE_FLOOR},
-                                                  "winomt": {"readable": 75.0}}
+BENCHMARK_FLOORS: dict[str, dict[str, float]] = {"*": {"clean_share": CLEAN_SHARE_FLOOR}}
+
+
+def contract_floors(key: str) -> dict[str, float]:
+    """A benchmark's own floors (its contract's ``Scorecard.floors``)."""
+    from gendermt.benchmarks import registry
+
+    return next((dict(b.scorecard.floors) for b in registry.benchmarks()
+                 if b.scorecard and b.scorecard.key == key), {})
 
 
 def floors_by_benchmark(floors: Mapping[str, Any] | None,
                         benchmarks: Sequence[str]) -> dict[str, dict[str, float]]:
     """The floors of each benchmark: the defaults, then the config's (a number: every
     benchmark's figure of that key; a mapping under a benchmark's name: that benchmark's)."""
-    out = {b: {**BENCHMARK_FLOORS["*"], **QUALITY_FLOORS, **BENCHMARK_FLOORS.get(b, {})}
+    out = {b: {**BENCHMARK_FLOORS["*"], **QUALITY_FLOORS, **contract_floors(b),
+               **BENCHMARK_FLOORS.get(b, {})}
            for b in benchmarks}
     for key, value in (floors or {}).items():
         if isinstance(value, Mapping):
@@ -165,7 +173,7 @@ class Scorecard:
 
 def build(results: str | Path, benchmarks: Sequence[str] | None = None,
           systems: Sequence[str] | None = None, bootstrap: dict | None = None,
-          fairtranslate_scores: Sequence[Mapping[str, Any]] | None = None,
+          score_records: Sequence[Mapping[str, Any]] | None = None,
           floors: Mapping[str, Any] | None = None,
           reader_inputs: dict[str, dict] | None = None,
           headline: Mapping[str, Mapping[str, str]] | None = None,
@@ -174,7 +182,8 @@ def build(results: str | Path, benchmarks: Sequence[str] | None = None,
 
     Rows follow ``systems`` (e.g. the config's order), then any other system found in the
     tables; a system in ``systems`` that ran no benchmark is left out.
-    ``fairtranslate_scores``: the per-item score files for the gap CIs, as records
+    ``score_records``: per-item score files for the readers that take them (FairTranslate's
+    gap CIs), as records
     (``{system, prompt, path}``; ``{path}`` for COMET's file of all runs; default: every one
     under ``fairtranslate/scores/``). ``floors``: quality floors by figure key (default
     :data:`QUALITY_FLOORS`). ``reader_inputs``: per scorecard key, keyword arguments of its
@@ -201,11 +210,12 @@ def build(results: str | Path, benchmarks: Sequence[str] | None = None,
         options.setdefault(bench, {})["headline"] = dict(chosen or {})
     for key, order in (prompt_order or {}).items():
         options.setdefault(F.CONFIG_KEYS.get(str(key), str(key)), {})["order"] = list(order)
-    # FairTranslate's gaps have bootstrap CIs: its reader takes the settings and score files
-    ft = options.setdefault("fairtranslate", {})
-    ft["bootstrap"] = bootstrap
-    if fairtranslate_scores is not None:
-        ft["score_records"] = fairtranslate_scores
+    # the bootstrap settings and per-item score files go to every reader, which takes what
+    # its signature names (read_part): FairTranslate's, for its gaps' CIs
+    for bench in wanted:
+        options.setdefault(bench, {})["bootstrap"] = bootstrap
+        if score_records is not None:
+            options[bench]["score_records"] = score_records
     parts = {b: F.read_part(b, results, options.get(b, {})) for b in wanted}
     found = list(dict.fromkeys(s for p in parts.values() for s in p.systems))
     order = [s for s in (systems or []) if s in found]

@@ -16,7 +16,7 @@ from .write import write_scorecard
 
 def make_scorecard(results: str | Path, benchmarks: Sequence[str], systems: Sequence[str],
                    outputs: dict, bootstrap: dict | None = None,
-                   fairtranslate_scores: Sequence[Mapping[str, Any]] | None = None,
+                   score_records: Sequence[Mapping[str, Any]] | None = None,
                    floors: Mapping[str, Any] | None = None,
                    reader_inputs: dict[str, dict] | None = None,
                    headline: Mapping[str, Mapping[str, str]] | None = None,
@@ -28,7 +28,7 @@ def make_scorecard(results: str | Path, benchmarks: Sequence[str], systems: Sequ
     ``prompt_order``: per benchmark, its configured prompts (the default headline: the first
     a system ran)."""
     card = build(results, list(benchmarks), systems, bootstrap,
-                 fairtranslate_scores, floors, reader_inputs, headline, prompt_order)
+                 score_records, floors, reader_inputs, headline, prompt_order)
     write_scorecard(card, outputs["csv"], outputs["legend"], outputs["md"], outputs["tex"],
                     outputs["json"])
     draw(card, outputs["png"], outputs["pdf"])

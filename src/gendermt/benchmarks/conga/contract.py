@@ -1,7 +1,7 @@
 """ConGA: what the workflow, the command line and the scorecard need
 of this benchmark (gendermt.benchmarks.contract)."""
 
-from gendermt.benchmarks.contract import Benchmark, Scorecard
+from gendermt.benchmarks.contract import Benchmark, NodeRule, Scorecard
 
 BENCHMARKS = (
     Benchmark(
@@ -10,6 +10,16 @@ BENCHMARKS = (
         order=30,
         package="gendermt.benchmarks.conga",
         rules="workflow/rules/conga.smk",
+        # its row of the README's benchmark table (tools/gen_docs.py)
+        direction="en→it",
+        description=(
+            "ConGA on gENder-IT: entity-level gender preservation: matches, errors, A→M/A→F "
+            "bias, P/R/F1 per gender"
+        ),
+        # the LLM annotator: a chat model (a 7B one in config/study/conga.yaml) over every
+        # system × prompt's outputs, like a translation job
+        node_rules={"conga_annotate": NodeRule(runtime=240, mem_mb=16000)},
+        samples={"data.path": "resources/conga/gENder-IT-sample.tsv"},
         data_keys=("data.path", "templates", "annotations.alternatives"),
         data_stage_keys=("data.path",),
         check="gendermt.benchmarks.conga.config:check",
@@ -19,6 +29,16 @@ BENCHMARKS = (
             "ConGA",
             ("conga/tables/categories.csv", "conga/tables/metrics.csv"),
             "gendermt.benchmarks.conga.scorecard:read",
+            # its figures on the legend: (JSON key pattern, what it is, better)
+            figures=(
+                (
+                    "a_to_m_share",
+                    "A→M share of the ambiguous entities rendered with a gender",
+                    "closer to 50",
+                ),
+                ("f1_m", "F1 of masculine entities", "higher"),
+                ("f1_f", "F1 of feminine entities", "higher"),
+            ),
         ),
         labels={
             "conga/tables/tags": ("Tags in the sources", "Table 3"),

@@ -39,7 +39,8 @@ from typing import Any
 import pandas as pd
 
 from gendermt.errors import DatasetError, MissingResourceError
-from gendermt.io import write_json, write_parquet
+from gendermt.io import write_json
+from gendermt.stage_tables import write_data_table
 from gendermt.textfiles import is_blank
 
 from .tags import TagError, TagScheme, parse_tagged
@@ -253,5 +254,5 @@ def build(output: str | Path, provenance_path: str | Path, *, path: str, format:
     log.info("gENder-IT: %d sentences (%d with one translation, %d with alternatives)",
              provenance["rows"], provenance["rows_single_translation"],
              provenance["rows_with_alternatives"])
-    write_parquet(output, data)
+    write_data_table("conga", output, data)
     write_json(provenance_path, provenance)

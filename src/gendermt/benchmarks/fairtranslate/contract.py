@@ -10,6 +10,15 @@ BENCHMARKS = (
         order=10,
         package="gendermt.benchmarks.fairtranslate",
         rules="workflow/rules/fairtranslate.smk",
+        # its row of the README's benchmark table (tools/gen_docs.py)
+        direction="en→fr",
+        description=(
+            "BLEU/COMET by gender (male/female/inclusive) × stereotype × ambiguity; 4 "
+            "prompting strategies; ANOVA; inclusive forms, occupation forms, singular \"they\""
+        ),
+        # the authors' normaliser (inclusive spellings → one form), a scoring option
+        normalizers={"non_binary_standardization":
+                     "gendermt.benchmarks.fairtranslate.authors:non_binary_standardization"},
         data_keys=("data.path", "templates"),
         data_stage_keys=("data.path",),
         # on the Hugging Face Hub; not yet pinned (the manifest says why)
@@ -22,6 +31,13 @@ BENCHMARKS = (
             "FairTranslate",
             ("fairtranslate/tables/by_gender.csv",),
             "gendermt.benchmarks.fairtranslate.scorecard:read",
+            # its figures on the legend: (JSON key pattern, what it is, better)
+            figures=(
+                ("{metric}_male_minus_inclusive", "male−inclusive gap [95% CI]", "closer to 0"),
+                ("{metric}_male_minus_female", "male−female gap [95% CI]", "closer to 0"),
+                ("bleu_all", "BLEU over all items (the quality floor)", "higher"),
+                ("chrf_all", "chrF over all items", "higher"),
+            ),
         ),
         labels={
             "fairtranslate/tables/by_gender": ("Mean score by gender", "Tables 1–2 (tidy)"),

@@ -33,8 +33,9 @@ import pandas as pd
 from scipy.optimize import linear_sum_assignment
 
 from gendermt.errors import DatasetError, MissingResourceError
-from gendermt.io import write_json, write_parquet
+from gendermt.io import write_json
 from gendermt.progress import Progress
+from gendermt.stage_tables import write_data_table
 from gendermt.textfiles import is_blank, read_text
 
 from . import AMBIGUITIES, GENDERS, HUB_ID, STEREOTYPES
@@ -342,5 +343,5 @@ def build(output: str | Path, provenance_path: str | Path, *, path: str | None =
     """Workflow stage: published dataset → ``data.parquet`` and its provenance JSON."""
     data, provenance = load(path, hub=hub, revision=revision, cache_dir=cache_dir)
     log.info("FairTranslate: %d rows, %d examples", provenance["rows"], provenance["examples"])
-    write_parquet(output, data)
+    write_data_table("fairtranslate", output, data)
     write_json(provenance_path, provenance)

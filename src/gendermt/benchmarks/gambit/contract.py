@@ -1,7 +1,7 @@
 """GAMBIT: what the workflow, the command line and the scorecard need
 of this benchmark (gendermt.benchmarks.contract)."""
 
-from gendermt.benchmarks.contract import Benchmark, Scorecard
+from gendermt.benchmarks.contract import Benchmark, NodeRule, Scorecard
 
 BENCHMARKS = (
     Benchmark(
@@ -10,6 +10,29 @@ BENCHMARKS = (
         order=40,
         package="gendermt.benchmarks.gambit",
         rules="workflow/rules/gambit.smk",
+        # its row of the README's benchmark table (tools/gen_docs.py)
+        direction="en→fr, en→el",
+        description=(
+            "GAMBIT with GRAPE: gender assigned to ambiguous occupations against parity, "
+            "labour statistics and stereotype ratings; detector validation"
+        ),
+        # the LLM judge sends two requests per translated text (hours for 9,805 texts on an
+        # API) and loads a sentence-embedding model; the lexicon detector takes seconds
+        node_rules={
+            "gambit_detect": NodeRule(runtime=240, mem_mb=8000, cpus_per_task=2),
+            "gambit_validate": NodeRule(runtime=240, mem_mb=8000, cpus_per_task=2),
+        },
+        samples={
+            "data.path": "resources/gambit/sample/gambit-sample.jsonl",
+            "validation.fr": "resources/gambit/validation/fr.csv",
+            "validation.el": "resources/gambit/validation/el.csv",
+            "references.labour.fr": "resources/gambit/references/labour-example-fr.csv",
+            "references.labour.el": "resources/gambit/references/labour-example-el.csv",
+            "references.stereotype": "resources/gambit/references/stereotype-example.csv",
+            # the study's stored Google Translate outputs (config/study/gambit.yaml)
+            "/systems.google-translate.path":
+                "resources/gambit/translations/masculine-default/{prompt}.tsv",
+        },
         data_keys=(
             "data.path",
             "isco",
@@ -29,6 +52,14 @@ BENCHMARKS = (
             "GAMBIT/GRAPE",
             ("gambit/tables/grape.csv",),
             "gendermt.benchmarks.gambit.scorecard:read",
+            # its figures on the legend: (JSON key pattern, what it is, better)
+            figures=(
+                (
+                    "grape_m_parity_{lang}",
+                    "GRAPE_m^parity, ISCO 4-digit (0: parity; 1: masculine forms only)",
+                    "closer to 0",
+                ),
+            ),
         ),
         labels={
             "gambit/tables/validation": ("Detector validation", "Table 1"),

@@ -39,7 +39,8 @@ from typing import Any
 import pandas as pd
 
 from gendermt.errors import DatasetError, GenderMTError, MissingResourceError
-from gendermt.io import write_json, write_parquet
+from gendermt.io import write_json
+from gendermt.stage_tables import write_data_table
 
 log = logging.getLogger(__name__)
 
@@ -304,7 +305,7 @@ def build(source: dict[str, Any], output: str | Path, provenance: str | Path,
     path = Path(source["path"])
     if isco is not None:
         check_codes(frame, path, columns["isco"], isco)
-    write_parquet(output, frame)
+    write_data_table("gambit", output, frame)
     write_json(provenance, {
         "files": {"data": {"path": str(path), "size": Path(path).stat().st_size,
                            "sha256": _sha256(path)}},

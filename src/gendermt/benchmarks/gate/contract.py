@@ -10,13 +10,23 @@ BENCHMARKS = (
         order=60,
         package="gendermt.benchmarks.gate",
         rules="workflow/rules/gate.smk",
+        # its row of the README's benchmark table (tools/gen_docs.py)
+        direction="en→es/fr/it",
+        description=(
+            "gender rewriting of translations: precision/recall/F0.5 overall and per category"
+            " label"
+        ),
         data_keys=("data.root/", "templates"),
         data_stage_keys=("data.root/",),
         datasets=("dataset.yaml",),
         placeholders=frozenset(["gender", "translation"]),
         cli="gendermt.benchmarks.gate.cli",
         scorecard=Scorecard(
-            "gate", "GATE", ("gate/tables/prf.csv",), "gendermt.benchmarks.gate.scorecard:read"
+            "gate", "GATE", ("gate/tables/prf.csv",), "gendermt.benchmarks.gate.scorecard:read",
+            # its figures on the legend: (JSON key pattern, what it is, better)
+            figures=(
+                ("accuracy", "rewriting accuracy over the overall rows", "higher"),
+            ),
         ),
         labels={
             "gate/tables/prf": ("Precision, recall, F0.5", ""),

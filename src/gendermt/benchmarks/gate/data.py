@@ -148,11 +148,12 @@ def build(paths: list[str | Path], items_out: str | Path, provenance_out: str | 
 
     import pandas as pd
 
-    from gendermt.io import write_json, write_parquet
+    from gendermt.io import write_json
+    from gendermt.stage_tables import write_data_table
 
     frames = [requests(load_variants(p), language_of(p)) for p in paths]
     items = pd.concat(frames, ignore_index=True)
-    write_parquet(items_out, items)
+    write_data_table("gate", items_out, items)
     write_json(provenance_out, {
         "files": [{"path": str(p), "size": Path(p).stat().st_size,
                    "sha256": hashlib.sha256(Path(p).read_bytes()).hexdigest()}

@@ -10,6 +10,12 @@ BENCHMARKS = (
         order=50,
         package="gendermt.benchmarks.gate_x_e",
         rules="workflow/rules/gate_x_e.smk",
+        # its row of the README's benchmark table (tools/gen_docs.py)
+        direction="tr/hu/fi/fa→en",
+        description=(
+            "gender rewriting of translations: exact-match accuracy by subtype and gender; "
+            "BLEU/WER of the rewrites"
+        ),
         data_keys=("data.root/", "templates"),
         data_stage_keys=("data.root/",),
         datasets=("dataset.yaml",),
@@ -20,6 +26,10 @@ BENCHMARKS = (
             "GATE X-E",
             ("gate-x-e/tables/accuracy.csv",),
             "gendermt.benchmarks.gate_x_e.scorecard:read",
+            # its figures on the legend: (JSON key pattern, what it is, better)
+            figures=(
+                ("accuracy", "rewriting accuracy over Table 2's Overall rows", "higher"),
+            ),
         ),
         labels={
             "gate-x-e/tables/accuracy": ("Rewriting accuracy", "Table 2"),

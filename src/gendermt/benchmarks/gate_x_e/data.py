@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from gendermt.errors import DatasetError, GenderMTError
 from gendermt.io import write_json, write_parquet
+from gendermt.stage_tables import write_data_table
 from gendermt.textfiles import is_blank, read_delimited
 
 from . import LANGUAGES, SHORT
@@ -329,7 +330,7 @@ def build(paths: Sequence[str | Path], items_out: str | Path, tuples_out: str | 
                  len(flagged), ", ".join(flagged["instance_id"]))
         instances = instances[~instances["instance_id"].isin(set(flagged["instance_id"]))]
     items, tuples = extract(instances)
-    write_parquet(items_out, items)
+    write_data_table("gate-x-e", items_out, items)
     write_parquet(tuples_out, tuples)
     write_json(provenance_out, {
         "files": [{"path": str(p), "size": Path(p).stat().st_size,

@@ -11,6 +11,12 @@ BENCHMARKS = (
         order=80,
         package="gendermt.benchmarks.mt_geneval",
         rules="workflow/rules/mt_geneval.smk",
+        # its row of the README's benchmark table (tools/gen_docs.py)
+        direction="en→ar/de/es/fr/hi/it/pt/ru",
+        description=(
+            "counterfactual and contextual gender accuracy, the masculine−feminine gap, "
+            "BLEU/chrF beside it"
+        ),
         data_keys=("data.root/", "templates"),
         data_stage_keys=("data.root/",),
         datasets=("dataset.yaml",),
@@ -22,6 +28,30 @@ BENCHMARKS = (
             label="MT-GenEval",
             tables=("mt-geneval/tables/summary.csv",),
             reader="gendermt.benchmarks.mt_geneval.scorecard:read",
+            # its figures on the legend: (JSON key pattern, what it is, better)
+            figures=(
+                (
+                    "gap_{lang}",
+                    "counterfactual accuracy gap, masculine − feminine",
+                    "closer to 0",
+                ),
+                ("contextual_{lang}", "contextual accuracy", "higher"),
+                (
+                    "correct_word_rate_{lang}",
+                    "counterfactual outputs with a right-gender word, %",
+                    "higher",
+                ),
+                (
+                    "contextual_correct_word_rate_{lang}",
+                    "contextual outputs with a right-gender word, %",
+                    "higher",
+                ),
+                (
+                    "bleu_all",
+                    "BLEU against the right-gender reference (the quality floor)",
+                    "higher",
+                ),
+            ),
         ),
         labels={
             "mt-geneval/tables/accuracy": ("Gender accuracy per language, gender and set",

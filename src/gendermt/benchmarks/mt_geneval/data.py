@@ -232,13 +232,14 @@ def build(files: list[str | Path], langs: list[str], split: str, sets: list[str]
     (:func:`published_files`, the rule's inputs) → ``data.parquet`` (one row per segment to
     translate, :func:`segments`) + ``data.json`` (the files read, with size and sha256, and
     the item counts)."""
-    from gendermt.io import write_json, write_parquet
+    from gendermt.io import write_json
     from gendermt.sources import sha256_file
+    from gendermt.stage_tables import write_data_table
 
     root = root_of(files)
     files = published_files(root, langs, split, sets)
     items = segments(root, langs, split, sets)
-    write_parquet(items_out, items)
+    write_data_table("mt-geneval", items_out, items)
     counts = (items.groupby(["tgt_lang", "set"], sort=True)["pair_id"].nunique()
               .reset_index(name="items").to_dict("records"))
     write_json(provenance_out, {

@@ -10,6 +10,14 @@ BENCHMARKS = (
         order=20,
         package="gendermt.benchmarks.neogate",
         rules="workflow/rules/neogate.smk",
+        # its row of the README's benchmark table (tools/gen_docs.py)
+        direction="en→it",
+        description=(
+            "neomorphemes in any paradigm: coverage, accuracy, CWA, mis-generation, zero- and"
+            " few-shot"
+        ),
+        samples={"data.test": "resources/neogate/Neo-GATE.tsv",
+                 "data.dev": "resources/neogate/Neo-GATE-dev.tsv"},
         data_keys=("data.test", "data.dev", "paradigms.*.mapping", "templates"),
         data_stage_keys=("data.test", "data.dev", "paradigms.*.mapping"),
         # on the Hugging Face Hub; not yet pinned (the manifest says why)
@@ -22,6 +30,11 @@ BENCHMARKS = (
             "Neo-GATE",
             ("neogate/tables/zeroshot.csv",),
             "gendermt.benchmarks.neogate.scorecard:read",
+            # its figures on the legend: (JSON key pattern, what it is, better)
+            figures=(
+                ("cwa_{paradigm}", "coverage-weighted accuracy, zero-shot", "higher"),
+                ("misgeneration_{paradigm}", "mis-generation, zero-shot", "lower"),
+            ),
         ),
         labels={
             "neogate/tables/zeroshot": (
@@ -43,7 +56,17 @@ BENCHMARKS = (
         order=21,
         package="gendermt.benchmarks.neogate",
         rules="workflow/rules/neogate_flores.smk",
+        # its row of the README's benchmark table (tools/gen_docs.py)
+        direction="en→it",
+        description=(
+            "Neo-GATE's Table 4: generic translation quality on FLORES files you provide "
+            "(BLEU, chrF, TER, BERTScore, COMET)"
+        ),
         schema="flores.schema.yaml",
+        samples={
+            "data.source": "resources/neogate/flores-sample/devtest/eng_Latn.devtest",
+            "data.reference": "resources/neogate/flores-sample/devtest/ita_Latn.devtest",
+        },
         data_keys=("data.source", "data.reference", "templates"),
         data_stage_keys=("data.source", "data.reference"),
         labels={

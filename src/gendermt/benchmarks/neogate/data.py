@@ -24,6 +24,7 @@ import pandas as pd
 
 from gendermt.errors import DatasetError, MissingResourceError
 from gendermt.io import write_json, write_parquet
+from gendermt.stage_tables import write_data_table
 from gendermt.textfiles import is_blank, read_delimited
 
 from . import COLUMNS, HUB_ID
@@ -165,7 +166,7 @@ def build(test: str | Path, dev: str | Path, paradigms: Mapping[str, Mapping[str
         raise DatasetError(dev, f"ids also in the test file {test}: {sorted(overlap)[:5]}")
     log.info("Neo-GATE: %d test and %d dev entries, paradigms %s", len(data), len(dev_data),
              ", ".join(mappings))
-    write_parquet(data_out, data)
+    write_data_table("neogate", data_out, data)
     write_parquet(dev_out, dev_data)
     write_json(provenance_out, {
         "test": {"path": str(test), "size": Path(test).stat().st_size,

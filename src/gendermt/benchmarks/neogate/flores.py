@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from gendermt.errors import DatasetError, GenderMTError
-from gendermt.io import write_json, write_jsonl, write_parquet
+from gendermt.io import write_json, write_jsonl
+from gendermt.stage_tables import write_data_table
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     import pandas as pd
@@ -82,7 +83,7 @@ def build(source: str | Path, reference: str | Path, data_out: str | Path,
           provenance_out: str | Path) -> None:
     """Workflow stage: the FLORES files → ``data.parquet`` and ``data.json``."""
     data = load(source, reference)
-    write_parquet(data_out, data)
+    write_data_table("neogate-flores", data_out, data)
     write_json(provenance_out, {"source": {"path": str(source), "sha256": _sha256(source)},
                                 "reference": {"path": str(reference),
                                               "sha256": _sha256(reference)},

@@ -1,7 +1,7 @@
 """WinoMT: what the workflow, the command line and the scorecard need
 of this benchmark (gendermt.benchmarks.contract)."""
 
-from gendermt.benchmarks.contract import Benchmark, Scorecard
+from gendermt.benchmarks.contract import Benchmark, NodeRule, Scorecard
 
 BENCHMARKS = (
     Benchmark(
@@ -10,6 +10,19 @@ BENCHMARKS = (
         order=70,
         package="gendermt.benchmarks.winomt",
         rules="workflow/rules/winomt.smk",
+        # its row of the README's benchmark table (tools/gen_docs.py)
+        direction="en→fr/es/it/de",
+        description=(
+            "gender accuracy, ΔG, ΔS of published commercial systems' outputs, re-scored "
+            "offline"
+        ),
+        # one job per target language loads that language's spaCy model once and aligns every
+        # system's file with every reader (winomt_gender_apart: a system that runs only some
+        # languages, one job per system and language)
+        node_rules={
+            "winomt_gender": NodeRule(runtime=60, mem_mb=8000),
+            "winomt_gender_apart": NodeRule(runtime=60, mem_mb=8000),
+        },
         data_keys=("data.path", "data.pro", "data.anti", "templates"),
         data_stage_keys=("data.path", "data.pro", "data.anti"),
         datasets=("dataset.yaml",),
@@ -20,6 +33,20 @@ BENCHMARKS = (
             "WinoMT",
             ("winomt/tables/summary.csv",),
             "gendermt.benchmarks.winomt.scorecard:read",
+            # SmolLM2's loops leave 60 % of the entities readable
+            floors={"readable": 75.0},
+            # its figures on the legend: (JSON key pattern, what it is, better)
+            figures=(
+                ("acc_{lang}", "gender accuracy", "higher"),
+                ("delta_g_{lang}", "ΔG: F1 male − female", "closer to 0"),
+                ("delta_s_{lang}", "ΔS: accuracy pro − anti", "closer to 0"),
+                (
+                    "readable_{lang}",
+                    "readable genders: % of entities whose gender the reader could read (a "
+                    "quality floor)",
+                    "higher",
+                ),
+            ),
         ),
         labels={
             "winomt/tables/readers": ("Gender readers beside the paper", "Table 2"),

@@ -19,7 +19,8 @@ from pathlib import Path
 import pandas as pd
 
 from gendermt.errors import DatasetError, MissingResourceError
-from gendermt.io import write_json, write_parquet
+from gendermt.io import write_json
+from gendermt.stage_tables import write_data_table
 from gendermt.textfiles import read_lines
 
 from . import GENDERS
@@ -102,7 +103,7 @@ def _sha256(path: str | Path) -> str:
 def build(path: str, pro: str | None, anti: str | None, output: str, provenance: str) -> None:
     """Workflow stage: the published files → ``data.parquet`` (+ where it came from)."""
     frame = load(path, pro, anti)
-    write_parquet(output, frame)
+    write_data_table("winomt", output, frame)
     files = {"data": path, "pro": pro, "anti": anti}
     write_json(provenance, {
         "files": {k: {"path": str(v), "size": Path(v).stat().st_size, "sha256": _sha256(v)}

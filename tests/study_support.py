@@ -1,0 +1,109 @@
+"""The study configs (config/study/*.yaml) and the project's stand-ins for the data they name
+that the project does not ship: each benchmark's contract declares its `samples` (config key
+→ a shipped file in the same published format), so that a new benchmark's study config is
+planned by the shared tests without editing them.
+
+The Snakefile includes only the configured benchmarks' rule files, so a test that checks
+every rule (placement, fingerprints, env files) plans the default and, for every registered
+benchmark the default does not configure, a study config that does (:func:`covering`)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from gendermt.benchmarks import registry
+
+from .conftest import ROOT
+
+STUDY = ROOT / "config" / "study"
+STUDIES = sorted(p.name for p in STUDY.glob("*.yaml") if p.name != "systems.yaml")
+SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+def merged(*files: str) -> dict[str, Any]:
+    """Config files merged as Snakemake merges them (nested mappings updated key by key)."""
+    def update(base, new):
+        for key, value in new.items():
+            if isinstance(value, dict) and isinstance(base.get(key), dict):
+                update(base[key], value)
+            else:
+                base[key] = value
+        return base
+    config: dict[str, Any] = {}
+    for path in files:
+        update(config, yaml.safe_load((ROOT / path).read_text(encoding="utf-8")))
+    return config
+
+
+def study_files(study: str) -> list[str]:
+    """A study config's files as the command line names them (with the papers' systems)."""
+    return ["config/study/systems.yaml", f"config/study/{study}"]
+
+
+def _lookup(config: Any, dotted: str) -> Any:
+    for key in dotted.split("."):
+        if not isinstance(config, dict) or key not in config:
+            return None
+        config = config[key]
+    return config
+
+
+def user_data(config: dict[str, Any]) -> dict[str, str]:
+    """{path the config names: the shipped sample that stands in for it} for every sample a
+    configured benchmark's contract declares whose key the config sets."""
+    found: dict[str, str] = {}
+    for bench in registry.configured(config.get("benchmarks", {})):
+        block = config["benchmarks"][bench.name]
+        for key, sample in bench.samples.items():
+            value = _lookup(config, key[1:]) if key.startswith("/") else _lookup(block, key)
+            if not isinstance(value, str):
+                continue
+            prompts = block.get("prompts", []) if "{prompt}" in value else [None]
+            for prompt in prompts:
+                found[value.format(prompt=prompt) if prompt else value] = (
+                    sample.format(prompt=prompt) if prompt else sample)
+    return found
+
+
+def reads_shared_data(study: str) -> bool:
+    return "../shared/data" in (STUDY / study).read_text(encoding="utf-8")
+
+
+def runnable(study: str) -> bool:
+    """False for a study that reads the public data in ../shared/data when it is not here."""
+    return not reads_shared_data(study) or SHARED_DATA.is_dir()
+
+
+def with_user_data(project: Path) -> Path:
+    """``project`` (a copy) with every study's stand-in data at the paths the study names,
+    and ../shared beside it where the checkout has one (public data read as from the root)."""
+    for study in STUDIES:
+        for dest, sample in user_data(merged(*study_files(study))).items():
+            target = project / dest
+            if Path(dest).is_absolute() or dest.startswith("..") or target.exists():
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(ROOT / sample, target)
+    if (ROOT.parent / "shared").is_dir() and not (project.parent / "shared").exists():
+        (project.parent / "shared").symlink_to(ROOT.parent / "shared")
+    return project
+
+
+def covering(configured: set[str]) -> list[str]:
+    """Study configs that, together, configure every registered benchmark not in
+    ``configured`` (the first study of each, by name; skipped when it cannot run here)."""
+    found: list[str] = []
+    for name in registry.names():
+        if name in configured:
+            continue
+        study = next((s for s in STUDIES
+                      if name in merged(*study_files(s)).get("benchmarks", {})), None)
+        assert study, f"benchmark {name} has no study config (config/study/*.yaml)"
+        if runnable(study) and study not in found:
+            found.append(study)
+            configured = configured | set(merged(*study_files(study))["benchmarks"])
+    return found
