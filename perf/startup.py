@@ -24,7 +24,6 @@ import os
 import re
 import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -33,6 +32,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 COPY = ["Snakefile", "workflow", "config", "resources", "envs", "profiles", "src"]
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _ab  # noqa: E402 (perf/_ab.py: the A/B comparison)
 
 
 def copy_project(dest: Path, root: Path = ROOT) -> Path:
@@ -110,25 +111,13 @@ def bare_jobs(jobs: list[tuple[str, list[str], list[str]]], dest: Path) -> Path:
 
 def compare(label: str, a: tuple[list[str], Path], b: tuple[list[str], Path],
             repeats: int) -> float:
-    cpu_of(*a)  # warm-up of both sides, not counted
-    cpu_of(*b)
-    times: dict[str, list[float]] = {"A": [], "B": []}
-    for _ in range(repeats):
-        times["A"].append(cpu_of(*a)[0])
-        times["B"].append(cpu_of(*b)[0])
-    med = {k: statistics.median(v) for k, v in times.items()}
-    ratio = med["A"] / med["B"]
-    print(f"{label}: gendermt min {min(times['A']):.2f} s median {med['A']:.2f} s | bare "
-          f"min {min(times['B']):.2f} s median {med['B']:.2f} s | ratio {ratio:.2f}x "
-          f"({repeats} alternating pairs, CPU seconds)")
-    return ratio
+    """CPU seconds of snakemake ``a`` against ``b``, alternating (perf/_ab.py)."""
+    return _ab.compare(label, lambda: cpu_of(*a)[0], lambda: cpu_of(*b)[0], repeats).ratio
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--small", action="store_true",
-                        help="one pair of each (a smoke run: checks both sides run)")
+    _ab.add_arguments(parser, repeats=5)
     parser.add_argument("--project", type=Path, default=ROOT,
                         help="the checkout to measure (default: this one), e.g. an older commit")
     args = parser.parse_args(argv)
@@ -152,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         compare("snakemake --list-rules", (["--list-rules"], project),
                 (["--list-rules"], rules), repeats)
         compare("snakemake -n (dry run)", (["-n"], project), (["-n"], graph), repeats)
-    return 0
+    return _ab.finish("startup", args)
 
 
 if __name__ == "__main__":

@@ -208,6 +208,27 @@ def _spacy_token_gender(token) -> str | None:
     return SPACY_GENDERS.get(gender[0]) if len(gender) == 1 else None
 
 
+def import_spacy():
+    """spaCy, imported without PyTorch when nothing has imported it yet.
+
+    thinc (spaCy's network library) imports torch when it is installed, for models that wrap
+    PyTorch layers; the WinoMT pipelines (``*_core_news_sm``) are thinc's own numpy layers and
+    never call it. Importing torch costs about 180 MB and a second of CPU per job, so torch is
+    hidden from that first import (thinc then records it as absent) and visible again after:
+    a later ``import torch`` in the same process works as usual."""
+    import sys
+
+    if "spacy" in sys.modules or "torch" in sys.modules:
+        import spacy
+        return spacy
+    sys.modules["torch"] = None  # type: ignore[assignment]  # `import torch` raises ImportError
+    try:
+        import spacy
+    finally:
+        del sys.modules["torch"]
+    return spacy
+
+
 def load_french():
     return load_pipeline("fr")
 
@@ -216,7 +237,7 @@ def load_pipeline(lang: str):
     """The spaCy pipeline of ``SPACY_PIPELINES[lang]`` (tagger and morphologizer only)."""
     name = SPACY_PIPELINES[lang]
     try:
-        import spacy
+        spacy = import_spacy()
     except ImportError as exc:
         raise MissingResourceError(f"WinoMT {lang} (spaCy morphology) needs spaCy and {name}: "
                                    "pip install 'gendermt[winomt]'") from exc
@@ -240,7 +261,7 @@ class GermanArticleReader:
 
     def __init__(self) -> None:
         try:
-            import spacy
+            spacy = import_spacy()
         except ImportError as exc:
             raise MissingResourceError("WinoMT German (original reader) needs spaCy: pip "
                                        "install 'gendermt[winomt]'") from exc
