@@ -57,11 +57,16 @@ class Comparison:
     def line(self) -> str:
         a, b = self.a, self.b
         unit = "s" if "seconds" in self.unit else self.unit
-        return (f"{self.label}: gendermt min {min(a):.3g} {unit} median "
-                f"{statistics.median(a):.3g} {unit} | bare min {min(b):.3g} {unit} median "
-                f"{statistics.median(b):.3g} {unit} | ratio {self.ratio:.2f}x "
+        return (f"{self.label}: gendermt min {num(min(a))} {unit} median "
+                f"{num(statistics.median(a))} {unit} | bare min {num(min(b))} {unit} median "
+                f"{num(statistics.median(b))} {unit} | ratio {self.ratio:.2f}x "
                 f"({len(a)} alternating pairs, {self.unit}"
                 f"{'; ' + self.note if self.note else ''})")
+
+
+def num(x: float) -> str:
+    """A figure without an exponent (the smoke tests read the lines)."""
+    return f"{x:.4f}" if abs(x) < 1 else f"{x:.2f}" if abs(x) < 100 else f"{x:.0f}"
 
 
 def cpu_seconds() -> float:
