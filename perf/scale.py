@@ -125,8 +125,8 @@ def measure_dags(work: Path, sizes: list[int], repeats: int, small: bool, noop: 
     """Dry runs (and no-op reruns with ``noop``) of the default, the studies and synthetic
     studies of about ``sizes`` jobs, each against the bare Snakefile of its own jobs."""
     systems_file = ROOT / "config/study/systems.yaml"
-    studies = [] if small or not studies_too else sorted(p for p in (ROOT / "config/study").glob("*.yaml")
-                                      if p != systems_file)
+    studies = [] if small or not studies_too else sorted(
+        p for p in (ROOT / "config/study").glob("*.yaml") if p != systems_file)
     cases = [("default config", [])]
     for config in studies:
         missing = absent_source(config, work)

@@ -13,7 +13,7 @@ and median of each and the ratios, and A's split: imports, spaCy's load, tokenis
 alignment, spaCy's parse plus the reading, with alignment's share of the file's own work
 (everything after the load, which a job pays once for all its files) and of the whole process.
 ``--baseline-src DIR`` adds A against the same scoring from another checkout's ``src`` (an
-older commit: before/after in one run). ``--small``: the first 300 sentences, one pair.
+older commit: before/after in one run). ``--small``: the first 300 sentences, one pair, no warm-up.
 DIR defaults to ../shared/data/winomt (en.txt, en_pro.txt, en_anti.txt, translations/).
 """
 
@@ -115,8 +115,10 @@ def main(argv: list[str] | None = None) -> int:
 
     label = f"WinoMT {args.system}/{args.lang}"
     _ab.compare(f"{label}, one file, process CPU", side("A", src, "score"),
-                side("B", src, "bare"), repeats, note="B: spaCy load + nlp.pipe only")
-    a, b = runs["A"][1:] or runs["A"], runs["B"][1:] or runs["B"]  # without the warm-ups
+                side("B", src, "bare"), repeats, warmup=not args.small,
+                note="B: spaCy load + nlp.pipe only")
+    skip = 0 if args.small else 1  # the warm-ups
+    a, b = runs["A"][skip:], runs["B"][skip:]
     rss = _ab.Comparison(f"{label}, one file, peak RSS", [r["peak_rss_mb"] for r in a],
                          [r["peak_rss_mb"] for r in b], unit="MB")
     print(rss.line())
