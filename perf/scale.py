@@ -1,18 +1,23 @@
-"""How the workflow scales: DAG size and planning cost of each study, against a bare
-Snakefile of the same jobs; the default run from scratch and as a no-op rerun; peak memory of
-a heavy analysis at GAMBIT's size.
+"""How the workflow scales: planning cost of the default, each study and synthetic studies of
+a given number of jobs, as dry runs and as no-op reruns, each against a bare Snakefile of the
+same jobs; the default run from scratch; peak memory of a heavy analysis at GAMBIT's size.
 
-Usage: python perf/scale.py [--cores 2] [--systems 24] [--repeats 3] [--skip-run] [--small]
+Usage: python perf/scale.py [--jobs 1000,5000] [--repeats 3] [--no-studies] [--no-noop]
+                            [--cores 2] [--skip-run] [--small] [--record]
 
 1. Dry runs: the default config, each study (``--configfile config/study/systems.yaml
    config/study/<name>.yaml``; a study whose data is absent here is skipped, saying which
-   file), and a synthetic full-size study (every benchmark of the default config × --systems
-   offline systems × every prompt its templates define, the default's metrics):
-   ``snakemake -n`` from scratch, CPU seconds, alternating with a bare Snakefile built from
-   the same job list (perf/startup.py): min and median of each side and the ratio.
-2. Default run: wall time from scratch and of the no-op rerun (perf/default_run.py measures
-   the same with the report).
-3. Peak memory (max RSS of the process) of the FairTranslate tables (means, categories, one
+   file), and a synthetic study per ``--jobs`` size (every benchmark of the default config ×
+   N offline systems × every prompt its templates define; N from the job counts at 2 and 4
+   systems): ``snakemake -n`` from scratch, CPU seconds, alternating with a bare Snakefile
+   built from the same job list (perf/startup.py: one rule per job, the same files and edges,
+   no action): min and median of each side and the ratio.
+2. No-op reruns of the same (``--no-noop``: none): every job's outputs made, empty and newer
+   than its inputs, and the jobs' metadata recorded by ``snakemake --touch --forceall`` on
+   each side, as a run leaves them; then ``snakemake --cores 1``, which must find nothing to
+   do, alternating with the bare Snakefile's.
+3. Default run: wall time from scratch (a fresh copy) and of the no-op rerun.
+4. Peak memory (max RSS of the process) of the FairTranslate tables (means, categories, one
    ANOVA per metric × system × prompt) on a synthetic input the size of GAMBIT (10k texts ×
    6 systems × 2 target languages = 120k translations, 2 metrics).
 ``--small`` (CI smoke runs): the default and a 2-system synthetic study, one pair each, no

@@ -120,3 +120,10 @@ def test_a_failing_side_exits_non_zero_with_snakemakes_message(tmp_path):
         startup.cpu_of(["-n"], tmp_path)
     head, _, message = str(exc.value).partition(":\n")
     assert "failed (exit 1)" in head and message.strip()
+
+
+def test_hf_causal_throughput_small():
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    out = run_perf("hf_causal_throughput.py", "--small")
+    assert len(RATIO.findall(out)) == 2, out  # against transformers; one at a time vs batched
