@@ -127,3 +127,8 @@ def test_hf_causal_throughput_small():
     pytest.importorskip("transformers")
     out = run_perf("hf_causal_throughput.py", "--small")
     assert len(RATIO.findall(out)) == 2, out  # against transformers; one at a time vs batched
+
+
+def test_gambit_tables_small():
+    out = run_perf("gambit_tables.py", "--small")
+    assert len(RATIO.findall(out)) == 1, out
