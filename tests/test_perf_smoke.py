@@ -132,3 +132,8 @@ def test_hf_causal_throughput_small():
 def test_gambit_tables_small():
     out = run_perf("gambit_tables.py", "--small")
     assert len(RATIO.findall(out)) == 1, out
+
+
+def test_fairtranslate_inclusive_small():
+    out = run_perf("fairtranslate_inclusive.py", "--small")
+    assert len(RATIO.findall(out)) == 1, out
