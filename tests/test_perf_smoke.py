@@ -51,9 +51,9 @@ def test_startup_small():
 @pytest.mark.workflow
 def test_scale_small():
     out = run_perf("scale.py", "--small")
-    # the default and the synthetic study: a dry run and a no-op rerun each
-    assert len(RATIO.findall(out)) == 4, out
-    assert len(re.findall(r"^no-op rerun, ", out, flags=re.M)) == 2, out
+    # the default (a dry run and a no-op rerun) and the synthetic study (a dry run)
+    assert len(RATIO.findall(out)) == 3, out
+    assert len(re.findall(r"^no-op rerun, default config", out, flags=re.M)) == 1, out
     assert "peak RSS" in out, out
 
 
