@@ -1,24 +1,30 @@
-"""How the workflow scales: DAG size and planning cost of each study, against a bare
-Snakefile of the same jobs; the default run from scratch and as a no-op rerun; peak memory of
-a heavy analysis at GAMBIT's size.
+"""How the workflow scales: planning cost of the default, each study and synthetic studies of
+a given number of jobs, as dry runs and as no-op reruns, each against a bare Snakefile of the
+same jobs; the default run from scratch; peak memory of a heavy analysis at GAMBIT's size.
 
-Usage: python perf/scale.py [--cores 2] [--systems 24] [--repeats 3] [--skip-run] [--small]
+Usage: python perf/scale.py [--jobs 1000,5000] [--repeats 3] [--no-studies] [--no-noop]
+                            [--cores 2] [--skip-run] [--small] [--record]
 
 1. Dry runs: the default config, each study (``--configfile config/study/systems.yaml
    config/study/<name>.yaml``; a study whose data is absent here is skipped, saying which
-   file), and a synthetic full-size study (every benchmark of the default config × --systems
-   offline systems × every prompt its templates define, the default's metrics):
-   ``snakemake -n`` from scratch, CPU seconds, alternating with a bare Snakefile built from
-   the same job list (perf/startup.py): min and median of each side and the ratio.
-2. Default run: wall time from scratch and of the no-op rerun (perf/default_run.py measures
-   the same with the report).
-3. Peak memory (max RSS of the process) of the FairTranslate tables (means, categories, one
+   file), and a synthetic study per ``--jobs`` size (every benchmark of the default config ×
+   N offline systems × every prompt its templates define; N from the job counts at 2 and 4
+   systems): ``snakemake -n`` from scratch, CPU seconds, alternating with a bare Snakefile
+   built from the same job list (perf/startup.py: one rule per job, the same files and edges,
+   no action): min and median of each side and the ratio.
+2. No-op reruns of the same (``--no-noop``: none): every job's outputs made, empty and newer
+   than its inputs, and the jobs' metadata recorded by ``snakemake --touch --forceall`` on
+   each side, as a run leaves them; then ``snakemake --cores 1``, which must find nothing to
+   do, alternating with the bare Snakefile's.
+3. Default run: wall time from scratch (a fresh copy) and of the no-op rerun.
+4. Peak memory (max RSS of the process) of the FairTranslate tables (means, categories, one
    ANOVA per metric × system × prompt) on a synthetic input the size of GAMBIT (10k texts ×
    6 systems × 2 target languages = 120k translations, 2 metrics).
-``--small`` (CI smoke runs): the default and a 2-system synthetic study, one pair each, no
-default run, a 300-text analysis. Everything runs in temporary copies (the data a study reads
-outside the project, ``../shared``, is linked beside them); the project's results/ are
-untouched. Exits non-zero, with Snakemake's own message, when a side fails.
+``--small`` (CI smoke runs): the default (dry run and no-op rerun) and a 2-system synthetic
+study (dry run), one pair each, no default run, a 300-text analysis. Everything runs in
+temporary copies (the data a study reads outside the project, ``../shared``, is linked beside
+them); the project's results/ are untouched. Exits non-zero, with Snakemake's own message,
+when a side fails.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 COPY = ["Snakefile", "workflow", "config", "resources", "envs", "profiles", "src"]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _ab  # noqa: E402 (perf/_ab.py: the A/B comparison)
 import startup  # noqa: E402 (perf/startup.py: CPU of a snakemake call, the bare Snakefile)
 
 
@@ -102,13 +109,30 @@ def absent_source(config: Path, work: Path) -> str | None:
     return None
 
 
-def measure_dags(work: Path, n_systems: int, repeats: int, small: bool) -> None:
+def jobs_per_system(work: Path) -> tuple[float, float]:
+    """Jobs of the synthetic study as a line in its systems: (fixed, per system), from the
+    dry runs at 2 and 4 systems."""
+    counts = []
+    for n in (2, 4):
+        config = work / f"synthetic-{n}.yaml"
+        config.write_text(yaml.safe_dump(synthetic_study(n), sort_keys=False), encoding="utf-8")
+        _, dry = startup.cpu_of(["-n", "--configfile", str(config)], work)
+        counts.append(len(startup.jobs_of(dry)))
+    per = (counts[1] - counts[0]) / 2
+    return counts[0] - 2 * per, per
+
+
+def systems_for(jobs: int, fixed: float, per: float) -> int:
+    return max(1, round((jobs - fixed) / per))
+
+
+def measure_dags(work: Path, sizes: list[int], repeats: int, small: bool, noop: bool,
+                 studies_too: bool = True) -> None:
+    """Dry runs (and no-op reruns with ``noop``) of the default, the studies and synthetic
+    studies of about ``sizes`` jobs, each against the bare Snakefile of its own jobs."""
     systems_file = ROOT / "config/study/systems.yaml"
-    studies = [] if small else sorted(p for p in (ROOT / "config/study").glob("*.yaml")
-                                      if p != systems_file)
-    synthetic = work / "synthetic-study.yaml"
-    synthetic.write_text(yaml.safe_dump(synthetic_study(n_systems), sort_keys=False),
-                         encoding="utf-8")
+    studies = [] if small or not studies_too else sorted(
+        p for p in (ROOT / "config/study").glob("*.yaml") if p != systems_file)
     cases = [("default config", [])]
     for config in studies:
         missing = absent_source(config, work)
@@ -116,13 +140,43 @@ def measure_dags(work: Path, n_systems: int, repeats: int, small: bool) -> None:
             print(f"dry run, study {config.name}: skipped, its data {missing} is absent here")
             continue
         cases.append((f"study {config.name}", ["--configfile", str(systems_file), str(config)]))
-    cases.append((f"synthetic ({n_systems} systems)", ["--configfile", str(synthetic)]))
+    if sizes:
+        fixed, per = (0.0, 1.0) if small else jobs_per_system(work)
+        for size in sizes:
+            n_systems = 2 if small else systems_for(size, fixed, per)
+            synthetic = work / f"synthetic-{n_systems}.yaml"
+            synthetic.write_text(yaml.safe_dump(synthetic_study(n_systems), sort_keys=False),
+                                 encoding="utf-8")
+            cases.append((f"synthetic ({n_systems} systems)", ["--configfile", str(synthetic)]))
     for n, (label, extra) in enumerate(cases):
         _, dry = startup.cpu_of(["-n", *extra], work)
         jobs = startup.jobs_of(dry)
         bare = startup.bare_jobs(jobs, work.parent / f"bare-{n}")
         startup.compare(f"dry run, {label}, {len(jobs)} jobs", (["-n", *extra], work),
                         (["-n"], bare), repeats)
+        if noop and (n == 0 or not small):  # a smoke run: the default's only
+            measure_noop(label, jobs, extra, work, bare, repeats)
+
+
+def measure_noop(label: str, jobs: list, extra: list[str], work: Path, bare: Path,
+                 repeats: int) -> None:
+    """A no-op rerun after a run: every output made (empty, newer than its inputs) and the
+    jobs' metadata recorded by ``snakemake --touch --forceall``, as a run leaves them; then
+    ``snakemake`` on each side finds nothing to do."""
+    for side in (work, bare):
+        startup.materialise(jobs, side)
+        startup.cpu_of(["--touch", "--forceall", "--cores", "1", *(extra if side == work
+                                                                    else [])], side)
+
+    def rerun(where: Path, args: list[str]) -> float:
+        seconds, out = startup.cpu_of(["--cores", "1", *args], where)
+        if "Nothing to be done" not in out:
+            raise _ab.SideFailed("gendermt" if where == work else "bare",
+                                 f"the no-op rerun in {where} would run jobs:\n{out[-3000:]}")
+        return seconds
+
+    _ab.compare(f"no-op rerun, {label}, {len(jobs)} jobs", lambda: rerun(work, extra),
+                lambda: rerun(bare, []), repeats)
 
 
 def measure_default(work: Path, cores: str) -> None:
@@ -199,23 +253,27 @@ def measure_analysis_memory(work: Path, texts: int = GAMBIT_TEXTS) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    _ab.add_arguments(parser)
     parser.add_argument("--cores", default="2")
-    parser.add_argument("--systems", type=int, default=24)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--jobs", default="1000,5000",
+                        help="sizes of the synthetic studies, in jobs (comma-separated)")
+    parser.add_argument("--no-noop", action="store_true", help="no no-op reruns")
+    parser.add_argument("--no-studies", action="store_true",
+                        help="the default and the synthetic sizes only")
     parser.add_argument("--skip-run", action="store_true", help="no default run (DAGs, memory)")
-    parser.add_argument("--small", action="store_true", help="a smoke run (see the docstring)")
     args = parser.parse_args(argv)
+    sizes = [int(x) for x in args.jobs.split(",") if x] if not args.small else [0]
     with tempfile.TemporaryDirectory() as tmp:
         work = copy_project(Path(tmp) / "project")
         shared = ROOT.parent / "shared"
         if shared.is_dir():  # studies read ../shared/data/...
             (Path(tmp) / "shared").symlink_to(shared)
-        measure_dags(work, 2 if args.small else args.systems, 1 if args.small else args.repeats,
-                     args.small)
-        if not (args.skip_run or args.small):
-            measure_default(work, args.cores)
+        measure_dags(work, sizes, 1 if args.small else args.repeats, args.small,
+                     noop=not args.no_noop, studies_too=not args.no_studies)
+        if not (args.skip_run or args.small):  # from scratch: a copy with no outputs
+            measure_default(copy_project(Path(tmp) / "project-run"), args.cores)
         measure_analysis_memory(Path(tmp), 300 if args.small else GAMBIT_TEXTS)
-    return 0
+    return _ab.finish("scale", args)
 
 
 if __name__ == "__main__":

@@ -16,39 +16,24 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import resource
-import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _ab  # noqa: E402 (perf/_ab.py: the A/B comparison)
 
 
-def cpu(cmd: list[str]) -> float:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+def cpu(cmd: list[str], side: str = "gendermt") -> float:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    out = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if out.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed (exit {out.returncode}):\n"
-                         f"{(out.stderr + out.stdout)[-3000:]}")
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return _ab.run_child(side, cmd, env=env)[0]
 
 
 def compare(label: str, a: list[str], b: list[str], repeats: int) -> float:
-    cpu(a), cpu(b)  # warm-up, not counted
-    times: dict[str, list[float]] = {"A": [], "B": []}
-    for _ in range(repeats):
-        times["A"].append(cpu(a))
-        times["B"].append(cpu(b))
-    med = {k: statistics.median(v) for k, v in times.items()}
-    print(f"{label}: gendermt min {min(times['A']):.2f} s median {med['A']:.2f} s | bare "
-          f"min {min(times['B']):.2f} s median {med['B']:.2f} s | ratio "
-          f"{med['A'] / med['B']:.2f}x ({repeats} alternating pairs, CPU seconds)")
-    return med["A"] / med["B"]
+    """CPU seconds of command ``a`` against ``b``, alternating (perf/_ab.py)."""
+    return _ab.compare(label, lambda: cpu(a), lambda: cpu(b, "bare"), repeats).ratio
 
 
 def write_pair(dest: Path, lines: int) -> tuple[Path, Path]:
@@ -66,8 +51,7 @@ def write_pair(dest: Path, lines: int) -> tuple[Path, Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--lines", type=int, default=10_000)
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--small", action="store_true")
+    _ab.add_arguments(parser, repeats=5)
     args = parser.parse_args(argv)
     lines, repeats = (500, 1) if args.small else (args.lines, args.repeats)
     with tempfile.TemporaryDirectory() as tmp:
@@ -79,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         compare("start-up, gendermt score mt-geneval --help",
                 [sys.executable, "-m", "gendermt", "score", "mt-geneval", "--help"],
                 [sys.executable, "-c", "pass"], repeats)
-    return 0
+    return _ab.finish("score_mt_cli", args)
 
 
 if __name__ == "__main__":

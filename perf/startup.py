@@ -24,15 +24,17 @@ import os
 import re
 import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 COPY = ["Snakefile", "workflow", "config", "resources", "envs", "profiles", "src"]
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _ab  # noqa: E402 (perf/_ab.py: the A/B comparison)
 
 
 def copy_project(dest: Path, root: Path = ROOT) -> Path:
@@ -94,8 +96,11 @@ def bare_jobs(jobs: list[tuple[str, list[str], list[str]]], dest: Path) -> Path:
         if name == "all":
             targets = inputs
             continue
-        lines.append(f"rule {name}_{n}:\n    input: {inputs!r}\n    output: {outputs!r}\n"
-                     f"    shell: 'touch {{output}}'\n")
+        # no action: the project's jobs are `script:` jobs, which a dry run lists without
+        # formatting a shell command (Snakemake formats one with a copy of the Snakefile's
+        # globals, where every rule is a name: one rule per job would make the bare side
+        # quadratic in the jobs). Outputs for a no-op rerun come from ``materialise``.
+        lines.append(f"rule {name}_{n}:\n    input: {inputs!r}\n    output: {outputs!r}\n")
         for f in inputs:
             # a source outside the copy (an absolute path: a GGUF model in site-packages or
             # the GGUF cache) is used where it is, never touched: touching it would rerun
@@ -108,27 +113,58 @@ def bare_jobs(jobs: list[tuple[str, list[str], list[str]]], dest: Path) -> Path:
     return dest
 
 
+def topological(jobs: list[tuple[str, list[str], list[str]]]
+                ) -> list[tuple[str, list[str], list[str]]]:
+    """The jobs, each after the jobs that make its inputs."""
+    producer = {f: k for k, (_, _, outs) in enumerate(jobs) for f in outs}
+    done: set[int] = set()
+    order: list[int] = []
+    for root in range(len(jobs)):
+        stack = [(root, False)]
+        while stack:
+            k, expanded = stack.pop()
+            if k in done:
+                continue
+            if expanded:
+                done.add(k)
+                order.append(k)
+                continue
+            stack.append((k, True))
+            stack.extend((producer[f], False) for f in jobs[k][1]
+                         if f in producer and producer[f] not in done)
+    return [jobs[k] for k in order]
+
+
+def materialise(jobs: list[tuple[str, list[str], list[str]]], where: Path) -> None:
+    """Every job's outputs as empty files, each newer than its inputs (as after a run; the
+    sources older than all of them), for a no-op rerun after ``snakemake --touch
+    --forceall`` has recorded the jobs' metadata."""
+    made = {f for _, _, outs in jobs for f in outs}
+    start = time.time() - 60 - len(jobs) * 0.01
+    for _, inputs, _ in jobs:
+        for f in inputs:
+            # sources inside the copy only (not ../shared, not absolute model paths)
+            if (f not in made and not Path(f).is_absolute() and not f.startswith("..")
+                    and (where / f).is_file()):
+                os.utime(where / f, (start - 1, start - 1))
+    for rank, (_, _, outputs) in enumerate(topological(jobs)):
+        for f in outputs:
+            path = where / f
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # JSON outputs as an empty object: planning reads some back (the run summary)
+            path.write_text("{}\n" if f.endswith(".json") else "", encoding="utf-8")
+            os.utime(path, (start + rank * 0.01, start + rank * 0.01))
+
+
 def compare(label: str, a: tuple[list[str], Path], b: tuple[list[str], Path],
             repeats: int) -> float:
-    cpu_of(*a)  # warm-up of both sides, not counted
-    cpu_of(*b)
-    times: dict[str, list[float]] = {"A": [], "B": []}
-    for _ in range(repeats):
-        times["A"].append(cpu_of(*a)[0])
-        times["B"].append(cpu_of(*b)[0])
-    med = {k: statistics.median(v) for k, v in times.items()}
-    ratio = med["A"] / med["B"]
-    print(f"{label}: gendermt min {min(times['A']):.2f} s median {med['A']:.2f} s | bare "
-          f"min {min(times['B']):.2f} s median {med['B']:.2f} s | ratio {ratio:.2f}x "
-          f"({repeats} alternating pairs, CPU seconds)")
-    return ratio
+    """CPU seconds of snakemake ``a`` against ``b``, alternating (perf/_ab.py)."""
+    return _ab.compare(label, lambda: cpu_of(*a)[0], lambda: cpu_of(*b)[0], repeats).ratio
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--small", action="store_true",
-                        help="one pair of each (a smoke run: checks both sides run)")
+    _ab.add_arguments(parser, repeats=5)
     parser.add_argument("--project", type=Path, default=ROOT,
                         help="the checkout to measure (default: this one), e.g. an older commit")
     args = parser.parse_args(argv)
@@ -152,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         compare("snakemake --list-rules", (["--list-rules"], project),
                 (["--list-rules"], rules), repeats)
         compare("snakemake -n (dry run)", (["-n"], project), (["-n"], graph), repeats)
-    return 0
+    return _ab.finish("startup", args)
 
 
 if __name__ == "__main__":

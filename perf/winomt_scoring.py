@@ -1,16 +1,19 @@
-"""WinoMT scoring at study size, before and after issue 23, measured in one run.
+"""WinoMT scoring of one file, as a `winomt_gender` job does it, against spaCy alone (issue 30).
 
-before: one process per system × language file, as the workflow's jobs were: each loads
-        spaCy again and aligns its file with eflomal (the corrected reader only);
-after:  one process per language, as the `winomt_gender` job is now: spaCy loaded once,
-        each file aligned by the deterministic fast_align model; the corrected reader only
-        (the same work as before), then both readers (what the study config now runs).
+Usage: python perf/winomt_scoring.py [--lang fr] [--system google] [--repeats 3] [--small]
+       [--data DIR] [--baseline-src DIR] [--record]
 
-Wall-clock and CPU seconds summed over the processes (as Snakemake's per-job benchmarks
-sum), and their ratios. The machine is shared, so compare the ratios, not the seconds.
-
-Usage: python perf/winomt_scoring.py [--systems google,bing,systran,aws]
-       [--langs fr,es,it,de] [--data DIR]
+A (gendermt): a fresh process loads spaCy's pipeline (as a job does once), then scores one
+system's file with the corrected reader: tokenise, align both directions with the fast_align
+port, read each entity's gender from spaCy's parse (``evaluate.predict``).
+B (bare): a fresh process that loads the same pipeline and parses the same sentences with
+``nlp.pipe``, nothing else: the floor any spaCy-based reader pays.
+Alternating A and B, CPU seconds of each process and its peak RSS (ru_maxrss); prints min
+and median of each and the ratios, and A's split: imports, spaCy's load, tokenising,
+alignment, spaCy's parse plus the reading, with alignment's share of the file's own work
+(everything after the load, which a job pays once for all its files) and of the whole process.
+``--baseline-src DIR`` adds A against the same scoring from another checkout's ``src`` (an
+older commit: before/after in one run). ``--small``: the first 300 sentences, one pair, no warm-up.
 DIR defaults to ../shared/data/winomt (en.txt, en_pro.txt, en_anti.txt, translations/).
 """
 
@@ -18,97 +21,134 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
-import subprocess
+import os
+import statistics
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _ab  # noqa: E402 (perf/_ab.py: the A/B comparison)
 
-# What one `winomt_gender` job does now, minus the file writing: every system of a language,
-# every reader, with the models of one process.
-AFTER = r"""
-import json, sys, time
-sys.path.insert(0, sys.argv[1])
+CHILD = r"""
+import json, resource, sys, time
 from pathlib import Path
+clock = time.process_time
+t0 = clock()
+mode, data_dir, lang, system = sys.argv[1], Path(sys.argv[2]), sys.argv[3], sys.argv[4]
+limit = int(sys.argv[5])
 from gendermt.benchmarks.winomt.data import load
-from gendermt.benchmarks.winomt.evaluate import Models, predict
-from gendermt.benchmarks.winomt.metric import compute
-data_dir, lang = Path(sys.argv[2]), sys.argv[3]
-systems, readers = sys.argv[4].split(","), sys.argv[5].split(",")
+from gendermt.benchmarks.winomt.evaluate import Models
 data = load(data_dir / "en.txt", data_dir / "en_pro.txt", data_dir / "en_anti.txt")
-models, out = Models(), {}
-for system in systems:
-    lines = (data_dir / "translations" / system / f"en-{lang}.txt").read_text(
-        encoding="utf-8").splitlines()
-    hyps = [line.partition("|||")[2].strip() for line in lines]
-    for reader in readers:
-        table, _ = predict(data, hyps, lang, {"aligner": "fast-align"}, reader, models)
-        out[f"{system}/{reader}"] = round(compute(table)["acc"], 1)
+hyps = [line.partition("|||")[2].strip() for line in (data_dir / "translations" / system /
+        f"en-{lang}.txt").read_text(encoding="utf-8").splitlines()]
+if limit:
+    data, hyps = data.iloc[:limit].reset_index(drop=True), hyps[:limit]
+out = {"imports_s": clock() - t0}
+t = clock()
+models = Models()
+nlp = models.pipeline(lang)
+out["spacy_load_s"] = clock() - t
+if mode == "bare":
+    t = clock()
+    for doc in nlp.pipe(hyps, batch_size=256):
+        pass
+    out["parse_s"] = clock() - t
+else:
+    from gendermt.benchmarks.winomt import align as align_mod
+    from gendermt.benchmarks.winomt.evaluate import predict
+    spent = {"align": 0.0}
+    inner = align_mod.align_pairs
+    def timed_align(*a, **k):
+        t = clock()
+        try:
+            return inner(*a, **k)
+        finally:
+            spent["align"] += clock() - t
+    import gendermt.benchmarks.winomt.evaluate as ev
+    ev.align_pairs = timed_align
+    t = clock()
+    table, facts = predict(data, hyps, lang, {"aligner": "fast-align"}, "corrected", models)
+    out["file_s"] = clock() - t
+    out["align_s"] = spent["align"]
+    out["acc"] = round(float(table["correct"].mean()) * 100, 2)
+out["total_s"] = clock() - t0
+out["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+out["sentences"] = len(hyps)
 print(json.dumps(out))
 """
 
 
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+def child(side: str, src: Path, mode: str, args) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    _, out = _ab.run_child(side, [sys.executable, "-c", CHILD, mode, str(args.data), args.lang,
+                                  args.system, str(args.limit)], env=env)
+    lines = [line for line in out.splitlines() if line.startswith("{")]
+    if not lines:
+        raise _ab.SideFailed(side, f"printed no result:\n{out[-2000:]}")
+    return json.loads(lines[-1])
 
 
-def timed(cmd: list[str]) -> tuple[float, float, str]:
-    """Wall-clock and CPU seconds of one process, and what it printed."""
-    start, cpu = time.perf_counter(), _children_cpu()
-    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
-    seconds, cpu = time.perf_counter() - start, _children_cpu() - cpu
-    if proc.returncode != 0:
-        sys.exit(f"{' '.join(cmd[:6])} ... failed:\n{proc.stderr[-2000:]}")
-    return seconds, cpu, proc.stdout
-
-
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--systems", default="google,bing,systran,aws")
-    parser.add_argument("--langs", default="fr,es,it,de")
+    _ab.add_arguments(parser)
+    parser.add_argument("--lang", default="fr")
+    parser.add_argument("--system", default="google")
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared/data/winomt")
-    args = parser.parse_args()
-    systems, langs = args.systems.split(","), args.langs.split(",")
-    d = args.data
+    parser.add_argument("--baseline-src", type=Path,
+                        help="another checkout's src/ to score the same file (before/after)")
+    args = parser.parse_args(argv)
+    args.limit = 300 if args.small else 0
+    repeats = 1 if args.small else args.repeats
+    if not (args.data / "translations" / args.system / f"en-{args.lang}.txt").is_file():
+        raise SystemExit(f"{args.data}/translations/{args.system}/en-{args.lang}.txt is absent")
+    src = ROOT / "src"
+    runs: dict[str, list[dict]] = {"A": [], "B": [], "before": []}
 
-    before = [0.0, 0.0]
-    for lang in langs:
-        for system in systems:
-            seconds, cpu, out = timed([
-                sys.executable, "-m", "gendermt", "score", "winomt", "--data",
-                str(d / "en.txt"), "--pro", str(d / "en_pro.txt"), "--anti",
-                str(d / "en_anti.txt"), "--hyp", str(d / "translations" / system /
-                                                     f"en-{lang}.txt"),
-                "--lang", lang, "--aligner", "eflomal", "--json"])
-            before[0] += seconds
-            before[1] += cpu
-            print(f"before  {system:>8} {lang}: {seconds:6.1f} s (CPU {cpu:5.1f} s)  "
-                  f"(acc {json.loads(out)['acc']:.1f}, eflomal)", flush=True)
-    after = {}
-    for readers in ("corrected", "corrected,original"):
-        after[readers] = [0.0, 0.0]
-        for lang in langs:
-            seconds, cpu, out = timed([sys.executable, "-c", AFTER, str(ROOT / "src"), str(d),
-                                       lang, ",".join(systems), readers])
-            after[readers][0] += seconds
-            after[readers][1] += cpu
-            print(f"after   {lang} ({len(systems)} systems, {readers}): {seconds:6.1f} s "
-                  f"(CPU {cpu:5.1f} s)  "
-                  f"{out.strip()}", flush=True)
-    files = len(systems) * len(langs)
-    one, both = after["corrected"], after["corrected,original"]
-    print(f"\n{files} files, seconds summed over processes (wall | CPU):")
-    print(f"before: a process per file, eflomal, corrected reader: "
-          f"{before[0]:.1f} | {before[1]:.1f}")
-    print(f"after:  a process per language, fast-align, corrected reader: "
-          f"{one[0]:.1f} | {one[1]:.1f}  ({before[0] / one[0]:.1f}x | "
-          f"{before[1] / one[1]:.1f}x faster)")
-    print(f"after:  the same, both readers: {both[0]:.1f} | {both[1]:.1f}  "
-          f"({before[0] / both[0]:.1f}x | {before[1] / both[1]:.1f}x faster than before "
-          "with one reader)")
+    def side(key: str, where: Path, mode: str):
+        def run() -> float:
+            result = child({"A": "gendermt", "B": "bare spaCy",
+                            "before": "baseline src"}[key], where, mode, args)
+            runs[key].append(result)
+            return result["total_s"]
+        return run
+
+    label = f"WinoMT {args.system}/{args.lang}"
+    _ab.compare(f"{label}, one file, process CPU", side("A", src, "score"),
+                side("B", src, "bare"), repeats, warmup=not args.small,
+                note="B: spaCy load + nlp.pipe only")
+    skip = 0 if args.small else 1  # the warm-ups
+    a, b = runs["A"][skip:], runs["B"][skip:]
+    rss = _ab.Comparison(f"{label}, one file, peak RSS", [r["peak_rss_mb"] for r in a],
+                         [r["peak_rss_mb"] for r in b], unit="MB")
+    print(rss.line())
+    _ab.COMPARISONS.append(rss)
+    med = {k: statistics.median(r[k] for r in a)
+           for k in ("imports_s", "spacy_load_s", "file_s", "align_s", "total_s")}
+    share_file = med["align_s"] / med["file_s"]
+    share_total = med["align_s"] / med["total_s"]
+    print(f"{label}, gendermt split (median CPU s, {a[0]['sentences']} sentences): imports "
+          f"{med['imports_s']:.2f}, spaCy load {med['spacy_load_s']:.2f}, file "
+          f"{med['file_s']:.2f} (alignment {med['align_s']:.2f}, parse + reading "
+          f"{med['file_s'] - med['align_s']:.2f}); alignment {100 * share_file:.0f} % of the "
+          f"file's work, {100 * share_total:.0f} % of the process; accuracy {a[0]['acc']}")
+    rss.extra = {"align_share_of_file": round(share_file, 3),
+                 "align_share_of_process": round(share_total, 3)}
+    if args.baseline_src:
+        before = _ab.compare(f"{label}, one file, process CPU, this checkout vs "
+                             f"{args.baseline_src}", side("A", src, "score"),
+                             side("before", args.baseline_src, "score"), repeats)
+        old = runs["before"][1:] or runs["before"]
+        new = runs["A"][-len(before.a):]
+        mem = _ab.Comparison(f"{label}, one file, peak RSS, this checkout vs "
+                             f"{args.baseline_src}", [r["peak_rss_mb"] for r in new],
+                             [r["peak_rss_mb"] for r in old], unit="MB")
+        print(mem.line())
+        _ab.COMPARISONS.append(mem)
+        if {r["acc"] for r in new} != {r["acc"] for r in old}:
+            raise SystemExit(f"accuracy differs: {new[0]['acc']} here, {old[0]['acc']} there")
+    return _ab.finish("winomt_scoring", args)
+
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

