@@ -60,7 +60,7 @@ rule mt_geneval_data:
         provenance=f"{RESULTS}/mt-geneval/data.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.mt_geneval.data", "gendermt.data_provenance",
-                              *(["gendermt.subsets"] if MT_GENEVAL.get("subset") else [])),
+                              "gendermt.subsets"),
         # path, size and sha256 of what it reads: a changed source reruns it
         sources=source_identity(MT_GENEVAL_RAW),
         # the declared public data sets they come from (recorded in data.json)

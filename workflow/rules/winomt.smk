@@ -47,7 +47,7 @@ rule winomt_data:
         provenance=f"{RESULTS}/winomt/data.json",
     params:
         code=code_fingerprint("gendermt.benchmarks.winomt.data", "gendermt.data_provenance",
-                              *(["gendermt.subsets"] if WINOMT.get("subset") else [])),
+                              "gendermt.subsets"),
         # path, size and sha256 of what it reads: a changed source reruns it
         sources=source_identity(WINOMT_RAW),
         # the declared public data sets they come from (recorded in data.json)
