@@ -190,12 +190,13 @@ def build(spec: Mapping[str, Any], langs: Sequence[str], root: str | Path | None
           items_out: str | Path, provenance_out: str | Path) -> None:
     """Workflow stage: the benchmark's files → ``data.parquet`` (:func:`segments`) +
     ``data.json`` (the benchmark file and the files read, with size and sha256; counts)."""
-    from gendermt.io import write_json, write_parquet
+    from gendermt.io import write_json
     from gendermt.sources import sha256_file
+    from gendermt.stage_tables import write_data_table
 
     paths = files(spec, langs, root)
     items = segments(spec, langs, root)
-    write_parquet(items_out, items)
+    write_data_table(spec["name"], items_out, items)
     spec_file = Path(spec["file"])
     write_json(provenance_out, {
         "benchmark": spec["name"],
