@@ -145,7 +145,8 @@ def big_project(workdir: Path) -> Path:
     # FairTranslate alone: the other benchmarks' systems are replaced below
     config["benchmarks"] = {"fairtranslate": config["benchmarks"]["fairtranslate"]}
     config["benchmarks"]["fairtranslate"].update(systems=["copy-source"], prompts=["baseline"])
-    config["benchmarks"]["fairtranslate"].pop("system_prompts", None)  # the LLM is not here
+    for key in ("system_prompts", "decoding"):  # they name the LLMs, which are not here
+        config["benchmarks"]["fairtranslate"].pop(key, None)
     # gpus: 1 (any backend may ask): the job must get the test node's (fake) GPU
     config["systems"] = {"copy-source": {"backend": "copy-source", "batch_size": 1, "gpus": 1}}
     config_path.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")

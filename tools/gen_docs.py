@@ -98,7 +98,6 @@ def row_of(b) -> tuple[str, str, str]:
     """(direction, what it measures, page) of a benchmark: its contract's, else BENCHMARKS'."""
     if b.description:
         return b.direction, b.description, b.page or f"{b.name}.md"
-    _add_declared()
     return BENCHMARKS[b.name]
 
 
@@ -106,7 +105,6 @@ def figures_of(card) -> list[tuple[str, str, str]]:
     """A scorecard part's figures: its contract's and the clean share, else SCORECARD's."""
     if card.figures:
         return [*card.figures, CLEAN]
-    _add_declared()
     return SCORECARD[card.key]
 
 
@@ -116,34 +114,7 @@ def scorecard_figures() -> dict[str, list[tuple[str, str, str]]]:
             if b.scorecard}
 
 
-# Declared benchmarks (resources/benchmarks/<name>/benchmark.yaml): their entries come from
-# their files (direction, description) and the generic reader's figures, not from here.
-DECLARED_PAGE = "../declared-benchmarks.md"
-DECLARED_SCORECARD = [
-    ("gap_{lang}", "gendered-word accuracy gap, first gender − second", "closer to 0"),
-    ("correct_word_rate_{lang}", "outputs with a right-gender word, %", "higher"),
-    ("{metric}_all", "BLEU (else chrF) against each segment's own reference (the quality "
-     "floor)", "higher"),
-    CLEAN,
-]
-
-
-def _add_declared() -> None:
-    registry = _registry()
-    for b in registry.benchmarks():
-        if b.package != "gendermt.benchmarks.declared" or b.name in BENCHMARKS:
-            continue
-        from gendermt.benchmarks.declared.config import spec_of
-
-        spec = spec_of(b.name)
-        direction = f"{spec['source_language']}→{'/'.join(spec['languages'])}"
-        what = " ".join(str(spec.get("description") or b.label).split()).split(". ")[0]
-        BENCHMARKS[b.name] = (direction, f"declared in one file: {what}", DECLARED_PAGE)
-        SCORECARD.setdefault(b.scorecard.key, DECLARED_SCORECARD)
-
-
 def _check_known() -> None:
-    _add_declared()
     registry = _registry()
     _missing("direction and description in its contract", [
         b.name for b in registry.benchmarks() if not b.description and b.name not in BENCHMARKS])
@@ -158,7 +129,6 @@ def page(name: str) -> str:
 
 # ----------------------------------------------------------------------------- sections
 def benchmarks_table() -> str:
-    _add_declared()
     registry = _registry()
     default = default_config().get("benchmarks") or {}
     studies = study_configs()
@@ -213,7 +183,6 @@ def default_systems_of(name: str) -> str:
 
 
 def scorecard_table() -> str:
-    _add_declared()
     registry = _registry()
     rows = ["| benchmark | JSON key | figure: JSON key (better) | read from |",
             "|---|---|---|---|"]

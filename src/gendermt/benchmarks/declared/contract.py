@@ -56,7 +56,13 @@ def heading(path) -> dict:
     order = spec.get("order", 900)
     if not isinstance(order, int):
         raise error(f"{file}: order: {order!r} is not a whole number")
-    return {"name": spec["name"], "label": spec["label"], "order": order, "file": str(file)}
+    # the README's benchmark table (tools/gen_docs.py): direction and the description's first
+    # sentence, as the file states them (checked in full when configured)
+    langs = spec.get("languages") if isinstance(spec.get("languages"), list) else []
+    direction = f"{spec.get('source_language', 'en')}→{'/'.join(map(str, langs))}"
+    what = " ".join(str(spec.get("description") or spec["label"]).split()).split(". ")[0]
+    return {"name": spec["name"], "label": spec["label"], "order": order, "file": str(file),
+            "direction": direction, "description": f"declared in one file: {what}"}
 
 
 def _contract(path: pathlib.Path) -> Benchmark:
@@ -67,6 +73,9 @@ def _contract(path: pathlib.Path) -> Benchmark:
         label=label,
         order=head["order"],
         package=_PKG,
+        direction=head["direction"],
+        description=head["description"],
+        page="../declared-benchmarks.md",
         rules="workflow/rules/declared.smk",
         data_keys=("data_root/",),
         data_stage_keys=("data_root/",),
@@ -78,6 +87,13 @@ def _contract(path: pathlib.Path) -> Benchmark:
             label=label,
             tables=(f"{name}/tables/summary.csv",),
             reader=f"{_PKG}.scorecard:read_{name}",
+            figures=(
+                ("gap_{lang}", "gendered-word accuracy gap, first gender − second",
+                 "closer to 0"),
+                ("correct_word_rate_{lang}", "outputs with a right-gender word, %", "higher"),
+                ("{metric}_all", "BLEU (else chrF) against each segment's own reference (the "
+                 "quality floor)", "higher"),
+            ),
         ),
         labels={
             f"{name}/tables/accuracy": (f"{label}: gendered-word accuracy per language and "
