@@ -346,14 +346,7 @@ class Engine:
             batch = requests[start:start + backend.batch_size]
             answers = _Batch(self, batch, on_answer, progress)
             backend.finish_reasons = backend.generated_tokens = None
-            # A backend that answers in threads of its own hands each answer over there
-            # (no thread switch an answer); any other yields them here.
-            into = getattr(backend, "translate_into", None)
-            if into is not None:
-                into(batch, answers.take)
-            else:
-                for i, raw in backend.translate_each(batch):
-                    answers.take(i, raw)
+            self._answer(batch, answers)
             b0, failures, got, finish, outs, extra = (answers.b0, answers.failures,
                                                       answers.got, answers.finish,
                                                       answers.outs, answers.extra)
@@ -376,11 +369,7 @@ class Engine:
             self.store(got, {self.digests[r.item_id]: per_item for r in batch}, finish=finish,
                        release=None if owner is None else
                        (owner, [self.digests[r.item_id] for r in batch]), durable=sync)
-            if self.count:
-                self.tokens += backend.count_tokens(outs)
-            if backend.generated_tokens is not None:
-                self.generated = (self.generated or 0) + backend.generated_tokens
-            self.sent += len(batch)
+            self._tally(batch, outs)
             if failures:
                 if on_failures is not None:
                     on_failures(failures)
@@ -389,6 +378,28 @@ class Engine:
             if blank:
                 log.warning("%s: %d empty output(s) in this batch (kept%s, not cached)",
                             self.who, blank, f" in {self.kept_in}" if self.kept_in else "")
+
+    def _answer(self, batch: list[Request], answers: _Batch) -> None:
+        """The backend's answers to ``batch``, each taken by ``answers`` as it arrives."""
+        backend = self.backend
+        # A backend that answers in threads of its own hands each answer over there
+        # (no thread switch an answer); any other yields them here.
+        into = getattr(backend, "translate_into", None)
+        if into is not None:
+            into(batch, answers.take)
+        else:
+            for i, raw in backend.translate_each(batch):
+                answers.take(i, raw)
+
+    def _tally(self, batch: list[Request], outs: list[str]) -> None:
+        """Count a sent batch: its requests, its outputs' tokens (with ``count_tokens``)
+        and the tokens the backend says it generated."""
+        backend = self.backend
+        if self.count:
+            self.tokens += backend.count_tokens(outs)
+        if backend.generated_tokens is not None:
+            self.generated = (self.generated or 0) + backend.generated_tokens
+        self.sent += len(batch)
 
     def _raise_failures(self, failures: list[tuple[Request, Exception]], kept: int) -> None:
         """Fail after the batch, naming the items that failed (the batch's other answers

@@ -137,33 +137,39 @@ def _is_type_checking(node: ast.If) -> bool:
 def imports_of_file(path: str | Path) -> dict[str, bool]:
     """Third-party top-level names ``path`` imports → required (True) or optional (False)."""
     found: dict[str, bool] = {}
-
-    def visit(node: ast.AST, optional: bool) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node):
-            for child in node.orelse:
-                visit(child, optional)
-            return
-        if isinstance(node, ast.Try) and _falls_back(node):
-            for child in node.body:
-                visit(child, True)
-            for child in [*node.handlers, *node.orelse, *node.finalbody]:
-                visit(child, optional)
-            return
-        names: list[str] = []
-        if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            names = [node.module]
-        for name in names:
-            top = name.split(".")[0]
-            if top in sys.stdlib_module_names or top in ("__future__", "gendermt"):
-                continue
-            found[top] = found.get(top, False) or not optional
-        for child in ast.iter_child_nodes(node):
-            visit(child, optional)
-
-    visit(ast.parse(Path(path).read_text(encoding="utf-8")), False)
+    _visit_imports(ast.parse(Path(path).read_text(encoding="utf-8")), False, found)
     return found
+
+
+def _statement_imports(node: ast.AST) -> list[str]:
+    """The module names an import statement names (none for a relative import)."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+        return [node.module]
+    return []
+
+
+def _visit_imports(node: ast.AST, optional: bool, found: dict[str, bool]) -> None:
+    """Add the third-party top-level names ``node`` and its children import to ``found``
+    (required unless ``optional``: in a ``try`` that carries on without them)."""
+    if isinstance(node, ast.If) and _is_type_checking(node):
+        for child in node.orelse:
+            _visit_imports(child, optional, found)
+        return
+    if isinstance(node, ast.Try) and _falls_back(node):
+        for child in node.body:
+            _visit_imports(child, True, found)
+        for child in [*node.handlers, *node.orelse, *node.finalbody]:
+            _visit_imports(child, optional, found)
+        return
+    for name in _statement_imports(node):
+        top = name.split(".")[0]
+        if top in sys.stdlib_module_names or top in ("__future__", "gendermt"):
+            continue
+        found[top] = found.get(top, False) or not optional
+    for child in ast.iter_child_nodes(node):
+        _visit_imports(child, optional, found)
 
 
 def imports_of_modules(modules: list[str]) -> dict[str, dict[str, bool]]:

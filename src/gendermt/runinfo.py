@@ -96,20 +96,7 @@ def summary(run: str, configfiles: Sequence[str], config: dict, basedir: str | P
             sources.append({"benchmark": name, "key": f"benchmarks.{name}.data.hub",
                             "hub": data["hub"], "revision": data.get("revision") or "main",
                             "data": True, "sample": False, "project_file": False})
-    used: dict[str, list[str]] = {}
-    for name, spec in config.get("benchmarks", {}).items():
-        for system in _systems_of(spec):
-            used.setdefault(system, []).append(name)
-    systems = []
-    for name, settings in config.get("systems", {}).items():
-        if name not in used:
-            continue
-        what = settings.get("model") or settings.get("path") or settings.get("reference") or ""
-        systems.append({"system": name, "backend": settings.get("backend", ""),
-                        "model": str(what), "revision": settings.get("revision", ""),
-                        "benchmarks": used[name],
-                        "sample": bool(settings.get("path")) and is_sample(
-                            str(settings["path"]).split("{", 1)[0] or ".")})
+    systems = _systems_used(config)
     found = {
         "run": run,
         "config_files": [{"path": _shown(p), "sha256": _sha256(p)} for p in configfiles
@@ -131,6 +118,26 @@ def summary(run: str, configfiles: Sequence[str], config: dict, basedir: str | P
         found["datasets"] = [{k: v for k, v in d.items() if k not in ("folder", "obtained")}
                              for d in datasets]
     return found
+
+
+def _systems_used(config: dict) -> list[dict]:
+    """The configured systems some benchmark runs, each with what it is and the benchmarks
+    that run it."""
+    used: dict[str, list[str]] = {}
+    for name, spec in config.get("benchmarks", {}).items():
+        for system in _systems_of(spec):
+            used.setdefault(system, []).append(name)
+    systems = []
+    for name, settings in config.get("systems", {}).items():
+        if name not in used:
+            continue
+        what = settings.get("model") or settings.get("path") or settings.get("reference") or ""
+        systems.append({"system": name, "backend": settings.get("backend", ""),
+                        "model": str(what), "revision": settings.get("revision", ""),
+                        "benchmarks": used[name],
+                        "sample": bool(settings.get("path")) and is_sample(
+                            str(settings["path"]).split("{", 1)[0] or ".")})
+    return systems
 
 
 def _systems_of(spec: dict) -> list[str]:

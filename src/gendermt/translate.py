@@ -42,9 +42,10 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pandas as pd
 
@@ -176,16 +177,144 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     context = {"benchmark": benchmark, "prompt": records[0]["prompt"] if records else ""}
     backend = build_backend(settings, pd.read_parquet(data), context)
     backend.threads = threads
-    identity = backend.identity()
-    digests = {r.item_id: backend.request_digest(r) for r in requests}
-    keys = {item: digest[:16] for item, digest in digests.items()}
-    partial = output.with_name(output.name + ".partial")
+    job = _open_job(system, records, requests, backend, output, cache_dir)
+    cached = _answers_at_hand(job, shared)
+    job.to_send = job.engine.plan(cached, "longest-first")
+    job.this_run = _run_record(job.run_id, system, benchmark, context["prompt"])
+    t0 = time.perf_counter()
+    job.partial.parent.mkdir(parents=True, exist_ok=True)
+    with job.partial.open("a", encoding="utf-8") as fh, \
+            Progress(len(requests), f"translate {system}", unit="item",
+                     initial=len(job.done)) as bar:
+        writer = _PartialWriter(fh, job.done, job.keys, job.engine.items_of)
+        n_cached = _translate(job, writer, cached, bar, t0)
+    made = _measure(job, t0)
+    _log_throughput(job, made, n_cached)
+    _finish_run(job, made)
+    runs = _runs_made(job, made.answered)
+    finishes = _write_output(job, output, extract)
+    write_json(meta, _metadata(job, postprocess, made, n_cached, runs, finishes))
+    job.partial.unlink(missing_ok=True)
+    job.runs_file.unlink(missing_ok=True)
+
+
+# The parts of translate_file, in the order it runs them.
+@dataclass
+class _Job:
+    """What one translation job works with: its inputs' records and their requests, the
+    system's backend (and its identity), each request's digest and the short ``key``
+    partial records carry, the partial file and the records in it (``done``: resumed, then
+    this run's), the requests it lacked (``todo``), this run's id, the engine, the requests
+    it sends (``to_send``, once planned) and this run's record (``this_run``)."""
+
+    system: str
+    records: list[dict]
+    requests: list[Request]
+    backend: Any
+    identity: dict[str, Any]
+    digests: dict[str, str]
+    keys: dict[str, str]
+    partial: Path
+    done: dict[str, dict]
+    todo: list[Request]
+    run_id: str
+    engine: Engine
+    to_send: list[Request] = field(default_factory=list)
+    this_run: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def cache(self) -> Any:
+        return self.engine.cache
+
+    @property
+    def runs_file(self) -> Path:
+        return _runs_path(self.partial)
+
+    def save_run(self, **stats: Any) -> None:
+        """Add ``stats`` to this run's record and append it to the runs file and the
+        request cache's runs."""
+        self.this_run.update(stats)
+        if not self.to_send:  # a run that sent nothing made nothing to record
+            return
+        with self.runs_file.open("a", encoding="utf-8") as rf:
+            rf.write(json.dumps(self.this_run, ensure_ascii=False) + "\n")
+        try:
+            self.cache.put_run(self.run_id, self.this_run)
+        except sqlite3.Error as exc:
+            log.warning("the request cache %s cannot be written (%s)", self.cache.path, exc)
+
+
+@dataclass
+class _PartialWriter:
+    """The partial file, open for appending: each answer is written for every item that
+    asked for it (and kept in ``done``) and flushed at once."""
+
+    fh: IO[str]
+    done: dict[str, dict]
+    keys: Mapping[str, str]
+    items_of: Mapping[str, list[Request]]
+
+    def take(self, group: str, raw: str, seconds: float, cached_from: str | None,
+             run: str | None, finish: str = "unknown") -> int:
+        """Record ``group``'s answer; returns how many items it answers."""
+        for req in self.items_of[group]:
+            rec = {"item_id": req.item_id, "key": self.keys[req.item_id], "raw": raw,
+                   "seconds": round(seconds, 6), "finish": finish,
+                   **({"cached": True} if cached_from else {}),
+                   **({"run": run} if run else {})}
+            self.done[req.item_id] = rec
+            self.fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+        self.fh.flush()  # in the OS's hands: a SIGKILL no longer loses it
+        return len(self.items_of[group])
+
+    def take_entry(self, group: str, entry: Mapping[str, Any]) -> int:
+        """Record a request cache entry's answer (or a shared translation's), as cached."""
+        return self.take(group, entry["raw"], entry.get("seconds") or 0.0, "cache",
+                         entry.get("run_id"), entry.get("finish") or "unknown")
+
+    def sync(self) -> None:
+        os.fsync(self.fh.fileno())
+
+
+@dataclass
+class _Made:
+    """What this run sent and answered, in how long (``apart``: :func:`_throughput_apart`)."""
+
+    sent: int
+    answered: int
+    tokens: int
+    seconds: float
+    apart: dict[str, Any]
+
+    @property
+    def rate(self) -> float:
+        return self.sent / max(self.seconds, 1e-9)
+
+    @property
+    def token_rate(self) -> float:
+        return self.tokens / max(self.seconds, 1e-9)
+
+
+def _resume(partial: Path, keys: Mapping[str, str]) -> dict[str, dict]:
+    """The partial file's records made for these requests (their ``key``); those made for
+    other requests or system settings are dropped from it."""
     previous = _read_partial(partial)
     done = {k: v for k, v in previous.items() if v.get("key") == keys.get(k)}
     if len(done) < len(previous):
         log.warning("%s: discarding %d outputs made for other requests or system settings",
                     partial, len(previous) - len(done))
         write_jsonl(partial, done.values())
+    return done
+
+
+def _open_job(system: str, records: list[dict], requests: list[Request], backend: Any,
+              output: Path, cache_dir: str | Path | None) -> _Job:
+    """The job's digests, what its partial file holds, its request cache and its engine."""
+    identity = backend.identity()
+    digests = {r.item_id: backend.request_digest(r) for r in requests}
+    keys = {item: digest[:16] for item, digest in digests.items()}
+    partial = output.with_name(output.name + ".partial")
+    done = _resume(partial, keys)
     todo = [r for r in requests if r.item_id not in done]
     if done:
         log.info("resuming %s: %d of %d items already translated", partial, len(done),
@@ -196,161 +325,173 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     # function of the request: lookups such as the oracles answer per item), longest first.
     engine = Engine(backend, cache, todo, who=system, digests=digests,
                     dedupe=backend.cacheable, run_id=run_id, kept_in=partial, count_tokens=True)
+    return _Job(system, records, requests, backend, identity, digests, keys, partial, done,
+                todo, run_id, engine)
+
+
+def _answers_at_hand(job: _Job, shared: Mapping[str, str] | None) -> dict[str, dict]:
+    """Answers by digest that need no sending: the request cache's, then the system's shared
+    translation of the sources'. Resumed answers the cache lacks are stored there first."""
+    engine, digests, todo = job.engine, job.digests, job.todo
     cached = engine.lookup()
     # Resumed answers this system made (not those taken from the cache or shared
     # translations, which a `forget` may have meant to drop)
-    backfilled = engine.backfill({digests[i]: r for i, r in done.items()
-                                  if backend.cacheable and not r.get("cached")})
+    backfilled = engine.backfill({digests[i]: r for i, r in job.done.items()
+                                  if job.backend.cacheable and not r.get("cached")})
     if backfilled:
         log.info("%d resumed outputs the request cache %s lacked (a kill between the two) "
-                 "stored there", backfilled, cache.path)
+                 "stored there", backfilled, job.cache.path)
     shared_found = {digests[r.item_id]: {"raw": shared[digests[r.item_id]]} for r in todo
-                    if backend.cacheable and digests[r.item_id] in (shared or {})
+                    if job.backend.cacheable and digests[r.item_id] in (shared or {})
                     and digests[r.item_id] not in cached}
     if shared_found:
         log.info("%d requests answered by the system's translation of the distinct sources",
                  len(shared_found))
     cached.update(shared_found)
-    to_send = engine.plan(cached, "longest-first")
-    items_of = engine.items_of
+    return cached
 
+
+def _run_record(run_id: str, system: str, benchmark: str, prompt: str) -> dict[str, Any]:
+    """This run's record as it starts (its figures are added as they are known)."""
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    this_run = {"run_id": run_id, "started": started, "system": system,
-                "benchmark": benchmark, "prompt": context["prompt"],
-                "gendermt": gendermt.__version__, "python": platform.python_version(),
-                "host": platform.node()}
-    runs_file = _runs_path(partial)
-    t0 = time.perf_counter()
-    partial.parent.mkdir(parents=True, exist_ok=True)
+    return {"run_id": run_id, "started": started, "system": system,
+            "benchmark": benchmark, "prompt": prompt,
+            "gendermt": gendermt.__version__, "python": platform.python_version(),
+            "host": platform.node()}
 
-    def save_run(**stats: Any) -> None:
-        this_run.update(stats)
-        if to_send:  # a run that sent nothing made nothing to record
-            with runs_file.open("a", encoding="utf-8") as rf:
-                rf.write(json.dumps(this_run, ensure_ascii=False) + "\n")
-            try:
-                cache.put_run(run_id, this_run)
-            except sqlite3.Error as exc:
-                log.warning("the request cache %s cannot be written (%s)", cache.path, exc)
 
-    with partial.open("a", encoding="utf-8") as fh, \
-            Progress(len(requests), f"translate {system}", unit="item",
-                     initial=len(done)) as bar:
+def _translate(job: _Job, writer: _PartialWriter, cached: Mapping[str, Mapping[str, Any]],
+               bar: Progress, t0: float) -> int:
+    """Write the answers at hand to the partial file, then send the rest, each answer
+    written as it arrives. Returns how many items the request cache answered (another job
+    sharing it included)."""
+    engine = job.engine
+    n_cached = sum(writer.take_entry(d, e) for d, e in cached.items())
+    if n_cached:
+        log.info("%d items found in the request cache %s", n_cached, job.cache.path)
+        writer.sync()
+        bar.update(n_cached)
+    if job.to_send:
+        job.save_run(resolved=job.backend.provenance())
 
-        def record(group: str, raw: str, seconds: float, cached_from: str | None,
-                   run: str | None, finish: str = "unknown") -> int:
-            for req in items_of[group]:
-                rec = {"item_id": req.item_id, "key": keys[req.item_id], "raw": raw,
-                       "seconds": round(seconds, 6), "finish": finish,
-                       **({"cached": True} if cached_from else {}),
-                       **({"run": run} if run else {})}
-                done[req.item_id] = rec
-                fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
-            fh.flush()  # in the OS's hands: a SIGKILL no longer loses it
-            return len(items_of[group])
-
-        n_cached = sum(record(d, e["raw"], e.get("seconds") or 0.0, "cache", e.get("run_id"),
-                              e.get("finish") or "unknown")
-                       for d, e in cached.items())
-        if n_cached:
-            log.info("%d items found in the request cache %s", n_cached, cache.path)
-            os.fsync(fh.fileno())
-            bar.update(n_cached)
-        if to_send:
-            save_run(resolved=backend.provenance())
-
-        def failed(failures: list[tuple[Request, Exception]]) -> None:
-            save_run(requests_sent=engine.sent, seconds=round(time.perf_counter() - t0, 3),
+    def failed(failures: list[tuple[Request, Exception]]) -> None:
+        job.save_run(requests_sent=engine.sent, seconds=round(time.perf_counter() - t0, 3),
                      failed_items=[r.item_id for r, _ in failures])
 
-        # Each answer reaches the partial file as it arrives; the engine has it fsynced
-        # (on_batch) at most every SYNC_EVERY seconds and after the last batch, before that
-        # batch's answers go to the cache: a kill between the two leaves answers only in the
-        # partial file (the resuming run backfills them).
-        engine.run(lambda group, raw, seconds, finish: record(group, raw, seconds, None,
-                                                              run_id, finish),
-                   progress=bar, on_batch=lambda: os.fsync(fh.fileno()), on_failures=failed,
-                   # answered meanwhile by another job sharing the cache: taken as cached
-                   on_cached=lambda group, e: record(group, e["raw"], e.get("seconds") or 0.0,
-                                                     "cache", e.get("run_id"),
-                                                     e.get("finish") or "unknown"))
-        n_cached += engine.from_elsewhere
+    # Each answer reaches the partial file as it arrives; the engine has it fsynced
+    # (on_batch) at most every SYNC_EVERY seconds and after the last batch, before that
+    # batch's answers go to the cache: a kill between the two leaves answers only in the
+    # partial file (the resuming run backfills them).
+    engine.run(lambda group, raw, seconds, finish: writer.take(group, raw, seconds, None,
+                                                               job.run_id, finish),
+               progress=bar, on_batch=writer.sync, on_failures=failed,
+               # answered meanwhile by another job sharing the cache: taken as cached
+               on_cached=writer.take_entry)
+    return n_cached + engine.from_elsewhere
+
+
+def _measure(job: _Job, t0: float) -> _Made:
+    """This run's figures, since ``t0``."""
+    engine = job.engine
     tokens, answered = engine.tokens, engine.answered
     seconds = time.perf_counter() - t0
-    rate = engine.sent / max(seconds, 1e-9)
-    token_rate = tokens / max(seconds, 1e-9)
-    apart = _throughput_apart(backend, engine, to_send, seconds,
-                              [done[r.item_id]["raw"] for r in to_send])
-    if todo:
+    apart = _throughput_apart(job.backend, engine, job.to_send, seconds,
+                              [job.done[r.item_id]["raw"] for r in job.to_send])
+    return _Made(engine.sent, answered, tokens, seconds, apart)
+
+
+def _log_throughput(job: _Job, made: _Made, n_cached: int) -> None:
+    if job.todo:
         log.info("throughput %s: %d requests sent in %.2f s: %.2f items/s, %.1f tokens/s "
-                 "(%d output tokens); %d items from the cache, %d resumed", system,
-                 engine.sent, seconds, rate, token_rate, tokens, n_cached,
-                 len(requests) - len(todo))
-    if to_send:
+                 "(%d output tokens); %d items from the cache, %d resumed", job.system,
+                 made.sent, made.seconds, made.rate, made.token_rate, made.tokens, n_cached,
+                 len(job.requests) - len(job.todo))
+    if job.to_send:
+        apart = made.apart
         log.info("throughput %s, loading apart: %.2f s loading the model, %.2f items/s in "
                  "%.2f s generating; %s generated tokens, %s not kept in the outputs, %d "
-                 "after their first line", system, apart["load_seconds"],
+                 "after their first line", job.system, apart["load_seconds"],
                  apart["items_per_second_generating"], apart["generation_seconds"],
                  apart["generated_tokens"], apart["discarded_tokens"],
                  apart["tokens_after_first_line"])
 
-    missing = keys.keys() - done.keys()
+
+def _finish_run(job: _Job, made: _Made) -> None:
+    """Check that every item has an output, and record this run's figures."""
+    missing = job.keys.keys() - job.done.keys()
     if missing:  # the loop covers every request, so this is a bug, not bad input
         raise RuntimeError(f"{len(missing)} items have no translation")
-    stats = {"requests_sent": engine.sent, "items": answered, "seconds": round(seconds, 3),
-             "output_tokens": tokens, "items_per_second": round(rate, 3),
-             "tokens_per_second": round(token_rate, 3), **apart,
-             "resolved": backend.provenance(),
+    stats = {"requests_sent": made.sent, "items": made.answered,
+             "seconds": round(made.seconds, 3), "output_tokens": made.tokens,
+             "items_per_second": round(made.rate, 3),
+             "tokens_per_second": round(made.token_rate, 3), **made.apart,
+             "resolved": job.backend.provenance(),
              "finished": datetime.now(
                  timezone.utc).isoformat(timespec="seconds")}
-    if to_send:
-        save_run(**stats)
-    # Who made the outputs: earlier runs (resumed from the partial file, or served from the
-    # cache) keep their records; this run's is added when it sent anything.
+    if job.to_send:
+        job.save_run(**stats)
+
+
+def _runs_made(job: _Job, answered: int) -> list[dict]:
+    """Who made the outputs: earlier runs (resumed from the partial file, or served from the
+    cache) keep their records; this run's is added when it sent anything."""
     producers: dict[str, list[float]] = {}
-    for r in requests:
-        rec = done[r.item_id]
-        if rec.get("run") and rec["run"] != run_id:
+    for r in job.requests:
+        rec = job.done[r.item_id]
+        if rec.get("run") and rec["run"] != job.run_id:
             producers.setdefault(rec["run"], []).append(float(rec.get("seconds") or 0))
-    known = _read_runs(runs_file)
+    known = _read_runs(job.runs_file)
     with contextlib.suppress(sqlite3.Error):
-        known.update({k: v for k, v in cache.runs(producers).items() if k not in known})
-    runs = _earlier_runs(producers, known) + ([{**this_run, "items_here": answered}]
-                                              if to_send else [])
-    # The throughput and resolved settings of the run(s) that made the outputs: this run's
-    # when it sent requests, else the first earlier run's (not a cache's "0 items/s").
-    made_by = this_run if to_send else next(iter(runs), {})
-    write_jsonl(output, ({"item_id": r.item_id, "key": keys[r.item_id],
+        known.update({k: v for k, v in job.cache.runs(producers).items() if k not in known})
+    return _earlier_runs(producers, known) + ([{**job.this_run, "items_here": answered}]
+                                              if job.to_send else [])
+
+
+def _write_output(job: _Job, output: Path, extract: Any) -> Counter:
+    """The outputs in input order, each with its ``hypothesis``; returns the count of each
+    finish reason."""
+    done = job.done
+    write_jsonl(output, ({"item_id": r.item_id, "key": job.keys[r.item_id],
                           "raw": done[r.item_id]["raw"],
                           "hypothesis": extract(done[r.item_id]["raw"]),
                           "seconds": done[r.item_id]["seconds"],
                           "finish_reason": done[r.item_id].get("finish", "unknown")}
-                         for r in requests))
-    finishes = Counter(done[r.item_id].get("finish", "unknown") for r in requests)
+                         for r in job.requests))
+    finishes = Counter(done[r.item_id].get("finish", "unknown") for r in job.requests)
     if finishes.get(TRUNCATED):
         log.warning("%s: %d of %d outputs were cut off at the token budget (finish_reason "
-                    "length)", system, finishes[TRUNCATED], len(requests))
-    write_json(meta, {
-        "system": system, "backend": identity, "postprocess": list(postprocess),
+                    "length)", job.system, finishes[TRUNCATED], len(job.requests))
+    return finishes
+
+
+def _metadata(job: _Job, postprocess: Sequence[str], made: _Made, n_cached: int,
+              runs: list[dict], finishes: Counter) -> dict[str, Any]:
+    """The ``.meta.json`` of the outputs."""
+    records, backend, to_send = job.records, job.backend, job.to_send
+    # The throughput and resolved settings of the run(s) that made the outputs: this run's
+    # when it sent requests, else the first earlier run's (not a cache's "0 items/s").
+    made_by = job.this_run if to_send else next(iter(runs), {})
+    return {
+        "system": job.system, "backend": job.identity, "postprocess": list(postprocess),
         "prompt": records[0]["prompt"] if records else None,
         "template_version": records[0].get("template_version") if records else None,
         "template_sha256": records[0].get("template_sha256") if records else None,
-        "items": len(requests), "translated_this_run": answered,
-        "resumed_items": len(requests) - len(todo), "seconds_this_run": round(seconds, 3),
-        "requests_sent": engine.sent, "cached_items": n_cached,
-        "output_tokens": tokens if to_send else made_by.get("output_tokens", 0),
-        "items_per_second": round(rate, 3) if to_send else made_by.get("items_per_second"),
-        "tokens_per_second": (round(token_rate, 3) if to_send
+        "items": len(job.requests), "translated_this_run": made.answered,
+        "resumed_items": len(job.requests) - len(job.todo),
+        "seconds_this_run": round(made.seconds, 3),
+        "requests_sent": job.engine.sent, "cached_items": n_cached,
+        "output_tokens": made.tokens if to_send else made_by.get("output_tokens", 0),
+        "items_per_second": round(made.rate, 3) if to_send else made_by.get("items_per_second"),
+        "tokens_per_second": (round(made.token_rate, 3) if to_send
                               else made_by.get("tokens_per_second")),
         "resolved": backend.provenance() if to_send else made_by.get("resolved",
                                                                      backend.provenance()),
         # The same figures with the model's loading apart, and the tokens it generated that
         # the outputs do not keep (THROUGHPUT_APART; those of the run that made the outputs)
-        **{key: apart[key] if to_send else made_by.get(key) for key in THROUGHPUT_APART},
+        **{key: made.apart[key] if to_send else made_by.get(key) for key in THROUGHPUT_APART},
         "finish_reasons": dict(sorted(finishes.items())),
         "truncated": finishes.get(TRUNCATED, 0),
         "runs": runs,
-        "started": started, "gendermt": gendermt.__version__, "python": platform.python_version(),
-    })
-    partial.unlink(missing_ok=True)
-    runs_file.unlink(missing_ok=True)
+        "started": job.this_run["started"], "gendermt": gendermt.__version__,
+        "python": platform.python_version(),
+    }

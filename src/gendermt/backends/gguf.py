@@ -23,7 +23,7 @@ import os
 import shutil
 import struct
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from gendermt.errors import MissingResourceError
 
@@ -113,6 +113,38 @@ _SCALARS = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: 
             12: "d"}
 
 
+class _HeaderReader:
+    """Reads a GGUF header's values in order from ``fh`` (the file at ``path``)."""
+
+    def __init__(self, fh: BinaryIO, path: Path) -> None:
+        self.fh, self.path = fh, path
+
+    def read(self, fmt: str) -> Any:
+        size = struct.calcsize("<" + fmt)
+        return struct.unpack("<" + fmt, self.fh.read(size))[0]
+
+    def string(self) -> str:
+        return self.fh.read(self.read("Q")).decode("utf-8", errors="replace")
+
+    def value(self, kind: int, keep: bool) -> Any:
+        """A value of type ``kind``; one not to ``keep`` is skipped (None)."""
+        if kind in _SCALARS:
+            return self.read(_SCALARS[kind])
+        if kind == 8:
+            if keep:
+                return self.string()
+            self.fh.seek(self.read("Q"), os.SEEK_CUR)
+            return None
+        if kind == 9:
+            item, count = self.read("I"), self.read("Q")
+            if item in _SCALARS and not keep:
+                self.fh.seek(count * struct.calcsize("<" + _SCALARS[item]), os.SEEK_CUR)
+                return None
+            items = [self.value(item, keep) for _ in range(count)]
+            return items if keep else None
+        raise MissingResourceError(f"GGUF file {self.path}: unknown metadata type {kind}")
+
+
 def metadata(path: Path, keys: set[str]) -> dict[str, Any]:
     """The values of ``keys`` in a GGUF file's header (those present), read without loading
     the file: what can be checked before the minute-long conversion. gguf's GGUFReader
@@ -120,37 +152,14 @@ def metadata(path: Path, keys: set[str]) -> dict[str, Any]:
     key-value pairs only and skips the arrays it is not asked for."""
     found: dict[str, Any] = {}
     with path.open("rb") as fh:
-        def read(fmt: str) -> Any:
-            size = struct.calcsize("<" + fmt)
-            return struct.unpack("<" + fmt, fh.read(size))[0]
-
-        def string() -> str:
-            return fh.read(read("Q")).decode("utf-8", errors="replace")
-
-        def value(kind: int, keep: bool) -> Any:
-            if kind in _SCALARS:
-                return read(_SCALARS[kind])
-            if kind == 8:
-                if keep:
-                    return string()
-                fh.seek(read("Q"), os.SEEK_CUR)
-                return None
-            if kind == 9:
-                item, count = read("I"), read("Q")
-                if item in _SCALARS and not keep:
-                    fh.seek(count * struct.calcsize("<" + _SCALARS[item]), os.SEEK_CUR)
-                    return None
-                items = [value(item, keep) for _ in range(count)]
-                return items if keep else None
-            raise MissingResourceError(f"GGUF file {path}: unknown metadata type {kind}")
-
+        header = _HeaderReader(fh, path)
         if fh.read(4) != b"GGUF":
             raise MissingResourceError(f"{path} is not a GGUF file (no GGUF magic number)")
-        read("I")  # version
-        read("Q")  # tensor count
-        for _ in range(read("Q")):
-            key = string()
-            kept = value(read("I"), key in keys)
+        header.read("I")  # version
+        header.read("Q")  # tensor count
+        for _ in range(header.read("Q")):
+            key = header.string()
+            kept = header.value(header.read("I"), key in keys)
             if key in keys:
                 found[key] = kept
                 if found.keys() == keys:

@@ -512,9 +512,7 @@ class OpenAICompatible(Backend):
         passes, which ends a read blocked on a server that trickles bytes or never
         answers. A connection left clean (the answer read whole, the server keeping it
         open) goes back to the pool."""
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
-        if self._key:
-            headers["Authorization"] = f"Bearer {self._key}"
+        headers = self._headers()
         expired: list[bool] = []  # [True] once the deadline passed
         opened: list[socket.socket] = [conn.sock] if conn.sock is not None else []
         answered = keep = False
@@ -537,35 +535,53 @@ class OpenAICompatible(Backend):
             conn.request("POST", path, body=body, headers=headers)
             resp = conn.getresponse()
             answered = True
-            # read no more than the token budget allows (a runaway server's 50 MB answer
-            # would otherwise be kept, and scored for minutes)
-            length = resp.getheader("Content-Length") or ""
-            if length.isdigit():
-                if int(length) > self.max_body:
-                    raise self._too_large()
-                payload = resp.read()  # a body cut short raises IncompleteRead
-            else:  # chunked or until close: at most one byte past the limit
-                payload = resp.read(self.max_body + 1)
-                if expired:
-                    raise TimeoutError("the deadline passed while reading the body")
-                if len(payload) > self.max_body:
-                    raise self._too_large()
+            payload = self._read_body(resp, expired)
             keep = resp.isclosed() and not resp.will_close
             return resp.status, resp.headers, payload
         except TRANSPORT_ERRORS as exc:
-            if expired or isinstance(exc, TimeoutError | socket.timeout):
-                raise Retryable(f"no answer within {self.timeout:g} s (a deadline for the "
-                                f"whole request; {type(exc).__name__})") from exc
-            if reused and not answered and isinstance(exc, STALE_ERRORS):
-                raise StaleConnection() from exc
-            raise Retryable(f"connection failed: {type(exc).__name__}: "
-                            f"{self.redact(str(exc)) or 'no detail'}") from exc
+            raise self._transport_failure(exc, expired, reused, answered) from exc
         finally:
             # still armed: the socket was never shut, and it may serve the next request
             if self._watchdog.disarm(deadline) and keep and not expired:
                 self._checkin(conn, path)
             else:
                 conn.close()
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if self._key:
+            headers["Authorization"] = f"Bearer {self._key}"
+        return headers
+
+    def _read_body(self, resp: http.client.HTTPResponse, expired: list[bool]) -> bytes:
+        """The answer's body, read no further than the token budget allows (a runaway
+        server's 50 MB answer would otherwise be kept, and scored for minutes);
+        ``expired``: ``[True]`` once the request's deadline passed."""
+        length = resp.getheader("Content-Length") or ""
+        if length.isdigit():
+            if int(length) > self.max_body:
+                raise self._too_large()
+            return resp.read()  # a body cut short raises IncompleteRead
+        # chunked or until close: at most one byte past the limit
+        payload = resp.read(self.max_body + 1)
+        if expired:
+            raise TimeoutError("the deadline passed while reading the body")
+        if len(payload) > self.max_body:
+            raise self._too_large()
+        return payload
+
+    def _transport_failure(self, exc: BaseException, expired: list[bool], reused: bool,
+                           answered: bool) -> Exception:
+        """What a transport error of a POST is raised as: a timeout once the deadline passed,
+        a stale kept-alive connection when a reused one failed before any answer (replaced
+        without counting an attempt), else a failed connection."""
+        if expired or isinstance(exc, TimeoutError | socket.timeout):
+            return Retryable(f"no answer within {self.timeout:g} s (a deadline for the "
+                             f"whole request; {type(exc).__name__})")
+        if reused and not answered and isinstance(exc, STALE_ERRORS):
+            return StaleConnection()
+        return Retryable(f"connection failed: {type(exc).__name__}: "
+                         f"{self.redact(str(exc)) or 'no detail'}")
 
     def _once(self, request: Request) -> str:
         body = json.dumps(self.payload(request), ensure_ascii=False).encode()

@@ -157,33 +157,37 @@ def read_lines(path: Path, expected: int | None) -> list[str]:
     return lines
 
 
-def read_table(path: Path, column: str, items: list[str]) -> dict[str, str]:
-    """``{item_id: output}`` from a CSV/TSV/JSONL table that must cover exactly ``items``."""
+def _read_frame(path: Path) -> pd.DataFrame:
+    """The rows of a CSV/TSV (as strings) or JSONL table."""
     import pandas as pd
 
     suffix = path.suffix.lower()
     try:
         if suffix == ".jsonl":
-            with path.open(encoding="utf-8") as fh:
-                rows = []
-                for n, line in enumerate(fh, 1):
-                    if line.strip():
-                        try:
-                            rows.append(json.loads(line))
-                        except json.JSONDecodeError as exc:
-                            raise DatasetError(path, f"not JSON: {exc}", row=n) from exc
-            frame = pd.DataFrame(rows)
-        elif suffix in (".csv", ".tsv"):
-            frame = pd.read_csv(path, sep="\t" if suffix == ".tsv" else ",", dtype=str,
-                                keep_default_na=False)
-        else:
-            raise DatasetError(path, "format: table reads .csv, .tsv or .jsonl files")
+            return pd.DataFrame(_jsonl_rows(path))
+        if suffix in (".csv", ".tsv"):
+            return pd.read_csv(path, sep="\t" if suffix == ".tsv" else ",", dtype=str,
+                               keep_default_na=False)
+        raise DatasetError(path, "format: table reads .csv, .tsv or .jsonl files")
     except (pd.errors.EmptyDataError, pd.errors.ParserError) as exc:
         raise DatasetError(path, f"not a readable table: {exc}") from exc
-    for needed in ("item_id", column):
-        if needed not in frame.columns:
-            raise DatasetError(path, f"no column {needed!r} (columns: {list(frame.columns)})")
-    ids = frame["item_id"].astype(str)
+
+
+def _jsonl_rows(path: Path) -> list[Any]:
+    """The records of a JSON-lines file (blank lines skipped)."""
+    rows = []
+    with path.open(encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if line.strip():
+                try:
+                    rows.append(json.loads(line))
+                except json.JSONDecodeError as exc:
+                    raise DatasetError(path, f"not JSON: {exc}", row=n) from exc
+    return rows
+
+
+def _check_items(path: Path, ids: pd.Series, items: list[str]) -> None:
+    """A table's item ids (``ids``) are ``items``, each once."""
     dup = ids[ids.duplicated()].unique().tolist()
     if dup:
         raise DatasetError(path, f"items {_named(dup)} appear more than once",
@@ -199,6 +203,16 @@ def read_table(path: Path, column: str, items: list[str]) -> dict[str, str]:
             parts.append(f"outputs for {len(extra)} items the benchmark does not have "
                          f"({_named(extra)})")
         raise DatasetError(path, "; ".join(parts), column="item_id")
+
+
+def read_table(path: Path, column: str, items: list[str]) -> dict[str, str]:
+    """``{item_id: output}`` from a CSV/TSV/JSONL table that must cover exactly ``items``."""
+    frame = _read_frame(path)
+    for needed in ("item_id", column):
+        if needed not in frame.columns:
+            raise DatasetError(path, f"no column {needed!r} (columns: {list(frame.columns)})")
+    ids = frame["item_id"].astype(str)
+    _check_items(path, ids, items)
     values = frame[column]
     empty = ids[values.isna()].tolist()
     if empty:

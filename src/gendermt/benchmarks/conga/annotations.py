@@ -174,11 +174,9 @@ def _fits(tagged: str, hypothesis: str, scheme: TagScheme, where: str) -> bool:
         normalise_space(hypothesis)
 
 
-def resolve(items: pd.DataFrame, files: Sequence[dict[str, str]], alternatives: str | None,
-            data: pd.DataFrame, scheme: TagScheme) -> list[dict[str, Any]]:
-    """Annotation records for ``items`` (``item_id``, ``hypothesis``) from files and
-    alternatives; the LLM annotator fills the rest later (:func:`annotate_file`)."""
-    ids = list(items["item_id"])
+def _annotation_files(files: Sequence[dict[str, str]], ids: list[str]
+                      ) -> list[tuple[str, str, dict]]:
+    """``(format, path, annotations by item id)`` of each annotation file, in order."""
     loaded = []
     for spec in files:
         fmt, path = spec.get("format", "inline"), spec["path"]
@@ -187,28 +185,45 @@ def resolve(items: pd.DataFrame, files: Sequence[dict[str, str]], alternatives: 
                                 f"{', '.join(FORMATS)}")
         table = read_inline(path, ids) if fmt == "inline" else read_token_table(path)
         loaded.append((fmt, path, table))
+    return loaded
+
+
+def _annotate_from_files(rec: dict[str, Any], loaded: list[tuple[str, str, dict]],
+                         scheme: TagScheme) -> None:
+    """Annotate ``rec`` from the first file whose annotation of its item fits its output;
+    each file whose annotation does not fit says why in its ``notes``."""
+    item_id, hyp = rec["item_id"], rec["hypothesis"]
+    for fmt, path, table in loaded:
+        if item_id not in table:
+            continue
+        where = f"{path}, item {item_id}"
+        if fmt == "token-table":
+            try:
+                tagged = tokens_to_tagged(hyp, table[item_id], str(path))
+            except GenderMTError as exc:
+                rec["notes"].append(f"{fmt} {path}: {exc}")
+                continue
+        else:
+            tagged = table[item_id]
+        if _fits(tagged, hyp, scheme, where):
+            rec.update(status="annotated", annotation=tagged,
+                       annotation_source=f"{fmt}:{path}")
+            return
+        rec["notes"].append(f"{fmt} {path}: annotated text differs from the output")
+
+
+def resolve(items: pd.DataFrame, files: Sequence[dict[str, str]], alternatives: str | None,
+            data: pd.DataFrame, scheme: TagScheme) -> list[dict[str, Any]]:
+    """Annotation records for ``items`` (``item_id``, ``hypothesis``) from files and
+    alternatives; the LLM annotator fills the rest later (:func:`annotate_file`)."""
+    ids = list(items["item_id"])
+    loaded = _annotation_files(files, ids)
     alts = read_alternatives(alternatives, data, scheme) if alternatives else {}
     records = []
     for item_id, hyp in zip(ids, items["hypothesis"], strict=True):
         rec = {"item_id": item_id, "hypothesis": hyp, "status": "unannotated",
                "annotation": None, "annotation_source": None, "notes": []}
-        for fmt, path, table in loaded:
-            if item_id not in table:
-                continue
-            where = f"{path}, item {item_id}"
-            if fmt == "token-table":
-                try:
-                    tagged = tokens_to_tagged(hyp, table[item_id], str(path))
-                except GenderMTError as exc:
-                    rec["notes"].append(f"{fmt} {path}: {exc}")
-                    continue
-            else:
-                tagged = table[item_id]
-            if _fits(tagged, hyp, scheme, where):
-                rec.update(status="annotated", annotation=tagged,
-                           annotation_source=f"{fmt}:{path}")
-                break
-            rec["notes"].append(f"{fmt} {path}: annotated text differs from the output")
+        _annotate_from_files(rec, loaded, scheme)
         if rec["status"] == "unannotated":
             for letter, tagged in alts.get(item_id, []):
                 if _fits(tagged, hyp, scheme, f"{alternatives}, item {item_id}"):

@@ -67,9 +67,27 @@ def overview(overall: pd.DataFrame, groups: pd.DataFrame, stereotype: pd.DataFra
     langs = list(dict.fromkeys(overall["lang"]))
     names = [LANGUAGE_NAMES.get(lang, lang) for lang in langs]
     palette = dict(zip(langs, sns.color_palette("Set2", len(langs)), strict=True))
-    width = 0.8 / max(len(langs), 1)
+    _grape_panel(axes[0], overall, level, models, langs, names, palette)
+    _shares_panel(axes[1], groups, models, names, palette)
+    _stereotype_panel(axes[2], stereotype, models, langs)
+    title = "GAMBIT: gender assigned to ambiguous occupations (GRAPE)"
+    if examples:
+        title += ("\nEXAMPLE REFERENCE DATA (project-written, invented numbers): "
+                  + ", ".join(examples) + "\nthe real-reference points in (a)"
+                  + (" and panel (c)" if any("stereotype" in e for e in examples) else "")
+                  + " illustrate the method; they are not findings")
+        for ax in axes:
+            ax.set_facecolor("#fff4e0")
+    fig.suptitle(title, fontsize=10 if examples else None,
+                 color="darkred" if examples else "black")
+    return fig
 
-    ax = axes[0]
+
+def _grape_panel(ax, overall: pd.DataFrame, level: int, models: list[str], langs: list[str],
+                 names: list[str], palette: dict) -> None:
+    """(a): GRAPE_m at ``level`` per model, a bar per language against parity and a point
+    against the real (labour) reference where there is one."""
+    width = 0.8 / max(len(langs), 1)
     has_real = False
     part = overall[overall["level"] == level]
     for k, lang in enumerate(langs):
@@ -97,7 +115,10 @@ def overview(overall: pd.DataFrame, groups: pd.DataFrame, stereotype: pd.DataFra
     ax.set_title(f"(a) GRAPE_m, ISCO level {level}", fontsize=9)
     ax.legend(fontsize=7)
 
-    ax = axes[1]
+
+def _shares_panel(ax, groups: pd.DataFrame, models: list[str], names: list[str],
+                  palette: dict) -> None:
+    """(b): each 4-digit occupation's share of feminine forms, per model and language."""
     shares = groups[(groups["level"] == 4) & (groups["reference"] == "parity")
                     ].dropna(subset=["p_feminine"])
     ax.axhspan(0, 0.2, color="tab:blue", alpha=0.08)
@@ -125,7 +146,10 @@ def overview(overall: pd.DataFrame, groups: pd.DataFrame, stereotype: pd.DataFra
     ax.set_title("(b) per-occupation share of feminine forms\n"
                  "(bands: extreme < 0.2, > 0.8; balanced 0.3–0.7)", fontsize=9)
 
-    ax = axes[2]
+
+def _stereotype_panel(ax, stereotype: pd.DataFrame, models: list[str],
+                      langs: list[str]) -> None:
+    """(c): GRAPE_m^parity by stereotype group, a slot per model × language."""
     names_g = list(dict.fromkeys(stereotype["group"])) if not stereotype.empty else []
     colors = dict(zip(models, sns.color_palette("tab10", len(models)), strict=True))
     markers = dict(zip(langs, "osD^v<>", strict=False))
@@ -157,17 +181,6 @@ def overview(overall: pd.DataFrame, groups: pd.DataFrame, stereotype: pd.DataFra
     ax.set_xlim(-0.5, max(len(names_g), 1) - 0.5)
     ax.set_ylabel("GRAPE_m^parity")
     ax.set_title("(c) by stereotype group (Table 3)", fontsize=9)
-    title = "GAMBIT: gender assigned to ambiguous occupations (GRAPE)"
-    if examples:
-        title += ("\nEXAMPLE REFERENCE DATA (project-written, invented numbers): "
-                  + ", ".join(examples) + "\nthe real-reference points in (a)"
-                  + (" and panel (c)" if any("stereotype" in e for e in examples) else "")
-                  + " illustrate the method; they are not findings")
-        for ax in axes:
-            ax.set_facecolor("#fff4e0")
-    fig.suptitle(title, fontsize=10 if examples else None,
-                 color="darkred" if examples else "black")
-    return fig
 
 
 def example_references(paths: Sequence[str | Path]) -> list[str]:

@@ -89,25 +89,25 @@ def load_isco(path: str | Path) -> pd.DataFrame:
     return _validate(pd.DataFrame.from_records(records), path)
 
 
-def _validate(frame: pd.DataFrame, path: Path) -> pd.DataFrame:
-    levels = []
-    for level, code, title, row in zip(frame["level"], frame["code"], frame["title"],
-                                       frame["row"], strict=True):
-        if level not in ("1", "2", "3", "4"):
-            raise DatasetError(path, f"level {level!r} is not one of 1, 2, 3, 4", row=row,
-                               column="Level")
-        if not re.fullmatch(r"[0-9]+", code):
-            raise DatasetError(path, f"code {code!r} is not a string of digits", row=row,
-                               column="ISCO 08 Code")
-        if len(code) != int(level):
-            raise DatasetError(path, f"code {code!r} has {len(code)} digits but level "
-                                     f"{level} (a level-n code has n digits)", row=row,
-                               column="ISCO 08 Code")
-        if not title:
-            raise DatasetError(path, f"empty title for code {code}", row=row,
-                               column="Title EN")
-        levels.append(int(level))
-    frame["level"] = levels
+def _check_row(path: Path, level: str, code: str, title: str, row: int) -> None:
+    """One group's level, code and title."""
+    if level not in ("1", "2", "3", "4"):
+        raise DatasetError(path, f"level {level!r} is not one of 1, 2, 3, 4", row=row,
+                           column="Level")
+    if not re.fullmatch(r"[0-9]+", code):
+        raise DatasetError(path, f"code {code!r} is not a string of digits", row=row,
+                           column="ISCO 08 Code")
+    if len(code) != int(level):
+        raise DatasetError(path, f"code {code!r} has {len(code)} digits but level "
+                                 f"{level} (a level-n code has n digits)", row=row,
+                           column="ISCO 08 Code")
+    if not title:
+        raise DatasetError(path, f"empty title for code {code}", row=row,
+                           column="Title EN")
+
+
+def _check_codes(frame: pd.DataFrame, path: Path) -> None:
+    """Each code appears once, and each group's parent group is in the file."""
     first: dict[str, int] = {}
     for code, row in zip(frame["code"], frame["row"], strict=True):
         if code in first:
@@ -118,6 +118,16 @@ def _validate(frame: pd.DataFrame, path: Path) -> pd.DataFrame:
         if len(code) > 1 and code[:-1] not in first:
             raise DatasetError(path, f"code {code} has no parent group {code[:-1]} in the "
                                      "file", row=row, column="ISCO 08 Code")
+
+
+def _validate(frame: pd.DataFrame, path: Path) -> pd.DataFrame:
+    levels = []
+    for level, code, title, row in zip(frame["level"], frame["code"], frame["title"],
+                                       frame["row"], strict=True):
+        _check_row(path, level, code, title, row)
+        levels.append(int(level))
+    frame["level"] = levels
+    _check_codes(frame, path)
     absent = [lv for lv in LEVELS if lv not in set(levels)]
     if absent:
         raise DatasetError(path, f"no group of level {', '.join(map(str, absent))}: an ISCO-08 "

@@ -132,6 +132,20 @@ def read_rows(path: Path) -> list[list[str]]:
     return [fields for _, fields in read_delimited(path, "\t")]
 
 
+def _known_labels(path: Path, number: int, field: str) -> list[str]:
+    """Data row ``number``'s labels, each one GATE X-E has."""
+    labels = parse_labels(field)
+    unknown = [label for label in labels if not is_known_label(label)]
+    if unknown:
+        close = get_close_matches(unknown[0], sorted(KNOWN_LABELS), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise DatasetError(path, f"unknown label {unknown[0]!r}{hint}; GATE X-E's labels "
+                                 f"are N AGME(s), Positive/Negative N, and "
+                                 f"{', '.join(sorted(KNOWN_LABELS))}",
+                           row=number, column="labels")
+    return labels
+
+
 def load_instances(path: str | Path, language: str | None = None) -> pd.DataFrame:
     """One row per instance of a ``GATE_data_*.txt`` file, labels normalised."""
     import pandas as pd
@@ -158,15 +172,7 @@ def load_instances(path: str | Path, language: str | None = None) -> pd.DataFram
         cell = {name: (row[i].strip() if i < len(row) else "") for name, i in col.items()}
         if is_blank(cell["source"]):
             raise DatasetError(path, "empty source sentence", row=number, column="source")
-        labels = parse_labels(cell["labels"])
-        unknown = [label for label in labels if not is_known_label(label)]
-        if unknown:
-            close = get_close_matches(unknown[0], sorted(KNOWN_LABELS), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise DatasetError(path, f"unknown label {unknown[0]!r}{hint}; GATE X-E's labels "
-                                     f"are N AGME(s), Positive/Negative N, and "
-                                     f"{', '.join(sorted(KNOWN_LABELS))}",
-                               row=number, column="labels")
+        labels = _known_labels(path, number, cell["labels"])
         female, male = cell["female translation"], cell["male translation"]
         neutral = cell["neutral translation"]
         variants = split_variants(cell["variants"])
@@ -235,6 +241,66 @@ def answer_text(variants: dict[str, str] | None) -> str:
                      for g in ("neutral", "feminine", "masculine"))
 
 
+class _Extraction:
+    """The requests (``items``) and test tuples :func:`extract` makes, and how many instances
+    it left out for each reason (``skipped``)."""
+
+    def __init__(self) -> None:
+        self.items: list[dict] = []
+        self.tuples: list[dict] = []
+        self.skipped = {"3+ AGMEs": 0, "2 AGMEs without f/m mixed variants": 0}
+
+    def add_item(self, inst, gender: str, key: str, original: str, answer: str) -> str:
+        item_id = f"{inst.instance_id}-{key}"
+        self.items.append({"item_id": item_id, "instance_id": inst.instance_id,
+                           "language": inst.language, "src_lang": inst.language,
+                           "tgt_lang": "en", "source": inst.source, "original": original,
+                           "original_gender": gender, "category": inst.category,
+                           "labels": inst.labels, "agmes": inst.agmes,
+                           "oracle_output": answer, "unchanged_output": NO_CHANGE})
+        return item_id
+
+    def add_tuple(self, inst, item_id: str, gender: str, original: str, requested: str,
+                  reference: str, relaxed: str | None = None) -> None:
+        if not reference:
+            return
+        self.tuples.append({"tuple_id": f"{item_id}-{SHORT[requested]}", "item_id": item_id,
+                            "instance_id": inst.instance_id, "language": inst.language,
+                            "category": inst.category, "original_gender": gender,
+                            "requested_gender": requested, "source": inst.source,
+                            "original": original, "reference": reference,
+                            "relaxed_reference": relaxed or reference})
+
+    def negative(self, inst) -> None:
+        """A 0-AGME instance: one tuple per requested gender, checking the original is kept."""
+        original = inst.neutral or inst.female or inst.male
+        item_id = self.add_item(inst, "negative", "neg", original, NO_CHANGE)
+        for requested in ("feminine", "masculine", "neutral"):
+            relaxed = inst.all_neutral if requested == "neutral" else None
+            self.add_tuple(inst, item_id, "negative", original, requested, original, relaxed)
+
+    def gendered(self, inst, refs: dict[str, str], answer: str) -> None:
+        """The feminine and masculine originals: each to the other genders."""
+        for gender in ("feminine", "masculine"):
+            if not refs[gender]:
+                continue
+            item_id = self.add_item(inst, gender, SHORT[gender], refs[gender], answer)
+            for requested in ("feminine", "masculine", "neutral"):
+                if requested != gender:
+                    self.add_tuple(inst, item_id, gender, refs[gender], requested,
+                                   refs[requested])
+
+    def mixed(self, inst, refs: dict[str, str], answer: str) -> None:
+        """A 2-AGME instance's f+m and m+f originals: each to every gender."""
+        mixes = mixed_originals(inst.female, inst.male, inst.variants)
+        if not mixes:
+            self.skipped["2 AGMEs without f/m mixed variants"] += 1
+        for k, mix in enumerate(mixes):
+            item_id = self.add_item(inst, "mixed", f"mix{k + 1}", mix, answer)
+            for requested in ("feminine", "masculine", "neutral"):
+                self.add_tuple(inst, item_id, "mixed", mix, requested, refs[requested])
+
+
 def extract(instances: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Requests (one per instance × original translation) and test tuples, as §4.2 says:
     1-AGME instances give f→m, f→n, m→f, m→n; 2-AGME instances also {f+m, m+f}→{f, m, n};
@@ -242,62 +308,23 @@ def extract(instances: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     no tuple has an empty reference; instances with 3+ AGMEs are left out."""
     import pandas as pd
 
-    items, tuples = [], []
-    skipped = {"3+ AGMEs": 0, "2 AGMEs without f/m mixed variants": 0}
-
-    def add_item(inst, gender: str, key: str, original: str, answer: str) -> str:
-        item_id = f"{inst.instance_id}-{key}"
-        items.append({"item_id": item_id, "instance_id": inst.instance_id,
-                      "language": inst.language, "src_lang": inst.language, "tgt_lang": "en",
-                      "source": inst.source, "original": original,
-                      "original_gender": gender, "category": inst.category,
-                      "labels": inst.labels, "agmes": inst.agmes,
-                      "oracle_output": answer, "unchanged_output": NO_CHANGE})
-        return item_id
-
-    def add_tuple(inst, item_id: str, gender: str, original: str, requested: str,
-                  reference: str, relaxed: str | None = None) -> None:
-        if not reference:
-            return
-        tuples.append({"tuple_id": f"{item_id}-{SHORT[requested]}", "item_id": item_id,
-                       "instance_id": inst.instance_id, "language": inst.language,
-                       "category": inst.category, "original_gender": gender,
-                       "requested_gender": requested, "source": inst.source,
-                       "original": original, "reference": reference,
-                       "relaxed_reference": relaxed or reference})
-
+    made = _Extraction()
     for inst in instances.itertuples(index=False):
         if inst.agmes >= 3:
-            skipped["3+ AGMEs"] += 1
+            made.skipped["3+ AGMEs"] += 1
             continue
         if inst.agmes == 0:
-            original = inst.neutral or inst.female or inst.male
-            item_id = add_item(inst, "negative", "neg", original, NO_CHANGE)
-            for requested in ("feminine", "masculine", "neutral"):
-                relaxed = inst.all_neutral if requested == "neutral" else None
-                add_tuple(inst, item_id, "negative", original, requested, original, relaxed)
+            made.negative(inst)
             continue
         refs = {"feminine": inst.female, "masculine": inst.male, "neutral": inst.neutral}
         answer = answer_text(refs)
-        for gender in ("feminine", "masculine"):
-            if not refs[gender]:
-                continue
-            item_id = add_item(inst, gender, SHORT[gender], refs[gender], answer)
-            for requested in ("feminine", "masculine", "neutral"):
-                if requested != gender:
-                    add_tuple(inst, item_id, gender, refs[gender], requested, refs[requested])
+        made.gendered(inst, refs, answer)
         if inst.agmes == 2:
-            mixes = mixed_originals(inst.female, inst.male, inst.variants)
-            if not mixes:
-                skipped["2 AGMEs without f/m mixed variants"] += 1
-            for k, mix in enumerate(mixes):
-                item_id = add_item(inst, "mixed", f"mix{k + 1}", mix, answer)
-                for requested in ("feminine", "masculine", "neutral"):
-                    add_tuple(inst, item_id, "mixed", mix, requested, refs[requested])
-    for reason, count in skipped.items():
+            made.mixed(inst, refs, answer)
+    for reason, count in made.skipped.items():
         if count:
             log.info("left out %d instance(s): %s", count, reason)
-    return pd.DataFrame.from_records(items), pd.DataFrame.from_records(tuples)
+    return pd.DataFrame.from_records(made.items), pd.DataFrame.from_records(made.tuples)
 
 
 def load_files(paths: Sequence[str | Path]) -> pd.DataFrame:
