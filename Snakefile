@@ -23,7 +23,7 @@ include: "workflow/rules/translate_sources.smk"
 include: "workflow/rules/score.smk"
 # the rule file of every benchmark the config configures (gendermt.benchmarks.registry: a
 # package with a contract.py); a rule file reads its block with benchmark_spec("<name>")
-for _benchmark in registry.configured(BENCHMARKS):
+for _benchmark in registry.configured(BENCHMARK_CONFIG):
 
     include: _benchmark.rules
 

@@ -56,11 +56,12 @@ def project(dest: Path, model: Path, prompts: int, before: bool) -> list[str]:
     if before:
         rule = dest / "workflow" / "rules" / "translate.smk"
         text = rule.read_text(encoding="utf-8")
-        rule.write_text(re.sub(r"^\s*sources=shared_sources_of,\n", "", text, flags=re.M),
-                        encoding="utf-8")
+        rule.write_text(re.sub(r"^\s*source_translations=source_translation_of,\n", "", text,
+                               flags=re.M), encoding="utf-8")
         script = dest / "workflow" / "scripts" / "translate.py"
         text = script.read_text(encoding="utf-8")
-        script.write_text(re.sub(r"^\s*shared=.*\n", "", text, flags=re.M), encoding="utf-8")
+        script.write_text(re.sub(r"^\s*shared=.*\n(\s+if .*\n)?", "", text, flags=re.M),
+                          encoding="utf-8")
     config_file = dest / "config" / "config.yaml"
     config = yaml.safe_load(config_file.read_text(encoding="utf-8"))
     ft = config["benchmarks"]["fairtranslate"]

@@ -100,7 +100,7 @@ def synthetic_study(n_systems: int) -> dict:
 
 def absent_source(config: Path, work: Path) -> str | None:
     """The first data file or folder a study config names that is not here, or None."""
-    from gendermt.sources import configured_sources
+    from gendermt.data_sources import configured_sources
 
     spec = yaml.safe_load(config.read_text(encoding="utf-8"))
     for source in configured_sources(spec):

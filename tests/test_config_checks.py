@@ -76,8 +76,8 @@ def test_the_shipped_configs_pass_every_check(path, monkeypatch, tmp_path):
     # as at start-up: the declared data sets a config names are put in a data cache first
     # (here from ../shared/data; gendermt.datasets), their references replaced by its paths
     if "dataset:" in text:
+        from gendermt.data_sources import Hasher
         from gendermt.datasets import resolve_config
-        from gendermt.sources import Hasher
 
         config["data_sources"] = {**config.get("data_sources", {}),
                                   "cache": str(tmp_path / "data-cache")}

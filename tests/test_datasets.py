@@ -17,8 +17,8 @@ import pytest
 import yaml
 
 from gendermt import datasets
+from gendermt.data_sources import Hasher
 from gendermt.errors import GenderMTError
-from gendermt.sources import Hasher
 
 from .conftest import ROOT
 from .data_server import DataServer

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gendermt.backends import BACKEND_MODULES
+from gendermt.backends import system_modules
 from gendermt.provenance import imported_by, modules_run_by
 from gendermt.scorecard.figures import reader_modules
 
@@ -80,8 +80,8 @@ def normalizer_modules(params: dict) -> list[str]:
 
 
 def backend_modules(config: dict, systems: list[str]) -> list[str]:
-    return [BACKEND_MODULES[config["systems"][s]["backend"]] for s in systems
-            if config["systems"][s].get("backend") in BACKEND_MODULES]
+    """The systems' backend modules and what they load by name (a stored format's reader)."""
+    return [m for s in systems for m in system_modules(config["systems"][s])]
 
 
 @pytest.fixture(scope="module")
@@ -164,6 +164,15 @@ def test_the_rules_of_the_benchmarks_the_default_does_not_configure(study_plans)
     _, plans = study_plans
     for study, found in plans.items():
         assert all_faults(found, merged(*study_files(study))) == [], study
+    # a stored system in WinoMT's format: its translation jobs cover the format's reader,
+    # which the stored backend loads by name from WinoMT's contract
+    in_format = []
+    for study, found in plans.items():
+        systems = merged(*study_files(study))["systems"]
+        in_format += [j for j in found["jobs"] if j["rule"] == "translate"
+                      and systems[j["wildcards"]["system"]].get("format") == "winomt"]
+    assert in_format and all("gendermt.benchmarks.winomt.stored_format" in j["code"]["code"]
+                             for j in in_format)
 
 
 def test_a_scoring_job_covers_its_benchmarks_normaliser_only_when_it_applies_one():

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from gendermt import datasets
+from gendermt.data_sources import Hasher
 from gendermt.errors import GenderMTError
-from gendermt.sources import Hasher
 
 from .conftest import ROOT
 from .data_server import HubServer

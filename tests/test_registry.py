@@ -16,8 +16,8 @@ from gendermt.errors import GenderMTError
 
 from .conftest import ROOT
 
-BENCHMARKS = registry.benchmarks()
-IDS = [b.name for b in BENCHMARKS]
+CONTRACTS = registry.benchmarks()
+IDS = [b.name for b in CONTRACTS]
 VOCABULARY = {"data": "build", "inputs": "build_inputs", "evaluate": "score_run",
               "tables": "build_tables", "figures": "build_figures", "cli": "register",
               "scorecard": "read"}
@@ -25,14 +25,14 @@ VOCABULARY = {"data": "build", "inputs": "build_inputs", "evaluate": "score_run"
 
 def test_every_benchmark_package_with_a_contract_is_registered():
     packages = {p.parent.name for p in (ROOT / "src/gendermt/benchmarks").glob("*/contract.py")}
-    assert {b.package.rsplit(".", 1)[-1] for b in BENCHMARKS} == packages
+    assert {b.package.rsplit(".", 1)[-1] for b in CONTRACTS} == packages
     assert {"fairtranslate", "neogate", "neogate-flores", "conga", "gambit", "gate-x-e", "gate",
             "winomt"} <= set(IDS)
-    orders = [b.order for b in BENCHMARKS]
+    orders = [b.order for b in CONTRACTS]
     assert orders == sorted(orders) and len(set(orders)) == len(orders)
 
 
-@pytest.mark.parametrize("bench", BENCHMARKS, ids=IDS)
+@pytest.mark.parametrize("bench", CONTRACTS, ids=IDS)
 def test_what_a_contract_names_exists(bench):
     assert (ROOT / bench.rules).is_file()
     fragment = registry.schema_fragment(bench)
@@ -62,12 +62,15 @@ def test_what_a_contract_names_exists(bench):
         assert bench.scorecard.figures and all(len(f) == 3 for f in bench.scorecard.figures)
     for name, ref in bench.normalizers.items():
         assert callable(contract.resolve(ref)), name
+    for name, fmt in bench.stored_formats.items():
+        assert callable(contract.resolve(fmt.reader)), name
+        assert all(isinstance(v, tuple) and v for v in fmt.settings.values()), name
     for key, sample in bench.samples.items():
         assert (ROOT / sample.replace("{prompt}", "*")).parent.is_dir(), (key, sample)
         assert key.startswith("/") or key.split(".")[0] in keys, key
 
 
-@pytest.mark.parametrize("bench", BENCHMARKS, ids=IDS)
+@pytest.mark.parametrize("bench", CONTRACTS, ids=IDS)
 def test_stage_modules_have_the_vocabulary_entry_points(bench):
     """A package's stage modules (data, inputs, evaluate, tables, figures, cli, scorecard)
     each define their entry point (a benchmark without a stage has no module for it)."""
@@ -102,19 +105,75 @@ def test_an_unknown_benchmark_is_named():
         registry.get("nope")
 
 
+# Generic files that are about named benchmarks by design, with the reason.
+NAMING = {
+    # the public study's findings page (docs/findings.md): fixed text about each benchmark
+    "src/gendermt/findings.py",
+}
+
+
+def shared_files() -> list[Path]:
+    """Every file that is no benchmark's own: the Snakefile, the rule files no contract
+    names, and every module of the package outside the benchmark packages (the backends, the
+    scorecard, scoring, the CLI, ...), the registry and the contract among them."""
+    own_rules = {ROOT / b.rules for b in CONTRACTS}
+    rules = [p for p in sorted((ROOT / "workflow/rules").glob("*.smk")) if p not in own_rules]
+    package = ROOT / "src/gendermt"
+    modules = [p for p in sorted(package.rglob("*.py"))
+               if p.relative_to(package).parts[0] != "benchmarks"
+               or p.parent == package / "benchmarks"]
+    return [ROOT / "Snakefile", *rules, *modules]
+
+
+def code_of(path: Path) -> str:
+    """A file less its comments and, for Python, its docstrings (prose may name benchmarks;
+    code must not)."""
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    if path.suffix == ".py":
+        for node in ast.walk(ast.parse(text)):
+            if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+                    and isinstance(node.value.value, str)):
+                lines[node.lineno - 1:node.end_lineno] = [""] * (node.end_lineno
+                                                                 - node.lineno + 1)
+    return "\n".join(line.split("#", 1)[0] for line in lines)
+
+
+def named_benchmarks(code: str) -> list[str]:
+    names = [b.name for b in CONTRACTS] + [b.package.rsplit(".", 1)[-1] for b in CONTRACTS]
+    return sorted({n for n in names if f'"{n}"' in code or f"'{n}'" in code
+                   or f"benchmarks.{n}" in code or f"{n}.smk" in code})
+
+
 def test_the_shared_files_name_no_benchmark():
-    """The Snakefile and the shared rule files iterate over the registry."""
-    names = [b.name for b in BENCHMARKS] + [b.package.rsplit(".", 1)[-1] for b in BENCHMARKS]
-    for shared in ["Snakefile", "workflow/rules/common.smk", "workflow/rules/scorecard.smk",
-                   "workflow/rules/report.smk", "workflow/rules/translate.smk",
-                   "workflow/rules/score.smk", "src/gendermt/cli.py", "src/gendermt/sources.py",
-                   "src/gendermt/config_checks.py", "src/gendermt/scoring/normalization.py",
-                   "src/gendermt/scorecard/build.py"]:
-        code = "\n".join(line.split("#", 1)[0] for line in
-                         (ROOT / shared).read_text(encoding="utf-8").splitlines())
-        found = [n for n in names if f'"{n}"' in code or f"'{n}'" in code
-                 or f"benchmarks.{n}" in code or f"{n}.smk" in code]
-        assert not found, f"{shared} names {found}"
+    """The Snakefile, the shared rule files and the generic modules iterate over the
+    registry: a benchmark's normalisers, stored formats, scorecard options come from its
+    contract."""
+    files = shared_files()
+    checked = {str(p.relative_to(ROOT)) for p in files}
+    assert {"Snakefile", "workflow/rules/common.smk", "workflow/rules/translate.smk",
+            "src/gendermt/cli.py", "src/gendermt/backends/stored.py",
+            "src/gendermt/scoring/normalization.py", "src/gendermt/scorecard/build.py",
+            "src/gendermt/benchmarks/registry.py"} <= checked
+    assert checked >= NAMING
+    assert not any("/benchmarks/winomt/" in p for p in checked)
+    for path in files:
+        found = named_benchmarks(code_of(path))
+        shared = str(path.relative_to(ROOT))
+        if shared in NAMING:
+            assert found, f"{shared} names no benchmark any more: drop it from NAMING"
+        else:
+            assert not found, f"{shared} names {found}"
+
+
+def test_the_check_sees_a_benchmark_named_in_code_not_in_prose(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text('"""WinoMT\'s "winomt" format, in prose."""\n'
+                      "# benchmarks.winomt in a comment\n"
+                      "FORMATS = ('lines', 'table')\n", encoding="utf-8")
+    assert named_benchmarks(code_of(module)) == []
+    module.write_text(module.read_text() + "FORMATS += ('winomt',)\n", encoding="utf-8")
+    assert named_benchmarks(code_of(module)) == ["winomt"]
 
 
 def test_a_new_package_with_a_contract_is_found(tmp_path, monkeypatch):
@@ -124,7 +183,7 @@ def test_a_new_package_with_a_contract_is_found(tmp_path, monkeypatch):
         (pkg / "__init__.py").write_text("")
         (pkg / "contract.py").write_text(
             "from gendermt.benchmarks.contract import Benchmark\n"
-            "BENCHMARKS = (Benchmark(name='probe', label='Probe', order=999, "
+            "CONTRACTS = (Benchmark(name='probe', label='Probe', order=999, "
             "package='gendermt.benchmarks.zz_registry_probe', rules='workflow/rules/x.smk'),)\n")
         registry._registry.cache_clear()
         assert registry.names()[-1] == "probe"

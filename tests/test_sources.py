@@ -7,9 +7,9 @@ import os
 import pytest
 import yaml
 
+from gendermt.data_sources import Hasher, check_sources, configured_sources, identity, is_sample
 from gendermt.errors import GenderMTError
 from gendermt.runinfo import check_config_files, summary
-from gendermt.sources import Hasher, check_sources, configured_sources, identity, is_sample
 
 from .conftest import ROOT
 

@@ -167,3 +167,55 @@ def test_a_subset_reads_its_items_lines_of_the_full_sets_file(tmp_path):
     lines.write_text("Phrase 0.\n", encoding="utf-8")
     with pytest.raises(DatasetError, match="1 lines for"):
         build_backend({"backend": "stored", "path": str(lines)}, subset)
+
+
+def test_a_benchmarks_format_comes_from_its_contract(monkeypatch):
+    """`format: winomt` is WinoMT's (its contract's stored_formats), not the backend's: the
+    backend knows its own two, and loads the reader of a provided one by name."""
+    from gendermt.backends import stored as stored_module
+    from gendermt.backends import system_modules
+    from gendermt.benchmarks import registry
+    from gendermt.benchmarks.contract import StoredFormat, resolve
+    from gendermt.benchmarks.winomt import stored_format
+
+    assert stored_module.FORMATS == ("lines", "table")
+    provided = registry.get("winomt").stored_formats["winomt"]
+    assert resolve(provided.reader) is stored_format.read
+    assert stored_module.formats()["winomt"] is provided
+    settings = {"backend": "stored", "path": "x.txt", "format": "winomt"}
+    assert system_modules(settings) == ["gendermt.backends.stored",
+                                        "gendermt.benchmarks.winomt.stored_format"]
+    assert system_modules({"backend": "stored", "path": "x.txt"}) == [
+        "gendermt.backends.stored"]
+    # a contract cannot take over one of the backend's own formats
+    monkeypatch.setattr(registry, "stored_formats",
+                        lambda: {"lines": StoredFormat("m:f"), "winomt": provided})
+    with pytest.raises(GenderMTError, match="lines are the backend's own"):
+        check_system({"backend": "stored", "path": "x.txt"})
+
+
+def read_probe(path, data, case="upper"):
+    """A format's reader, as a contract names it (test_a_provided_formats_settings_...)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return {str(i): getattr(line, case)() for i, line in zip(data.item_id, lines, strict=True)}
+
+
+def test_a_provided_formats_settings_are_its_own(tmp_path, monkeypatch):
+    """A format's settings are checked against what its contract declares, and the first
+    allowed value is the default the reader gets."""
+    from gendermt.benchmarks import registry
+    from gendermt.benchmarks.contract import StoredFormat
+
+    monkeypatch.setattr(registry, "stored_formats", lambda: {
+        "probe": StoredFormat("tests.test_stored_backend:read_probe",
+                              settings={"case": ("upper", "lower")})})
+    path = tmp_path / "h.txt"
+    path.write_text("Un\nDeux\nTrois\n", encoding="utf-8")
+    assert outputs(stored(path, format="probe")) == ["UN", "DEUX", "TROIS"]
+    assert outputs(stored(path, format="probe", case="lower")) == ["un", "deux", "trois"]
+    with pytest.raises(GenderMTError, match="case must be upper or lower"):
+        check_system({"backend": "stored", "path": "x", "format": "probe", "case": "title"})
+    with pytest.raises(GenderMTError, match="`case` applies only to format: probe"):
+        check_system({"backend": "stored", "path": "x", "case": "lower"})
+    with pytest.raises(GenderMTError, match="format 'winomt' is not one of"):
+        check_system({"backend": "stored", "path": "x", "format": "winomt"})

@@ -143,7 +143,8 @@ def test_public_study_runs_each_apertium_pair_in_its_own_language(dry_runs):
                       for p in ("es", "fr", "it")} | {
         ("apertium-en-es", "es"), ("apertium-en-fr-via-es", "fr"),
         ("apertium-en-it-via-es", "it")}
-    apart = {(w["system"], w["prompt"]) for rule, w in jobs if rule == "winomt_gender_apart"}
+    # WinoMT's own rules call the prompt (a language) {lang}
+    apart = {(w["system"], w["lang"]) for rule, w in jobs if rule == "winomt_gender_apart"}
     assert apart == {("apertium-en-es", "es"), ("apertium-en-fr-via-es", "fr"),
                      ("apertium-en-it-via-es", "it")}
     stats = job_stats(proc.stdout + proc.stderr)

@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from gendermt.io import read_jsonl
-from gendermt.source_translations import distinct_requests, shares_sources
+from gendermt.source_translations import distinct_requests, shares_source_translation
 
 from . import tiny_models
 from .workflow_support import RUN_TIMEOUT, copy_project, explain, job_stats, output_of, snakemake
@@ -26,12 +26,13 @@ PROMPTS = ["baseline", "moral", "linguistic", "moral_linguistic"]
 
 
 def test_which_systems_share_one_translation_of_the_sources():
-    assert shares_sources({"backend": "hf-seq2seq", "model": "m"}, 2)
-    assert shares_sources({"backend": "apertium", "pair": "en-es"}, 4)
-    assert not shares_sources({"backend": "hf-seq2seq", "model": "m"}, 1)  # nothing to share
-    assert not shares_sources({"backend": "hf-causal", "model": "m"}, 4)  # reads the prompt
-    assert not shares_sources({"backend": "reference-oracle"}, 4)  # answers per item
-    assert not shares_sources({"backend": "copy-source"}, 4)
+    assert shares_source_translation({"backend": "hf-seq2seq", "model": "m"}, 2)
+    assert shares_source_translation({"backend": "apertium", "pair": "en-es"}, 4)
+    # nothing to share; reads the prompt
+    assert not shares_source_translation({"backend": "hf-seq2seq", "model": "m"}, 1)
+    assert not shares_source_translation({"backend": "hf-causal", "model": "m"}, 4)
+    assert not shares_source_translation({"backend": "reference-oracle"}, 4)  # answers per item
+    assert not shares_source_translation({"backend": "copy-source"}, 4)
 
 
 def test_distinct_requests_keep_the_language_pair(tmp_path):

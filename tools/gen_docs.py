@@ -40,7 +40,7 @@ INLINE = {"job-count", "default-benchmarks"}
 # A benchmark's row (direction, what it measures, its page under docs/benchmarks/) and its
 # scorecard figures come from its contract (`direction`, `description`, `page`,
 # `Scorecard.figures`); these tables hold only entries a contract does not give.
-BENCHMARKS: dict[str, tuple[str, str, str]] = {}
+BENCHMARK_ROWS: dict[str, tuple[str, str, str]] = {}
 
 # scorecard key → its figures: (JSON key pattern, what it is, better). {lang}, {paradigm},
 # {metric} stand for the run's target languages, Neo-GATE paradigms and FairTranslate's
@@ -95,10 +95,10 @@ def _missing(kind: str, names: list[str]) -> None:
 
 
 def row_of(b) -> tuple[str, str, str]:
-    """(direction, what it measures, page) of a benchmark: its contract's, else BENCHMARKS'."""
+    """(direction, what it measures, page) of a benchmark: its contract's, else BENCHMARK_ROWS'."""
     if b.description:
         return b.direction, b.description, b.page or f"{b.name}.md"
-    return BENCHMARKS[b.name]
+    return BENCHMARK_ROWS[b.name]
 
 
 def figures_of(card) -> list[tuple[str, str, str]]:
@@ -117,7 +117,8 @@ def scorecard_figures() -> dict[str, list[tuple[str, str, str]]]:
 def _check_known() -> None:
     registry = _registry()
     _missing("direction and description in its contract", [
-        b.name for b in registry.benchmarks() if not b.description and b.name not in BENCHMARKS])
+        b.name for b in registry.benchmarks()
+        if not b.description and b.name not in BENCHMARK_ROWS])
     _missing("Scorecard figures in its contract", [
         b.scorecard.key for b in registry.benchmarks()
         if b.scorecard and not b.scorecard.figures and b.scorecard.key not in SCORECARD])

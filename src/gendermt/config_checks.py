@@ -6,7 +6,7 @@ job, after hours of translation, stops the workflow before any job runs, with th
 named: every system's settings (its backend's own check), the systems and prompts each
 benchmark names, every prompt template (file, version, placeholders), sacrebleu's options and
 tokenizers, and each benchmark's own checks (its contract's ``check``). Missing *data* files
-are not checked here (gendermt.sources does).
+are not checked here (gendermt.data_sources does).
 """
 
 from __future__ import annotations

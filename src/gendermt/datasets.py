@@ -15,7 +15,7 @@ cache (``data_sources.cache``/<name>/<commit>/), after making sure every file of
 data set is there with the manifest's hash:
 
 1. already in the cache with the right hash: nothing is done (the hash is memoised by
-   :class:`gendermt.sources.Hasher`, so a rerun reads no file again);
+   :class:`gendermt.data_sources.Hasher`, so a rerun reads no file again);
 2. else from a local copy (``data_sources.local``: folders holding ``<name>/``, e.g. CI's
    ``../shared/data``), when its hash matches: copied (hard-linked where possible), no network;
 3. else downloaded through Snakemake's HTTP storage plugin (``snakemake-storage-plugin-http``)
@@ -48,8 +48,8 @@ from typing import Any
 import yaml
 
 from .benchmarks import registry
+from .data_sources import Hasher
 from .errors import GenderMTError
-from .sources import Hasher
 
 log = logging.getLogger(__name__)
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml where installed
@@ -374,7 +374,7 @@ async def _download_files(manifest: Manifest, files: list[DataFile], folder: Pat
 
 async def _download(provider: Any, url: str, data_file: DataFile, target: Path, cache: Path,
                     manifest: Manifest, settings: Mapping[str, Any]) -> None:
-    from .sources import sha256_file
+    from .data_sources import sha256_file
 
     attempts = max(1, int(settings["retries"]))
     last = ""
@@ -429,7 +429,7 @@ def _fetch_hub_file(download: Any, manifest: Manifest, data_file: DataFile, fold
                     cache: Path, settings: Mapping[str, Any]) -> None:
     """One file: a download cut short is retried (``retries``); a failed one is not, as
     huggingface_hub has retried it already."""
-    from .sources import sha256_file
+    from .data_sources import sha256_file
 
     attempts = max(1, int(settings["retries"]))
     last = ""

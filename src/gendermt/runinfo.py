@@ -10,8 +10,8 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
+from .data_sources import Hasher, configured_sources, identity, is_sample
 from .errors import GenderMTError
-from .sources import Hasher, configured_sources, identity, is_sample
 
 DEFAULT_CONFIG = "config/config.yaml"
 

@@ -28,7 +28,7 @@ from gendermt.io import read_jsonl, write_jsonl
 PROMPT = "sources"  # the `prompt` of the distinct-source requests (no template: no prompt)
 
 
-def shares_sources(settings: dict[str, Any], prompts: int) -> bool:
+def shares_source_translation(settings: dict[str, Any], prompts: int) -> bool:
     """Whether a system's prompts share one translation of the distinct sources."""
     cls = backend_class(settings)
     return not cls.prompted and cls.cacheable and prompts >= 2
@@ -63,7 +63,7 @@ def translate_sources(input_files: Sequence[str | Path], data: str | Path, syste
     (``requests``, each with the request cache's digest the system gives it) → their raw
     outputs (``output``, ``meta``), resumable and cached as any translation."""
     # the runner (engine, cache, pandas) is imported by this job only: the workflow imports
-    # this module to plan (shares_sources)
+    # this module to plan (shares_source_translation)
     import pandas as pd
 
     from gendermt.translate import translate_file

@@ -8,7 +8,7 @@ those old outputs as source files and builds tables from them (issue 33). So eve
 of every run the config plans is checked before anything is planned (:func:`check_system_files`),
 and the error names the system, the config key and the path, one line per system.
 
-(Templates are checked by :mod:`gendermt.config_checks`, data by :mod:`gendermt.sources`.)
+(Templates are checked by :mod:`gendermt.config_checks`, data by :mod:`gendermt.data_sources`.)
 """
 
 from __future__ import annotations

@@ -20,11 +20,11 @@ from gendermt import startup_cache
 startup_cache.enable(Path(".snakemake/gendermt/startup.json").resolve())
 
 from gendermt.backends import (
-    backend_module,
     output_settings,
     settings_on,
     system_gpus,
     system_kind,
+    system_modules,
     unset_api_keys,
 )
 from gendermt.benchmarks import registry
@@ -40,8 +40,8 @@ from gendermt.runinfo import summary as run_summary_of
 from gendermt.run_config import write_report_note
 from gendermt.scoring.metrics import NEURAL_METRICS
 from gendermt.scoring.normalization import normalizer_module
-from gendermt.source_translations import shares_sources
-from gendermt.sources import Hasher, check_sources, identity
+from gendermt.source_translations import shares_source_translation
+from gendermt.data_sources import Hasher, check_sources, identity
 from gendermt.datasets import read_by as datasets_read_by
 from gendermt.datasets import resolve_config as resolve_datasets
 from gendermt.system_files import check_system_files
@@ -99,7 +99,7 @@ except GenderMTError as _exc:
     raise WorkflowError(str(_exc))
 
 
-def source_identity(paths):
+def data_source_identity(paths):
     """params of a data stage: path, size and sha256 of each file it reads (a changed
     source reruns the stage and everything downstream, whatever its mtime)."""
     found = identity(list(paths), SOURCE_HASHER)
@@ -114,7 +114,7 @@ def datasets_of(paths):
 
 
 def provenanced(paths):
-    """A data stage's inputs whose path, size and sha256 are its params (source_identity):
+    """A data stage's inputs whose path, size and sha256 are its params (data_source_identity):
     their content decides, not their mtime (ancient), so that touching a file (or copying
     it without its mtime) reruns nothing, while changing its bytes reruns the stage and
     everything downstream. Snakemake checksums only inputs up to 1 MB; its mtime trigger
@@ -126,10 +126,15 @@ wildcard_constraints:
     benchmark="[A-Za-z0-9_-]+",
     system="[A-Za-z0-9][A-Za-z0-9_.+-]*",
     prompt="[A-Za-z0-9][A-Za-z0-9_-]*",
+    # a benchmark's own rules name the generic rules' {prompt} by what it is there: a target
+    # language (WinoMT, GAMBIT: prompts named by it) or a run (Neo-GATE's format × shots ×
+    # paradigm); the same path segment, the same pattern
+    lang="[A-Za-z0-9][A-Za-z0-9_-]*",
+    run="[A-Za-z0-9][A-Za-z0-9_-]*",
 
 
 # The config's benchmark blocks by name (the Snakefile includes the rule files of these only).
-BENCHMARKS = config["benchmarks"]
+BENCHMARK_CONFIG = config["benchmarks"]
 SYSTEMS = config["systems"]
 
 
@@ -139,7 +144,7 @@ def benchmark_spec(name):
     its lambdas). Never in a shared name such as `SPEC`: every rule file runs in one
     namespace, and the next file would rebind it before any lambda of this one ran."""
     try:
-        return BENCHMARKS[name]
+        return BENCHMARK_CONFIG[name]
     except KeyError:
         raise WorkflowError(f"benchmarks.{name}: not configured, its rule file is not "
                             "included (Snakefile: registry.configured)") from None
@@ -156,9 +161,10 @@ def template_of(wildcards):
     return TEMPLATES[wildcards.benchmark][wildcards.prompt]
 
 
-def template_for(benchmark):
-    """A benchmark's template of the job's {prompt} (for rules without {benchmark})."""
-    return lambda wildcards: TEMPLATES[benchmark][wildcards.prompt]
+def template_for(benchmark, wildcard="prompt"):
+    """A benchmark's template of the job's prompt (for rules without {benchmark}); its rules
+    may name the prompt's wildcard by what it is (GAMBIT's {lang})."""
+    return lambda wildcards: TEMPLATES[benchmark][getattr(wildcards, wildcard)]
 
 
 def configured(key, lookup, *args):
@@ -178,16 +184,16 @@ def system_output_settings(wildcards):
 
 def translation_code(wildcards):
     """The translation runner (and the reader of a shared translation of the sources) and
-    this system's backend module (nothing else's)."""
-    own = backend_module(SYSTEMS[wildcards.system])
+    this system's backend modules (nothing else's: its backend and what that loads by name,
+    such as a stored format's reader)."""
     return code_fingerprint("gendermt.translate", "gendermt.source_translations",
-                            *([own] if own else []))
+                            *system_modules(SYSTEMS[wildcards.system]))
 
 
 def backend_modules_of(*systems):
     """The backend modules of the configured systems a stage builds (an LLM judge, an
     annotator): its fingerprint covers those backends and no other."""
-    return sorted({backend_module(SYSTEMS[s]) for s in systems} - {None})
+    return sorted({m for s in systems for m in system_modules(SYSTEMS[s])})
 
 
 def translation_threads(wildcards):
@@ -220,7 +226,7 @@ BENCHMARK_RUNS: dict[str, list[dict]] = {}
 def run_records(benchmark):
     if benchmark in BENCHMARK_RUNS:
         return BENCHMARK_RUNS[benchmark]
-    spec = BENCHMARKS[benchmark]
+    spec = BENCHMARK_CONFIG[benchmark]
     only = spec.get("system_prompts", {})
     return [{"system": s, "prompt": p} for s in spec["systems"] for p in spec["prompts"]
             if p in only.get(s, spec["prompts"])]
@@ -284,7 +290,7 @@ def stored_outputs_of(wildcards):
 def translation_gpus(wildcards):
     # a prompt's job of a system that shares one translation of the distinct sources only
     # reads that file: no GPU (the sources job has it)
-    if sources_shared(wildcards.benchmark, wildcards.system):
+    if shares_source_translation_of(wildcards.benchmark, wildcards.system):
         return 0
     return system_gpus(SYSTEMS[wildcards.system])
 
@@ -307,14 +313,14 @@ def system_prompts(benchmark, system):
     return list(known[1].get(system, ()))
 
 
-def sources_shared(benchmark, system):
-    return shares_sources(SYSTEMS[system], len(system_prompts(benchmark, system)))
+def shares_source_translation_of(benchmark, system):
+    return shares_source_translation(SYSTEMS[system], len(system_prompts(benchmark, system)))
 
 
-def shared_sources_of(wildcards):
+def source_translation_of(wildcards):
     """The system's translation of the distinct sources, for a prompt's job of a system that
     shares one; ancient: re-made when a prompt is added, it reruns no existing prompt's job."""
-    if not sources_shared(wildcards.benchmark, wildcards.system):
+    if not shares_source_translation_of(wildcards.benchmark, wildcards.system):
         return []
     return [ancient(f"{RESULTS}/{wildcards.benchmark}/sources/{wildcards.system}.jsonl")]
 
@@ -332,13 +338,13 @@ def source_gpus(wildcards):
 
 
 def postprocess_of(wildcards):
-    return BENCHMARKS[wildcards.benchmark].get("postprocess", [])
+    return BENCHMARK_CONFIG[wildcards.benchmark].get("postprocess", [])
 
 
 def sacrebleu_metrics_of(wildcards):
     return [
         m
-        for m in BENCHMARKS[wildcards.benchmark].get("metrics", [])
+        for m in BENCHMARK_CONFIG[wildcards.benchmark].get("metrics", [])
         if m not in NEURAL_METRICS
     ]
 
@@ -350,7 +356,7 @@ def metric_options(wildcards):
 
 def hypothesis_normalization_of(wildcards):
     """The benchmark's `normalize_hypotheses` (a scoring option; None: none)."""
-    return BENCHMARKS[wildcards.benchmark].get("normalize_hypotheses")
+    return BENCHMARK_CONFIG[wildcards.benchmark].get("normalize_hypotheses")
 
 
 def scoring_code(module):
@@ -370,7 +376,7 @@ def comet_settings_of(wildcards):
 
 
 def corpus_groups_of(wildcards):
-    return BENCHMARKS[wildcards.benchmark].get("corpus_groups", [])
+    return BENCHMARK_CONFIG[wildcards.benchmark].get("corpus_groups", [])
 
 
 def bleu_tokenizers():
@@ -405,7 +411,7 @@ def score_records(benchmark):
     """Every score file of a benchmark as a record: each run's sacrebleu scores ({system,
     prompt, path}), and COMET's and BERTScore's files of all runs when they are asked for
     ({path}: their rows name system and prompt)."""
-    spec = BENCHMARKS[benchmark]
+    spec = BENCHMARK_CONFIG[benchmark]
     records = run_paths(f"{RESULTS}/{{benchmark}}/scores/{{system}}/{{prompt}}.parquet",
                         benchmark)
     if "comet" in spec.get("metrics", []):
@@ -455,7 +461,7 @@ def all_targets():
     and prompt, GGUF files, local model folders) is found: checked here, after every rule
     file has set its runs, before anything is planned (gendermt.system_files)."""
     try:
-        check_system_files(config, {b: run_records(b) for b in BENCHMARKS})
+        check_system_files(config, {b: run_records(b) for b in BENCHMARK_CONFIG})
     except GenderMTError as exc:
         raise WorkflowError(str(exc))
     return TARGETS

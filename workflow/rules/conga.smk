@@ -65,7 +65,7 @@ rule conga_data:
     params:
         code=code_fingerprint("gendermt.benchmarks.conga.data"),
         # path, size and sha256 of what it reads: a changed source reruns it
-        sources=source_identity([CONGA_DATA["path"]] if CONGA_DATA else []),
+        data_sources=data_source_identity([CONGA_DATA["path"]] if CONGA_DATA else []),
         source=CONGA_DATA,
         tags=CONGA_TAGS.get("source", {}),
     log:

@@ -10,7 +10,7 @@ from gendermt.benchmarks.declared.config import configured as declared_benchmark
 from gendermt.benchmarks.declared.data import data_view as declared_data_view
 
 
-DECLARED = configured("benchmarks", declared_benchmarks, BENCHMARKS)
+DECLARED = configured("benchmarks", declared_benchmarks, BENCHMARK_CONFIG)
 
 for _name, _declared in DECLARED.items():
     _spec = _declared["spec"]
@@ -48,7 +48,7 @@ for _name, _declared in DECLARED.items():
             spec=declared_data_view(_spec),
             languages=_declared["languages"],
             root=_declared["root"],
-            sources=source_identity(_declared["files"]),
+            data_sources=data_source_identity(_declared["files"]),
         log:
             f"{_log}/data.log",
         conda:

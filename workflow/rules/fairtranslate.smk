@@ -56,7 +56,7 @@ rule fairtranslate_data:
     params:
         code=code_fingerprint("gendermt.benchmarks.fairtranslate.data"),
         # path, size and sha256 of what it reads: a changed source reruns it
-        sources=source_identity(FAIRTRANSLATE_RAW),
+        data_sources=data_source_identity(FAIRTRANSLATE_RAW),
         source=FAIRTRANSLATE.get("data"),
     log:
         f"{LOGS}/fairtranslate/data.log",

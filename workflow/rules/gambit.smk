@@ -69,7 +69,7 @@ rule gambit_data:
     params:
         code=code_fingerprint("gendermt.benchmarks.gambit.data"),
         # path, size and sha256 of what it reads: a changed source reruns it
-        sources=source_identity([GAMBIT["data"]["path"]] if GAMBIT else []),
+        data_sources=data_source_identity([GAMBIT["data"]["path"]] if GAMBIT else []),
         source=GAMBIT.get("data"),
     log:
         f"{LOGS}/gambit/data.log",
@@ -86,7 +86,7 @@ rule gambit_isco:
         f"{RESULTS}/gambit/isco.parquet",
     params:
         code=code_fingerprint("gendermt.benchmarks.gambit.isco"),
-        sources=source_identity([GAMBIT["isco"]] if GAMBIT.get("isco") else []),
+        data_sources=data_source_identity([GAMBIT["isco"]] if GAMBIT.get("isco") else []),
     log:
         f"{LOGS}/gambit/isco.log",
     conda:
@@ -99,12 +99,12 @@ rule gambit_inputs:
     input:
         data=f"{RESULTS}/gambit/data.parquet",
     output:
-        f"{RESULTS}/gambit/inputs/{{prompt}}.jsonl",
+        f"{RESULTS}/gambit/inputs/{{lang}}.jsonl",
     params:
         code=code_fingerprint("gendermt.prompts"),
-        template=template_for("gambit"),
+        template=template_for("gambit", "lang"),
     log:
-        f"{LOGS}/gambit/inputs/{{prompt}}.log",
+        f"{LOGS}/gambit/inputs/{{lang}}.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -113,13 +113,13 @@ rule gambit_inputs:
 
 rule gambit_detect:
     input:
-        translations=f"{RESULTS}/gambit/translations/{{system}}/{{prompt}}.jsonl",
+        translations=f"{RESULTS}/gambit/translations/{{system}}/{{lang}}.jsonl",
         data=f"{RESULTS}/gambit/data.parquet",
         isco=f"{RESULTS}/gambit/isco.parquet",
-        detector=lambda wc: gambit_config.detector_files(GAMBIT, wc.detector, wc.prompt),
+        detector=lambda wc: gambit_config.detector_files(GAMBIT, wc.detector, wc.lang),
     output:
-        csv=f"{RESULTS}/gambit/assignments/{{detector}}/{{system}}/{{prompt}}.csv",
-        summary=f"{RESULTS}/gambit/assignments/{{detector}}/{{system}}/{{prompt}}.json",
+        csv=f"{RESULTS}/gambit/assignments/{{detector}}/{{system}}/{{lang}}.csv",
+        summary=f"{RESULTS}/gambit/assignments/{{detector}}/{{system}}/{{lang}}.json",
     params:
         # the stage, gendermt.cache (the script reads the request cache folder from it)
         # and the backend of the detector's judge system (a lexicon builds none)
@@ -134,9 +134,9 @@ rule gambit_detect:
         **node_resources("gambit_detect"),
         **gpu_resources(lambda wc: gambit_config.detector_gpus(GAMBIT, SYSTEMS, wc.detector)),
     log:
-        f"{LOGS}/gambit/detect/{{detector}}/{{system}}/{{prompt}}.log",
+        f"{LOGS}/gambit/detect/{{detector}}/{{system}}/{{lang}}.log",
     benchmark:
-        f"{RESULTS}/benchmarks/gambit/detect/{{detector}}/{{system}}/{{prompt}}.tsv"
+        f"{RESULTS}/benchmarks/gambit/detect/{{detector}}/{{system}}/{{lang}}.tsv"
     conda:
         "../../envs/gambit.yaml"
     script:
@@ -145,12 +145,12 @@ rule gambit_detect:
 
 rule gambit_validate:
     input:
-        validation=lambda wc: GAMBIT["validation"][wc.prompt],
+        validation=lambda wc: GAMBIT["validation"][wc.lang],
         isco=f"{RESULTS}/gambit/isco.parquet",
-        detector=lambda wc: gambit_config.detector_files(GAMBIT, wc.detector, wc.prompt),
+        detector=lambda wc: gambit_config.detector_files(GAMBIT, wc.detector, wc.lang),
     output:
-        csv=f"{RESULTS}/gambit/validation/{{detector}}/{{prompt}}.csv",
-        summary=f"{RESULTS}/gambit/validation/{{detector}}/{{prompt}}.json",
+        csv=f"{RESULTS}/gambit/validation/{{detector}}/{{lang}}.csv",
+        summary=f"{RESULTS}/gambit/validation/{{detector}}/{{lang}}.json",
     params:
         # the stage, gendermt.cache (the script reads the request cache folder from it)
         # and the backend of the detector's judge system (a lexicon builds none)
@@ -165,9 +165,9 @@ rule gambit_validate:
         **node_resources("gambit_validate"),
         **gpu_resources(lambda wc: gambit_config.detector_gpus(GAMBIT, SYSTEMS, wc.detector)),
     log:
-        f"{LOGS}/gambit/validate/{{detector}}/{{prompt}}.log",
+        f"{LOGS}/gambit/validate/{{detector}}/{{lang}}.log",
     benchmark:
-        f"{RESULTS}/benchmarks/gambit/validate/{{detector}}/{{prompt}}.tsv"
+        f"{RESULTS}/benchmarks/gambit/validate/{{detector}}/{{lang}}.tsv"
     conda:
         "../../envs/gambit.yaml"
     script:

@@ -40,7 +40,7 @@ rule gate_data:
     params:
         code=code_fingerprint("gendermt.benchmarks.gate.data", "gendermt.data_provenance"),
         # path, size and sha256 of what it reads: a changed source reruns it
-        sources=source_identity(GATE_RAW),
+        data_sources=data_source_identity(GATE_RAW),
         # the declared public data sets they come from (recorded in data.json)
         datasets=datasets_of(GATE_RAW),
     log:

@@ -49,7 +49,7 @@ rule gate_x_e_data:
     params:
         code=code_fingerprint("gendermt.benchmarks.gate_x_e.data", "gendermt.data_provenance"),
         # path, size and sha256 of what it reads: a changed source reruns it
-        sources=source_identity(GATE_X_E_RAW),
+        data_sources=data_source_identity(GATE_X_E_RAW),
         # the declared public data sets they come from (recorded in data.json)
         datasets=datasets_of(GATE_X_E_RAW),
         exclude_swapped=GATE_X_E.get("exclude_swapped", False),

@@ -62,7 +62,7 @@ rule mt_geneval_data:
         code=code_fingerprint("gendermt.benchmarks.mt_geneval.data", "gendermt.data_provenance",
                               "gendermt.subsets"),
         # path, size and sha256 of what it reads: a changed source reruns it
-        sources=source_identity(MT_GENEVAL_RAW),
+        data_sources=data_source_identity(MT_GENEVAL_RAW),
         # the declared public data sets they come from (recorded in data.json)
         datasets=datasets_of(MT_GENEVAL_RAW),
         languages=MT_GENEVAL_DATA.get("languages", []),

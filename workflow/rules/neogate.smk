@@ -1,10 +1,11 @@
 # Neo-GATE (en→it, neomorphemes): the published TSVs adapted to each paradigm →
-# data.parquet; one inputs file per run (format × shots × paradigm, named by {prompt});
+# data.parquet; one inputs file per run (format × shots × paradigm, named by {run});
 # the generic translate rule; Neo-GATE's own metric per system × run; Table 6 and Figs 1-3.
 from gendermt.benchmarks.neogate.inputs import resolve_templates, study_runs
 
 
-# a run (prompt format × shots × paradigm) is one value of {prompt}
+# a run (prompt format × shots × paradigm) is one value of {run}: Neo-GATE's rules call the
+# path segment the generic rules call {prompt} by what it is here
 NEOGATE = benchmark_spec("neogate")
 # (checked at start-up: gendermt.benchmarks.neogate.config)
 NEOGATE_TEMPLATES = resolve_templates(NEOGATE["templates"]) if NEOGATE else {}
@@ -70,7 +71,7 @@ rule neogate_data:
     params:
         code=code_fingerprint("gendermt.benchmarks.neogate.data"),
         # path, size and sha256 of what it reads: a changed source reruns it
-        sources=source_identity(NEOGATE_RAW),
+        data_sources=data_source_identity(NEOGATE_RAW),
         source=NEOGATE.get("data"),
         paradigms=NEOGATE.get("paradigms"),
     log:
@@ -86,13 +87,13 @@ rule neogate_inputs:
         data=f"{RESULTS}/neogate/data.parquet",
         dev=f"{RESULTS}/neogate/dev.parquet",
     output:
-        f"{RESULTS}/neogate/inputs/{{prompt}}.jsonl",
+        f"{RESULTS}/neogate/inputs/{{run}}.jsonl",
     params:
         code=code_fingerprint("gendermt.benchmarks.neogate.inputs"),
-        template=lambda wc: NEOGATE_TEMPLATES[NEOGATE_RUNS[wc.prompt]["format"]],
-        run=lambda wc: NEOGATE_RUNS[wc.prompt],
+        template=lambda wc: NEOGATE_TEMPLATES[NEOGATE_RUNS[wc.run]["format"]],
+        run=lambda wc: NEOGATE_RUNS[wc.run],
     log:
-        f"{LOGS}/neogate/inputs/{{prompt}}.log",
+        f"{LOGS}/neogate/inputs/{{run}}.log",
     conda:
         "../../envs/core.yaml"
     script:
@@ -101,20 +102,20 @@ rule neogate_inputs:
 
 rule neogate_score:
     input:
-        translations=f"{RESULTS}/neogate/translations/{{system}}/{{prompt}}.jsonl",
+        translations=f"{RESULTS}/neogate/translations/{{system}}/{{run}}.jsonl",
         data=f"{RESULTS}/neogate/data.parquet",
-        inputs=f"{RESULTS}/neogate/inputs/{{prompt}}.jsonl",
+        inputs=f"{RESULTS}/neogate/inputs/{{run}}.jsonl",
     output:
-        scores=f"{RESULTS}/neogate/scores/{{system}}/{{prompt}}.parquet",
-        summary=f"{RESULTS}/neogate/scores/{{system}}/{{prompt}}.json",
-        inspection=f"{RESULTS}/neogate/scores/{{system}}/{{prompt}}.tsv",
+        scores=f"{RESULTS}/neogate/scores/{{system}}/{{run}}.parquet",
+        summary=f"{RESULTS}/neogate/scores/{{system}}/{{run}}.json",
+        inspection=f"{RESULTS}/neogate/scores/{{system}}/{{run}}.tsv",
     params:
         code=code_fingerprint("gendermt.benchmarks.neogate.evaluate"),
-        run=lambda wc: NEOGATE_RUNS[wc.prompt],
-        template=lambda wc: NEOGATE_TEMPLATES[NEOGATE_RUNS[wc.prompt]["format"]],
+        run=lambda wc: NEOGATE_RUNS[wc.run],
+        template=lambda wc: NEOGATE_TEMPLATES[NEOGATE_RUNS[wc.run]["format"]],
         options=NEOGATE.get("evaluation", {}),
     log:
-        f"{LOGS}/neogate/score/{{system}}/{{prompt}}.log",
+        f"{LOGS}/neogate/score/{{system}}/{{run}}.log",
     conda:
         "../../envs/core.yaml"
     script:

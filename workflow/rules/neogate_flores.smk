@@ -34,7 +34,7 @@ rule neogate_flores_data:
     params:
         code=code_fingerprint("gendermt.benchmarks.neogate.flores"),
         # path, size and sha256 of what it reads: a changed source reruns it
-        sources=source_identity(
+        data_sources=data_source_identity(
             [NEOGATE_FLORES["data"][k] for k in ("source", "reference")] if NEOGATE_FLORES else []
         ),
     log:
@@ -53,7 +53,7 @@ rule neogate_flores_inputs:
     params:
         code=code_fingerprint("gendermt.benchmarks.neogate.flores"),
         # the template with its chat demonstrations (neogate/flores.py)
-        template=lambda wc: load_flores_template(BENCHMARKS["neogate-flores"]["templates"], wc.prompt),
+        template=lambda wc: load_flores_template(NEOGATE_FLORES["templates"], wc.prompt),
     log:
         f"{LOGS}/neogate-flores/inputs/{{prompt}}.log",
     conda:

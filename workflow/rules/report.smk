@@ -10,7 +10,7 @@ import re
 # output_checks) is registered once, as a pattern: one page per configured benchmark.
 for _pattern, _spec in list(REPORT_TABLES.items()):
     if "{benchmark}" in _pattern:
-        for _name in BENCHMARKS:
+        for _name in BENCHMARK_CONFIG:
             _path = _pattern.replace("{benchmark}", _name)
             REPORT_TABLES.setdefault(
                 _path,
@@ -54,7 +54,7 @@ for _rule in workflow.rules:
         # an output's wildcards carry the global constraints: {benchmark,[A-Za-z0-9_-]+}
         _plain = re.sub(r"\{benchmark,[^{}]*\}", "{benchmark}", str(_out))
         _paths = (
-            [_plain.replace("{benchmark}", _name) for _name in BENCHMARKS]
+            [_plain.replace("{benchmark}", _name) for _name in BENCHMARK_CONFIG]
             if "{benchmark}" in _plain
             else [str(_out)]
         )
@@ -111,8 +111,8 @@ for _source_rule, _tables in REPORT_TABLE_RULES.items():
 
 rule run_summary:
     input:
-        scorecard=rules.scorecard.output.html if SCORECARD_BENCHMARKS else [],
-        legend=rules.scorecard.output.legend if SCORECARD_BENCHMARKS else [],
+        scorecard=rules.scorecard.output.html if SCORECARD_KEYS else [],
+        legend=rules.scorecard.output.legend if SCORECARD_KEYS else [],
     output:
         json=f"{RESULTS}/report/run.json",
         md=f"{RESULTS}/report/run.md",

@@ -1,7 +1,7 @@
 # The scorecard: every configured benchmark's headline figures per system, side by side,
 # read from the benchmarks' own tables. Its category sorts first in the HTML report
 # ("All benchmarks" before the benchmarks' names) and the report's front page links to it.
-from gendermt.scorecard.figures import CONFIG_KEYS as SCORECARD_KEYS
+from gendermt.scorecard.figures import CONFIG_KEYS as SCORECARD_KEY_OF
 from gendermt.scorecard.figures import TABLES as SCORECARD_TABLES
 from gendermt.scorecard.figures import reader_modules
 
@@ -9,32 +9,32 @@ from gendermt.scorecard.figures import reader_modules
 SCORECARD_READERS = reader_modules()
 
 # Scorecard keys of the configured benchmarks (GAMBIT's column is "grape", for its metric).
-SCORECARD_BENCHMARKS = [
-    SCORECARD_KEYS.get(name, name)
-    for name in BENCHMARKS
-    if SCORECARD_KEYS.get(name, name) in SCORECARD_TABLES
+SCORECARD_KEYS = [
+    SCORECARD_KEY_OF.get(name, name)
+    for name in BENCHMARK_CONFIG
+    if SCORECARD_KEY_OF.get(name, name) in SCORECARD_TABLES
 ]
 # Each benchmark's runs counted for echoes and wrong-language outputs (output_checks.smk):
 # the scorecard marks a run below its clean-share floor as low quality.
 SCORECARD_CHECKS = [
     f"{RESULTS}/{name}/tables/output_checks.csv"
-    for name in BENCHMARKS
-    if SCORECARD_KEYS.get(name, name) in SCORECARD_TABLES
+    for name in BENCHMARK_CONFIG
+    if SCORECARD_KEY_OF.get(name, name) in SCORECARD_TABLES
 ]
 # Each system's headline prompt per benchmark: the config's, else the first of the
 # benchmark's prompts it ran (its runs in config order).
 SCORECARD_HEADLINES = config.get("scorecard", {}).get("headline_prompts", {})
 SCORECARD_PROMPT_ORDER = {
-    SCORECARD_KEYS.get(name, name): list(BENCHMARKS[name].get("prompts", []))
-    for name in BENCHMARKS
-    if SCORECARD_KEYS.get(name, name) in SCORECARD_TABLES
+    SCORECARD_KEY_OF.get(name, name): list(BENCHMARK_CONFIG[name].get("prompts", []))
+    for name in BENCHMARK_CONFIG
+    if SCORECARD_KEY_OF.get(name, name) in SCORECARD_TABLES
 }
 # What their readers read beyond their tables (set by their rule files), by keyword.
 SCORECARD_READER_INPUTS = {
-    key: SCORECARD_INPUTS[key] for key in SCORECARD_BENCHMARKS if key in SCORECARD_INPUTS
+    key: SCORECARD_INPUTS[key] for key in SCORECARD_KEYS if key in SCORECARD_INPUTS
 }
 
-if SCORECARD_BENCHMARKS:
+if SCORECARD_KEYS:
     TARGETS.extend(
         expand(
             f"{RESULTS}/scorecard/scorecard.{{ext}}",
@@ -51,7 +51,7 @@ rule scorecard:
     input:
         tables=[
             f"{RESULTS}/{table}"
-            for name in SCORECARD_BENCHMARKS
+            for name in SCORECARD_KEYS
             for table in SCORECARD_TABLES[name]
         ],
         # files, or records of runs' files ({system, prompt, path})
@@ -89,7 +89,7 @@ rule scorecard:
         pdf=f"{RESULTS}/scorecard/scorecard.pdf",
     params:
         code=code_fingerprint("gendermt.scorecard.stage", *SCORECARD_READERS),
-        benchmarks=SCORECARD_BENCHMARKS,
+        benchmarks=SCORECARD_KEYS,
         systems=list(config["systems"]),
         bootstrap=statistics_settings().get("bootstrap", {}),
         floors=config.get("scorecard", {}).get("quality_floors", {}),

@@ -27,7 +27,7 @@ rule translate:
         data=f"{RESULTS}/{{benchmark}}/data.parquet",
         stored=stored_outputs_of,
         model_files=model_files_of,
-        sources=shared_sources_of,
+        source_translations=source_translation_of,
     output:
         # protected: hours of GPU time; a change that would redo them stops the run instead,
         # for root too (gendermt.protection; docs/cache.md)
@@ -77,7 +77,7 @@ rule extract:
 
 
 # Why each output ended (eos, stop, length = cut off, n/a), counted per run of a benchmark.
-TARGETS.extend(f"{RESULTS}/{b}/tables/finish_reasons.csv" for b in BENCHMARKS)
+TARGETS.extend(f"{RESULTS}/{b}/tables/finish_reasons.csv" for b in BENCHMARK_CONFIG)
 
 
 rule finish_reasons:

@@ -13,20 +13,20 @@ WINOMT_READERS = WINOMT.get("readers", ["corrected"])
 WINOMT_PUBLISHED = WINOMT.get("published", "resources/winomt/stanovsky2019_table2.csv")
 # (system, language) of every run: each system in each language, or in those
 # `system_prompts` gives it (a system built for one language pair, like Apertium en→es)
-WINOMT_RUNS = [(r["system"], r["prompt"]) for r in run_records("winomt")]
+WINOMT_RUNS = [(r["system"], r["prompt"]) for r in run_records("winomt")]  # prompt: a language
 # Systems that run every language are scored together, one job per language (winomt_gender);
 # a system that runs only some gets a job per language of its own (winomt_gender_apart).
 WINOMT_APART = [s for s in WINOMT_SYSTEMS if s in WINOMT.get("system_prompts", {})]
 WINOMT_TOGETHER = [s for s in WINOMT_SYSTEMS if s not in WINOMT_APART]
 WINOMT_SUMMARIES = [
-    f"{RESULTS}/winomt/gender/{reader}/{system}/{prompt}.json"
+    f"{RESULTS}/winomt/gender/{reader}/{system}/{lang}.json"
     for reader in WINOMT_READERS[:1]
-    for system, prompt in WINOMT_RUNS
+    for system, lang in WINOMT_RUNS
 ]
 WINOMT_ALL_SUMMARIES = [
-    f"{RESULTS}/winomt/gender/{reader}/{system}/{prompt}.json"
+    f"{RESULTS}/winomt/gender/{reader}/{system}/{lang}.json"
     for reader in WINOMT_READERS
-    for system, prompt in WINOMT_RUNS
+    for system, lang in WINOMT_RUNS
 ]
 
 if WINOMT:
@@ -49,7 +49,7 @@ rule winomt_data:
         code=code_fingerprint("gendermt.benchmarks.winomt.data", "gendermt.data_provenance",
                               "gendermt.subsets"),
         # path, size and sha256 of what it reads: a changed source reruns it
-        sources=source_identity(WINOMT_RAW),
+        data_sources=data_source_identity(WINOMT_RAW),
         # the declared public data sets they come from (recorded in data.json)
         datasets=datasets_of(WINOMT_RAW),
         source=WINOMT_DATA,
@@ -69,22 +69,22 @@ rule winomt_data:
 rule winomt_gender:
     input:
         translations=expand(
-            f"{RESULTS}/winomt/translations/{{system}}/{{{{prompt}}}}.jsonl", system=WINOMT_TOGETHER
+            f"{RESULTS}/winomt/translations/{{system}}/{{{{lang}}}}.jsonl", system=WINOMT_TOGETHER
         ),
         data=f"{RESULTS}/winomt/data.parquet",
     output:
         tables=expand(
-            f"{RESULTS}/winomt/gender/{{reader}}/{{system}}/{{{{prompt}}}}.parquet",
+            f"{RESULTS}/winomt/gender/{{reader}}/{{system}}/{{{{lang}}}}.parquet",
             reader=WINOMT_READERS,
             system=WINOMT_TOGETHER,
         ),
         csvs=expand(
-            f"{RESULTS}/winomt/gender/{{reader}}/{{system}}/{{{{prompt}}}}.csv",
+            f"{RESULTS}/winomt/gender/{{reader}}/{{system}}/{{{{lang}}}}.csv",
             reader=WINOMT_READERS,
             system=WINOMT_TOGETHER,
         ),
         summaries=expand(
-            f"{RESULTS}/winomt/gender/{{reader}}/{{system}}/{{{{prompt}}}}.json",
+            f"{RESULTS}/winomt/gender/{{reader}}/{{system}}/{{{{lang}}}}.json",
             reader=WINOMT_READERS,
             system=WINOMT_TOGETHER,
         ),
@@ -98,9 +98,9 @@ rule winomt_gender:
     resources:
         **node_resources("winomt_gender"),
     log:
-        f"{LOGS}/winomt/gender/{{prompt}}.log",
+        f"{LOGS}/winomt/gender/{{lang}}.log",
     benchmark:
-        f"{RESULTS}/benchmarks/winomt/gender/{{prompt}}.tsv"
+        f"{RESULTS}/benchmarks/winomt/gender/{{lang}}.tsv"
     conda:
         "../../envs/winomt.yaml"
     script:
@@ -112,19 +112,19 @@ rule winomt_gender:
 rule winomt_gender_apart:
     input:
         # a list (of one): the scoring stage takes one file per system
-        translations=[f"{RESULTS}/winomt/translations/{{system}}/{{prompt}}.jsonl"],
+        translations=[f"{RESULTS}/winomt/translations/{{system}}/{{lang}}.jsonl"],
         data=f"{RESULTS}/winomt/data.parquet",
     output:
         tables=expand(
-            f"{RESULTS}/winomt/gender/{{reader}}/{{{{system}}}}/{{{{prompt}}}}.parquet",
+            f"{RESULTS}/winomt/gender/{{reader}}/{{{{system}}}}/{{{{lang}}}}.parquet",
             reader=WINOMT_READERS,
         ),
         csvs=expand(
-            f"{RESULTS}/winomt/gender/{{reader}}/{{{{system}}}}/{{{{prompt}}}}.csv",
+            f"{RESULTS}/winomt/gender/{{reader}}/{{{{system}}}}/{{{{lang}}}}.csv",
             reader=WINOMT_READERS,
         ),
         summaries=expand(
-            f"{RESULTS}/winomt/gender/{{reader}}/{{{{system}}}}/{{{{prompt}}}}.json",
+            f"{RESULTS}/winomt/gender/{{reader}}/{{{{system}}}}/{{{{lang}}}}.json",
             reader=WINOMT_READERS,
         ),
     wildcard_constraints:
@@ -139,9 +139,9 @@ rule winomt_gender_apart:
     resources:
         **node_resources("winomt_gender_apart"),
     log:
-        f"{LOGS}/winomt/gender/{{system}}/{{prompt}}.log",
+        f"{LOGS}/winomt/gender/{{system}}/{{lang}}.log",
     benchmark:
-        f"{RESULTS}/benchmarks/winomt/gender/{{system}}/{{prompt}}.tsv"
+        f"{RESULTS}/benchmarks/winomt/gender/{{system}}/{{lang}}.tsv"
     conda:
         "../../envs/winomt.yaml"
     script:

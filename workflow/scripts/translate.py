@@ -17,5 +17,6 @@ with logging_to(snakemake.log[0]):
         cache_dir=configured_dir(snakemake.config),
         benchmark=snakemake.wildcards.benchmark,
         threads=snakemake.threads,
-        shared=shared_outputs(snakemake.input.sources[0]) if snakemake.input.sources else None,
+        shared=(shared_outputs(snakemake.input.source_translations[0])
+                if snakemake.input.source_translations else None),
     )

@@ -2,7 +2,7 @@ from gendermt.benchmarks.winomt.evaluate import score_run
 from gendermt.io import logging_to
 
 with logging_to(snakemake.log[0]):
-    score_run(snakemake.wildcards.prompt, snakemake.params.systems,
+    score_run(snakemake.wildcards.lang, snakemake.params.systems,
                    snakemake.input.translations, snakemake.input.data,
                    snakemake.params.alignment, snakemake.params.readers,
                    snakemake.output.tables, snakemake.output.csvs, snakemake.output.summaries,

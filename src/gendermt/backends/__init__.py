@@ -72,6 +72,16 @@ def backend_module(settings: dict[str, Any]) -> str | None:
     return BACKEND_MODULES.get(settings.get("backend", ""))
 
 
+def system_modules(settings: dict[str, Any]) -> list[str]:
+    """The modules a system's backend runs that its job's code fingerprint names: the
+    backend's module and those it loads by name (a ``stored`` format's reader); [] for a
+    backend a test registered."""
+    module = backend_module(settings)
+    if module is None:
+        return []
+    return [module, *BACKENDS[settings["backend"]].modules_by_name(settings)]
+
+
 def system_gpus(settings: dict[str, Any]) -> int:
     """GPUs a translation job of this system asks for (``gpus`` in config, else the default)."""
     if "gpus" in settings:
@@ -143,4 +153,4 @@ def build_backend(settings: dict[str, Any], data: pd.DataFrame,
 
 __all__ = ["BACKENDS", "BACKEND_MODULES", "Backend", "ItemFailed", "Request",
            "backend_module", "build_backend", "check_system", "output_settings",
-           "settings_on", "system_gpus", "system_kind", "unset_api_keys"]
+           "settings_on", "system_gpus", "system_kind", "system_modules", "unset_api_keys"]

@@ -134,6 +134,12 @@ class Backend(ABC):
         skip = {"batch_size", "gpus", "threads", "kind"} | cls.runtime_keys
         return {k: v for k, v in settings.items() if k not in skip}
 
+    @classmethod
+    def modules_by_name(cls, settings: dict[str, Any]) -> tuple[str, ...]:
+        """gendermt modules a backend of these settings loads by name (invisible to its
+        imports; a translation job's code fingerprint covers them): none by default."""
+        return ()
+
     def served_by(self) -> str | None:
         """Which server answers (part of the cache key of a backend that says what it
         sends, :meth:`wire_request`); None: the backend answers itself."""

@@ -9,12 +9,9 @@ Settings:
   - ``lines`` (default): one hypothesis per line, in the order of the benchmark's items;
   - ``table``: CSV, TSV or JSONL (by extension) with an ``item_id`` column and the
     hypothesis in ``column`` (default ``hypothesis``);
-  - ``winomt``: WinoMT's published outputs, one ``source ||| translation`` line per item in
-    item order; the source side must be the item's source sentence (see ``source_mismatch``).
+  - a format a benchmark provides (its contract's ``stored_formats``, e.g. WinoMT's
+    published ``source ||| translation`` lines), with the settings it declares.
 * ``column``: the hypothesis column of a ``table``.
-* ``source_mismatch`` (``winomt`` only): ``error`` (default) stops on a line whose source side
-  is not the item's sentence; ``warn`` logs each such line and keeps its translation (the
-  published WinoMT outputs have two such lines, translated from an earlier ``en.txt``).
 
 Every item of the benchmark must have exactly one output, and the file must hold no output
 for items the benchmark does not have: a file that does not cover the items is an error that
@@ -37,11 +34,13 @@ from .base import Backend, Request
 if TYPE_CHECKING:  # the workflow imports backends to plan; the jobs import pandas
     import pandas as pd
 
+    from gendermt.benchmarks.contract import StoredFormat
+
 log = logging.getLogger(__name__)
 
-FORMATS = ("lines", "table", "winomt")
+#: The formats of the backend itself; benchmarks add theirs (:func:`formats`).
+FORMATS = ("lines", "table")
 PLACEHOLDERS = ("benchmark", "prompt")
-WINOMT_SEPARATOR = " ||| "
 SHOWN = 5  # item ids named in an error message
 
 
@@ -50,8 +49,17 @@ def _named(ids: list[str]) -> str:
     return ", ".join(map(str, ids[:SHOWN])) + more
 
 
-def _normalise(text: str) -> str:
-    return " ".join(text.split())
+def formats() -> dict[str, StoredFormat | None]:
+    """Every format by name: the backend's own (None) and those benchmarks' contracts
+    provide (gendermt.benchmarks.registry)."""
+    from gendermt.benchmarks import registry
+
+    provided = registry.stored_formats()
+    clash = sorted(set(FORMATS) & set(provided))
+    if clash:
+        raise GenderMTError(f"stored format(s) {', '.join(clash)} are the backend's own; a "
+                            "benchmark's contract cannot provide them")
+    return {**dict.fromkeys(FORMATS), **provided}
 
 
 class Stored(Backend):
@@ -59,26 +67,44 @@ class Stored(Backend):
 
     name: ClassVar[str] = "stored"
     default_batch_size: ClassVar[int] = 1024
-    settings_keys: ClassVar[frozenset[str]] = frozenset(
-        {"path", "format", "column", "source_mismatch"})
+    # (and the settings of the formats benchmarks provide: check_settings)
+    settings_keys: ClassVar[frozenset[str]] = frozenset({"path", "format", "column"})
     required_keys: ClassVar[frozenset[str]] = frozenset({"path"})
     # A lookup in a file: caching it would only keep stale copies when the file is replaced.
     cacheable: ClassVar[bool] = False
 
     @classmethod
     def check_settings(cls, settings: dict[str, Any]) -> None:
-        super().check_settings(settings)
+        known = formats()
+        owners: dict[str, list[str]] = {}  # a provided format's setting → its formats
+        for name, spec in known.items():
+            for key in spec.settings if spec else ():
+                owners.setdefault(key, []).append(name)
+        super().check_settings({k: v for k, v in settings.items() if k not in owners})
         fmt = settings.get("format", "lines")
-        if fmt not in FORMATS:
-            raise GenderMTError(f"backend 'stored': format {fmt!r} is not one of {FORMATS}")
+        if fmt not in known:
+            raise GenderMTError(f"backend 'stored': format {fmt!r} is not one of "
+                                f"{tuple(known)}")
         if "column" in settings and fmt != "table":
             raise GenderMTError("backend 'stored': `column` applies only to format: table")
-        if "source_mismatch" in settings:
-            if fmt != "winomt":
-                raise GenderMTError("backend 'stored': `source_mismatch` applies only to "
-                                    "format: winomt")
-            if settings["source_mismatch"] not in ("error", "warn"):
-                raise GenderMTError("backend 'stored': source_mismatch must be error or warn")
+        for key in sorted(set(settings) & set(owners)):
+            if fmt not in owners[key]:
+                raise GenderMTError(f"backend 'stored': `{key}` applies only to format: "
+                                    f"{', '.join(owners[key])}")
+            allowed = known[fmt].settings[key]
+            if settings[key] not in allowed:
+                raise GenderMTError(f"backend 'stored': {key} must be {' or '.join(allowed)}")
+        try:
+            str(settings["path"]).format(**{k: k for k in PLACEHOLDERS})
+        except (KeyError, IndexError, ValueError) as exc:
+            raise GenderMTError(f"backend 'stored': path {settings['path']!r} may use only "
+                                f"{{benchmark}} and {{prompt}} ({exc})") from exc
+
+    @classmethod
+    def modules_by_name(cls, settings: dict[str, Any]) -> tuple[str, ...]:
+        """The reader's module of a format a benchmark provides (none for the own ones)."""
+        spec = formats().get(settings.get("format", "lines"))
+        return (spec.reader.partition(":")[0],) if spec else ()
         try:
             str(settings["path"]).format(**{k: k for k in PLACEHOLDERS})
         except (KeyError, IndexError, ValueError) as exc:
@@ -103,18 +129,18 @@ class Stored(Backend):
                                        "`path` setting, after {benchmark}/{prompt} substitution)")
         items = [str(i) for i in data["item_id"]]
         fmt = settings.get("format", "lines")
-        if fmt == "table":
+        spec = formats()[fmt]
+        if spec is not None:  # a benchmark's format
+            from gendermt.benchmarks.contract import resolve
+
+            own = {key: settings.get(key, allowed[0]) for key, allowed in spec.settings.items()}
+            self.outputs = resolve(spec.reader)(path, data, **own)
+        elif fmt == "table":
             self.outputs = read_table(path, settings.get("column", "hypothesis"), items)
-        elif fmt == "winomt":
-            self.outputs = read_winomt(path, data, settings.get("source_mismatch", "error"))
-        elif ROW in data.columns:  # a study's subset: the file is of the full set
-            lines = read_lines(path, None)
-            rows = [int(r) for r in data[ROW]]
-            if rows and max(rows) >= len(lines):
-                raise _count_error(path, len(lines), max(rows) + 1)
-            self.outputs = dict(zip(items, (lines[r] for r in rows), strict=True))
         else:
-            self.outputs = dict(zip(items, read_lines(path, len(items)), strict=True))
+            lines = read_lines(path, None)
+            rows = item_rows(path, len(lines), data)
+            self.outputs = dict(zip(items, (lines[r] for r in rows), strict=True))
         log.info("stored: %d outputs from %s", len(self.outputs), path)
 
     def translate(self, batch: list[Request]) -> list[str]:
@@ -134,12 +160,14 @@ def resolve_path(template: str, context: dict[str, str]) -> str:
                             "does not give") from exc
 
 
-def _lines(path: Path) -> list[str]:
-    # split on \n only, as every gendermt command reads hypothesis files (textfiles)
+def file_lines(path: Path) -> list[str]:
+    """A file's lines, split on \\n only, as every gendermt command reads hypothesis files
+    (textfiles)."""
     return split_lines(read_text(path))
 
 
-def _count_error(path: Path, found: int, expected: int) -> DatasetError:
+def count_error(path: Path, found: int, expected: int) -> DatasetError:
+    """The error of a file of ``found`` lines for ``expected`` items, one line per item."""
     if found < expected:
         problem = (f"{found} lines for {expected} items: the last {expected - found} items "
                    f"(lines {found + 1}-{expected}) have no output")
@@ -149,11 +177,25 @@ def _count_error(path: Path, found: int, expected: int) -> DatasetError:
     return DatasetError(path, problem + " (one line per item, in item order)")
 
 
+def item_rows(path: Path, found: int, data: pd.DataFrame) -> list[int]:
+    """The line (0-based) of each item of ``data`` in a file of ``found`` lines, one per item
+    in item order: for a study's subset (gendermt.subsets) its items' rows of the full set,
+    which the file is of; else their positions, and the file has exactly one line each."""
+    if ROW in data.columns:
+        rows = [int(r) for r in data[ROW]]
+        if rows and max(rows) >= found:
+            raise count_error(path, found, max(rows) + 1)
+        return rows
+    if found != len(data):
+        raise count_error(path, found, len(data))
+    return list(range(len(data)))
+
+
 def read_lines(path: Path, expected: int | None) -> list[str]:
     """One output per line, exactly ``expected`` lines (None: any number)."""
-    lines = [line.rstrip("\r") for line in _lines(path)]
+    lines = [line.rstrip("\r") for line in file_lines(path)]
     if expected is not None and len(lines) != expected:
-        raise _count_error(path, len(lines), expected)
+        raise count_error(path, len(lines), expected)
     return lines
 
 
@@ -218,41 +260,6 @@ def read_table(path: Path, column: str, items: list[str]) -> dict[str, str]:
     if empty:
         raise DatasetError(path, f"items {_named(empty)} have no value", column=column)
     return dict(zip(ids, values.astype(str), strict=True))
-
-
-def read_winomt(path: Path, data: pd.DataFrame, on_mismatch: str = "error") -> dict[str, str]:
-    """WinoMT's ``source ||| translation`` lines, one per item in item order; the source side
-    must be the item's sentence (compared with whitespace normalised)."""
-    lines = [line.rstrip("\r") for line in _lines(path)]
-    if ROW in data.columns:  # a study's subset of the items: the file is of the full set
-        rows = [int(r) for r in data[ROW]]
-        if rows and max(rows) >= len(lines):
-            raise _count_error(path, len(lines), max(rows) + 1)
-    else:
-        rows = list(range(len(data)))
-        if len(lines) != len(data):
-            raise _count_error(path, len(lines), len(data))
-    outputs, mismatched = {}, []
-    for row, item_id, source in zip(rows, data["item_id"], data["source"], strict=True):
-        n, line = row + 1, lines[row]
-        if WINOMT_SEPARATOR.strip() not in line:
-            raise DatasetError(path, f"no {WINOMT_SEPARATOR.strip()!r} separating the source "
-                                     "from the translation", row=n)
-        src, _, tgt = line.partition(WINOMT_SEPARATOR.strip())
-        if _normalise(src) != _normalise(source):
-            mismatched.append(n)
-            message = (f"the source side {src.strip()!r} is not item {item_id}'s sentence "
-                       f"{source!r}")
-            if on_mismatch == "error":
-                raise DatasetError(path, message + " (the file is not in the data's order, or "
-                                   "was translated from another version of the data; "
-                                   "source_mismatch: warn keeps such lines)", row=n)
-            log.warning("%s, row %d: %s; kept (source_mismatch: warn)", path, n, message)
-        outputs[str(item_id)] = tgt.strip()
-    if mismatched:
-        log.warning("%s: %d line(s) translate another sentence than their item's: rows %s",
-                    path, len(mismatched), mismatched)
-    return outputs
 
 
 TEMPLATE_COLUMNS = ("item_id", "source", "hypothesis")

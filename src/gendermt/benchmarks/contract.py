@@ -1,6 +1,6 @@
 """What a benchmark declares for the workflow, the command line and the scorecard.
 
-Each benchmark package has a ``contract.py`` with ``BENCHMARKS``: one :class:`Benchmark` per
+Each benchmark package has a ``contract.py`` with ``CONTRACTS``: one :class:`Benchmark` per
 config block it owns (Neo-GATE owns ``neogate`` and ``neogate-flores``). The shared files (the
 Snakefile, the config schema, the CLI, the scorecard, the report's labels, the data-source
 checks) iterate over :mod:`gendermt.benchmarks.registry` instead of naming benchmarks.
@@ -68,6 +68,20 @@ class Scorecard:
 
 
 @dataclass(frozen=True)
+class StoredFormat:
+    """A file format of the ``stored`` backend that a benchmark provides (``format: <name>``
+    in a system's settings): how its published systems' outputs are laid out."""
+
+    #: ``"module:function"`` of ``read(path, data, **settings) -> {item_id: output}``: the
+    #: file's output of every item of ``data`` (the benchmark's data table, a study's subset
+    #: with its ``row`` column), raising ``DatasetError`` for a file that does not cover them.
+    reader: str
+    #: Its own settings (keys of the system's block beside ``path`` and ``format``) → the
+    #: values each may take, the first the default.
+    settings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class NodeRule:
     """A rule of the benchmark whose jobs need a node of their own (they load or call a
     model): a cluster run submits them, with these resources per attempt (a job killed for
@@ -106,7 +120,7 @@ class Benchmark:
     #: Config keys (dotted, ``*`` for any key, a trailing ``/`` for a folder) of the files and
     #: folders its block names: all must exist before anything runs.
     data_keys: tuple[str, ...] = ()
-    #: Those of them the data stage reads (its ``sources`` identity param).
+    #: Those of them the data stage reads (its ``data_sources`` identity param).
     data_stage_keys: tuple[str, ...] = ()
     #: Its public data sets' manifests (files in the package: source at a fixed commit,
     #: licence, sha256 of every file; gendermt.datasets), which a config names by
@@ -139,6 +153,10 @@ class Benchmark:
     #: name → ``"module:function"`` (text → text). gendermt.scoring.normalization finds them
     #: here; the score and COMET jobs' fingerprints cover the module (normalizer_modules).
     normalizers: Mapping[str, str] = field(default_factory=dict)
+    #: Formats of the ``stored`` backend it provides: name → :class:`StoredFormat`
+    #: (gendermt.backends.stored finds them here; a translation job of a system in one of
+    #: them covers the reader's module in its code fingerprint).
+    stored_formats: Mapping[str, StoredFormat] = field(default_factory=dict)
     #: Columns its data table (``data.parquet``) must hold beyond the generic ones
     #: (``gendermt.stage_tables.DATA_COLUMNS``), column → kind (``string``, ``number``,
     #: ``boolean``, ``any``): checked when its data stage writes the table.

@@ -15,7 +15,7 @@ import yaml
 
 from gendermt.errors import GenderMTError
 
-from .contract import Benchmark, NodeRule
+from .contract import Benchmark, NodeRule, StoredFormat
 
 ROOT = Path(__file__).parent
 
@@ -27,7 +27,10 @@ def _registry() -> dict[str, Benchmark]:
         if not info.ispkg or not (ROOT / info.name / "contract.py").is_file():
             continue
         module = importlib.import_module(f"{__package__}.{info.name}.contract")
-        found.extend(module.BENCHMARKS)
+        if not hasattr(module, "CONTRACTS"):
+            raise GenderMTError(f"{module.__name__} defines no CONTRACTS (a tuple of "
+                                "Benchmark: gendermt.benchmarks.contract)")
+        found.extend(module.CONTRACTS)
     found.sort(key=lambda b: (b.order, b.name))
     names = [b.name for b in found]
     twice = sorted({n for n in names if names.count(n) > 1})
@@ -68,6 +71,18 @@ def node_rules() -> dict[str, NodeRule]:
             raise GenderMTError(f"{benchmark.name}: node rule(s) declared twice: "
                                 f"{', '.join(sorted(twice))}")
         found.update(benchmark.node_rules)
+    return found
+
+
+def stored_formats() -> dict[str, StoredFormat]:
+    """Every benchmark's formats of the ``stored`` backend, by name."""
+    found: dict[str, StoredFormat] = {}
+    for benchmark in benchmarks():
+        twice = set(found) & set(benchmark.stored_formats)
+        if twice:
+            raise GenderMTError(f"{benchmark.name}: stored format(s) declared twice: "
+                                f"{', '.join(sorted(twice))}")
+        found.update(benchmark.stored_formats)
     return found
 
 

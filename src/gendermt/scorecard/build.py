@@ -14,7 +14,7 @@ from gendermt.errors import GenderMTError
 from gendermt.run_quality import CLEAN_SHARE_FLOOR
 
 from . import figures as F
-from .figures import BENCHMARKS, Cell, Figure
+from .figures import LABELS, Cell, Figure
 
 #: Below 10 BLEU a system is not translating (copy-source scores ~2 on FairTranslate's
 #: sample): its gender gaps are near 0 because every variant is missed alike. A flat key
@@ -45,9 +45,9 @@ def floors_by_benchmark(floors: Mapping[str, Any] | None,
     for key, value in (floors or {}).items():
         if isinstance(value, Mapping):
             bench = F.CONFIG_KEYS.get(str(key), str(key))
-            if bench not in BENCHMARKS:
+            if bench not in LABELS:
                 raise GenderMTError(f"scorecard.quality_floors.{key}: no such benchmark "
-                                    f"(known: {', '.join(BENCHMARKS)})")
+                                    f"(known: {', '.join(LABELS)})")
             if bench in out:
                 out[bench].update({str(k): float(v) for k, v in value.items()})
         else:
@@ -150,7 +150,7 @@ class Scorecard:
         for system in self.systems:
             row: dict[str, object] = {"system": system}
             for fig in self.figures:
-                label = BENCHMARKS.get(fig.benchmark, fig.benchmark)
+                label = LABELS.get(fig.benchmark, fig.benchmark)
                 if self.prompted(fig.benchmark) and f"{label} · prompt" not in row:
                     row[f"{label} · prompt"] = self.prompt_text(system, fig.benchmark)
                 cell = self.cell(system, fig)
@@ -159,7 +159,7 @@ class Scorecard:
                     row[f"{fig.column} · CI low"] = math.nan if cell is None else cell.ci_low
                     row[f"{fig.column} · CI high"] = math.nan if cell is None else cell.ci_high
             for bench in self.benchmarks:
-                label = BENCHMARKS.get(bench, bench)
+                label = LABELS.get(bench, bench)
                 row[f"{label} · low quality"] = ", ".join(self.low_quality(system, bench))
             rows.append(row)
         return pd.DataFrame(rows)
@@ -196,17 +196,17 @@ def build(results: str | Path, benchmarks: Sequence[str] | None = None,
     if not results.is_dir():
         raise GenderMTError(f"{results}: no such results folder")
     wanted = list(benchmarks) if benchmarks is not None else F.available(results)
-    unknown = [b for b in wanted if b not in BENCHMARKS]
+    unknown = [b for b in wanted if b not in LABELS]
     if unknown:
         raise GenderMTError(f"no scorecard figures for benchmark(s) {', '.join(unknown)}; "
-                            f"known: {', '.join(BENCHMARKS)}")
-    wanted = [b for b in BENCHMARKS if b in wanted]  # the scorecard's column order
+                            f"known: {', '.join(LABELS)}")
+    wanted = [b for b in LABELS if b in wanted]  # the scorecard's column order
     options = {key: dict(files) for key, files in (reader_inputs or {}).items()}
     for key, chosen in (headline or {}).items():
         bench = F.CONFIG_KEYS.get(str(key), str(key))
-        if bench not in BENCHMARKS:
+        if bench not in LABELS:
             raise GenderMTError(f"scorecard.headline_prompts.{key}: no such benchmark "
-                                f"(known: {', '.join(BENCHMARKS)})")
+                                f"(known: {', '.join(LABELS)})")
         options.setdefault(bench, {})["headline"] = dict(chosen or {})
     for key, order in (prompt_order or {}).items():
         options.setdefault(F.CONFIG_KEYS.get(str(key), str(key)), {})["order"] = list(order)

@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # imported where used: the workflow imports this module to pl
 # its figures come from (relative to the results folder; the workflow rule lists them as its
 # inputs), and the workflow config's key where it differs (GAMBIT's column is "grape").
 _PARTS = [b for b in registry.benchmarks() if b.scorecard]
-BENCHMARKS = {b.scorecard.key: b.scorecard.label for b in _PARTS}
+LABELS = {b.scorecard.key: b.scorecard.label for b in _PARTS}
 TABLES = {b.scorecard.key: list(b.scorecard.tables) for b in _PARTS}
 CONFIG_KEYS = {b.name: b.scorecard.key for b in _PARTS if b.name != b.scorecard.key}
 # The run a benchmark with several prompts is summarised by, in order of preference.
@@ -60,7 +60,7 @@ class Figure:
 
     @property
     def column(self) -> str:
-        return f"{BENCHMARKS.get(self.benchmark, self.benchmark)} · {self.label}"
+        return f"{LABELS.get(self.benchmark, self.benchmark)} · {self.label}"
 
 
 @dataclass(frozen=True)
@@ -220,4 +220,4 @@ def reader_modules() -> list[str]:
 
 def available(results: Path) -> list[str]:
     """Benchmarks whose tables are in the results folder."""
-    return [b for b in BENCHMARKS if all((results / t).is_file() for t in TABLES[b])]
+    return [b for b in LABELS if all((results / t).is_file() for t in TABLES[b])]

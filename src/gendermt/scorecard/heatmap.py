@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from .build import Scorecard
-from .figures import BENCHMARKS, Figure
+from .figures import LABELS, Figure
 
 TARGETS = {"closer to 0": 0.0, "closer to 50": 50.0}
 
@@ -59,7 +59,7 @@ def _panels(card: Scorecard) -> list[tuple[str, list[Figure], list[str]]]:
         figs = [f for f in card.figures if f.benchmark == bench]
         systems = [s for s in card.systems if s in card.ran.get(bench, set())]
         if figs and systems:
-            panels.append((BENCHMARKS.get(bench, bench), figs, systems))
+            panels.append((LABELS.get(bench, bench), figs, systems))
     return panels
 
 

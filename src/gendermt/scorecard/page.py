@@ -12,7 +12,7 @@ from gendermt import htmltable
 from gendermt.frontpage import TABLE_END, TABLE_START
 
 from .build import Scorecard
-from .figures import BENCHMARKS
+from .figures import LABELS
 from .heatmap import cell_matrix, goodness
 from .write import floors_text, shown_cell
 
@@ -66,7 +66,7 @@ def frame_and_styles(card: Scorecard) -> tuple[pd.DataFrame, list[list[str | Non
 def groups_of(card: Scorecard) -> list[tuple[str, int]]:
     groups: list[tuple[str, int]] = [("", 1)]
     for bench, _ in card.layout():
-        name = BENCHMARKS.get(bench, bench)
+        name = LABELS.get(bench, bench)
         if groups[-1][0] == name:
             groups[-1] = (name, groups[-1][1] + 1)
         else:

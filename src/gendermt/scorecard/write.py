@@ -10,7 +10,7 @@ from gendermt.analysis.layout import _escape
 from gendermt.io import significant, write_json, write_table, write_text
 
 from .build import Scorecard, to_records
-from .figures import BENCHMARKS, Figure
+from .figures import LABELS, Figure
 
 UNDEFINED = "–"  # the system ran the benchmark but the figure is undefined (e.g. 0/0)
 
@@ -49,7 +49,7 @@ def floors_text(card: Scorecard) -> str:
         shown = [f"{k} {v:g}" for k, v in floors.items()
                  if any(q == k or q.startswith(f"{k}_") for q in quality)]
         if shown:
-            by_text.setdefault(", ".join(shown), []).append(BENCHMARKS.get(bench, bench))
+            by_text.setdefault(", ".join(shown), []).append(LABELS.get(bench, bench))
     return "; ".join(f"{', '.join(names)}: {text}" for text, names in by_text.items())
 
 
@@ -81,7 +81,7 @@ def header_note(card: Scorecard) -> list[str]:
 
 def markdown(card: Scorecard) -> str:
     layout = card.layout()
-    head = ["system", *[f.column if f is not None else f"{BENCHMARKS.get(b, b)} · prompt"
+    head = ["system", *[f.column if f is not None else f"{LABELS.get(b, b)} · prompt"
                         for b, f in layout]]
     rows = [[s, *[shown_cell(card, s, b, f) for b, f in layout]] for s in card.systems]
     table = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] + ["--:"] * (len(head) - 1))
@@ -95,7 +95,7 @@ def latex(card: Scorecard) -> str:
     groups: list[tuple[str, int]] = []
     layout = card.layout()
     for bench, _ in layout:
-        name = BENCHMARKS.get(bench, bench)
+        name = LABELS.get(bench, bench)
         if groups and groups[-1][0] == name:
             groups[-1] = (name, groups[-1][1] + 1)
         else:

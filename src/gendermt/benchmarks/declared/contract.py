@@ -106,4 +106,4 @@ def _contract(path: pathlib.Path) -> Benchmark:
     )
 
 
-BENCHMARKS = tuple(_contract(path) for path in spec_files())
+CONTRACTS = tuple(_contract(path) for path in spec_files())

@@ -190,8 +190,8 @@ def build(spec: Mapping[str, Any], langs: Sequence[str], root: str | Path | None
           items_out: str | Path, provenance_out: str | Path) -> None:
     """Workflow stage: the benchmark's files → ``data.parquet`` (:func:`segments`) +
     ``data.json`` (the benchmark file and the files read, with size and sha256; counts)."""
+    from gendermt.data_sources import sha256_file
     from gendermt.io import write_json
-    from gendermt.sources import sha256_file
     from gendermt.stage_tables import write_data_table
 
     paths = files(spec, langs, root)

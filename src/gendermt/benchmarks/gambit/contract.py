@@ -3,7 +3,7 @@ of this benchmark (gendermt.benchmarks.contract)."""
 
 from gendermt.benchmarks.contract import Benchmark, NodeRule, Scorecard
 
-BENCHMARKS = (
+CONTRACTS = (
     Benchmark(
         name="gambit",
         label="GAMBIT",

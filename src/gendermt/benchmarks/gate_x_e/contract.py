@@ -3,7 +3,7 @@ of this benchmark (gendermt.benchmarks.contract)."""
 
 from gendermt.benchmarks.contract import Benchmark, Scorecard
 
-BENCHMARKS = (
+CONTRACTS = (
     Benchmark(
         name="gate-x-e",
         label="GATE X-E",

@@ -4,7 +4,7 @@ from gendermt.benchmarks.contract import Benchmark, Scorecard
 
 _PAPER = "Currey et al. 2022"
 
-BENCHMARKS = (
+CONTRACTS = (
     Benchmark(
         name="mt-geneval",
         label="MT-GenEval",

@@ -232,8 +232,8 @@ def build(files: list[str | Path], langs: list[str], split: str, sets: list[str]
     (:func:`published_files`, the rule's inputs) → ``data.parquet`` (one row per segment to
     translate, :func:`segments`) + ``data.json`` (the files read, with size and sha256, and
     the item counts)."""
+    from gendermt.data_sources import sha256_file
     from gendermt.io import write_json
-    from gendermt.sources import sha256_file
     from gendermt.stage_tables import write_data_table
 
     root = root_of(files)

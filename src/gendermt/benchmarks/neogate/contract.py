@@ -3,7 +3,7 @@ of these blocks (gendermt.benchmarks.contract)."""
 
 from gendermt.benchmarks.contract import Benchmark, Scorecard
 
-BENCHMARKS = (
+CONTRACTS = (
     Benchmark(
         name="neogate",
         label="Neo-GATE",

@@ -52,20 +52,23 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
 
 def read_hypotheses(path: str, sources: list[str]) -> list[str]:
     """Plain lines, or ``source ||| translation`` lines whose source side is checked."""
-    from gendermt.backends.stored import _count_error, _normalise
+    from gendermt.backends.stored import count_error
     from gendermt.textfiles import read_lines
+
+    from .stored_format import SEPARATOR, same_sentence
 
     lines = read_lines(path, "--hyp")
     if len(lines) != len(sources):
-        raise _count_error(path, len(lines), len(sources))
-    if not any("|||" in line for line in lines):
+        raise count_error(path, len(lines), len(sources))
+    if not any(SEPARATOR in line for line in lines):
         return lines
     hyps = []
     for n, (line, source) in enumerate(zip(lines, sources, strict=True), 1):
-        src, sep, tgt = line.partition("|||")
+        src, sep, tgt = line.partition(SEPARATOR)
         if not sep:
-            raise DatasetError(path, "no '|||' separating source and translation", row=n)
-        if _normalise(src) != _normalise(source):
+            raise DatasetError(path, f"no {SEPARATOR!r} separating source and translation",
+                               row=n)
+        if not same_sentence(src, source):
             import logging
             logging.getLogger(__name__).warning(
                 "%s, row %d: the source side is not the sentence of row %d of the data", path,

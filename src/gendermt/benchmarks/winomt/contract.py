@@ -1,9 +1,9 @@
 """WinoMT: what the workflow, the command line and the scorecard need
 of this benchmark (gendermt.benchmarks.contract)."""
 
-from gendermt.benchmarks.contract import Benchmark, NodeRule, Scorecard
+from gendermt.benchmarks.contract import Benchmark, NodeRule, Scorecard, StoredFormat
 
-BENCHMARKS = (
+CONTRACTS = (
     Benchmark(
         name="winomt",
         label="WinoMT",
@@ -26,6 +26,13 @@ BENCHMARKS = (
         data_keys=("data.path", "data.pro", "data.anti", "templates"),
         data_stage_keys=("data.path", "data.pro", "data.anti"),
         datasets=("dataset.yaml",),
+        # the published systems' outputs: `source ||| translation` lines (format: winomt)
+        stored_formats={
+            "winomt": StoredFormat(
+                "gendermt.benchmarks.winomt.stored_format:read",
+                settings={"source_mismatch": ("error", "warn")},
+            ),
+        },
         cli="gendermt.benchmarks.winomt.cli",
         commands=("gendermt.benchmarks.winomt.align_cli",),
         scorecard=Scorecard(
