@@ -57,7 +57,8 @@ def test_blank_lines_cost_recall_only(tmp_path, capsys):
                               "precision": pytest.approx(2 / 3), "recall": 0.5,
                               "f05": pytest.approx(1.25 * (2 / 3) * 0.5 / (0.25 * 2 / 3 + 0.5))}
     # labels in GateEval's order, unknown ones after; a duplicated label counts a row once
-    assert list(out) == ["overall", "PROF", "SUBJ", "DOBJ", "XTRA"]
+    # (and the metric's signature last, tests/test_metric_signatures.py)
+    assert list(out) == ["overall", "PROF", "SUBJ", "DOBJ", "XTRA", "signature"]
     assert out["PROF"]["count"] == 2 and out["PROF"]["matches"] == 1
     assert out["DOBJ"] == {"count": 2, "matches": 1, "mismatches": 1, "precision": 0.5,
                            "recall": 0.5, "f05": pytest.approx(0.5)}
