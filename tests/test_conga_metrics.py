@@ -63,7 +63,7 @@ def test_cli_json_on_table4(tmp_path, capsys, system):
     src, tgt = _write_table4(tmp_path, system)
     assert main(["score", "conga", "--source", str(src), "--target", str(tgt), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert list(result) == [*CATEGORIES, *METRICS]
+    assert list(result) == [*CATEGORIES, *METRICS, "signature"]
     for category in CATEGORIES:
         assert result[category] == sum(EXPECTED[(n, system)].get(category, 0)
                                        for n in EXAMPLES)

@@ -50,7 +50,7 @@ def test_subprocess_json_keys_exactly(files):
          str(files["assignments"]), "--reference", "parity", "--json"],
         check=True, capture_output=True, text=True).stdout
     result = json.loads(out)
-    assert list(result) == ["overall", "groups"]
+    assert list(result) == ["overall", "groups", "signature"]
     assert list(result["overall"]) == ENTRY
     assert list(result["groups"]) == ["2221", "2222", "7111", "8111"]
     assert all(list(entry) == ENTRY for entry in result["groups"].values())

@@ -238,7 +238,7 @@ def test_write_frames_and_figures(tmp_path):
         text = path.read_text(encoding="utf-8")
         assert "nan" not in text.lower().replace("nance", ""), path.name
     grape = pd.read_csv(tmp_path / "tables" / "grape.csv")
-    assert list(grape.columns) == analyses.OVERALL_COLUMNS
+    assert list(grape.columns) == [*analyses.OVERALL_COLUMNS, "signature"]
     undefined = grape[grape["grape_m"].isna()]
     assert not undefined.empty and (undefined["note"].fillna("") != "").all()
     md = (tmp_path / "tables" / "grape_paper.md").read_text(encoding="utf-8")

@@ -57,7 +57,8 @@ def test_blank_lines_cost_recall_only(tmp_path, capsys):
                               "precision": pytest.approx(2 / 3), "recall": 0.5,
                               "f05": pytest.approx(1.25 * (2 / 3) * 0.5 / (0.25 * 2 / 3 + 0.5))}
     # labels in GateEval's order, unknown ones after; a duplicated label counts a row once
-    assert list(out) == ["overall", "PROF", "SUBJ", "DOBJ", "XTRA"]
+    # (and the metric's signature last, tests/test_metric_signatures.py)
+    assert list(out) == ["overall", "PROF", "SUBJ", "DOBJ", "XTRA", "signature"]
     assert out["PROF"]["count"] == 2 and out["PROF"]["matches"] == 1
     assert out["DOBJ"] == {"count": 2, "matches": 1, "mismatches": 1, "precision": 0.5,
                            "recall": 0.5, "f05": pytest.approx(0.5)}
@@ -137,8 +138,10 @@ def test_real_corpus_oracle_and_unchanged_original(tmp_path, capsys, lang, gende
     oracle = tmp_path / "oracle.txt"
     oracle.write_text("".join(r[column] + "\n" for r in rows), encoding="utf-8")
     out = run_cli(capsys, *base, "--hyp", str(oracle))
-    assert {k: v for k, v in out.items()} and all(
-        v["precision"] == v["recall"] == v["f05"] == 1.0 for v in out.values())
+    # every category (the signature is the JSON's one string)
+    categories = {k: v for k, v in out.items() if k != "signature"}
+    assert categories and all(
+        v["precision"] == v["recall"] == v["f05"] == 1.0 for v in categories.values())
     assert out["overall"]["count"] == len(rows)
     # a rewriter returning the original (the other gender's translation): matches exactly
     # where the data's two variants are the same
@@ -151,7 +154,7 @@ def test_real_corpus_oracle_and_unchanged_original(tmp_path, capsys, lang, gende
     for r in rows:
         for label in set(r["labels"].strip().split(";")):
             per_label.setdefault(label, []).append(r)
-    assert set(out) - {"overall"} == set(per_label)
+    assert set(out) - {"overall", "signature"} == set(per_label)
     for label, subset in per_label.items():
         assert out[label] == pytest.approx(expected_overall(subset, [r[other] for r in subset],
                                                             column)), label

@@ -97,7 +97,8 @@ def test_cli_scores_a_rewrites_table(tmp_path, capsys, sample):
     assert main(["score", "gate-x-e", "--data", str(SAMPLE), "--rewrites", str(path),
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"language", "tuples", "correct", "accuracy", "n"}
+    assert set(out) == {"language", "tuples", "correct", "accuracy", "n", "signature"}
+    assert out["signature"].startswith("name:gate-x-e-accuracy|version:")
     assert out["language"] == "tr" and out["tuples"] == len(tuples)
     assert out["correct"] == len(tuples) - 1
     assert set(out["accuracy"]) == {"Overall", "Pronoun-Only", "Gendered-Noun"}

@@ -98,7 +98,7 @@ def test_default_run_writes_every_target(default_run):
 def test_by_gender_covers_every_cell_with_18_items(default_run):
     table = read_table(default_run, "by_gender")
     assert list(table.columns) == ["metric", "system", "prompt", "gender", "n", "mean", "sd",
-                                   "metric_label"]
+                                   "metric_label", "signature"]
     assert set(table["prompt"]) == set(PROMPTS)
     assert set(table["system"]) == set(plan.systems("fairtranslate"))
     assert set(product(SYSTEMS, PAPER)) <= RUNS  # the oracles' and baseline's rows are there

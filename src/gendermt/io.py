@@ -9,7 +9,7 @@ import math
 import os
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -110,13 +110,16 @@ def csv_text(frame: pd.DataFrame, **kwargs: Any) -> str:
 
 
 def write_table(frame: pd.DataFrame, csv_path: str | os.PathLike,
-                md_path: str | os.PathLike | None = None, *, floatfmt: str = ".2f") -> None:
+                md_path: str | os.PathLike | None = None, *, floatfmt: str = ".2f",
+                md_without: Sequence[str] = ()) -> None:
     """A table as CSV (floats at :data:`TABLE_DIGITS` significant digits) and, optionally,
-    Markdown (rounded to ``floatfmt`` for reading)."""
+    Markdown (rounded to ``floatfmt`` for reading), without the columns ``md_without`` (too
+    wide to read there, e.g. metric signatures: the CSV has them)."""
     frame = table_floats(frame)
     write_text(csv_path, frame.to_csv(index=False))
     if md_path is not None:
-        write_text(md_path, markdown_cells(frame).to_markdown(index=False, floatfmt=floatfmt)
+        shown = frame.drop(columns=[c for c in md_without if c in frame.columns])
+        write_text(md_path, markdown_cells(shown).to_markdown(index=False, floatfmt=floatfmt)
                    + "\n")
 
 

@@ -172,6 +172,9 @@ rule conga_tables:
         source_tags=CONGA_TAGS.get("source", {}),
         denominator=CONGA.get("denominator", "tags"),
         floor=clean_share_floor(config.get("scorecard", {}).get("quality_floors"), "conga"),
+        # with the denominator and source tags: the metrics table's signature
+        target_tags=CONGA_TAGS.get("target", {}),
+        annotator=CONGA_ANNOTATOR["system"] if CONGA_ANNOTATOR else None,
     log:
         f"{LOGS}/conga/tables.log",
     conda:

@@ -184,6 +184,8 @@ rule fairtranslate_tables:
         bootstrap=statistics_settings().get("bootstrap", {}),
         clean_outlier=FAIRTRANSLATE_CLEAN_OUTLIER,
         kinds=system_kinds(FAIRTRANSLATE.get("systems", [])),
+        # the outputs' cleaning before scoring: in the tables' signatures
+        postprocess=FAIRTRANSLATE.get("postprocess", []),
     log:
         f"{LOGS}/fairtranslate/tables.log",
     benchmark:

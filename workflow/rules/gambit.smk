@@ -242,6 +242,8 @@ rule gambit_tables:
         floor=clean_share_floor(
             config.get("scorecard", {}).get("quality_floors"), "gambit", "grape"
         ),
+        # whose assignments the runs are: in GRAPE's signature
+        detector=GAMBIT_DETECTOR,
     log:
         f"{LOGS}/gambit/tables.log",
     conda:

@@ -131,7 +131,12 @@ rule gate_x_e_tables:
         answers_md=f"{RESULTS}/gate-x-e/tables/answers.md",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate_x_e.tables"),
-        runs=GATE_X_E_REWRITE_RECORDS,
+        # each run with how its answers were read (the rewrites rule's `answer`): its
+        # accuracy's signature
+        runs=[
+            {**r, "answer": TEMPLATES["gate-x-e"][r["prompt"]].get("answer", "variants")}
+            for r in GATE_X_E_REWRITE_RECORDS
+        ],
         bleu=config.get("scoring", {}).get("bleu", {}),
     log:
         f"{LOGS}/gate-x-e/tables.log",

@@ -12,4 +12,6 @@ with logging_to(snakemake.log[0]):
         snakemake.params.denominator,
         checks=snakemake.input.checks,
         floor=snakemake.params.floor,
+        target_tags=snakemake.params.target_tags,
+        annotator=snakemake.params.annotator,
     )

@@ -12,4 +12,5 @@ with logging_to(snakemake.log[0]):
         snakemake.params.bootstrap,
         clean_outlier=snakemake.params.clean_outlier,
         kinds=snakemake.params.kinds,
+        postprocess=snakemake.params.postprocess,
     )

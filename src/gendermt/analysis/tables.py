@@ -35,6 +35,27 @@ def collect_scores(scores: Sequence[Mapping[str, Any]], data: pd.DataFrame,
                               validate="many_to_one")
 
 
+def score_signatures(scores: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str, str], str]:
+    """``{(system, prompt, metric): signature}`` of the score files (records as
+    :func:`collect_scores` takes them; files without a ``signature`` column give none): the
+    per-item scores' own signature, which every item of a run and metric shares."""
+    import pyarrow.parquet as pq
+
+    out: dict[tuple[str, str, str], str] = {}
+    for record in scores:
+        names = set(pq.read_schema(record["path"]).names)
+        if "signature" not in names:
+            continue
+        part = pd.read_parquet(record["path"], columns=[
+            c for c in ("system", "prompt", "metric", "signature") if c in names])
+        if "system" in record or "prompt" in record:
+            part = part.assign(system=record["system"], prompt=record["prompt"])
+        for row in part[["system", "prompt", "metric", "signature"]].drop_duplicates(
+                ["system", "prompt", "metric"]).itertuples(index=False):
+            out[(str(row.system), str(row.prompt), str(row.metric))] = str(row.signature)
+    return out
+
+
 def ordered(frame: pd.DataFrame, orders: dict[str, Sequence[str]]) -> pd.DataFrame:
     """Make columns categorical in the given orders (the paper's row and column order)."""
     out = frame.copy()

@@ -11,6 +11,15 @@ from collections.abc import Sequence
 
 from gendermt.errors import GenderMTError
 
+from .metric_signature import metric_signature
+
+#: Bumped when the computation below changes.
+SIGNATURE_VERSION = 1
+#: Whitespace words compared exactly; edits and reference words summed over the corpus.
+SIGNATURE = metric_signature("wer", SIGNATURE_VERSION,
+                             {"tok": "whitespace", "case": "mixed", "corpus": "summed-edits",
+                              "scale": "x100"})
+
 
 def word_edits(hypothesis: str, reference: str) -> int:
     """Substitutions + deletions + insertions turning ``reference`` into ``hypothesis``."""

@@ -40,7 +40,10 @@ def run(args: argparse.Namespace) -> int:
     summary = summarise(sentences, args.denominator)
     result = {k: summary[k] for k in (*CATEGORIES, *METRICS)}
     if args.json:
-        print_json(result, getattr(args, "precision", None))
+        from .metric import signature
+
+        print_json({**result, "signature": signature(args.denominator)},
+                   getattr(args, "precision", None))
     else:
         for key, value in result.items():
             shown = "n/a" if value is None else (f"{value:.4f}" if isinstance(value, float)

@@ -23,10 +23,24 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from gendermt.scoring.metric_signature import metric_signature
+
 from . import CATEGORIES, PAIR_CATEGORY, SOURCE_LETTERS, TARGET_LETTERS
 from .tags import TaggedSentence
 
 DENOMINATORS = ("tags", "entities")
+#: Bumped when the comparison or the precision/recall below change.
+SIGNATURE_VERSION = 1
+
+
+def signature(denominator: str = "tags", source_tags: dict | None = None,
+              target_tags: dict | None = None, annotator: str | None = None) -> str:
+    """The metric's signature: the denominator, the tag syntax of each side (``default``:
+    the scheme's own) and who annotated the outputs the tables did not get from files
+    (``annotator``: the LLM annotator's system; ``none``: files and alternatives only)."""
+    return metric_signature("conga", SIGNATURE_VERSION, {
+        "denominator": denominator, "source_tags": source_tags or "default",
+        "target_tags": target_tags or "default", "annotator": annotator})
 
 
 def compare(source: TaggedSentence, target: TaggedSentence) -> list[dict[str, Any]]:

@@ -26,7 +26,7 @@ from gendermt.run_quality import CLEAN_SHARE_FLOOR, mark, note, share_text, with
 
 from . import CATEGORIES
 from .evaluate import COUNT_COLUMNS, summarise
-from .metric import DENOMINATORS, precision_recall, totals
+from .metric import DENOMINATORS, precision_recall, signature, totals
 from .tags import TaggedSentence, TagScheme, parse_tagged
 
 CATEGORY_LABELS = {"match_m": "Match M", "match_f": "Match F", "bias_a_to_m": "Bias A→M",
@@ -237,10 +237,13 @@ def _metrics_md(table: pd.DataFrame, prompts: Sequence[str],
 def build_tables(data_path: str | Path, sentence_files: Sequence[str | Path], outputs: dict,
                  systems: Sequence[str], prompts: Sequence[str], source_tags: dict | None,
                  denominator: str = "tags", checks: str | Path | None = None,
-                 floor: float = CLEAN_SHARE_FLOOR) -> None:
+                 floor: float = CLEAN_SHARE_FLOOR, target_tags: dict | None = None,
+                 annotator: str | None = None) -> None:
     """Workflow stage: every system's per-sentence log → the tables; ``checks``: the
     benchmark's output_checks.csv, whose clean share (and the low-quality mark below
-    ``floor``, %) the tags, categories and metrics tables carry per run."""
+    ``floor``, %) the tags, categories and metrics tables carry per run. The metrics table
+    carries the metric's signature (:func:`.metric.signature`: ``denominator``, the
+    tag options, the ``annotator``)."""
     data = pd.read_parquet(data_path, columns=["item_id", "source_tagged"])
     logs = read_logs(sentence_files)
     tags = with_run_quality(tag_distribution(data, logs, source_tags or {}, systems, prompts),
@@ -250,7 +253,9 @@ def build_tables(data_path: str | Path, sentence_files: Sequence[str | Path], ou
     cats = with_run_quality(categories(logs, systems, prompts), checks, floor)
     write_table(cats, outputs["categories"])
     write_text(outputs["categories_md"], _categories_md(cats, prompts, floor))
-    mets = with_run_quality(metrics(logs, systems, prompts, denominator), checks, floor)
+    mets = metrics(logs, systems, prompts, denominator).assign(
+        signature=signature(denominator, source_tags, target_tags, annotator))
+    mets = with_run_quality(mets, checks, floor)
     write_table(mets, outputs["metrics"])
     write_text(outputs["metrics_md"], _metrics_md(mets, prompts, floor))
     cov = coverage(logs)

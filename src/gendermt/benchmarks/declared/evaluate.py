@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gendermt.benchmarks.mt_geneval.metric import accuracy, decisions
+from gendermt.benchmarks.mt_geneval.metric import NAME, accuracy, decisions, signature
 
 from .spec import SACREBLEU_METRICS
 
@@ -25,9 +25,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ACCURACY = "gendered_word_accuracy"
-#: What decided the accuracy, in the tables (the metric's name, its rule and its basis).
-RULE = "MT-GenEval accuracy_metric.py"
+ACCURACY = NAME
 #: The references a run is scored against with BLEU/chrF: the segment's own gender's and the
 #: other gender's (how close it is to the wrong gender).
 AGAINST = {"own": "reference", "other": "counterfactual_reference"}
@@ -39,7 +37,9 @@ def accuracy_basis(data: pd.DataFrame) -> str:
 
 
 def accuracy_signature(basis: str) -> str:
-    return f"{ACCURACY}|rule:{RULE}|basis:{basis}"
+    """What decided the accuracy, in the tables: MT-GenEval's signature (its name, version,
+    rule and basis), the same as the MT-GenEval package's tables carry."""
+    return signature(basis)
 
 
 def _joined(values) -> list[str]:

@@ -29,13 +29,43 @@ import pandas as pd
 
 from gendermt.analysis import stats
 from gendermt.analysis.anova import TEST_NAME, one_way_anova
-from gendermt.analysis.tables import collect_scores, flat_pivot, ordered
+from gendermt.analysis.tables import collect_scores, flat_pivot, ordered, score_signatures
 from gendermt.io import write_table, write_text
+from gendermt.scoring.metric_signature import metric_signature
 
 from . import AMBIGUITIES, GENDERS, STEREOTYPES, outliers
 from .paper_tables import METRIC_LABELS, TABLES, metric_label, write_paper_tables
 
 METADATA = ["example_id", "gender", "stereotype", "ambiguity"]
+#: Bumped when the tables' computation (means of sentence scores over the kept rows) changes.
+SIGNATURE_VERSION = 1
+
+
+def signature(metric: str, score_signature: str, postprocess: Sequence[str] | None = None,
+              clean_outlier: Mapping[str, Any] | None = None) -> str:
+    """A table row's signature: the gender means of ``metric``'s sentence scores (whose own
+    signature, sacrebleu's or COMET's, is ``score``, with ``/`` for its ``|``), the cleaning
+    of the outputs before scoring (``postprocess``) and the authors' row filter
+    (``clean_outlier``: ``no``, or its threshold and systems)."""
+    settings = {**outliers.DEFAULTS, **(clean_outlier or {})}
+    row_filter: Any = ({"threshold": settings["threshold"], "systems": settings["systems"]}
+                       if settings["enabled"] else False)
+    return metric_signature("fairtranslate-means", SIGNATURE_VERSION, {
+        "metric": metric, "score": score_signature or "none",
+        "postprocess": list(postprocess or []), "clean_outlier": row_filter})
+
+
+def signed(table: pd.DataFrame, signatures: Mapping[tuple[str, str, str], str],
+           postprocess: Sequence[str] | None, clean_outlier: Mapping[str, Any] | None
+           ) -> pd.DataFrame:
+    """``table`` (rows per metric × system × prompt) with each row's :func:`signature` as
+    a last column (the CSVs'; the Markdown leaves it out; the run's quality goes after)."""
+    if "metric" not in table.columns or table.empty:
+        return table
+    return table.assign(signature=[
+        signature(str(m), signatures.get((str(s), str(p), str(m)), ""), postprocess,
+                  clean_outlier)
+        for m, s, p in zip(table["metric"], table["system"], table["prompt"], strict=True)])
 
 
 def _means(scores: pd.DataFrame, by: list[str]) -> pd.DataFrame:
@@ -260,14 +290,21 @@ def build_tables(data_path: str | Path, score_records: Sequence[Mapping[str, Any
                  outputs: dict, systems: Sequence[str], prompts: Sequence[str],
                  metrics: Sequence[str], bootstrap: dict | None = None,
                  clean_outlier: dict | None = None,
-                 kinds: dict[str, str] | None = None) -> None:
+                 kinds: dict[str, str] | None = None,
+                 postprocess: Sequence[str] | None = None) -> None:
     """Workflow stage: every score file (records, as :func:`collect_scores` takes them: the
     rule's ``runs``) → the tables; ``outputs`` maps table name → path
     (for ``paper_table{n}``, the CSV: its .md and .tex are written beside it).
     ``clean_outlier``: the authors' row filter's settings (:mod:`.outliers`; off if None).
     ``kinds``: each system's kind (model, baseline, oracle; the paper tables' means are over
-    models)."""
+    models). ``postprocess``: the outputs' cleaning before scoring; with ``clean_outlier``
+    and the scores' own signatures, in each row's ``signature`` (in the CSVs)."""
     data = pd.read_parquet(data_path)
+    signatures = score_signatures(score_records)
+
+    def csv(table: pd.DataFrame) -> pd.DataFrame:
+        return signed(table, signatures, postprocess, clean_outlier)
+
     scores = ordered(collect_scores(score_records, data, METADATA), {
         "system": systems, "prompt": prompts, "metric": metrics, "gender": GENDERS,
         "stereotype": STEREOTYPES, "ambiguity": AMBIGUITIES})
@@ -279,17 +316,17 @@ def build_tables(data_path: str | Path, score_records: Sequence[Mapping[str, Any
     main_prompt = "baseline" if "baseline" in prompts else prompts[0]
 
     gender = by_gender(scores)
-    write_table(labelled(gender), outputs["by_gender"])
+    write_table(csv(labelled(gender)), outputs["by_gender"])
     write_text(outputs["by_gender_md"], _gender_md(gender, main_prompt, rows_note))
     for category in ("stereotype", "ambiguity"):
         table = by_category(scores, category)
-        write_table(labelled(table), outputs[f"by_{category}"])
+        write_table(csv(labelled(table)), outputs[f"by_{category}"])
         write_text(outputs[f"by_{category}_md"],
                    _category_md(table, category, main_prompt, rows_note))
     # each run's output quality beside its tests, after the existing columns
     plain = anova(scores)
     tests = with_quality(plain, scores)
-    write_table(with_quality(labelled(plain), scores), outputs["anova"])
+    write_table(with_quality(csv(labelled(plain)), scores), outputs["anova"])
     write_text(outputs["anova_md"], _anova_md(ordered(tests, {"system": systems,
                                                               "prompt": prompts,
                                                               "metric": metrics}), rows_note))
@@ -299,11 +336,11 @@ def build_tables(data_path: str | Path, score_records: Sequence[Mapping[str, Any
     if "gender_tests" in outputs:
         plain = gender_tests(scores)
         table = with_quality(plain, scores)
-        write_table(with_quality(labelled(plain), scores), outputs["gender_tests"])
+        write_table(with_quality(csv(labelled(plain)), scores), outputs["gender_tests"])
         write_text(outputs["gender_tests_md"], _gender_tests_md(table, rows_note))
     if "gender_means_ci" in outputs:
         table = labelled(gender_means_ci(scores, bootstrap))
-        write_table(table, outputs["gender_means_ci"])
+        write_table(csv(table), outputs["gender_means_ci"])
         write_text(outputs["gender_means_ci_md"],
                    f"# Gender means with bootstrap confidence intervals\n\n{rows_note}\n\n"
                    + table.to_markdown(index=False, floatfmt=".2f") + "\n")

@@ -10,7 +10,7 @@ from gendermt.errors import DatasetError, GenderMTError
 from gendermt.output import print_json
 
 from .analyses import national_share
-from .grape import ENTRY_KEYS, OVERALL_REFERENCES, load_assignments, score
+from .grape import ENTRY_KEYS, OVERALL_REFERENCES, load_assignments, score, signature
 from .references import load_labour
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
@@ -24,7 +24,8 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
                     "assignments, overall and per ISCO-08 group, against parity or a labour "
                     "file's share of women. Not Clear assignments are counted but left out of "
                     "p_m and p_f. Values that cannot be computed are null, with a note.",
-        epilog="JSON: {\"overall\": ENTRY, \"groups\": {CODE: ENTRY}}; ENTRY keys: "
+        epilog="JSON: {\"overall\": ENTRY, \"groups\": {CODE: ENTRY}, \"signature\": "
+               "GRAPE's name, version and options}; ENTRY keys: "
                + ", ".join(ENTRY_KEYS) + ". reference is parity or real, reference_f the "
                "reference share of women, reference_code the labour code matched (real, "
                "groups only; 'A+B' when a group's members were pooled, 'national' for the "
@@ -98,7 +99,9 @@ def run(args: argparse.Namespace) -> int:
                                 "--lang (fr, el: the paper's constants)")
     result = score(assignments, args.level, labour, args.overall_reference, share, note)
     result = {"overall": _entry(result["overall"]),
-              "groups": {code: _entry(e) for code, e in result["groups"].items()}}
+              "groups": {code: _entry(e) for code, e in result["groups"].items()},
+              "signature": signature(args.overall_reference,
+                                     share if args.national_share is not None else None)}
     if args.json:
         # allow_nan=False: a NaN that slipped through is a bug, not an output
         print_json(result, getattr(args, "precision", None))

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gendermt.errors import DatasetError
+from gendermt.scoring.metric_signature import metric_signature
 
 from .labels import FEMININE, LABELS, MASCULINE, NOT_CLEAR
 from .references import lookup_share
@@ -57,6 +58,21 @@ PARITY = 0.5
 # language's country (see the module docstring): fr France, el Greece.
 PAPER_NATIONAL = {"fr": 0.490, "el": 0.428}
 OVERALL_REFERENCES = ("weighted", "national")
+#: Bumped when the computation in this module changes (the tables' signatures say which).
+SIGNATURE_VERSION = 1
+
+
+def signature(overall_reference: str, national: Mapping[str, float] | float | None = None,
+              detector: str | None = None) -> str:
+    """GRAPE's signature: Not Clear left out of p, the overall real reference
+    (``weighted`` or ``national``; with ``national``, its shares: ``paper`` for
+    :data:`PAPER_NATIONAL`) and the detector whose assignments were scored (``given``:
+    assignments as read)."""
+    options: dict[str, Any] = {"not_clear": "excluded", "overall_reference": overall_reference}
+    if overall_reference == "national":
+        options["national_reference"] = national if national or national == 0 else "paper"
+    options["detector"] = detector or "given"
+    return metric_signature("grape", SIGNATURE_VERSION, options)
 _CODE = re.compile(r"^[0-9]{4}$")  # ASCII digits only
 
 

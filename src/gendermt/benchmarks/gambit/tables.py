@@ -29,7 +29,7 @@ from gendermt.run_quality import (
 
 from . import analyses
 from .analyses import Run
-from .grape import load_assignments
+from .grape import load_assignments, signature
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +74,8 @@ def write_long(frame: pd.DataFrame, outdir: Path, name: str, note: str = "") -> 
     "(low quality)" below the floor)."""
     csv, md = outdir / f"{name}.csv", outdir / f"{name}.md"
     write_text(csv, csv_text(frame))
-    shown = frame.copy()
+    # the metric's signature is in the CSV only (too wide to read)
+    shown = frame.drop(columns=[c for c in ("signature",) if c in frame.columns])
     if "low_quality" in shown.columns:
         shown["model"] = [mark(str(m), q) for m, q in
                           zip(shown["model"], shown["low_quality"], strict=True)]
@@ -197,10 +198,12 @@ def write_frames(runs: Sequence[Run], titles: Mapping[str, str],
                  labour: Mapping[str, pd.DataFrame | None], stereotype4: pd.DataFrame | None,
                  stereotype3: pd.DataFrame | None, settings: Mapping,
                  outdir: str | Path, checks: pd.DataFrame | str | Path | None = None,
-                 floor: float = CLEAN_SHARE_FLOOR) -> dict[str, Path]:
+                 floor: float = CLEAN_SHARE_FLOOR, detector: str | None = None
+                 ) -> dict[str, Path]:
     """Every table from loaded frames (see ``build_tables``); returns name → path.
     ``checks``: the benchmark's output_checks.csv (runs named by language): the tables of
-    one row per system and language carry its run's clean share and low-quality mark."""
+    one row per system and language carry its run's clean share and low-quality mark.
+    The GRAPE tables carry GRAPE's signature (``detector``: whose assignments)."""
     settings = {**analyses.DEFAULT_SETTINGS, **settings}
     outdir = Path(outdir)
     minimum = int(settings["min_assignments"])
@@ -217,6 +220,11 @@ def write_frames(runs: Sequence[Run], titles: Mapping[str, str],
         "cross_lingual": analyses.cross_lingual_table(runs, minimum),
         "intra_model_pairs": analyses.intra_model_pairs(runs, minimum),
     }
+    # GRAPE's signature after its figures, before the run's quality (the last columns)
+    grape_signature = signature(settings["overall_reference"], settings["national_reference"],
+                                detector)
+    for name in ("grape", "grape_groups"):
+        tables[name] = tables[name].assign(signature=grape_signature)
     for name in ("grape", "grape_groups", "extremes", "stereotype_groups", "correlations"):
         tables[name] = with_run_quality(tables[name], checks, floor, ("system", "lang"))
     ranges = ", ".join(f"{k} {analyses.rating_range(v)}"
@@ -271,7 +279,8 @@ def load_titles(isco: str | Path | None) -> dict[str, str]:
 def build_tables(runs: Sequence[Mapping], isco: str | Path | None,
                  labour: Mapping[str, str | Path], stereotype: str | Path | None,
                  settings: Mapping, outdir: str | Path, checks: str | Path | None = None,
-                 floor: float = CLEAN_SHARE_FLOOR) -> dict[str, Path]:
+                 floor: float = CLEAN_SHARE_FLOOR, detector: str | None = None
+                 ) -> dict[str, Path]:
     """Workflow stage: every run's assignments → ``outdir``'s tables.
 
     ``runs``: ``[{"model": label, "system": name, "lang": code, "assignments": CSV}]``;
@@ -279,7 +288,8 @@ def build_tables(runs: Sequence[Mapping], isco: str | Path | None,
     one gets real rows with a note); ``stereotype``: the stereotype CSV or None; ``settings``:
     levels, extreme, balanced, stereotype_groups, stereotype_max_variance, min_assignments
     (``analyses.DEFAULT_SETTINGS`` fills what is missing); ``checks``/``floor``: see
-    :func:`write_frames`. Returns name → path written.
+    :func:`write_frames`; ``detector``: the detector whose assignments ``runs`` are (in the
+    GRAPE tables' signature). Returns name → path written.
     """
     from .references import load_labour, load_stereotypes, stereotype_by_code
 
@@ -292,4 +302,4 @@ def build_tables(runs: Sequence[Mapping], isco: str | Path | None,
         stereotype4 = stereotype_by_code(ratings, 4, max_variance=variance)
         stereotype3 = stereotype_by_code(ratings, 3, max_variance=variance)
     return write_frames(load_runs(runs), load_titles(isco), frames, stereotype4, stereotype3,
-                        settings, outdir, checks, floor)
+                        settings, outdir, checks, floor, detector)

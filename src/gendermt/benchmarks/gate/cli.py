@@ -32,7 +32,7 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .data import load_variants
-    from .metric import evaluate
+    from .metric import evaluate, signature
 
     reference = load_variants(args.reference)
     if reference["n_variants"].iat[0] != 2:
@@ -42,7 +42,9 @@ def run(args: argparse.Namespace) -> int:
     result = evaluate(reference, hyps, args.gender, args.min_words, args.max_words,
                       args.full_set_recall)
     if args.json:
-        print_json(result, getattr(args, "precision", None))
+        print_json({**result, "signature": signature(args.min_words, args.max_words,
+                                                     args.full_set_recall)},
+                   getattr(args, "precision", None))
     else:
         for name, row in result.items():
             print(f"{'Overall' if name == 'overall' else name}\t{row['count']:4} (Matches: "

@@ -16,10 +16,23 @@ from collections.abc import Sequence
 import pandas as pd
 
 from gendermt.errors import GenderMTError
+from gendermt.scoring.metric_signature import metric_signature
 
 from . import CATEGORY_ORDER, GENDER_COLUMN
 
 MATCH, MISMATCH, EMPTY = "match", "mismatch", "empty"
+#: Bumped when the computation below changes (the tables' signatures say which one ran).
+SIGNATURE_VERSION = 1
+BETA = 0.5
+
+
+def signature(min_words: int | None = None, max_words: int | None = None,
+              full_set_recall: bool = False) -> str:
+    """The metric's signature: GateEval's exact match (stripped), F-beta's beta and the
+    options that change its figures."""
+    return metric_signature("gate-prf", SIGNATURE_VERSION, {
+        "match": "exact-stripped", "beta": BETA, "min_words": min_words,
+        "max_words": max_words, "full_set_recall": bool(full_set_recall)})
 
 
 def outcome(prediction: str, reference: str) -> str:
@@ -41,7 +54,7 @@ def stats(outcomes: Sequence[str], recall_denominator: int | None = None) -> dic
     precision = matches / (matches + mismatches) if matches + mismatches else 0.0
     recall = matches / count if count else 0.0
     return {"count": count, "matches": matches, "mismatches": mismatches,
-            "precision": precision, "recall": recall, "f05": f_beta(precision, recall)}
+            "precision": precision, "recall": recall, "f05": f_beta(precision, recall, BETA)}
 
 
 def evaluate(reference: pd.DataFrame, predictions: Sequence[str], gender: str,

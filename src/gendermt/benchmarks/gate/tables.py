@@ -11,8 +11,9 @@ import pandas as pd
 
 from gendermt.io import read_jsonl, write_table, write_text
 from gendermt.run_quality import CLEAN_SHARE_FLOOR, mark, note, share_text, with_run_quality
+from gendermt.scoring.metric_signature import COLUMN as SIGNATURE
 
-from .metric import evaluate
+from .metric import evaluate, signature
 
 
 def scores_of(data: pd.DataFrame, outputs: Mapping[str, str], min_words: int | None,
@@ -50,10 +51,13 @@ def build_tables(data_path: str | Path, runs: Sequence[Mapping[str, Any]],
                      .assign(system=run["system"], prompt=run["prompt"]))
     table = pd.concat(parts, ignore_index=True)
     front = ["system", "prompt"]
-    table = with_run_quality(table[front + [c for c in table.columns if c not in front]],
-                             checks, floor)
+    # after the figures, before the run's quality (the last columns); the Markdown leaves
+    # it out
+    table = table[front + [c for c in table.columns if c not in front]].assign(
+        **{SIGNATURE: signature(min_words, max_words, full_set_recall)})
+    table = with_run_quality(table, checks, floor)
     write_table(table, outputs["prf"])
-    overall = table[table["category"] == "overall"].drop(columns="category")
+    overall = table[table["category"] == "overall"].drop(columns=["category", SIGNATURE])
     quality = ""
     if "clean_share" in overall.columns:
         overall = overall.assign(

@@ -66,7 +66,7 @@ def write_table(frame, path: str | Path) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .data import extract, load_instances
-    from .metric import accuracy_long, mark, nested, rewrites_from_table
+    from .metric import accuracy_long, accuracy_signature, mark, nested, rewrites_from_table
 
     if not args.rewrites and not args.write_tuples:
         raise GenderMTError("give --rewrites to score, or --write-tuples to save the tuples")
@@ -85,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
         "correct": int(scored["match"].sum()),
         "accuracy": nested(long, "accuracy"),
         "n": nested(long, "n"),
+        # rewrites given as a table (the workflow's tables say how answers were read)
+        "signature": accuracy_signature("table"),
     }
     if args.json:
         print_json(result, getattr(args, "precision", None))

@@ -15,7 +15,9 @@ from collections.abc import Mapping
 import pandas as pd
 
 from gendermt.errors import GenderMTError
+from gendermt.scoring.metric_signature import metric_signature
 from gendermt.scoring.sacrebleu_metrics import corpus_score
+from gendermt.scoring.wer import SIGNATURE as WER_SIGNATURE
 from gendermt.scoring.wer import corpus_wer
 
 from . import SUBTYPES
@@ -28,6 +30,17 @@ REQUESTED_HEADER = {"feminine": "F", "masculine": "M", "neutral": "Neut"}
 COLUMNS = [("Fem Orig", "M"), ("Fem Orig", "Neut"), ("Masc Orig", "F"), ("Masc Orig", "Neut"),
            ("Mixed Orig", "F"), ("Mixed Orig", "M"), ("Mixed Orig", "Neut"),
            ("Negative", "Gender"), ("Negative", "Neut"), ("Negative", "Neut (relaxed)")]
+#: Bumped when the accuracy's computation (mark, accuracy_long) changes.
+SIGNATURE_VERSION = 1
+
+
+def accuracy_signature(answer: str) -> str:
+    """The accuracy's signature: exact match after stripping, Negative→Gender over both
+    variants, the relaxed score's all-neutral reference, and how the rewrites were read
+    (``answer``: the template's ``variants`` or ``neutral``, ``table`` for given rewrites)."""
+    return metric_signature("gate-x-e-accuracy", SIGNATURE_VERSION, {
+        "match": "exact-stripped", "negative_gender": "both-variants",
+        "relaxed": "all-neutral", "answer": answer})
 
 
 def rewrites_from_answers(tuples: pd.DataFrame, raws: Mapping[str, str],
@@ -126,21 +139,28 @@ def nested(long: pd.DataFrame, value: str) -> dict:
     return out
 
 
-def rewriting_quality(scored: pd.DataFrame, bleu_options: dict | None = None) -> pd.DataFrame:
+def rewriting_quality(scored: pd.DataFrame, bleu_options: dict | None = None,
+                      answer: str | None = None) -> pd.DataFrame:
     """Table 6's layout on the Pronoun-Only tuples: accuracy (%), BLEU and WER (%) of the
-    neutral rewrites and of the gendered ones, per language."""
+    neutral rewrites and of the gendered ones, per language; with ``answer`` (how the
+    rewrites were read), each metric's signature after them."""
     rows = []
     pronoun = scored[scored["category"] == "Pronoun-Only"]
     for language, lang in pronoun.groupby("language", sort=False):
         row = {"language": language}
+        bleu_signature = ""
         for name, part in (("neutral", lang[lang["requested_gender"] == "neutral"]),
                            ("gendered", lang[lang["requested_gender"] != "neutral"])):
             hyps = part["rewrite"].fillna("").astype(str).str.strip().tolist()
             refs = part["reference"].str.strip().tolist()
             row[f"{name}_n"] = len(part)
             row[f"{name}_accuracy"] = 100.0 * part["match"].mean() if len(part) else None
-            row[f"{name}_bleu"] = corpus_score("bleu", hyps, refs, bleu_options).score \
-                if len(part) else None
+            bleu = corpus_score("bleu", hyps, refs, bleu_options) if len(part) else None
+            row[f"{name}_bleu"] = None if bleu is None else bleu.score
+            bleu_signature = bleu_signature or (bleu.signature if bleu else "")
             row[f"{name}_wer"] = corpus_wer(hyps, refs) if len(part) else None
+        if answer is not None:
+            row.update(accuracy_signature=accuracy_signature(answer),
+                       bleu_signature=bleu_signature, wer_signature=WER_SIGNATURE)
         rows.append(row)
     return pd.DataFrame(rows)

@@ -15,9 +15,11 @@ import pandas as pd
 
 from gendermt.io import write_table, write_text
 
-from .metric import accuracy_long, rewriting_quality, table2
+from .metric import accuracy_long, accuracy_signature, rewriting_quality, table2
 from .parse import ANSWER_STATUSES
 
+#: The rewriting table's signature columns (in its CSV; its Markdown leaves them out).
+SIGNATURES = ["accuracy_signature", "bleu_signature", "wer_signature"]
 TABLE5_ROWS = [("Pronoun-Only", "feminine", "Pronoun-Only (f/m)"),
                ("Gendered-Noun", "feminine", "Gendered-Noun (f/m)"),
                ("Pronoun-Only", "mixed", "Pronoun-Only (mix)"),
@@ -59,11 +61,14 @@ def build_tables(items_path: str | Path, tuples_path: str | Path,
     long_parts, wide_parts, quality_parts = [], [], []
     for run in runs:
         system, prompt = run["system"], run["prompt"]
+        # how the run's answers were read (the rewrites stage's option, its default there)
+        answer = run.get("answer", "variants")
         scored = pd.read_parquet(run["path"])
         long = accuracy_long(scored)
-        long_parts.append(long.assign(system=system, prompt=prompt))
+        long_parts.append(long.assign(system=system, prompt=prompt,
+                                      signature=accuracy_signature(answer)))
         wide_parts.append(table2(long).assign(system=system, prompt=prompt))
-        quality_parts.append(rewriting_quality(scored, bleu_options)
+        quality_parts.append(rewriting_quality(scored, bleu_options, answer)
                              .assign(system=system, prompt=prompt))
     front = ["system", "prompt"]
     accuracy = pd.concat(long_parts, ignore_index=True)
@@ -76,7 +81,8 @@ def build_tables(items_path: str | Path, tuples_path: str | Path,
               "relaxed score)"))
     quality = pd.concat(quality_parts, ignore_index=True)
     quality = quality[front + [c for c in quality.columns if c not in front]]
-    write_table(quality, outputs["rewriting"], outputs["rewriting_md"])
+    write_table(quality, outputs["rewriting"], outputs["rewriting_md"],
+                md_without=SIGNATURES)
     write_table(tuple_counts(items, tuples), outputs["tuples"], outputs["tuples_md"],
                 floatfmt=".0f")
     if "answers" in outputs:

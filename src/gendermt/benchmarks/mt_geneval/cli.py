@@ -85,7 +85,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         items = evaluate_counterfactual(data, read_outputs(args.hyp_masculine, len(data)),
                                         read_outputs(args.hyp_feminine, len(data)))
-    result = {"lang": args.lang, "split": args.split, "set": args.which, **summarise(items)}
+    from .metric import signature
+
+    result = {"lang": args.lang, "split": args.split, "set": args.which, **summarise(items),
+              "signature": signature()}
     if args.items:
         write_items(items, args.items)
     if args.json:

@@ -14,7 +14,19 @@ import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from gendermt.scoring.metric_signature import metric_signature
+
 _STRIP_PUNCT = str.maketrans(string.punctuation, " " * len(string.punctuation))
+#: Bumped when the rule below changes.
+SIGNATURE_VERSION = 1
+NAME = "gendered_word_accuracy"
+RULE = "MT-GenEval accuracy_metric.py"
+
+
+def signature(basis: str = "reference") -> str:
+    """The accuracy's signature: the official rule it reproduces and what its gendered words
+    come from (``reference``: the two references' differing words; ``words``: word lists)."""
+    return metric_signature(NAME, SIGNATURE_VERSION, {"rule": RULE, "basis": basis})
 
 
 def clean(text: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .metric import accuracy
+from .metric import accuracy, signature
 
 
 def accuracy_rows(items: pd.DataFrame) -> list[dict]:
@@ -47,10 +47,11 @@ def accuracy_table(runs: list[dict]) -> pd.DataFrame:
     for run in runs:
         items = pd.read_parquet(run["path"])
         for row in accuracy_rows(items):
-            rows.append({"system": run["system"], "prompt": run.get("prompt", ""), **row})
+            rows.append({"system": run["system"], "prompt": run.get("prompt", ""), **row,
+                         "signature": signature()})
     columns = ["system", "prompt", "lang", "set", "accuracy", "accuracy_masculine",
                "accuracy_feminine", "accuracy_gap", "correct_word_rate",
-               "correct_word_rate_masculine", "correct_word_rate_feminine", "n"]
+               "correct_word_rate_masculine", "correct_word_rate_feminine", "n", "signature"]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -149,7 +150,8 @@ def build_tables(runs: Sequence[Mapping], outputs: Mapping[str, str]) -> None:
     runs = [dict(r) for r in runs]
     accuracy_long = accuracy_table(runs)
     quality = quality_table(runs)
-    write_table(accuracy_long, outputs["accuracy"], outputs["accuracy_md"], floatfmt=".3f")
+    write_table(accuracy_long, outputs["accuracy"], outputs["accuracy_md"], floatfmt=".3f",
+                md_without=["signature"])
     write_table(paper_layout(accuracy_long, quality), outputs["paper"], outputs["paper_md"],
                 floatfmt=".1f")
     write_table(quality, outputs["quality"], outputs["quality_md"])

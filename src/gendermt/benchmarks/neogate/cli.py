@@ -43,7 +43,7 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .data import load
-    from .metric import evaluate
+    from .metric import evaluate, signature
     from .paradigm import load_mapping, paradigm_neomorphemes
 
     mapping = load_mapping(args.mapping)
@@ -66,7 +66,9 @@ def run(args: argparse.Namespace) -> int:
         write_export(args.export_tsv, data["number"], lines)
     result = {k: scores[k] for k in (*METRICS, *COUNTS)}
     if args.json:
-        print_json(result, getattr(args, "precision", None))
+        options = {"keep_slash": args.keep_slash, "wrap_negative_anchor": not args.no_anchor_wrap}
+        print_json({**result, "signature": signature(options, extracted=False)},
+                   getattr(args, "precision", None))
     else:
         for key in COUNTS:
             print(f"{key}: {result[key]}")

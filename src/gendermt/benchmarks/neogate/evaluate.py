@@ -14,7 +14,7 @@ from gendermt.io import csv_text, read_jsonl, write_json, write_parquet, write_t
 
 from .checks import CHECKS, check_output, instruction_of
 from .extract import STATUSES, extract
-from .metric import LineResult, evaluate
+from .metric import OPTION_DEFAULTS, LineResult, evaluate, signature
 
 log = logging.getLogger(__name__)
 
@@ -61,12 +61,13 @@ def score_run(translations: str | Path, data_path: str | Path, run: Mapping[str,
     if missing:
         raise GenderMTError(f"{translations}: no output for {len(missing)} items "
                             f"(first: {missing[0]})")
+    chosen = {**OPTION_DEFAULTS, **options}
     extracted = [extract(records[i]["raw"], template.get("extract_after"),
-                         bool(options.get("accept_plain", True))) for i in data["item_id"]]
+                         bool(chosen["accept_plain"])) for i in data["item_id"]]
     lines, scores = evaluate(
         [text for text, _ in extracted], list(data[f"annotation_{paradigm}"]),
-        list(run["neomorphemes"]), keep_slash=bool(options.get("keep_slash", False)),
-        wrap_negative_anchor=bool(options.get("wrap_negative_anchor", True)))
+        list(run["neomorphemes"]), keep_slash=bool(chosen["keep_slash"]),
+        wrap_negative_anchor=bool(chosen["wrap_negative_anchor"]))
     frame = per_item_frame(data, extracted, lines)
     prompts = ({r["item_id"]: instruction_of(r.get("messages", []), r.get("source", ""))
                 for r in read_jsonl(inputs)} if inputs else {})
@@ -92,6 +93,7 @@ def score_run(translations: str | Path, data_path: str | Path, run: Mapping[str,
         "system": system, "prompt": run["name"], "format": run["format"],
         "shots": run["shots"], "paradigm": paradigm, "neomorphemes": run["neomorphemes"],
         "template_version": template["version"], "template_sha256": template["sha256"],
-        "options": dict(options), "items": len(frame), "extraction": extraction,
+        "options": dict(options), "signature": signature(options),
+        "items": len(frame), "extraction": extraction,
         "checks": checks, "scores": scores,
     })

@@ -31,13 +31,31 @@ equal the script's on the same input:
 from __future__ import annotations
 
 import string
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from gendermt.errors import GenderMTError
+from gendermt.scoring.metric_signature import metric_signature
 
 FORMS = ("masculine", "feminine", "correct")
 MASK = "[X]"
+#: Bumped when the computation below (or the extraction before it) changes.
+SIGNATURE_VERSION = 1
+#: The scoring options (config ``evaluation``) and their defaults (schema.yaml's).
+OPTION_DEFAULTS = {"keep_slash": False, "wrap_negative_anchor": True, "accept_plain": True}
+
+
+def signature(options: Mapping[str, Any] | None = None, extracted: bool = True) -> str:
+    """The metric's signature: the official script it reproduces and every scoring option
+    (``options`` as the config's ``evaluation`` block, defaults filled in); ``extracted``
+    False (outputs scored as given, the CLI) says ``accept_plain:none``."""
+    chosen = {**OPTION_DEFAULTS, **(options or {})}
+    return metric_signature("neogate", SIGNATURE_VERSION, {
+        "reference": "neogate_evaluation.py-v1.0",
+        "keep_slash": bool(chosen["keep_slash"]),
+        "wrap_negative_anchor": bool(chosen["wrap_negative_anchor"]),
+        "accept_plain": bool(chosen["accept_plain"]) if extracted else None})
 
 
 class AnnotationError(GenderMTError):

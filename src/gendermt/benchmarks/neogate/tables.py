@@ -34,6 +34,8 @@ def collect_runs(summary_files: Sequence[str | Path]) -> pd.DataFrame:
             "items": summary["items"],
             **{k: summary["extraction"][k] for k in STATUSES},
             **{k: summary.get("checks", {}).get(k) for k in CHECKS if k != "ok"},
+            # the metric's name, version and scoring options (the score stage's)
+            "signature": summary["signature"],
         })
     return pd.DataFrame(rows)
 

@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
 
     from .data import load
     from .evaluate import predict
-    from .metric import compute
+    from .metric import compute, signature
 
     if (args.pro is None) != (args.anti is None):
         raise GenderMTError("give both --pro and --anti (ΔS compares the two), or neither")
@@ -101,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
     result["aligner"] = args.aligner
     if "morphology" in facts:
         result["morphology"] = facts["morphology"]
+    result["signature"] = signature(args.reader, facts.get("reader_version"), facts["aligner"],
+                                    facts.get("alignment"), facts.get("morphology"))
     if args.sentences:
         from gendermt.io import atomic_path
         with atomic_path(args.sentences) as tmp:

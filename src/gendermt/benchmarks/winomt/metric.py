@@ -15,9 +15,29 @@ display), and values can differ from the original's in the first decimal.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import pandas as pd
 
-from . import PREDICTIONS
+from gendermt.scoring.metric_signature import metric_signature
+
+from . import ORIGINAL_READERS, PREDICTIONS
+
+#: Bumped when the metrics below (or the readers' rules) change.
+SIGNATURE_VERSION = 1
+
+
+def signature(reader: str, reader_version: str | None = None, aligner: str | None = None,
+              alignment: Mapping[str, Any] | None = None, morphology: str | None = None
+              ) -> str:
+    """The metrics' signature: the reader (and its version: its rule and model), whether the
+    figures are rounded as the original rounds them, the aligner and its settings, and the
+    original readers' token genders (``morphology``; ``none`` for the corrected reader)."""
+    return metric_signature("winomt", SIGNATURE_VERSION, {
+        "reader": reader, "reader_version": reader_version,
+        "rounded": reader in ORIGINAL_READERS, "aligner": aligner,
+        "alignment": alignment or "default", "morphology": morphology})
 
 
 def _pct(part: float, whole: float) -> float:

@@ -12,10 +12,12 @@ import pandas as pd
 
 from gendermt.io import write_table, write_text
 
+from .metric import signature
+
 COLUMNS = ["system", "lang", "n", "acc", "f1_male", "f1_female", "delta_g", "acc_pro",
            "acc_anti", "delta_s", "precision_male", "recall_male", "precision_female",
            "recall_female", "share_male", "share_female", "share_neutral", "share_unknown",
-           "reader", "reader_version", "morphology", "aligner", "seconds"]
+           "reader", "reader_version", "morphology", "aligner", "seconds", "signature"]
 METRICS = ("acc", "delta_g", "delta_s")
 #: WinoMT's sentences (en.txt): Stanovsky et al.'s published figures are over all of them.
 FULL_SET = 3888
@@ -123,6 +125,10 @@ def collect(summaries: Sequence[str | Path], systems: Sequence[str], langs: Sequ
             ) -> pd.DataFrame:
     """The summaries of every system × language, in config order."""
     rows = [json.loads(Path(p).read_text(encoding="utf-8")) for p in summaries]
+    for row in rows:
+        row["signature"] = signature(row["reader"], row.get("reader_version"),
+                                     row.get("aligner"), row.get("alignment"),
+                                     row.get("morphology"))
     frame = pd.DataFrame(rows)
     frame["system"] = pd.Categorical(frame["system"], categories=list(systems), ordered=True)
     frame["lang"] = pd.Categorical(frame["lang"], categories=list(langs), ordered=True)
@@ -138,7 +144,8 @@ def collect(summaries: Sequence[str | Path], systems: Sequence[str], langs: Sequ
 def build_tables(summaries: Sequence[str | Path], csv: str | Path, md: str | Path,
                  systems: Sequence[str], langs: Sequence[str]) -> None:
     """Workflow stage: every ``gender/{system}/{lang}.json`` → ``tables/summary.{csv,md}``."""
-    write_table(collect(summaries, systems, langs), csv, md, floatfmt=".1f")
+    write_table(collect(summaries, systems, langs), csv, md, floatfmt=".1f",
+                md_without=["signature"])
 
 
 def readers_table(summaries: Sequence[str | Path], published: str | Path,
