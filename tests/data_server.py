@@ -116,11 +116,14 @@ class HubServer(DataServer):
     path."""
 
     def __init__(self, files: dict[tuple[str, str, str], Path],
-                 always: dict[str, str] | None = None) -> None:
+                 always: dict[str, str] | None = None,
+                 commits: dict[str, str] | None = None) -> None:
         routes = {f"/datasets/{repo}/resolve/{rev}/{path}": Path(local)
                   for (repo, rev, path), local in files.items()}
         super().__init__(Path("/nonexistent"), always=always, routes=routes)
-        self.revisions = {f"/datasets/{repo}/resolve/{rev}/{path}": rev
+        # X-Repo-Commit: the commit a branch or tag (``commits``) names, or the revision
+        commits = commits or {}
+        self.revisions = {f"/datasets/{repo}/resolve/{rev}/{path}": commits.get(rev, rev)
                           for (repo, rev, path) in files}
         server = self
         base = self.httpd.RequestHandlerClass

@@ -119,3 +119,91 @@ def test_mt_genevals_config_check_wants_demonstrations_in_every_language(tmp_pat
     with pytest.raises(GenderMTError, match=r"^benchmarks\.mt-geneval\.prompts: fewshot has no "
                                             r"demonstrations for es in "):
         check({**spec, "templates": str(lacking)}, {})
+
+
+def test_demonstrations_by_source_language_with_a_field_of_their_own(tmp_path):
+    # GATE X-E's shape: every item's target is English, so its demonstrations are keyed by
+    # source language, and each carries the translation to rewrite besides source and target
+    text = """
+joiner: "\\n"
+fragments:
+  demo: |-
+    {src_lang_name}: {source}
+    English: {translation}
+    Neutral: {target}
+  query: |-
+    {demonstrations}
+
+    {src_lang_name}: {source}
+    English: {translation}
+    Neutral:
+demonstrations:
+  tr:
+    - {source: "O geldi.", translation: "She came.", target: "They came."}
+templates:
+  fewshot: {version: 1, demonstration: demo, demonstrations_by: src_lang, user: [query]}
+"""
+    templates = load_templates(write(tmp_path, text))
+    [message] = render(templates["fewshot"], "O uyudu.", "tr", "en", translation="He slept.")
+    assert message["content"] == ("Turkish: O geldi.\nEnglish: She came.\nNeutral: They came."
+                                  "\n\nTurkish: O uyudu.\nEnglish: He slept.\nNeutral:")
+    with pytest.raises(GenderMTError, match=r"has no demonstrations for the source language "
+                                            r"'fi' \(it has tr\)"):
+        render(templates["fewshot"], "x", "fi", "en", translation="y")
+    # the field is in the hash; a field one demonstration lacks may not be used
+    edited = load_templates(write(tmp_path, text.replace("She came.", "He came.")))
+    assert edited["fewshot"]["sha256"] != templates["fewshot"]["sha256"]
+    with pytest.raises(GenderMTError, match=r"the demonstration fragment uses \{translation\}"):
+        load_templates(write(tmp_path, text.replace('translation: "She came.", ', "")))
+    with pytest.raises(GenderMTError, match="demonstrations_by must be tgt_lang or src_lang"):
+        load_templates(write(tmp_path, text.replace("by: src_lang", "by: lang")))
+
+
+def test_gate_x_e_fewshot_renders_each_source_languages_demonstrations(tmp_path):
+    from gendermt.benchmarks.gate_x_e import LANGUAGES
+    from gendermt.benchmarks.gate_x_e.inputs import build_inputs as gate_x_e_inputs
+
+    templates = load_templates("resources/prompts/gate-x-e.yaml")
+    fewshot = templates["fewshot"]
+    assert fewshot["answer"] == "neutral" and fewshot["demonstrations_by"] == "src_lang"
+    assert sorted(fewshot["demonstrations"]) == sorted(code for code, _ in LANGUAGES.values())
+    for code, items in fewshot["demonstrations"].items():
+        # the same three cases in every language: a they, a kept noun, a None
+        assert [d["target"] for d in items] == [
+            "They are reading a book in the garden.", "Their mother called them yesterday.",
+            "None"], code
+    data = tmp_path / "data.parquet"
+    pd.DataFrame({"item_id": ["tr-1-f", "fa-2-m"], "source": ["O bir doktor.", "او دکتر است."],
+                  "original": ["She is a doctor.", "He is a doctor."],
+                  "src_lang": ["tr", "fa"], "tgt_lang": ["en", "en"]}).to_parquet(data)
+    gate_x_e_inputs(data, fewshot, tmp_path / "fewshot.jsonl")
+    records = read_jsonl(tmp_path / "fewshot.jsonl")
+    first, second = (r["messages"][0]["content"] for r in records)
+    assert first.startswith("Turkish: Bahçede kitap okuyor.\n") and "Persian" not in first
+    assert first.endswith("Turkish: O bir doktor.\nEnglish: She is a doctor.\n"
+                          "Gender-neutral English:")
+    assert second.startswith("Persian: او در باغ کتاب می‌خواند.\n")
+    assert first.count("\n\n") == 3  # three demonstrations, then the item
+    # the other prompts keep their text (and hash) as before
+    assert templates["step_by_step"]["sha256"] == "8995a7ddc57307f6"
+
+
+def test_gate_x_e_config_check_wants_source_language_demonstrations(tmp_path):
+    from gendermt.benchmarks.gate_x_e.config import check
+
+    spec = {"data": {"root": "x", "languages": ["turkish", "finnish", "hungarian", "farsi"]},
+            "templates": "resources/prompts/gate-x-e.yaml",
+            "prompts": ["step_by_step", "fewshot"], "systems": ["rule-rewriter"]}
+    check(spec, {})
+    text = Path("resources/prompts/gate-x-e.yaml").read_text(encoding="utf-8")
+    lacking = tmp_path / "gate-x-e.yaml"
+    lacking.write_text(text.replace("\n  hu:\n", "\n  xx:\n", 1), encoding="utf-8")
+    with pytest.raises(GenderMTError, match=r"^benchmarks\.gate-x-e\.prompts: fewshot has no "
+                                            r"demonstrations for hu \(hungarian\) in "):
+        check({**spec, "templates": str(lacking)}, {})
+    check({**spec, "templates": str(lacking), "data": {"root": "x", "languages": ["turkish"]}},
+          {})
+    by_target = tmp_path / "by-target.yaml"
+    by_target.write_text(text.replace("    demonstrations_by: src_lang\n", ""), encoding="utf-8")
+    with pytest.raises(GenderMTError, match="keyed by target language"):
+        check({**spec, "templates": str(by_target)}, {})

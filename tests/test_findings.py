@@ -12,9 +12,11 @@ import pytest
 
 from gendermt.cli import main
 from gendermt.findings import (
+    LIMITS,
     LLM_NOTE,
     LLM_TOLERANCE,
     PENDING_LLM,
+    SUBSET_LIMITS,
     differences,
     figures_of,
     fmt,
@@ -166,6 +168,79 @@ def test_the_check_allows_the_llm_tolerance_and_nothing_else(tmp_path):
         "google: 58.34 on the page, 58.33 in the run")
     assert differences(text.replace("Findings", "Finding"), text, llms) == [
         "the page's text differs from the run's (regenerate it)"]
+
+
+GATE_X_E_SUBSET = {"size": 16, "seed": 32, "by": ["language", "category"],
+                   "unit": "instance_id", "units": 16, "of_units": 5813, "items": 30,
+                   "of_items": 11666, "follow": {"tuples": {"rows": 64, "of_rows": 25398}}}
+
+
+def write_gate_x_e_subset_run(root: Path) -> Path:
+    """config/study/public-gemma.yaml's GATE X-E block: Gemma few-shot beside the rule-based
+    rewriter and a reference point, on a subset of whole instances with their tuples."""
+    (root / "scorecard").mkdir(parents=True)
+    (root / "report").mkdir()
+    (root / "gate-x-e").mkdir()
+    legend = [{"column": "GATE X-E · rewriting accuracy", "benchmark": "gate-x-e",
+               "key": "accuracy", "unit": "%", "better": "higher",
+               "run": "fewshot, step_by_step", "source": "gate-x-e/tables/accuracy.csv",
+               "how": "100 × Σ correct / Σ n"}]
+    card = [{"system": "gemma3-270m", "gate-x-e": {"run": "fewshot", "accuracy": 12.5}},
+            {"system": "rule-rewriter", "gate-x-e": {"run": "step_by_step",
+                                                     "accuracy": 60.9375}},
+            {"system": "oracle-rewriter", "gate-x-e": {"run": "step_by_step",
+                                                       "accuracy": 100.0}}]
+    (root / "scorecard" / "scorecard.json").write_text(json.dumps(card))
+    pd.DataFrame(legend).to_csv(root / "scorecard" / "legend.csv", index=False)
+    (root / "scorecard" / "scorecard.md").write_text("")
+    (root / "report" / "run.json").write_text(json.dumps({
+        "run": "public-gemma", "config_files": [{"path": "config/study/public-gemma.yaml"}],
+        "systems": [{"system": "gemma3-270m", "backend": "hf-causal"},
+                    {"system": "rule-rewriter", "backend": "rule-rewriter"},
+                    {"system": "oracle-rewriter", "backend": "reference-oracle"}]}))
+    (root / "gate-x-e" / "data.json").write_text(json.dumps({"subset": GATE_X_E_SUBSET}))
+    return root
+
+
+def test_a_gate_x_e_subset_names_its_tuples_and_says_what_gemmas_figure_is(tmp_path):
+    full = write_run(tmp_path / "public")
+    sub = write_gate_x_e_subset_run(tmp_path / "public-gemma")
+    text = page(full, "gendermt findings", [sub])
+    heading = ("### GATE X-E, on a subset: 16 of 5,813 instance_ids; 30 of 11,666 items; 64 of "
+               "25,398 tuples (seed 32, stratified by language, category)")
+    assert heading in text
+    section = text[text.index(heading):]
+    assert "| gemma3-270m | 12.50 |" in section and "| rule-rewriter (baseline) | 60.94 |" in (
+        section) and "| oracle-rewriter (oracle) | 100.00 |" in section
+    # from the figures: the best rewriter that is no reference point
+    assert "rewriting accuracy: rule-rewriter (60.94, of 2)" in section
+    # what they cannot show: the benchmark's limits, what Gemma's figure is made of, and
+    # that the table is of the subset only
+    paragraph = next(line for line in section.splitlines()
+                     if line.startswith("**What they cannot show.**"))
+    assert LIMITS["gate-x-e"] in paragraph and SUBSET_LIMITS["gate-x-e"] in paragraph
+    assert "never of the full set" in paragraph and "64 of 25,398 tuples" in paragraph
+    # Gemma's figure is checked within the tolerance, the rule-based rewriter's exactly
+    llms = llm_systems(sub)
+    assert differences(text.replace("| gemma3-270m | 12.50 |", "| gemma3-270m | 20.00 |"),
+                       text, llms) == []
+    assert differences(text.replace("| gemma3-270m | 12.50 |", "| gemma3-270m | 25.00 |"),
+                       text, llms)
+    assert differences(text.replace("| rule-rewriter (baseline) | 60.94 |",
+                                    "| rule-rewriter (baseline) | 60.95 |"), text, llms)
+
+
+def test_subset_limits_are_said_only_where_an_llm_ran_on_the_subset(tmp_path):
+    from gendermt.findings import benchmark_section, read_run
+
+    run = read_run(write_gate_x_e_subset_run(tmp_path / "r"))
+    run["card"] = [r for r in run["card"] if r["system"] != "gemma3-270m"]
+    lines = benchmark_section("gate-x-e", run, "###", "16 of 5,813 instance_ids")
+    assert not any(SUBSET_LIMITS["gate-x-e"] in line for line in lines)
+    # nor in a full-set table
+    full = read_run(write_gate_x_e_subset_run(tmp_path / "s"))
+    assert not any(SUBSET_LIMITS["gate-x-e"] in line
+                   for line in benchmark_section("gate-x-e", full))
 
 
 PUBLIC = ROOT / "results" / "public"

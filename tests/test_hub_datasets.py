@@ -10,6 +10,7 @@ manifest pinned here to files the test serves.
 from __future__ import annotations
 
 import hashlib
+import json
 import socket
 from pathlib import Path
 
@@ -179,3 +180,54 @@ def test_a_local_copy_of_a_hub_data_set_is_used_offline(tmp_path):
         datasets.resolve_config(config(tmp_path / "cache2", hub_endpoint=endpoint,
                                        local=str(tmp_path / "mirror")),
                                 Hasher(None), {"neogate": manifest})
+
+
+def test_data_pin_prints_the_manifest_lines_of_the_hubs_files(tmp_path, capsys):
+    # `gendermt data pin`: what a user with network runs to pin a shipped Hub manifest. The
+    # stand-in Hub serves a file for each of the shipped Neo-GATE manifest's paths at a
+    # commit that `main` names; the printed lines, pasted into the manifest (its
+    # `unverified:` deleted), make a pinned manifest of exactly the served files
+    from gendermt.cli import main
+
+    shipped = datasets.manifests()["neogate"]
+    served = {}
+    for k, f in enumerate(shipped.files):
+        local = tmp_path / "hub" / f.path
+        local.parent.mkdir(parents=True, exist_ok=True)
+        local.write_bytes(f"file {k} of the stand-in Hub: {f.path}\n".encode())
+        served[f.path] = local
+    files = {(REPO, ref, path): local for path, local in served.items()
+             for ref in ("main", REVISION)}
+    with HubServer(files, commits={"main": REVISION}) as server:
+        assert main(["data", "pin", "neogate", "--endpoint", server.endpoint]) == 0
+        out, err = capsys.readouterr()
+        assert main(["data", "pin", "neogate", "--endpoint", server.endpoint, "--json"]) == 0
+        printed = json.loads(capsys.readouterr().out)
+    assert out.startswith(f"source:\n  hub: {REPO}\n  revision: {REVISION}\nfiles:\n")
+    assert shipped.declared_in in err and "unverified" in err
+    assert printed["revision"] == REVISION and printed["manifest"] == shipped.declared_in
+    assert [(f["path"], f["size"], f["sha256"]) for f in printed["files"]] == [
+        (p, len(local.read_bytes()), hashlib.sha256(local.read_bytes()).hexdigest())
+        for p, local in served.items()]
+    text = Path(shipped.declared_in).read_text(encoding="utf-8")
+    kept = [line for line in text.split("\nsource:")[0].splitlines()
+            if not line.startswith("unverified:")]
+    pasted = tmp_path / "dataset.yaml"
+    pasted.write_text("\n".join(kept) + "\n" + out, encoding="utf-8")
+    pinned = datasets.load_manifest(pasted)
+    assert not pinned.unverified and pinned.commit == REVISION
+    assert [(f.file, f.sha256) for f in pinned.files] == [
+        (f["file"], f["sha256"]) for f in printed["files"]]
+
+
+def test_data_pin_refuses_github_data_sets_and_says_why_the_hub_failed(tmp_path, capsys):
+    from gendermt.cli import main
+
+    assert main(["data", "pin", "winomt"]) == 2
+    assert "not a Hub data set" in capsys.readouterr().err
+    assert main(["data", "pin", "nothing"]) == 2
+    assert "no data set 'nothing'" in capsys.readouterr().err
+    down = f"http://127.0.0.1:{free_port()}"
+    assert main(["data", "pin", "neogate", "--endpoint", down]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and REPO in err and "--endpoint" in err

@@ -120,17 +120,26 @@ def test_the_gemma_runs_subsets_are_taken_by_the_data_stages_and_recorded(tmp_pa
     study = "config/study/public-gemma.yaml"
     spec = yaml.safe_load((ROOT / study).read_text())
     targets = ["results/public-gemma/winomt/data.json", "results/public-gemma/mt-geneval/data.json",
+               "results/public-gemma/gate-x-e/data.json",
                "results/public-gemma/winomt/translations/google/fr.jsonl"]
     proc = snakemake(workdir, *targets, "--cores", "2", "--configfile", study,
                      timeout=RUN_TIMEOUT)
     assert proc.returncode == 0, explain(proc)
     results = workdir / "results" / "public-gemma"
-    for benchmark in ("winomt", "mt-geneval"):
+    for benchmark in ("winomt", "mt-geneval", "gate-x-e"):
         recorded = json.loads((results / benchmark / "data.json").read_text())["subset"]
         setting = spec["benchmarks"][benchmark]["subset"]
         assert {k: recorded[k] for k in setting} == setting
         data = pd.read_parquet(results / benchmark / "data.parquet")
         assert len(data) == recorded["items"] < recorded["of_items"]
+    # GATE X-E: whole instances, and the tuples follow their requests
+    requests = pd.read_parquet(results / "gate-x-e" / "data.parquet")
+    tuples = pd.read_parquet(results / "gate-x-e" / "tuples.parquet")
+    recorded = json.loads((results / "gate-x-e" / "data.json").read_text())["subset"]
+    assert recorded["units"] == requests["instance_id"].nunique() == 16
+    assert set(tuples["item_id"]) == set(requests["item_id"])
+    assert recorded["follow"]["tuples"]["rows"] == len(tuples) < recorded["follow"]["tuples"][
+        "of_rows"]
     winomt = pd.read_parquet(results / "winomt" / "data.parquet")
     assert len(winomt) == 24 and winomt["stereotype"].value_counts().to_dict() == {
         "pro": 10, "anti": 10, "none": 4}

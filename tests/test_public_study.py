@@ -1,7 +1,10 @@
 """The public study's figures against an independent tool, on that run's own outputs
 (config/study/public.yaml; skipped where results/public does not exist, e.g. before CI has
 run the study): MT-GenEval's BLEU and chrF against sacrebleu itself, its accuracy against
-the official rule, WinoMT's original reader against its own command line."""
+the official rule, WinoMT's original reader against its own command line, GATE X-E's
+rewriting accuracy against exact match on the raw answers (the full set, and the subset of
+config/study/public-gemma.yaml, whose tuples are checked to be the full run's of the kept
+requests)."""
 
 from __future__ import annotations
 
@@ -117,3 +120,101 @@ def test_winomt_original_reader_equals_its_command_line(capsys):
         assert run[key] == pytest.approx(printed[key], abs=1e-9), key
     for key in ("acc", "delta_g", "delta_s"):
         assert row[f"{key}_original"] == pytest.approx(printed[key], abs=1e-9), key
+
+
+PUBLIC_GEMMA = ROOT / "results" / "public-gemma"
+GATE_X_E_LABELS = {"Neutral": "neutral", "Feminine": "feminine", "Masculine": "masculine"}
+
+
+def _variants(raw: str) -> dict[str, str] | None:
+    """A rewriter's three-variant answer read here on its own ("None": keep the original),
+    strictly in the format the rule-based and reference rewriters write."""
+    if raw.strip() == "None":
+        return None
+    found = {}
+    for line in raw.splitlines():
+        label, _, text = line.partition(": ")
+        if label in GATE_X_E_LABELS:
+            found[GATE_X_E_LABELS[label]] = text
+    return found
+
+
+def _gate_x_e_accuracy(tuples: pd.DataFrame, rewrite: dict[str, str]) -> float:
+    """The scorecard's GATE X-E figure, from the paper's rule (§4.2, §5.3) as written here:
+    an exact match (surrounding spaces aside) per tuple with a gender-marked original; per
+    negative instance, both its feminine and masculine rewrites equal to the original; per
+    negative neutral tuple, a match."""
+    match = pd.Series([rewrite[t].strip() == r.strip() for t, r in
+                       zip(tuples["tuple_id"], tuples["reference"], strict=True)],
+                      index=tuples.index)
+    negative = tuples["original_gender"] == "negative"
+    neutral = tuples["requested_gender"] == "neutral"
+    gendered = tuples[negative & ~neutral].assign(match=match[negative & ~neutral])
+    both = gendered.groupby("instance_id")["match"].all()
+    correct = match[~negative].sum() + both.sum() + match[negative & neutral].sum()
+    n = (~negative).sum() + len(both) + (negative & neutral).sum()
+    return 100 * correct / n
+
+
+def _card(results, benchmark: str) -> dict[str, float]:
+    card = json.loads((results / "scorecard" / "scorecard.json").read_text())
+    return {r["system"]: r[benchmark]["accuracy"] for r in card if r.get(benchmark)}
+
+
+@pytest.mark.parametrize("results", [PUBLIC, PUBLIC_GEMMA], ids=["full set", "subset"])
+def test_gate_x_e_rewriting_accuracy_is_exact_match_on_the_runs_answers(results):
+    """The scorecard's GATE X-E figure of every rewriter that answers in three variants (the
+    rule-based one, the reference points), from its raw answers and the tuples alone; and
+    Gemma's (answering the neutral rewrite alone, the gendered ones derived by the pronoun
+    rule that gate_x_e's own tests cover) from its tuples' rewrites: its neutral requests'
+    rewrites are its answers as written."""
+    folder = results / "gate-x-e"
+    if not (results / "scorecard" / "scorecard.json").is_file() or not folder.is_dir():
+        pytest.skip(f"no {results} (run its study config first)")
+    tuples = pd.read_parquet(folder / "tuples.parquet")
+    figures = _card(results, "gate-x-e")
+    checked = set()
+    for system, figure in figures.items():
+        [path] = list((folder / "translations" / system).glob("*.jsonl"))
+        with open(path, encoding="utf-8") as fh:
+            raws = {r["item_id"]: r["raw"] for r in map(json.loads, fh)}
+        if path.stem == "fewshot":  # the neutral rewrite alone
+            scored = pd.read_parquet(folder / "rewrites" / system / "fewshot.parquet")
+            rewrite = dict(zip(scored["tuple_id"], scored["rewrite"].fillna(""), strict=True))
+            for t in tuples[tuples["requested_gender"] == "neutral"].itertuples():
+                answer = raws[t.item_id].strip()
+                none = answer.rstrip(".").lower() == "none"
+                assert rewrite[t.tuple_id] == (t.original if none else answer), t.tuple_id
+        else:
+            rewrite = {}
+            for t in tuples.itertuples():
+                variants = _variants(raws[t.item_id])
+                rewrite[t.tuple_id] = (t.original if variants is None
+                                       else variants.get(t.requested_gender, ""))
+        assert figure == pytest.approx(_gate_x_e_accuracy(tuples, rewrite), rel=1e-9), system
+        checked.add(system)
+    assert {"rule-rewriter", "oracle-rewriter", "keep-original"} <= checked
+    assert figures["oracle-rewriter"] == 100
+
+
+@pytest.mark.skipif(not (PUBLIC / "gate-x-e" / "tuples.parquet").is_file()
+                    or not (PUBLIC_GEMMA / "gate-x-e" / "tuples.parquet").is_file(),
+                    reason="no results/public and results/public-gemma (run both configs)")
+def test_the_gate_x_e_subset_is_whole_instances_with_all_their_tuples():
+    """The subset's requests and tuples are the full run's, of whole instances: every request
+    of each kept instance, every tuple of each kept request, nothing else."""
+    full = pd.read_parquet(PUBLIC / "gate-x-e" / "data.parquet")
+    full_tuples = pd.read_parquet(PUBLIC / "gate-x-e" / "tuples.parquet")
+    sub = pd.read_parquet(PUBLIC_GEMMA / "gate-x-e" / "data.parquet")
+    sub_tuples = pd.read_parquet(PUBLIC_GEMMA / "gate-x-e" / "tuples.parquet")
+    instances = set(sub["instance_id"])
+    assert list(sub["item_id"]) == list(full[full["instance_id"].isin(instances)]["item_id"])
+    expected = full_tuples[full_tuples["item_id"].isin(set(sub["item_id"]))]
+    pd.testing.assert_frame_equal(sub_tuples.reset_index(drop=True),
+                                  expected.reset_index(drop=True))
+    recorded = json.loads((PUBLIC_GEMMA / "gate-x-e" / "data.json").read_text())["subset"]
+    assert (recorded["units"], recorded["items"]) == (len(instances), len(sub))
+    assert recorded["follow"]["tuples"] == {"rows": len(sub_tuples),
+                                            "of_rows": len(full_tuples)}
+    # in proportion to language × category: every language has some
+    assert set(sub["language"]) == set(full["language"])

@@ -91,3 +91,59 @@ def test_the_run_summary_names_each_benchmarks_subset(tmp_path):
     assert summary("x", [], cfg, ROOT)["subsets"] == {"winomt": setting}
     assert "subsets" not in summary("x", [], {"benchmarks": {"gate": {"systems": []}},
                                               "systems": {}}, ROOT)
+
+
+def gate_x_e_like():
+    """GATE X-E's shape: requests (one per instance × gender-marked original) and test tuples
+    (two or three per request, each naming its request's item_id)."""
+    items, tuples = [], []
+    for i in range(20):
+        lang = "tr" if i < 12 else "fi"
+        category = "Negative" if i % 4 == 0 else "Pronoun-Only"
+        originals = ["neg"] if category == "Negative" else ["f", "m"]
+        for o in originals:
+            item = f"{lang}-{i:04d}-{o}"
+            items.append({"item_id": item, "instance_id": f"{lang}-{i:04d}", "language": lang,
+                          "category": category})
+            for g in "fmn" if o == "neg" else [g for g in "fmn" if g != o]:
+                tuples.append({"tuple_id": f"{item}-{g}", "item_id": item})
+    return pd.DataFrame(items), pd.DataFrame(tuples)
+
+
+def test_a_following_table_keeps_exactly_the_tuples_of_the_kept_requests(tmp_path):
+    items, tuples = gate_x_e_like()
+    data_path, tuples_path = tmp_path / "data.parquet", tmp_path / "tuples.parquet"
+    provenance = tmp_path / "data.json"
+    items.to_parquet(data_path, index=False)
+    tuples.to_parquet(tuples_path, index=False)
+    provenance.write_text("{}")
+    record = apply(data_path, provenance, {"size": 5, "seed": 32, "by": ["language", "category"],
+                                           "unit": "instance_id"}, {"tuples": tuples_path})
+    kept, kept_tuples = pd.read_parquet(data_path), pd.read_parquet(tuples_path)
+    # whole instances: both originals of a positive one, and every tuple of each request
+    assert kept["instance_id"].nunique() == 5
+    assert kept.groupby("instance_id").size().to_dict() == {
+        i: (1 if c == "Negative" else 2) for i, c in
+        kept.drop_duplicates("instance_id")[["instance_id", "category"]].itertuples(index=False)}
+    assert list(kept_tuples["tuple_id"]) == [t for t in tuples["tuple_id"]
+                                             if t.rsplit("-", 1)[0] in set(kept["item_id"])]
+    assert set(kept_tuples["item_id"]) == set(kept["item_id"])
+    assert record["follow"] == {"tuples": {"rows": len(kept_tuples), "of_rows": len(tuples)}}
+    assert json.loads(provenance.read_text())["subset"] == record
+    assert describe(record) == (f"5 of 20 instance_ids; {len(kept)} of {len(items)} items; "
+                                f"{len(kept_tuples)} of {len(tuples)} tuples (seed 32, "
+                                "stratified by language, category)")
+
+
+def test_a_following_table_of_other_items_is_refused_and_nothing_is_cut(tmp_path):
+    items, tuples = gate_x_e_like()
+    data_path, tuples_path = tmp_path / "data.parquet", tmp_path / "tuples.parquet"
+    items.to_parquet(data_path, index=False)
+    stray = pd.concat([tuples, pd.DataFrame([{"tuple_id": "x-n", "item_id": "hu-9999-f"}])])
+    stray.to_parquet(tuples_path, index=False)
+    (tmp_path / "data.json").write_text("{}")
+    with pytest.raises(GenderMTError, match=r"names 1 item\(s\) that .*data\.parquet lacks, "
+                                            r"e\.g\. \['hu-9999-f'\]"):
+        apply(data_path, tmp_path / "data.json", {"size": 3, "seed": 1}, {"tuples": tuples_path})
+    assert len(pd.read_parquet(data_path)) == len(items)
+    assert len(pd.read_parquet(tuples_path)) == len(stray)

@@ -26,6 +26,7 @@ COMMANDS = (
     "gendermt.findings_cli",
     "gendermt.cache_cli",
     "gendermt.stored_cli",
+    "gendermt.data_cli",
 )
 
 

@@ -14,6 +14,12 @@ names) that renders each of the file's ``demonstrations`` of the item's target l
 (``demonstrations: {fr: [{source: ..., target: ...}, ...]}``); they fill
 ``{demonstrations}``, joined by ``demonstration_joiner`` (a blank line). They are part of
 the template's hash, so editing one reruns what used it (bump ``version`` too).
+
+A benchmark whose items all have one target language (GATE X-E: tr/hu/fi/fa→en) keys its
+demonstrations by the *source* language instead: the template says ``demonstrations_by:
+src_lang``. A demonstration may carry fields besides ``source`` and ``target`` (GATE X-E's
+``translation``: the English a rewriter rewrites); the demonstration fragment may use any
+field that every demonstration of the file has.
 """
 
 from __future__ import annotations
@@ -39,8 +45,10 @@ LANGUAGE_NAMES = {"en": "English", "fr": "French", "it": "Italian", "es": "Spani
 
 # The placeholders every template may use (render fills them); benchmarks add their own.
 PLACEHOLDERS = frozenset({"source", "src_lang_name", "tgt_lang_name", "demonstrations"})
-#: What a demonstration fragment may use.
+#: What a demonstration fragment may use (and any field every demonstration has).
 DEMONSTRATION_PLACEHOLDERS = frozenset({"source", "target", "src_lang_name", "tgt_lang_name"})
+#: How a template's demonstrations are keyed: the item's target or source language.
+DEMONSTRATIONS_BY = {"tgt_lang": "target language", "src_lang": "source language"}
 
 
 def placeholders(text: str) -> set[str]:
@@ -156,46 +164,61 @@ def _demonstrations(spec: dict[str, Any], name: str, tpl: dict[str, Any],
     if fragment not in fragments:
         raise GenderMTError(f"{path}: template {name!r}: demonstration fragment {fragment!r} "
                             "is not in `fragments:`")
-    unknown = sorted(placeholders(fragments[fragment]) - DEMONSTRATION_PLACEHOLDERS)
-    if unknown:
-        allowed = ", ".join("{" + a + "}" for a in sorted(DEMONSTRATION_PLACEHOLDERS))
-        raise GenderMTError(f"{path}: template {name!r}: the demonstration fragment uses "
-                            f"{', '.join('{' + u + '}' for u in unknown)} (it may use "
-                            f"{allowed})")
     if not shows:
         raise GenderMTError(f"{path}: template {name!r} has demonstrations but no "
                             "{demonstrations} placeholder to show them")
+    by = tpl.get("demonstrations_by", "tgt_lang")
+    if by not in DEMONSTRATIONS_BY:
+        raise GenderMTError(f"{path}: template {name!r}: demonstrations_by must be "
+                            f"{' or '.join(DEMONSTRATIONS_BY)}, not {by!r}")
     demos = spec.get("demonstrations")
     if not isinstance(demos, dict) or not demos:
         raise GenderMTError(f"{path}: template {name!r} is few-shot but the file has no "
-                            "`demonstrations:` (target language → list of {source, target})")
+                            f"`demonstrations:` ({DEMONSTRATIONS_BY[by]} → list of "
+                            "{source, target})")
     for lang, items in demos.items():
         if not isinstance(items, list) or not items or not all(
                 isinstance(d, dict) and isinstance(d.get("source"), str)
-                and isinstance(d.get("target"), str) for d in items):
+                and isinstance(d.get("target"), str)
+                and all(isinstance(v, str) for v in d.values()) for d in items):
             raise GenderMTError(f"{path}: demonstrations.{lang} must be a list of "
-                                "{source: ..., target: ...}")
-    return {"demonstration": fragments[fragment],
-            "demonstration_joiner": spec.get("demonstration_joiner", "\n\n"),
-            "demonstrations": {str(k): [{"source": d["source"], "target": d["target"]}
-                                        for d in v] for k, v in sorted(demos.items())}}
+                                "{source: ..., target: ...} (texts only)")
+    # besides source and target, the fields every demonstration of the file has
+    fields = set.intersection(*(set(d) for items in demos.values() for d in items))
+    allowed_names = DEMONSTRATION_PLACEHOLDERS | fields
+    unknown = sorted(placeholders(fragments[fragment]) - allowed_names)
+    if unknown:
+        allowed = ", ".join("{" + a + "}" for a in sorted(allowed_names))
+        raise GenderMTError(f"{path}: template {name!r}: the demonstration fragment uses "
+                            f"{', '.join('{' + u + '}' for u in unknown)} (it may use "
+                            f"{allowed})")
+    found = {"demonstration": fragments[fragment],
+             "demonstration_joiner": spec.get("demonstration_joiner", "\n\n"),
+             "demonstrations": {str(k): [{f: d[f] for f in sorted(d)} for d in v]
+                                for k, v in sorted(demos.items())}}
+    if "demonstrations_by" in tpl:  # (absent: by target language, and the hash as before)
+        found["demonstrations_by"] = by
+    return found
 
 
 def demonstrations_text(template: dict[str, Any], src_lang: str, tgt_lang: str) -> str:
-    """``{demonstrations}`` for one target language ("" for a template without them)."""
+    """``{demonstrations}`` for one item's languages ("" for a template without them): those
+    of its target language, or of its source language (``demonstrations_by: src_lang``)."""
     if "demonstration" not in template:
         return ""
-    demos = template["demonstrations"].get(tgt_lang)
+    by = template.get("demonstrations_by", "tgt_lang")
+    lang = src_lang if by == "src_lang" else tgt_lang
+    demos = template["demonstrations"].get(lang)
     if not demos:
         raise GenderMTError(
-            f"template {template['name']!r} has no demonstrations for the target language "
-            f"{tgt_lang!r} (it has {', '.join(sorted(template['demonstrations']))}): add "
-            f"`demonstrations: {{{tgt_lang}: [...]}}` to its file")
+            f"template {template['name']!r} has no demonstrations for the "
+            f"{DEMONSTRATIONS_BY[by]} {lang!r} (it has "
+            f"{', '.join(sorted(template['demonstrations']))}): add "
+            f"`demonstrations: {{{lang}: [...]}}` to its file")
     names = {"src_lang_name": LANGUAGE_NAMES.get(src_lang, src_lang),
              "tgt_lang_name": LANGUAGE_NAMES.get(tgt_lang, tgt_lang)}
     return template["demonstration_joiner"].join(
-        template["demonstration"].format(source=d["source"], target=d["target"], **names)
-        for d in demos)
+        template["demonstration"].format(**{**d, **names}) for d in demos)
 
 
 def render(template: dict[str, Any], source: str, src_lang: str, tgt_lang: str,

@@ -12,6 +12,11 @@ GPU user sets to ``all``.
   own units drawn without replacement by a seeded generator, then kept in the data's order.
 - ``seed``: the generator's seed (numpy's PCG64 through ``numpy.random.default_rng``).
 
+A benchmark whose data stage writes a second table keyed by its items (GATE X-E's
+``tuples.parquet``: each test tuple names the request it scores, ``item_id``) has that table
+*follow* the subset: its rows of the kept items are kept, the others dropped, so that no
+tuple is left without its request and every kept request keeps all its tuples.
+
 The same data, size, seed and key give the same items on every machine; the data stage
 records them in ``data.json`` (``subset``: the setting, the count kept, the count of the full
 set, each stratum's counts), which the tables and the findings page name.
@@ -94,13 +99,34 @@ def describe(record: Mapping[str, Any]) -> str:
     by = f", stratified by {', '.join(record['by'])}" if record.get("by") else ""
     extra = (f"; {record['items']:,} of {record['of_items']:,} items"
              if what != "items" else "")
+    for name, rows in (record.get("follow") or {}).items():
+        extra += f"; {rows['rows']:,} of {rows['of_rows']:,} {name}"
     return f"{count:,} of {of:,} {what}{extra} (seed {record['seed']}{by})"
 
 
+def follow(table: Any, chosen: Any, key: str = "item_id") -> Any:
+    """``table``'s rows whose ``key`` is one of the ``chosen`` items' (in ``table``'s order):
+    a second table of the data stage (GATE X-E's tuples) kept with the subset."""
+    if key not in table.columns or key not in chosen.columns:
+        raise GenderMTError(f"subset: a following table needs the column {key!r} in it and "
+                            "in the data")
+    return table[table[key].isin(set(chosen[key]))].reset_index(drop=True)
+
+
+def _replace(frame: Any, path: str | Path) -> None:
+    tmp = Path(f"{path}.subset.tmp")
+    frame.to_parquet(tmp, index=False)
+    os.replace(tmp, path)
+
+
 def apply(data_path: str | Path, provenance_path: str | Path,
-          subset: Mapping[str, Any] | None) -> dict | None:
+          subset: Mapping[str, Any] | None,
+          followers: Mapping[str, str | Path] | None = None) -> dict | None:
     """Workflow step of a data stage: keep the subset of ``data.parquet`` (rewritten in
-    place, atomically) and record it in ``data.json``; nothing for no subset."""
+    place, atomically) and record it in ``data.json``; nothing for no subset.
+    ``followers`` (name → parquet file keyed by ``item_id``, e.g. ``{"tuples":
+    ".../tuples.parquet"}``) are cut to the kept items too, their counts recorded under
+    ``follow``."""
     if not subset:
         return None
     import pandas as pd
@@ -108,9 +134,20 @@ def apply(data_path: str | Path, provenance_path: str | Path,
     data = pd.read_parquet(data_path)
     chosen, record = choose(data, subset.get("size", "all"), int(subset.get("seed", 0)),
                             list(subset.get("by", [])), str(subset.get("unit", "item_id")))
-    tmp = Path(f"{data_path}.subset.tmp")
-    chosen.to_parquet(tmp, index=False)
-    os.replace(tmp, data_path)
+    kept = {}
+    for name, path in (followers or {}).items():
+        table = pd.read_parquet(path)
+        strays = set(table["item_id"]) - set(data["item_id"]) if "item_id" in table else ()
+        if strays:  # a table of other data: cutting it would hide that
+            raise GenderMTError(f"subset: {path} names {len(strays)} item(s) that "
+                                f"{data_path} lacks, e.g. {sorted(strays)[:3]}")
+        kept[name] = (follow(table, chosen), len(table))
+    # the followers first: a data.parquet already cut means the stage finished
+    for name, (table, _) in kept.items():
+        _replace(table, followers[name])
+    if kept:
+        record["follow"] = {name: {"rows": len(t), "of_rows": n} for name, (t, n) in kept.items()}
+    _replace(chosen, data_path)
     provenance = Path(provenance_path)
     found = json.loads(provenance.read_text(encoding="utf-8"))
     found["subset"] = record

@@ -47,12 +47,16 @@ rule gate_x_e_data:
         tuples=f"{RESULTS}/gate-x-e/tuples.parquet",
         provenance=f"{RESULTS}/gate-x-e/data.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gate_x_e.data", "gendermt.data_provenance"),
+        code=code_fingerprint("gendermt.benchmarks.gate_x_e.data", "gendermt.data_provenance",
+                              "gendermt.subsets"),
         # path, size and sha256 of what it reads: a changed source reruns it
         data_sources=data_source_identity(GATE_X_E_RAW),
         # the declared public data sets they come from (recorded in data.json)
         datasets=datasets_of(GATE_X_E_RAW),
         exclude_swapped=GATE_X_E.get("exclude_swapped", False),
+        # a study's stratified, seeded subset of the requests, whole instances with
+        # `unit: instance_id` (gendermt.subsets); the tuples follow; absent: the whole set
+        **({"subset": GATE_X_E["subset"]} if GATE_X_E.get("subset") else {}),
     log:
         f"{LOGS}/gate-x-e/data.log",
     conda:

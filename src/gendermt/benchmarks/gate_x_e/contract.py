@@ -20,6 +20,7 @@ CONTRACTS = (
         data_stage_keys=("data.root/",),
         datasets=("dataset.yaml",),
         placeholders=frozenset(["translation"]),
+        check="gendermt.benchmarks.gate_x_e.config:check",
         cli="gendermt.benchmarks.gate_x_e.cli",
         scorecard=Scorecard(
             "gate-x-e",
