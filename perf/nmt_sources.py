@@ -21,7 +21,8 @@ process that loads the same model with transformers and translates the distinct 
 prompt its outputs. Alternating A and B after a warm-up of each; min, median, ratio
 (perf/_ab.py). The ratio is what the workflow (planning, the data, inputs and shared-sources
 jobs, a job per prompt, the cache, the provenance) costs over the model's own work; on a
-real model the model's work dominates. ``--small``: 2 prompts, one pair without a warm-up, no before/after table.
+real model the model's work dominates. ``--small``: 2 prompts, one pair without a warm-up,
+no before/after table.
 """
 
 from __future__ import annotations
