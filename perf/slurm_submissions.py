@@ -1,15 +1,21 @@
 """sbatch submissions of a SLURM run of the default: every job (before) vs only the jobs that
 need a node, with data, inputs, per-run CPU scores, tables and figures as `localrules` (after).
 
-Usage: python perf/slurm_submissions.py [--real] [--configfile FILE ...]
+Usage: python perf/slurm_submissions.py [--planned] [--configfile FILE ...] [--repeats 1]
+                                        [--small] [--record]
 
 1. Planned: the dry run's jobs per rule and the `localrules:` lines of the rule files. Before =
    every job but `all` and those of rules marked `localrule: True` in their body (`extract`);
    after = jobs of rules that are not local either way.
-2. --real: the default through `--workflow-profile profiles/slurm` on the single-node test
-   cluster (.ci/slurm-cluster; it must answer `sinfo`, and the SLURM plugin must be installed),
-   once as the checkout is (after) and once on a copy whose `localrules:` lines are removed
-   (before): sbatch submissions counted in Snakemake's output, and the wall time.
+2. Real runs (unless --planned): the default through `--workflow-profile profiles/slurm` on
+   the single-node test cluster (.ci/slurm-cluster; `sbatch` on PATH, a cluster answering
+   `sinfo`, the SLURM plugin installed; without them it exits 1 saying which), as an A/B of
+   two settings (perf/_ab.py; there is no bare SLURM alternative that runs the same jobs):
+   A the checkout as it is (localrules), B a copy whose `localrules:` lines are removed
+   (every job submitted), each in a fresh copy, alternating, wall seconds (the cost is
+   queueing and polling, not CPU); min, median, ratio, and the sbatch submissions counted in
+   Snakemake's output. ``--small`` (CI with the test cluster running): one FairTranslate
+   translation of an offline system (data, inputs, translate, extract), one pair.
 """
 
 from __future__ import annotations
@@ -25,6 +31,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _ab  # noqa: E402 (perf/_ab.py: the A/B comparison)
+
+SMALL_TARGETS = ["results/default/fairtranslate/translations/copy-source/baseline.jsonl"]
 ENTRIES = ["Snakefile", "workflow", "config", "resources", "envs", "profiles", "src"]
 SUBMITTED = re.compile(r"has been submitted with SLURM jobid (\d+)")
 
@@ -83,7 +93,8 @@ def planned(configfiles: list[str]) -> None:
         args += ["--configfile", *configfiles]
     proc = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=600)
     if proc.returncode:
-        sys.exit(proc.stdout[-2000:] + proc.stderr[-3000:])
+        raise SystemExit(f"the dry run failed (exit {proc.returncode}):\n"
+                         f"{proc.stdout[-2000:]}{proc.stderr[-3000:]}")
     stats = job_stats(proc.stdout + proc.stderr)
     total = stats.pop("total")
     listed, marked = local_rules(ROOT)
@@ -100,39 +111,63 @@ def planned(configfiles: list[str]) -> None:
         f"{rule} {n}" for rule, n in stats.items() if rule not in local and rule != "all"))
 
 
-def real() -> None:
+def require_cluster() -> None:
+    """Exit 1 with the cause where the real runs cannot run."""
+    if shutil.which("sbatch") is None:
+        raise SystemExit("SLURM is not installed here (no `sbatch` on PATH): .ci/slurm-cluster "
+                         "install and start, as root; --planned counts without a cluster")
     if subprocess.run(["sinfo"], capture_output=True, timeout=30).returncode:
-        sys.exit("no SLURM cluster answers `sinfo` (.ci/slurm-cluster start, as root)")
+        raise SystemExit("no SLURM cluster answers `sinfo` (.ci/slurm-cluster start, as root)")
+
+
+def real(targets: list[str], repeats: int) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GENDERMT_SLURM_")}
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
-    print("\n## Real runs of the default on the test cluster (.ci/slurm-cluster)\n")
-    print("| | sbatch submissions | jobs | wall (s) |")
-    print("|---|---:|---:|---:|")
+    print(f"\n## Real runs of {' '.join(targets) or 'the default'} on the test cluster "
+          "(.ci/slurm-cluster)\n")
+    submitted: dict[str, set[int]] = {"gendermt": set(), "bare": set()}
     with tempfile.TemporaryDirectory() as tmp:
-        for label, strip in (("before (no localrules)", True), ("after (localrules)", False)):
-            work = copy_project(Path(tmp) / label.split()[0], strip_localrules=strip)
+        runs = iter(range(10**6))
+
+        def one(side: str, strip: bool) -> float:
+            work = copy_project(Path(tmp) / f"{side}-{next(runs)}", strip_localrules=strip)
             t0 = time.perf_counter()
             proc = subprocess.run(
                 [snakemake_exe(), "--workflow-profile", "profiles/slurm",
-                 "--slurm-init-seconds-before-status-checks", "2"],
+                 "--slurm-init-seconds-before-status-checks", "2", *targets],
                 cwd=work, capture_output=True, text=True, timeout=3600, env=env)
             wall = time.perf_counter() - t0
             text = proc.stdout + proc.stderr
             if proc.returncode:
-                sys.exit(f"{label}: the run failed\n{text[-4000:]}")
-            print(f"| {label} | {len(SUBMITTED.findall(text))} | "
-                  f"{job_stats(text)['total']} | {wall:.0f} |")
+                raise _ab.SideFailed(side, f"the SLURM run failed (exit {proc.returncode}):\n"
+                                           f"{text[-4000:]}")
+            submitted[side].add(len(SUBMITTED.findall(text)))
+            shutil.rmtree(work, ignore_errors=True)
+            return wall
+
+        _ab.compare(f"SLURM run, {' '.join(targets) or 'the default'}: localrules vs every "
+                    "job submitted", lambda: one("gendermt", False), lambda: one("bare", True),
+                    repeats, warmup=False, unit="wall seconds",
+                    note="two settings: A the checkout, B no localrules lines")
+    print(f"sbatch submissions: localrules {sorted(submitted['gendermt'])}, "
+          f"without {sorted(submitted['bare'])}")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--real", action="store_true")
+    _ab.add_arguments(parser, repeats=1)
+    parser.add_argument("--planned", action="store_true",
+                        help="the planned submissions only (no cluster needed)")
+    parser.add_argument("--real", action="store_true", help=argparse.SUPPRESS)  # the default
     parser.add_argument("--configfile", nargs="*", default=[])
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if not args.planned:
+        require_cluster()  # before the planning, so that a missing cluster fails at once
     planned(args.configfile)
-    if args.real:
-        real()
+    if not args.planned:
+        real(SMALL_TARGETS if args.small else [], 1 if args.small else args.repeats)
+    return _ab.finish("slurm_submissions", args)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -3,13 +3,16 @@ each comparison run and print a ratio; no timing is asserted)."""
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import subprocess
 import sys
 
 import pytest
 
 from .conftest import ROOT
+from .slurm_support import slurm_cluster  # noqa: F401 (a fixture: skips without a cluster)
 
 RATIO = re.compile(r"gendermt min [\d.]+ \S+ median [\d.]+ \S+ \| bare min [\d.]+ \S+ median "
                    r"[\d.]+ \S+ \| ratio [\d.]+x")
@@ -20,6 +23,9 @@ def run_perf(script: str, *args: str) -> str:
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:] + proc.stdout[-3000:]
     return proc.stdout
+
+
+GATE_X_E = ROOT.parent / "shared" / "data" / "gate-x-e" / "turkish" / "pre_processed"
 
 
 def model_files() -> dict[str, int]:
@@ -162,3 +168,89 @@ def test_gambit_tables_small():
 def test_fairtranslate_inclusive_small():
     out = run_perf("fairtranslate_inclusive.py", "--small")
     assert len(RATIO.findall(out)) == 1, out
+
+
+def test_scoring_throughput_small():
+    pytest.importorskip("sacrebleu")
+    out = run_perf("scoring_throughput.py", "--small")
+    try:
+        import nltk  # noqa: F401
+        metrics = 4  # bleu, chrf, ter against sacrebleu; bleu_nltk_m4 against NLTK
+    except ImportError:
+        metrics = 3
+        assert "bleu_nltk_m4: skipped" in out, out
+    assert len(RATIO.findall(out)) == metrics, out
+
+
+def test_score_store_small():
+    out = run_perf("score_store.py", "--small")
+    assert len(RATIO.findall(out)) == 1, out
+    assert "calls after = the fifth's new triples: yes" in out, out
+    assert re.search(r"triples sent to the model by each side: \d+", out), out
+
+
+def test_gate_x_e_rule_rewriter_small():
+    if not GATE_X_E.is_dir():
+        pytest.skip("GATE X-E's pre-processed pairs (../shared/data/gate-x-e) are absent")
+    out = run_perf("gate_x_e_rule_rewriter.py", "--small")
+    assert len(RATIO.findall(out)) == 1, out
+
+
+def test_gate_x_e_rule_rewriter_names_absent_data(tmp_path):
+    proc = subprocess.run([sys.executable, str(ROOT / "perf" / "gate_x_e_rule_rewriter.py"),
+                           "--small", "--data", str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1 and "pre_processed" in proc.stderr, proc.stderr
+
+
+def test_base_model_throughput_small():
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    out = run_perf("base_model_throughput.py", "--small")
+    # against transformers; without a stop string against with one
+    assert len(RATIO.findall(out)) == 2, out
+    assert re.search(r"tokens generated: gendermt \d+, bare \d+", out), out
+
+
+@pytest.mark.workflow
+def test_nmt_sources_small():
+    pytest.importorskip("transformers")
+    out = run_perf("nmt_sources.py", "--small")
+    assert len(RATIO.findall(out)) == 1, out
+    assert re.search(r"distinct sources: \d+", out), out
+
+
+@pytest.mark.workflow
+def test_default_run_small():
+    out = run_perf("default_run.py", "--small")
+    # a real run from scratch and the no-op rerun after it
+    assert len(RATIO.findall(out)) == 2, out
+    assert re.search(r"CPU a job: gendermt [\d.]+ s, bare [\d.]+ s", out), out
+
+
+@pytest.mark.usefixtures("slurm_cluster")
+def test_slurm_plugin_startup_small():
+    out = run_perf("slurm_plugin_startup.py", "--small")
+    assert len(RATIO.findall(out)) >= 1, out
+
+
+@pytest.mark.workflow
+@pytest.mark.usefixtures("slurm_cluster")
+def test_slurm_submissions_small():
+    out = run_perf("slurm_submissions.py", "--small")
+    assert len(RATIO.findall(out)) == 1, out
+    assert "sbatch submissions: localrules" in out, out
+
+
+@pytest.mark.parametrize("script", ["slurm_plugin_startup.py", "slurm_submissions.py"])
+def test_slurm_scripts_without_sbatch_exit_non_zero_saying_why(script):
+    """Where SLURM is not installed (here: a PATH holding only this Python's folder), the
+    SLURM scripts stop with exit status 1 and the cause, not a traceback or a silent 0."""
+    bindir = os.path.dirname(sys.executable)
+    assert shutil.which("sbatch", path=bindir) is None
+    proc = subprocess.run([sys.executable, str(ROOT / "perf" / script), "--small"],
+                          capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "PATH": bindir})
+    assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
+    last = proc.stderr.strip().splitlines()[-1]
+    assert "sbatch" in last or "plugin is not installed" in last, proc.stderr[-2000:]
