@@ -166,9 +166,9 @@ def test_config_check_names_a_bad_headline_prompt_at_start_up():
     check_scorecard({**config, "scorecard": {"headline_prompts": {
         "fairtranslate": {"copy-source": "moral"}}}})
     for bad, match in (
-            ({"headline_prompts": {"fairtranslate": {"smollm2-135m": "moral"}}},
-             r"headline_prompts\.fairtranslate\.smollm2-135m: 'moral' is not one of the "
-             r"prompts it runs \(baseline\)"),
+            ({"headline_prompts": {"fairtranslate": {"gemma3-270m": "moral"}}},
+             r"headline_prompts\.fairtranslate\.gemma3-270m: 'moral' is not one of the "
+             r"prompts it runs \(fewshot\)"),
             ({"headline_prompts": {"nosuch": {"copy-source": "baseline"}}},
              r"headline_prompts\.nosuch: not a configured benchmark"),
             ({"headline_prompts": {"fairtranslate": {"ghost": "baseline"}}},
