@@ -23,6 +23,7 @@ test cluster running): the current state only, one pair, no stopping.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -76,15 +77,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-stop", action="store_true",
                         help="do not stop and restart the test cluster's controller")
     args = parser.parse_args(argv)
-    try:
-        import snakemake_executor_plugin_slurm  # noqa: F401
-    except ImportError:
-        raise SystemExit("the SLURM plugin is not installed in this Python: "
-                         "pip install -e '.[slurm]'") from None
+    # SLURM first: importing the plugin runs SLURM's tools (and `which`) where it is absent
     for tool in ("sbatch", "scontrol"):
         if shutil.which(tool) is None:
             raise SystemExit(f"SLURM is not installed here (no `{tool}` on PATH): "
                              ".ci/slurm-cluster install, as root")
+    if importlib.util.find_spec("snakemake_executor_plugin_slurm") is None:
+        raise SystemExit("the SLURM plugin is not installed in this Python: "
+                         "pip install -e '.[slurm]'")
     repeats = 1 if args.small else args.repeats
     can_toggle = (not args.no_stop and not args.small and os.geteuid() == 0
                   and CLUSTER.exists())
