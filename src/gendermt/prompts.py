@@ -147,9 +147,9 @@ def load_templates(path: str | Path) -> dict[str, dict[str, Any]]:
     return resolved
 
 
-def _demonstrations(spec: dict[str, Any], name: str, tpl: dict[str, Any],
-                    fragments: dict[str, str], parts: dict[str, str | None],
-                    path: str | Path) -> dict[str, Any]:
+def _demonstrations(  # noqa: C901 (one check per field)
+        spec: dict[str, Any], name: str, tpl: dict[str, Any], fragments: dict[str, str],
+        parts: dict[str, str | None], path: str | Path) -> dict[str, Any]:
     """A few-shot template's demonstration fragment and the file's demonstrations by target
     language (``{}`` for other templates), checked: every demonstration has a source and a
     target, the fragment uses only its placeholders, and ``{demonstrations}`` is where the
