@@ -105,11 +105,6 @@ class Stored(Backend):
         """The reader's module of a format a benchmark provides (none for the own ones)."""
         spec = formats().get(settings.get("format", "lines"))
         return (spec.reader.partition(":")[0],) if spec else ()
-        try:
-            str(settings["path"]).format(**{k: k for k in PLACEHOLDERS})
-        except (KeyError, IndexError, ValueError) as exc:
-            raise GenderMTError(f"backend 'stored': path {settings['path']!r} may use only "
-                                f"{{benchmark}} and {{prompt}} ({exc})") from exc
 
     @classmethod
     def resolve_settings(cls, settings: dict[str, Any], context: dict[str, str]

@@ -62,28 +62,27 @@ def get(name: str) -> Benchmark:
         raise GenderMTError(f"unknown benchmark {name!r}; known: {', '.join(names())}") from None
 
 
+def _merged(field: str, what: str) -> dict[str, Any]:
+    """One mapping field of every contract, merged; a name two benchmarks declare stops."""
+    found: dict[str, Any] = {}
+    for benchmark in benchmarks():
+        declared = getattr(benchmark, field)
+        twice = set(found) & set(declared)
+        if twice:
+            raise GenderMTError(f"{benchmark.name}: {what}(s) declared twice: "
+                                f"{', '.join(sorted(twice))}")
+        found.update(declared)
+    return found
+
+
 def node_rules() -> dict[str, NodeRule]:
     """Every benchmark's rules that need a node, with their resources."""
-    found: dict[str, NodeRule] = {}
-    for benchmark in benchmarks():
-        twice = set(found) & set(benchmark.node_rules)
-        if twice:
-            raise GenderMTError(f"{benchmark.name}: node rule(s) declared twice: "
-                                f"{', '.join(sorted(twice))}")
-        found.update(benchmark.node_rules)
-    return found
+    return _merged("node_rules", "node rule")
 
 
 def stored_formats() -> dict[str, StoredFormat]:
     """Every benchmark's formats of the ``stored`` backend, by name."""
-    found: dict[str, StoredFormat] = {}
-    for benchmark in benchmarks():
-        twice = set(found) & set(benchmark.stored_formats)
-        if twice:
-            raise GenderMTError(f"{benchmark.name}: stored format(s) declared twice: "
-                                f"{', '.join(sorted(twice))}")
-        found.update(benchmark.stored_formats)
-    return found
+    return _merged("stored_formats", "stored format")
 
 
 def node_resources(rule: str) -> dict[str, Any]:
