@@ -170,7 +170,7 @@ def test_a_missing_file_says_where_to_get_it(tmp_path, mappings):
 def test_cli_prints_the_issue_keys_and_the_oracle_extremes(tmp_path, mappings, capsys):
     data = load(TEST, mappings)
     keys = ["coverage", "accuracy", "cwa", "misgeneration", "n_annotations", "matched",
-            "correct", "masculine", "feminine", "misgenerations"]
+            "correct", "masculine", "feminine", "misgenerations", "signature"]
     for column, expected in (("ref_schwa", (100, 100, 100, 0)), ("ref_male", (100, 0, 0, 0))):
         hyp = tmp_path / f"{column}.txt"
         hyp.write_text("\n".join(data[column]) + "\n", encoding="utf-8")

@@ -15,12 +15,14 @@ import re
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
 
+from .chat_server import ChatServer
 from .slurm_support import slurm_cluster  # noqa: F401 (a fixture)
 from .workflow_support import (
     RUN_TIMEOUT,
@@ -39,6 +41,9 @@ FT = Path("results/default/fairtranslate")
 TABLES = ["by_gender", "by_stereotype", "by_ambiguity", "anova", "dataset"]
 TARGETS = [f"{FT}/tables/{t}.csv" for t in TABLES] + [
     f"{FT}/figures/score_by_gender.{ext}" for ext in ("png", "pdf")]
+API = "loopback-api"
+TARGET = FT / f"translations/{API}/baseline.jsonl"
+PARTIAL = FT / f"raw/{API}/baseline.jsonl.partial"
 SUBMITTED = re.compile(r"has been submitted with SLURM jobid (\d+)")
 # the user's own settings must not leak into the test; polling every 2 s keeps it short
 SLURM_ARGS = ["--workflow-profile", "profiles/slurm", "--slurm-init-seconds-before-status-checks",
@@ -133,28 +138,36 @@ def test_a_finished_slurm_run_has_nothing_to_do(slurm_run):
 
 
 # ----------------------------------------------------------------------------- scancel mid-run
-ITEMS = 3000  # at batch_size 1, one fsync per item: long enough to be killed mid-run
+ITEMS = 3000
+# each answer of the test's chat server waits this long, one request at a time: the job takes
+# at least ITEMS × DELAY (15 s) whatever the machine, long enough to be seen and killed mid-run
+DELAY = 0.005
 
 
-def big_project(workdir: Path) -> Path:
-    """One system (on a GPU) × one prompt over ITEMS synthetic items: data.parquet is written
-    directly (the published-format loader is slow at this size) and is newer than its input, so
-    that Snakemake takes it as up to date."""
+def big_project(workdir: Path, server: ChatServer) -> Path:
+    """One system (an OpenAI-compatible API on the test's loopback server, on a GPU) × one
+    prompt over ITEMS synthetic items, each source its own (identical requests would be sent
+    once): data.parquet is written directly (the published-format loader is slow at this size)
+    and is newer than its input, so that Snakemake takes it as up to date."""
     config_path = workdir / "config/config.yaml"
     config = yaml.safe_load(config_path.read_text(encoding="utf-8"))
     # FairTranslate alone: the other benchmarks' systems are replaced below
     config["benchmarks"] = {"fairtranslate": config["benchmarks"]["fairtranslate"]}
-    config["benchmarks"]["fairtranslate"].update(systems=["copy-source"], prompts=["baseline"])
+    config["benchmarks"]["fairtranslate"].update(systems=[API], prompts=["baseline"])
     for key in ("system_prompts", "decoding"):  # they name the LLMs, which are not here
         config["benchmarks"]["fairtranslate"].pop(key, None)
     # gpus: 1 (any backend may ask): the job must get the test node's (fake) GPU
-    config["systems"] = {"copy-source": {"backend": "copy-source", "batch_size": 1, "gpus": 1}}
+    config["systems"] = {API: {"backend": "openai-compatible", "base_url": server.url,
+                               "model": "tiny-chat", "temperature": 0, "max_tokens": 64,
+                               "timeout": 30, "max_retries": 2, "concurrency": 1,
+                               "batch_size": 1, "gpus": 1}}
     config_path.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
     proc = snakemake(workdir, "--cores", "1", str(FT / "data.parquet"))
     assert proc.returncode == 0, explain(proc)
     data = pd.read_parquet(workdir / FT / "data.parquet")
     copies = -(-ITEMS // len(data))
-    big = pd.concat([data.assign(item_id=data["item_id"].astype(str) + f"-{k}")
+    big = pd.concat([data.assign(item_id=data["item_id"].astype(str) + f"-{k}",
+                                 source=data["source"] + f" ({k})")
                      for k in range(copies)], ignore_index=True).head(ITEMS)
     big.to_parquet(workdir / FT / "data.parquet", index=False)
     return workdir
@@ -168,15 +181,44 @@ def running_jobs() -> list[str]:
 
 def test_a_job_cancelled_mid_run_is_retried_and_resumes_without_loss_or_duplicates(
         tmp_path):
-    workdir = big_project(copy_project(tmp_path / "project"))
-    target = FT / "translations/copy-source/baseline.jsonl"
-    partial = workdir / FT / "raw/copy-source/baseline.jsonl.partial"
-    proc = subprocess.Popen([snakemake_exe(), *SLURM_ARGS, str(target)], cwd=workdir,
+    with ChatServer(delay=DELAY) as server:
+        workdir = big_project(copy_project(tmp_path / "project"), server)
+        cancelled, out, returncode = run_and_cancel_mid_run(workdir)
+    assert cancelled is not None, "the translation job was never seen mid-run"
+    assert returncode == 0, out[-6000:]
+    submissions = SUBMITTED.findall(out)
+    assert cancelled[0] in submissions and len(submissions) >= 2, out[-6000:]
+
+    inputs = pd.read_json(workdir / FT / "inputs/baseline.jsonl", lines=True)
+    result = pd.read_json(workdir / TARGET, lines=True)
+    assert len(result) == ITEMS
+    assert list(result["item_id"].astype(str)) == list(inputs["item_id"].astype(str))
+    # each item's own answer (the server echoes the request's last user message)
+    users = [record["messages"][-1]["content"] for record in
+             map(json.loads, (workdir / FT / "inputs/baseline.jsonl").read_text().splitlines())]
+    assert list(result["hypothesis"]) == [f"FR: {u}" for u in users]
+    meta = json.loads((workdir / FT / f"translations/{API}/baseline.meta.json").read_text())
+    # the retry kept what the cancelled job had written (at least what we saw) and did the rest
+    assert meta["resumed_items"] >= cancelled[1], (meta, cancelled)
+    assert meta["resumed_items"] + meta["translated_this_run"] == ITEMS
+    assert not (workdir / PARTIAL).exists()
+    # nothing answered twice but what was in flight when the job was cancelled
+    assert len(server.answered) - len(set(server.answered)) <= 1, Counter(
+        server.answered).most_common(3)
+    assert set(server.answered) == set(users)
+
+
+def run_and_cancel_mid_run(workdir: Path) -> tuple[tuple[str, int] | None, str, int]:
+    """Runs TARGET through SLURM and scancels the translation job once its partial file holds
+    100 or more answers and fewer than half: (job id, answers seen) or None, the output and
+    Snakemake's exit status."""
+    partial = workdir / PARTIAL
+    proc = subprocess.Popen([snakemake_exe(), *SLURM_ARGS, str(TARGET)], cwd=workdir,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env=slurm_env())
     cancelled = None
     try:
-        deadline = time.monotonic() + 300
+        deadline = time.monotonic() + RUN_TIMEOUT
         while time.monotonic() < deadline and proc.poll() is None:
             lines = partial.read_bytes().count(b"\n") if partial.exists() else 0
             if 100 <= lines < ITEMS // 2:
@@ -193,18 +235,4 @@ def test_a_job_cancelled_mid_run_is_retried_and_resumes_without_loss_or_duplicat
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert cancelled is not None, "the translation job was never seen mid-run"
-    assert proc.returncode == 0, out[-6000:]
-    submissions = SUBMITTED.findall(out)
-    assert cancelled[0] in submissions and len(submissions) >= 2, out[-6000:]
-
-    inputs = pd.read_json(workdir / FT / "inputs/baseline.jsonl", lines=True)
-    result = pd.read_json(workdir / target, lines=True)
-    assert len(result) == ITEMS
-    assert list(result["item_id"].astype(str)) == list(inputs["item_id"].astype(str))
-    assert (result["hypothesis"] == inputs["source"]).all()
-    meta = json.loads((workdir / FT / "translations/copy-source/baseline.meta.json").read_text())
-    # the retry kept what the cancelled job had written (at least what we saw) and did the rest
-    assert meta["resumed_items"] >= cancelled[1], (meta, cancelled)
-    assert meta["resumed_items"] + meta["translated_this_run"] == ITEMS
-    assert not partial.exists()
+    return cancelled, out, proc.returncode

@@ -150,10 +150,13 @@ def test_gate_table_equals_the_scoring_command(default_run, tmp_path, capsys):
                  str(default_run.path("resources/gate/data/ES/ES_2_variants.tsv")),
                  "--hyp", str(hyp), "--gender", "masculine", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
+    signature = out.pop("signature")
     prf = read_csv(default_run, GATE / "tables" / "prf.csv")
     mine = prf[(prf.system == "keep-original") & (prf.language == "es")
                & (prf.gender == "masculine")].set_index("category")
     assert list(out) == list(mine.index)
+    # the same metric with the same options: the table's signature is the command's
+    assert set(mine.pop("signature")) == {signature}
     for category, stats in out.items():
         for key, value in stats.items():
             assert mine.loc[category, key] == pytest.approx(value), (category, key)

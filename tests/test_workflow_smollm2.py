@@ -12,6 +12,8 @@ import pandas as pd
 import pytest
 import yaml
 
+from gendermt.run_quality import CLEAN_SHARE_FLOOR
+
 from .conftest import ROOT
 from .workflow_support import copy_project, explain, output_of, planned_jobs, snakemake
 
@@ -36,9 +38,10 @@ def test_the_default_runs_the_llm_where_it_is_listed_and_the_overlay_on_all(proj
     proc = snakemake(project, "-n", "--cores", "2")
     assert proc.returncode == 0, explain(proc)
     runs = llm_runs(output_of(proc))
-    # FairTranslate: the baseline prompt only (system_prompts); Neo-GATE: the asterisk runs (3)
+    # Neo-GATE: the asterisk runs (3, paradigm_systems); ConGA: its one prompt; FairTranslate
+    # and GATE leave it to the overlay (Gemma translates FairTranslate in the default)
     assert {b: runs[b] for b in ("fairtranslate", "neogate", "gate", "conga")} == {
-        "fairtranslate": 1, "neogate": 3, "gate": 1, "conga": 1}
+        "fairtranslate": 0, "neogate": 3, "gate": 0, "conga": 1}
     # and every other benchmark whose systems (or a paradigm's) list it: a new benchmark
     # edits no test
     assert set(runs) == {b for b, spec in CONFIG["benchmarks"].items()
@@ -89,8 +92,8 @@ def test_bad_overrides_and_run_subsets_stop_at_start_up(project):
              r"setting(s) ['num_beams']"),
             ({"benchmarks": {"gate-x-e": {"decoding": {"nope": {"max_new_tokens": 4}}}}},
              "benchmarks.gate-x-e.decoding names 'nope'"),
-            ({"benchmarks": {"fairtranslate": {"system_prompts": {LLM: ["zeroshot"]}}}},
-             "benchmarks.fairtranslate.system_prompts.smollm2-135m")]:
+            ({"benchmarks": {"fairtranslate": {"system_prompts": {BASE_LLM: ["zeroshot"]}}}},
+             f"benchmarks.fairtranslate.system_prompts.{BASE_LLM}")]:
         (project / "config" / "bad.yaml").write_text(yaml.safe_dump(overlay))
         proc = snakemake(project, "-n", "--cores", "2", "--configfile", "config/config.yaml",
                          "config/bad.yaml")
@@ -100,9 +103,12 @@ def test_bad_overrides_and_run_subsets_stop_at_start_up(project):
 # ------------------------------------------------------------------ the session's default run
 def test_llm_outputs_record_why_they_ended_and_which_weights(default_run):
     default_run.require_success()
-    path = default_run.path(f"results/default/fairtranslate/translations/{LLM}/baseline.jsonl")
+    # ConGA: the default benchmark the chat LLM translates on its one prompt
+    conga = "results/default/conga"
+    path = default_run.path(f"{conga}/translations/{LLM}/baseline.jsonl")
     records = [json.loads(line) for line in path.read_text().splitlines()]
-    assert len(records) == 54 and all(r["raw"].strip() for r in records)
+    items = len(default_run.path(f"{conga}/inputs/baseline.jsonl").read_text().splitlines())
+    assert len(records) == items > 0 and all(r["raw"].strip() for r in records)
     reasons = Counter(r["finish_reason"] for r in records)
     assert set(reasons) <= {"eos", "length", "unknown"}
     meta = json.loads(path.with_suffix(".meta.json").read_text())
@@ -111,35 +117,46 @@ def test_llm_outputs_record_why_they_ended_and_which_weights(default_run):
     if meta["resolved"]:  # empty when every item came from the session's request cache
         assert meta["resolved"]["gguf_sha256"] == sha
     assert meta["truncated"] == reasons["length"]
-    table = pd.read_csv(default_run.path("results/default/fairtranslate/tables/finish_reasons.csv"))
+    table = pd.read_csv(default_run.path(f"{conga}/tables/finish_reasons.csv"))
     row = table[(table["system"] == LLM) & (table["prompt"] == "baseline")].iloc[0]
-    assert row["items"] == 54 and row["length"] == reasons["length"]
-    oracle = table[table["system"] == "oracle-male"]
-    assert (oracle["n/a"] == 54).all() and (oracle["truncated_share"] == 0).all()
-    for bench in ("neogate", "gate", "conga", "gate-x-e", "gambit"):
+    assert row["items"] == items and row["length"] == reasons["length"]
+    assert row["truncated_share"] == pytest.approx(reasons["length"] / items)
+    oracle = table[table["system"] == "conga-oracle-first"]
+    assert (oracle["n/a"] == items).all() and (oracle["truncated_share"] == 0).all()
+    for bench in ("fairtranslate", "neogate", "gate", "gate-x-e", "gambit", "mt-geneval"):
         assert default_run.path(f"results/default/{bench}/tables/finish_reasons.csv").is_file()
 
 
-def test_the_scorecard_has_one_real_row_with_its_quality(default_run):
+def test_the_scorecard_has_real_rows_with_their_quality(default_run):
+    """The base LLM's row carries FairTranslate's quality and gaps (its few-shot prompt); the
+    chat LLM's Neo-GATE figures are flagged by its low share of clean outputs; copy-source's
+    gaps are flagged by its BLEU; Table 1's Mean leaves out the model that did not run the
+    baseline prompt, saying so."""
     default_run.require_success()
     card = pd.read_csv(default_run.path("results/default/scorecard/scorecard.csv"))
     card = card.set_index("system")
-    row = card.loc[LLM]
     for column in ("FairTranslate · BLEU (all)", "FairTranslate · BLEU male−inclusive",
                    "Neo-GATE · CWA (asterisk)", "ConGA · A→M share", "GATE · rewriting accuracy"):
         assert column in card.columns, column
-    assert pd.notna(row["FairTranslate · BLEU (all)"])
-    assert pd.notna(row["FairTranslate · BLEU male−inclusive"])
-    assert pd.notna(row["GATE · rewriting accuracy"])
+    gemma = card.loc[BASE_LLM]
+    assert gemma["FairTranslate · prompt"] == "fewshot"
+    assert pd.notna(gemma["FairTranslate · BLEU (all)"])
+    assert pd.notna(gemma["FairTranslate · BLEU male−inclusive"])
+    assert pd.notna(card.loc[LLM, "Neo-GATE · CWA (asterisk)"])
     # the oracles translate (BLEU well above the floor); copy-source does not
     assert card.loc["oracle-male", "FairTranslate · BLEU (all)"] > 10
     assert card.loc["copy-source", "FairTranslate · BLEU (all)"] < 10
     md = default_run.path("results/default/scorecard/scorecard.md").read_text()
-    copy_line = next(line for line in md.splitlines() if line.startswith("| copy-source"))
-    assert "(low quality)" in copy_line
-    # paper Table 1's Mean is over models only: here the LLM alone
+    lines = {line.split("|")[1].strip(): line for line in md.splitlines()
+             if line.startswith("| ")}
+    assert "(low quality)" in lines["copy-source"]
+    # SmolLM2 answers half of Neo-GATE in English or with the instruction: not a finding
+    if card.loc[LLM, "Neo-GATE · clean outputs"] < CLEAN_SHARE_FLOOR:
+        assert "clean_share" in card.loc[LLM, "Neo-GATE · low quality"]
+        assert "(low quality)" in lines[LLM]
     note = default_run.path("results/default/fairtranslate/tables/paper_table1.md").read_text()
-    assert "baselines and oracles left out" in note and LLM in note
+    assert "baselines and oracles left out" in note
+    assert f"not in the Mean: {BASE_LLM}" in note
 
 
 def test_the_base_llm_answers_end_at_the_stop_string(default_run):

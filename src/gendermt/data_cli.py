@@ -50,7 +50,7 @@ def pin_hub(name: str, revision: str = "main", endpoint: str | None = None) -> d
     """``{dataset, manifest, repository, revision, files: [{file, path, size, sha256}]}`` of a
     declared Hub data set at ``revision``, read from the Hub."""
     from gendermt import datasets
-    from gendermt.sources import sha256_file
+    from gendermt.data_sources import sha256_file
 
     known = datasets.manifests()
     if name not in known:

@@ -173,11 +173,18 @@ def write_paper_tables(scores: pd.DataFrame, anova: pd.DataFrame, outputs: dict,
     prompt = "baseline" if "baseline" in prompts else prompts[0]
     names = " and ".join(f"{_metric_name(m, shown)} (`{m}`)" for m in shown)
     kinds = kinds or {}
-    mean_systems = [s for s in systems if kinds.get(s, "model") == "model"]
-    left_out = [s for s in systems if s not in mean_systems]
+    models = [s for s in systems if kinds.get(s, "model") == "model"]
+    # a model that did not run the prompt (the base LLM on its few-shot prompt) has no cells
+    # to average: the note names it rather than listing it among the averaged
+    ran = set(scores.loc[scores["prompt"] == prompt, "system"])
+    mean_systems = [s for s in models if s in ran]
+    absent = [s for s in models if s not in ran]
+    left_out = [s for s in systems if s not in models]
     over = (f"of the systems of kind model ({', '.join(mean_systems) or 'none: empty'}; "
             f"baselines and oracles left out: {', '.join(left_out)})" if left_out
             else "of the systems")
+    if absent:
+        over += f"; not run on `{prompt}`, so not in the Mean: {', '.join(absent)}"
     common = (f"Means of sentence scores in percent; prompt `{prompt}`; metrics {names}. "
               f"Mean: the mean of the three gender means (rows) or {over} (column).")
     tail = f" {rows_note}" if rows_note else ""
