@@ -194,8 +194,7 @@ def test_a_job_cancelled_mid_run_is_retried_and_resumes_without_loss_or_duplicat
     assert len(result) == ITEMS
     assert list(result["item_id"].astype(str)) == list(inputs["item_id"].astype(str))
     # each item's own answer (the server echoes the request's last user message)
-    users = [record["messages"][-1]["content"] for record in
-             map(json.loads, (workdir / FT / "inputs/baseline.jsonl").read_text().splitlines())]
+    users = [messages[-1]["content"] for messages in inputs["messages"]]
     assert list(result["hypothesis"]) == [f"FR: {u}" for u in users]
     meta = json.loads((workdir / FT / f"translations/{API}/baseline.meta.json").read_text())
     # the retry kept what the cancelled job had written (at least what we saw) and did the rest
