@@ -62,16 +62,14 @@ def translate_sources(input_files: Sequence[str | Path], data: str | Path, syste
     """Workflow stage: every prompt's ``inputs/{prompt}.jsonl`` → the distinct requests
     (``requests``, each with the request cache's digest the system gives it) → their raw
     outputs (``output``, ``meta``), resumable and cached as any translation."""
-    # the runner (engine, cache, pandas) is imported by this job only: the workflow imports
-    # this module to plan (shares_source_translation)
-    import pandas as pd
-
+    # the runner (engine, cache) is imported by this job only: the workflow imports this
+    # module to plan (shares_source_translation)
     from gendermt.translate import translate_file
 
     records = distinct_requests(input_files)
     # the backend's own key (identity, request code version, what it sends); building it
     # loads no model
-    backend = build_backend(settings, pd.read_parquet(data),
+    backend = build_backend(settings, data,
                             {"benchmark": benchmark, "prompt": PROMPT})
     for rec in records:
         rec["digest"] = backend.request_digest(Request(

@@ -47,8 +47,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
-import pandas as pd
-
 import gendermt
 from gendermt.backends import Request, build_backend
 from gendermt.backends.base import TRUNCATED
@@ -175,7 +173,7 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     # post-processing code must not redo translations.
     extract = importlib.import_module("gendermt.postprocess").pipeline(postprocess)
     context = {"benchmark": benchmark, "prompt": records[0]["prompt"] if records else ""}
-    backend = build_backend(settings, pd.read_parquet(data), context)
+    backend = build_backend(settings, data, context)
     backend.threads = threads
     job = _open_job(system, records, requests, backend, output, cache_dir)
     cached = _answers_at_hand(job, shared)

@@ -47,6 +47,7 @@ from gendermt.datasets import resolve_config as resolve_datasets
 from gendermt.system_files import check_system_files
 from gendermt.dag_guard import check_planned_inputs
 from gendermt.report_labels import labels_for
+from gendermt.scheduler_timers import one_pending_reevaluation
 
 
 # Config files named on the command line without the default must name their run: the
@@ -473,7 +474,10 @@ def all_targets():
 # Protected outputs stop the run for every user, root too (Snakemake's own check is the file's
 # writability, which root always has): gendermt.protection, before any job runs.
 # A system about to translate whose API key is not in the environment stops here too.
+# Snakemake's scheduler then keeps one re-evaluation timer pending, not one per finished job
+# (gendermt.scheduler_timers: a seventh of the default's CPU).
 onstart:
+    one_pending_reevaluation(workflow.scheduler)
     try:
         check_planned_inputs(workflow.dag, RESULTS)
     except GenderMTError as exc:

@@ -8,6 +8,7 @@ backend reruns the systems that use it, not every system (``BACKEND_MODULES``).
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -123,8 +124,6 @@ def output_settings(settings: dict[str, Any]) -> dict[str, Any]:
 def unset_api_keys(systems: dict[str, dict[str, Any]], names: Any) -> list[str]:
     """One line per system of ``names`` whose ``api_key_env`` names an unset environment
     variable (checked before any job runs, not when the first job starts)."""
-    import os
-
     found = []
     for name in sorted(set(names)):
         env = (systems.get(name) or {}).get("api_key_env")
@@ -142,12 +141,15 @@ def settings_on(config: dict[str, Any], benchmark: str, system: str) -> dict[str
     return {**config["systems"][system], **overrides}
 
 
-def build_backend(settings: dict[str, Any], data: pd.DataFrame,
+def build_backend(settings: dict[str, Any], data: pd.DataFrame | str | os.PathLike[str],
                   context: dict[str, str] | None = None) -> Backend:
     """The backend of one job; ``context`` (``benchmark``, ``prompt``) fills in settings that
-    depend on the job, such as a ``stored`` system's file."""
+    depend on the job, such as a ``stored`` system's file. ``data``: the benchmark's data
+    table, or its parquet file, read only if the backend reads data (``Backend.load_data``)."""
     cls = backend_class(settings)
     cls.check_settings(settings)
+    if isinstance(data, (str, os.PathLike)):
+        data = cls.load_data(data)
     return cls(cls.resolve_settings(settings, context or {}), data)
 
 

@@ -44,6 +44,7 @@ def package_versions() -> dict[str, str]:
 
 class Apertium(Backend):
     name: ClassVar[str] = "apertium"
+    reads_data: ClassVar[bool] = False
     prompted: ClassVar[bool] = False
     default_batch_size: ClassVar[int] = 256
     settings_keys: ClassVar[frozenset[str]] = frozenset({"modes"})

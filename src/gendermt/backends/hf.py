@@ -391,6 +391,7 @@ class HFCausal(HFBackend):
     before it)."""
 
     name: ClassVar[str] = "hf-causal"
+    reads_data: ClassVar[bool] = False
     reads_gguf: ClassVar[bool] = True
     settings_keys: ClassVar[frozenset[str]] = frozenset(
         {"model", "revision", "max_new_tokens", "temperature", "top_p", "dtype", "seed",

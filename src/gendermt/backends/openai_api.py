@@ -37,13 +37,14 @@ import urllib.request
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from email.utils import parsedate_to_datetime
-from typing import Any, ClassVar
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from gendermt.errors import GenderMTError
 
 from .base import Backend, ItemFailed, Request
+
+if TYPE_CHECKING:  # annotations only: the jobs that read data import pandas
+    import pandas as pd
 
 log = logging.getLogger(__name__)
 
@@ -286,6 +287,7 @@ MAX_RETRY_BUDGET = 86400.0
 
 class OpenAICompatible(Backend):
     name: ClassVar[str] = "openai-compatible"
+    reads_data: ClassVar[bool] = False
     default_batch_size: ClassVar[int] = 32
     settings_keys: ClassVar[frozenset[str]] = frozenset(
         {"base_url", "model", "api_key_env", "temperature", "max_tokens", "top_p", "seed",

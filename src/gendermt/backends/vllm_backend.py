@@ -21,6 +21,7 @@ log = logging.getLogger(__name__)
 
 class VLLM(Backend):
     name: ClassVar[str] = "vllm"
+    reads_data: ClassVar[bool] = False
     default_gpus: ClassVar[int] = 1
     # vLLM schedules its own batches; one call per this many requests bounds the loss to a
     # kill and keeps the progress bar moving.
