@@ -6,7 +6,7 @@ loop while jobs wait for cores, so that a pass follows once the job rate limit
 and every finished job starts a pass of its own, so the timers never run out: with N jobs done
 while others wait, N chains each wake the scheduler once a second. The default's 233 jobs woke
 it 33,819 times in one run, each pass resetting every ready job's params and resources and
-stat-ing their inputs: 75-87 s of the main process's CPU, a seventh of the run's, against 13 s
+stat-ing their inputs: 87-92 s of the main process's CPU, a seventh of the run's, against 13 s
 with one pending timer (measured on the default, 2 cores).
 
 One pending timer keeps what the timers are for: a pass within the delay after one is asked
