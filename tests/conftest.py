@@ -2,6 +2,8 @@ from pathlib import Path
 
 import pytest
 
+from gendermt.io import write_jsonl
+
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "resources" / "fairtranslate" / "data" / "train-00000-of-00001.parquet"
 
@@ -66,3 +68,17 @@ def study_plans(tmp_path_factory):
                                           share_cache=False))
     default = set(merged("config/config.yaml")["benchmarks"])
     return project, {s: plan(project, *study_files(s)) for s in covering(default)}
+
+
+@pytest.fixture
+def stage(tmp_path, sample_data):
+    """A translation stage's files: the sample's data table, its inputs (baseline prompt, no
+    messages), and where the raw outputs and their meta go."""
+    data = tmp_path / "data.parquet"
+    sample_data.to_parquet(data)
+    inputs = tmp_path / "inputs.jsonl"
+    write_jsonl(inputs, ({"item_id": r.item_id, "prompt": "baseline", "template_version": 1,
+                          "source": r.source, "messages": []}
+                         for r in sample_data.itertuples()))
+    out = tmp_path / "sys" / "baseline.jsonl"
+    return data, inputs, out, tmp_path / "sys" / "baseline.meta.json"

@@ -5,7 +5,7 @@ import pytest
 from gendermt.backends import Request, build_backend, system_gpus
 from gendermt.backends.base import Backend
 from gendermt.errors import GenderMTError
-from gendermt.io import read_jsonl, write_jsonl
+from gendermt.io import read_jsonl
 from gendermt.postprocess import first_line, pipeline, strip_quotes
 from gendermt.translate import request_key, translate_file
 
@@ -65,18 +65,6 @@ def test_postprocess_unknown_step():
     with pytest.raises(GenderMTError, match="unknown post-processing"):
         pipeline(["lowercase"])
     assert first_line("") == "" and strip_quotes('"') == '"'
-
-
-@pytest.fixture
-def stage(tmp_path, sample_data):
-    data = tmp_path / "data.parquet"
-    sample_data.to_parquet(data)
-    inputs = tmp_path / "inputs.jsonl"
-    write_jsonl(inputs, ({"item_id": r.item_id, "prompt": "baseline", "template_version": 1,
-                          "source": r.source, "messages": []}
-                         for r in sample_data.itertuples()))
-    out = tmp_path / "sys" / "baseline.jsonl"
-    return data, inputs, out, tmp_path / "sys" / "baseline.meta.json"
 
 
 def test_translate_file_writes_every_item_in_order(stage, sample_data):

@@ -10,7 +10,6 @@ import pandas as pd
 import pytest
 
 from gendermt.backends import Request, build_backend
-from gendermt.io import write_jsonl
 
 from .conftest import ROOT
 
@@ -21,26 +20,14 @@ SYSTEMS = {
 }
 
 
-@pytest.fixture
-def stage(tmp_path, sample_data):
-    data = tmp_path / "data.parquet"
-    sample_data.to_parquet(data)
-    inputs = tmp_path / "inputs.jsonl"
-    write_jsonl(inputs, ({"item_id": r.item_id, "prompt": "baseline", "template_version": 1,
-                          "source": r.source, "messages": []}
-                         for r in sample_data.itertuples()))
-    return data, inputs
-
-
 @pytest.mark.parametrize("system", sorted(SYSTEMS))
-def test_a_cheap_translation_job_imports_no_pandas(tmp_path, stage, system):
-    data, inputs = stage
-    out = tmp_path / "out.jsonl"
+def test_a_cheap_translation_job_imports_no_pandas(stage, system):
+    data, inputs, out, meta = stage
     code = f"""
 import json, sys
 from gendermt.translate import translate_file
 translate_file({str(inputs)!r}, {str(data)!r}, {system!r}, {SYSTEMS[system]!r},
-               {str(out)!r}, {str(tmp_path / 'out.meta.json')!r})
+               {str(out)!r}, {str(meta)!r})
 print(json.dumps(sorted(m for m in ("pandas", "numpy") if m in sys.modules)))
 """
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -68,5 +55,5 @@ def test_the_oracle_from_its_parquet_file_equals_the_oracle_from_a_frame(tmp_pat
 
 
 def test_a_backend_that_reads_no_data_is_given_none(stage):
-    data, _ = stage
+    data = stage[0]
     assert build_backend(SYSTEMS["copy-source"], data).data is None
