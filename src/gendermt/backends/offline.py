@@ -55,8 +55,7 @@ class ReferenceOracle(Backend):
             raise GenderMTError(f"reference-oracle: the data has no column {column!r} "
                                 f"(reference columns: {', '.join(refs)})")
         values = dict(zip(data["item_id"], data[column], strict=True))
-        blank = [item for item, value in values.items() if _missing(value)]
-        self.missing = len(blank)
+        self.missing = sum(_missing(value) for value in values.values())
         if self.missing:
             log.warning("reference-oracle: %d items have no %s; their output is empty",
                         self.missing, column)
