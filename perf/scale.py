@@ -173,7 +173,8 @@ def measure_noop(label: str, jobs: list, extra: list[str], work: Path, bare: Pat
         # problem over every ready job each round (thousands here), which made recording
         # 5,000 jobs take longer than the measurement; the reruns below schedule nothing
         startup.cpu_of(["--touch", "--forceall", "--cores", "1", "--scheduler", "greedy",
-                        *(extra if side == work else [])], side)
+                        *(extra if side == work else [])], side,
+                       command=startup.TOUCH_SNAKEMAKE)
 
     def rerun(where: Path, args: list[str]) -> float:
         seconds, out = startup.cpu_of(["--cores", "1", *args], where)
