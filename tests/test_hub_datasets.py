@@ -151,7 +151,18 @@ def test_a_tampered_hub_file_stops_naming_file_and_both_hashes(tmp_path):
     assert not list((cache / ".partial").iterdir())
 
 
-def test_hub_down_and_no_local_copy_is_one_line_naming_repo_revision_and_setting(tmp_path):
+def test_hub_down_and_no_local_copy_is_one_line_naming_repo_revision_and_setting(tmp_path,
+                                                                                 monkeypatch):
+    import time
+    import types
+
+    from huggingface_hub.utils import _http
+
+    # huggingface_hub's own back-off (1+2+4+8+8 s) recorded, not slept: 23 s of the suite
+    waits: list[float] = []
+    monkeypatch.setattr(_http, "time", types.SimpleNamespace(**{
+        **{name: getattr(time, name) for name in dir(time) if not name.startswith("_")},
+        "sleep": waits.append}))
     manifest = pinned_manifest(tmp_path)
     endpoint = f"http://127.0.0.1:{free_port()}"  # nothing listens there
     with pytest.raises(GenderMTError) as caught:
@@ -162,6 +173,7 @@ def test_hub_down_and_no_local_copy_is_one_line_naming_repo_revision_and_setting
     assert REPO in message and REVISION in message
     assert "data_sources.local" in message and "data_sources.hub_endpoint" in message
     assert not [p for p in (tmp_path / "cache").rglob("*") if p.is_file()]
+    assert waits, "huggingface_hub retried with back-off before the error"
 
 
 def test_a_local_copy_of_a_hub_data_set_is_used_offline(tmp_path):
