@@ -20,7 +20,7 @@ def save(fig, png: str | Path, pdf: str | Path) -> None:
 
     The layout and the tight bounding box are computed once for both files: with
     ``bbox_inches="tight"`` or a layout engine, every ``savefig`` draws the figure once more
-    to measure it and reruns the layout (half of a figure job's CPU)."""
+    to measure it and reruns the layout (a quarter of the Neo-GATE figure job's CPU)."""
     # laid out at the PNG's dpi, as savefig would: text extents (hence the crop) vary with dpi
     fig.set_dpi(PNG_DPI)
     fig.draw_without_rendering()  # runs the layout engine, if any
