@@ -51,7 +51,8 @@ nlp = models.pipeline(lang)
 out["spacy_load_s"] = clock() - t
 if mode == "bare":
     t = clock()
-    for doc in nlp.pipe(hyps, batch_size=256):
+    from gendermt.benchmarks.winomt.morphology import PIPE_BATCH
+    for doc in nlp.pipe(hyps, batch_size=PIPE_BATCH):
         pass
     out["parse_s"] = clock() - t
 else:
