@@ -80,6 +80,34 @@ def test_rm_anova_degenerate_cases():
     assert math.isnan(one["F"]) and "two complete subjects" in one["note"]
 
 
+def test_tukey_critical_value_is_computed_once_per_groups_and_df(monkeypatch):
+    """The cached quantile gives statsmodels' own results, bit for bit, and the same
+    (groups, df, alpha) is computed once: fails if statsmodels renames or stops calling
+    ``get_tukeyQcrit2``."""
+    from statsmodels.sandbox.stats import multicomp
+    from statsmodels.stats.multicomp import pairwise_tukeyhsd
+
+    stats.tukey_hsd(paired_frame(0))  # installs the cached call
+    original = stats._Q_CRIT
+    assert original is not None and multicomp.get_tukeyQcrit2 is stats._tukey_critical_value
+    calls = []
+    monkeypatch.setattr(stats, "_Q_CRIT", lambda *a: calls.append(a) or original(*a))
+    stats._tukey_critical_value.cache_clear()
+    frames = [paired_frame(seed) for seed in range(3)]  # the same groups and df
+    ours = [stats.tukey_hsd(f) for f in frames]
+    assert len(calls) == 1
+    stats.tukey_hsd(paired_frame(0, n=20))  # another df
+    assert len(calls) == 2
+    monkeypatch.setattr(multicomp, "get_tukeyQcrit2", original)  # statsmodels as shipped
+    for frame, cached in zip(frames, ours, strict=True):
+        plain = pairwise_tukeyhsd(frame["score"], frame["gender"])
+        assert cached["lower"].tolist() == plain.confint[:, 0].tolist()
+        assert cached["upper"].tolist() == plain.confint[:, 1].tolist()
+        assert cached["p_adj"].tolist() == plain.pvalues.tolist()
+        assert cached["reject"].tolist() == plain.reject.tolist()
+    stats._tukey_critical_value.cache_clear()  # no counting wrapper's values left behind
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_tukey_equals_scipy(seed):
     frame = paired_frame(seed)

@@ -10,6 +10,7 @@ Correlations (Pearson, Spearman) with confidence intervals serve the GRAPE analy
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import warnings
@@ -105,6 +106,7 @@ def tukey_hsd(frame: pd.DataFrame, value: str = "score", group: str = "gender",
     import pandas as pd
     from statsmodels.stats.multicomp import pairwise_tukeyhsd
 
+    _cache_tukey_critical_values()
     columns = ["group1", "group2", "meandiff", "p_adj", "lower", "upper", "reject"]
     data = frame[[value, group]].dropna()
     if data[group].nunique() < 2 or len(data) <= data[group].nunique():
@@ -120,6 +122,37 @@ def tukey_hsd(frame: pd.DataFrame, value: str = "score", group: str = "gender",
         "meandiff": result.meandiffs.astype(float), "p_adj": result.pvalues.astype(float),
         "lower": result.confint[:, 0].astype(float), "upper": result.confint[:, 1].astype(float),
         "reject": result.reject.astype(bool)}, columns=columns)
+
+
+_Q_CRIT = None  # statsmodels' own get_tukeyQcrit2, once replaced by the cached call
+
+
+@functools.cache
+def _tukey_critical_value(k, df, alpha=0.05):
+    return _Q_CRIT(k, df, alpha)
+
+
+def _cache_tukey_critical_values() -> None:
+    """Make statsmodels' Tukey HSD reuse its critical value per (groups, df, alpha).
+
+    ``pairwise_tukeyhsd`` computes the studentized range's quantile on every call (scipy's
+    ``ppf``: a root search over a numerical double integral, about 0.1 s), though it depends
+    only on the number of groups, the error degrees of freedom and alpha; a FairTranslate
+    table asks the same (3, df, 0.05) once per system, prompt and test (34 times in the
+    default). statsmodels looks the function up in its module at every call and passes no
+    ``q_crit`` of its own, so its module attribute is replaced, once, by a cached call of the
+    original: the same values, computed once (tests/test_stats.py fails if statsmodels
+    stops calling it so)."""
+    global _Q_CRIT
+    if _Q_CRIT is not None:
+        return
+    from statsmodels.sandbox.stats import multicomp
+
+    original = getattr(multicomp, "get_tukeyQcrit2", None)
+    if original is None:  # renamed upstream: uncached, as statsmodels computes it
+        return
+    _Q_CRIT = original
+    multicomp.get_tukeyQcrit2 = _tukey_critical_value
 
 
 # Bootstrap settings unless config says otherwise (FairTranslate's tables, the scorecard)
