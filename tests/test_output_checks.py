@@ -9,7 +9,7 @@ import pytest
 
 from gendermt.benchmarks.neogate import checks as neogate_checks
 from gendermt.io import write_jsonl
-from gendermt.output_checks import check_counts, check_output, instruction_of
+from gendermt.output_checks import check_counts, check_output, check_run, instruction_of
 from gendermt.scorecard.build import build, to_records
 
 INSTRUCTION = ("Translate the following sentence from English to French. Respond with the "
@@ -70,6 +70,22 @@ def test_check_counts_per_run(tmp_path):
     assert rows.loc["good", ["items", "ok", "echo", "wrong_language"]].tolist() == [4, 4, 0, 0]
     assert rows.loc["echoer", "echo"] == 3 and rows.loc["echoer", "clean_share"] == 0.25
     assert rows.loc["copier", ["ok", "echo", "wrong_language"]].tolist() == [1, 1, 2]
+
+
+def test_runs_sharing_their_requests_read_them_once(tmp_path, monkeypatch):
+    """check_counts prepares a requests file once for all the runs of its prompt, with the
+    counts check_run gives each run alone."""
+    from gendermt import output_checks
+
+    runs = [_run(tmp_path, "good", [FRENCH] * 4),
+            _run(tmp_path, "echoer", [INSTRUCTION] * 3 + [FRENCH])]
+    alone = [check_run(r["path"], r["inputs"]) for r in runs]
+    read = []
+    real = output_checks.read_jsonl
+    monkeypatch.setattr(output_checks, "read_jsonl", lambda p: read.append(str(p)) or real(p))
+    table = check_counts(runs)
+    assert read.count(runs[0]["inputs"]) == 1
+    assert [{c: int(row[c]) for c in alone[0]} for _, row in table.iterrows()] == alone
 
 
 def test_an_echoing_system_is_marked_low_quality_on_mt_geneval(tmp_path):

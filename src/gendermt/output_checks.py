@@ -20,6 +20,7 @@ echo check only.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -64,7 +65,7 @@ def words(text: str) -> list[str]:
 
 
 def _trigrams(tokens: Sequence[str]) -> set[tuple[str, ...]]:
-    return {tuple(tokens[i:i + 3]) for i in range(len(tokens) - 2)}
+    return set(zip(tokens, tokens[1:], tokens[2:], strict=False))  # the shorter ends it
 
 
 def _base(lang: str | None) -> str:
@@ -76,10 +77,18 @@ def check_output(hypothesis: str, instruction: str = "", tgt_lang: str | None = 
     """``echo``, ``wrong_language`` or ``ok`` for one output; ``instruction``: the text of the
     prompt it answered, without the source sentence (empty: no echo check); ``tgt_lang`` /
     ``src_lang``: ISO 639-1 codes (a target without a word list: no language check)."""
+    return _check(hypothesis, _trigrams(words(instruction)) if instruction else None,
+                  tgt_lang, src_lang)
+
+
+def _check(hypothesis: str, instruction_grams: set[tuple[str, ...]] | None,
+           tgt_lang: str | None, src_lang: str | None) -> str:
+    """:func:`check_output` with the instruction's trigrams (None: no instruction), which a
+    run's outputs share: computed once a run, not once an output."""
     tokens = words(hypothesis)
     grams = _trigrams(tokens)
-    if grams and instruction and \
-            len(grams & _trigrams(words(instruction))) / len(grams) >= ECHO_SHARE:
+    if grams and instruction_grams is not None and \
+            len(grams & instruction_grams) / len(grams) >= ECHO_SHARE:
         return "echo"
     target = FUNCTION_WORDS.get(_base(tgt_lang))
     if target is None:
@@ -108,26 +117,42 @@ def template_text(prompts: Sequence[str]) -> str:
     benchmark's output, which repeats its item's translation, is not an echo."""
     if len(prompts) <= 1:
         return "\n".join(prompts)
-    counts: dict[tuple[str, ...], int] = {}
+    counts: Counter[tuple[str, ...]] = Counter()
     for prompt in prompts:
-        for gram in _trigrams(words(prompt)):
-            counts[gram] = counts.get(gram, 0) + 1
+        counts.update(_trigrams(words(prompt)))
     return "\n".join(" ".join(g) for g, n in counts.items() if 2 * n >= len(prompts))
 
 
-def _checks(translations: str | Path, inputs: str | Path | None) -> list[tuple[str, str]]:
-    """(item id, check) of every output of one run, in file order (see :func:`item_checks`)."""
+Requests = tuple[dict[str, Any], set[tuple[str, ...]] | None]
+
+
+def _requests(inputs: str | Path | None) -> Requests:
+    """A run's requests by item id, and the trigrams of their common instruction
+    (:func:`template_text`; None: no instruction)."""
     requests = {r["item_id"]: r for r in read_jsonl(inputs)} if inputs else {}
     instruction = template_text([
         instruction_of(r.get("messages", []) or [], str(r.get("source", "") or ""))
         for r in requests.values()])
+    return requests, (_trigrams(words(instruction)) if instruction else None)
+
+
+def _checks(translations: str | Path, prepared: Requests) -> list[tuple[str, str]]:
+    """(item id, check) of every output of one run, in file order (see :func:`item_checks`)."""
+    requests, instruction_grams = prepared
     checks = []
     for i, record in enumerate(read_jsonl(translations)):
         request = requests.get(record.get("item_id"), {})
-        checks.append((str(record.get("item_id", i)), check_output(
-            str(record.get("hypothesis", record.get("raw", "")) or ""), instruction,
+        checks.append((str(record.get("item_id", i)), _check(
+            str(record.get("hypothesis", record.get("raw", "")) or ""), instruction_grams,
             request.get("tgt_lang"), request.get("src_lang", "en"))))
     return checks
+
+
+def _counts(checks: Sequence[tuple[str, str]]) -> dict[str, int]:
+    counts = dict.fromkeys(CHECKS, 0)
+    for _, check in checks:
+        counts[check] += 1
+    return counts
 
 
 def item_checks(translations: str | Path, inputs: str | Path | None = None) -> dict[str, str]:
@@ -135,23 +160,24 @@ def item_checks(translations: str | Path, inputs: str | Path | None = None) -> d
     (``hypothesis`` of each translation record), each against the instruction common to the
     run's requests in ``inputs`` (:func:`template_text`) and its own request's languages
     (same ``item_id``)."""
-    return dict(_checks(translations, inputs))
+    return dict(_checks(translations, _requests(inputs)))
 
 
 def check_run(translations: str | Path, inputs: str | Path | None = None) -> dict[str, int]:
     """The count of each check over one run's outputs (:func:`item_checks`)."""
-    counts = dict.fromkeys(CHECKS, 0)
-    for _, check in _checks(translations, inputs):
-        counts[check] += 1
-    return counts
+    return _counts(_checks(translations, _requests(inputs)))
 
 
 def check_counts(runs: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     """One row per run (``{system, prompt, path, inputs}``: its translation file and its
     requests): items, the count of each check, and ``clean_share`` (``ok`` / items)."""
     rows = []
+    prepared: dict[Any, Requests] = {}  # the runs of one prompt share their requests file
     for run in runs:
-        counts = check_run(run["path"], run.get("inputs"))
+        inputs = run.get("inputs")
+        if inputs not in prepared:
+            prepared[inputs] = _requests(inputs)
+        counts = _counts(_checks(run["path"], prepared[inputs]))
         items = sum(counts.values())
         rows.append({"system": run["system"], "prompt": run["prompt"], "items": items,
                      **counts, "clean_share": counts["ok"] / items if items else float("nan")})
