@@ -61,6 +61,26 @@ def test_tokenizer_option_reaches_sacrebleu(files):
     assert "tok:intl" in ours.signature
 
 
+@pytest.mark.parametrize("metric, options", [
+    ("bleu", {"tokenize": "13a"}), ("bleu", {"tokenize": "char", "lowercase": True}),
+    ("chrf", {}), ("chrf", {"word_order": 2}), ("ter", {}), ("ter", {"case_sensitive": True}),
+    ("bleu_nltk_m4", None)])
+def test_grouped_corpus_scores_equal_one_corpus_score_per_group(files, metric, options):
+    """Each group's score from the segments' statistics extracted once equals sacrebleu's
+    corpus_score of that group alone, to the bit: overlapping groups, every segment, one."""
+    from gendermt.scoring.metrics import corpus_score as any_corpus_score
+    from gendermt.scoring.metrics import corpus_scores
+
+    _, _, hyps, refs = files
+    n = len(hyps)
+    groups = [list(range(n)), list(range(0, n, 2)), list(range(1, n, 3)), [n - 1]]
+    scored = corpus_scores(metric, hyps, refs, groups, options)
+    for group, score in zip(groups, scored, strict=True):
+        alone = any_corpus_score(metric, [hyps[i] for i in group], [refs[i] for i in group],
+                                 options)
+        assert (score.score, score.signature) == (alone.score, alone.signature)
+
+
 def test_length_mismatch_and_unknown_metric():
     with pytest.raises(GenderMTError, match="2 hypotheses but 1 references"):
         corpus_score("bleu", ["a", "b"], ["a"])

@@ -50,6 +50,19 @@ def corpus_score(metric: str, hyps: Sequence[str], refs: Sequence[str],
     return sacrebleu_metrics.corpus_score(metric, hyps, refs, options)
 
 
+def corpus_scores(metric: str, hyps: Sequence[str], refs: Sequence[str],
+                  groups: Sequence[Sequence[int]],
+                  options: dict[str, Any] | None = None) -> list[Scored]:
+    """:func:`corpus_score` of each group of segments (positions in ``hyps``, in order); the
+    sacrebleu metrics extract each segment's statistics once for all groups."""
+    _check(metric, hyps, refs)
+    if metric == nltk_bleu.NAME:
+        hyps, refs = list(hyps), list(refs)
+        return [corpus_score(metric, [hyps[i] for i in g], [refs[i] for i in g], options)
+                for g in groups]
+    return sacrebleu_metrics.corpus_scores(metric, hyps, refs, groups, options)
+
+
 def sentence_scores(metric: str, hyps: Sequence[str], refs: Sequence[str],
                     options: dict[str, Any] | None = None) -> tuple[list[float], str]:
     _check(metric, hyps, refs)

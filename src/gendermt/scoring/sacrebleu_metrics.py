@@ -79,6 +79,31 @@ def corpus_score(metric: str, hyps: Sequence[str], refs: Sequence[str],
     return Scored(float(result.score), str(scorer.get_signature()))
 
 
+def corpus_scores(metric: str, hyps: Sequence[str], refs: Sequence[str],
+                  groups: Sequence[Sequence[int]],
+                  options: dict[str, Any] | None = None) -> list[Scored]:
+    """:func:`corpus_score` of each group of segments (positions in ``hyps``, in order), with
+    every segment's statistics extracted once however many groups hold it (a table's ``all``
+    row and its per-gender rows). sacrebleu's corpus score is a function of the sum of its
+    segments' statistics (``_aggregate_and_compute``), integer counts, or TER's floats summed
+    in segment order as ``corpus_score`` sums them, so the values are the same; an empty
+    group, or a sacrebleu without those methods, is scored by ``corpus_score`` itself."""
+    if len(hyps) != len(refs):
+        raise GenderMTError(f"{len(hyps)} hypotheses but {len(refs)} references")
+    hyps, refs = list(hyps), list(refs)
+    scorer = _make(metric, options or {}, sentence=False)
+    if not all(hasattr(scorer, m) for m in ("_extract_corpus_statistics",
+                                             "_aggregate_and_compute")):
+        return [corpus_score(metric, [hyps[i] for i in g], [refs[i] for i in g], options)
+                for g in groups]
+    stats = scorer._extract_corpus_statistics(hyps, [refs])
+    scores = [float(scorer._aggregate_and_compute([stats[i] for i in g]).score) if len(g)
+              else None for g in groups]
+    signature = str(scorer.get_signature())
+    return [Scored(s, signature) if s is not None else corpus_score(metric, [], [], options)
+            for s in scores]
+
+
 def sentence_scores(metric: str, hyps: Sequence[str], refs: Sequence[str],
                     options: dict[str, Any] | None = None) -> tuple[list[float], str]:
     if len(hyps) != len(refs):

@@ -14,7 +14,7 @@ from gendermt.errors import GenderMTError
 from gendermt.io import read_jsonl, write_json, write_parquet
 from gendermt.progress import Progress
 
-from .metrics import corpus_score, sentence_scores
+from .metrics import corpus_scores, sentence_scores
 from .normalization import normalize_all, signed
 from .sacrebleu_metrics import with_tokenizer
 
@@ -49,6 +49,14 @@ def score_frame(frame: pd.DataFrame, metrics: Sequence[str], options: dict[str, 
     if normalize is not None:
         frame = frame.assign(hypothesis=normalize_all(frame["hypothesis"], normalize))
     tgt_lang = target_language(frame)
+    # the corpus scores: every item, then each group; a segment's statistics are extracted
+    # once for all of them (corpus_scores)
+    frame = frame.reset_index(drop=True)
+    keys, groups = ["all"], [list(range(len(frame)))]
+    for column in group_by:
+        for value, part in frame.groupby(column, sort=False):
+            keys.append(str(value))
+            groups.append(part.index.tolist())
     rows, summary = [], {}
     progress = Progress(len(metrics), "metrics", unit="metric")
     for metric in metrics:
@@ -57,14 +65,10 @@ def score_frame(frame: pd.DataFrame, metrics: Sequence[str], options: dict[str, 
         sent_sig = signed(sent_sig, normalize)
         rows.append(pd.DataFrame({"item_id": frame["item_id"], "metric": metric,
                                   "score": scores, "signature": sent_sig}))
-        overall = corpus_score(metric, frame["hypothesis"], frame["reference"], opts)
-        corpus, counts = {"all": overall.score}, {"all": len(frame)}
-        for column in group_by:
-            for value, part in frame.groupby(column, sort=False):
-                key = str(value)
-                corpus[key] = corpus_score(metric, part["hypothesis"], part["reference"],
-                                           opts).score
-                counts[key] = len(part)
+        scored = corpus_scores(metric, frame["hypothesis"], frame["reference"], groups, opts)
+        overall, corpus, counts = scored[0], {}, {}
+        for key, group, score in zip(keys, groups, scored, strict=True):
+            corpus[key], counts[key] = score.score, len(group)
         summary[metric] = {"signature": signed(overall.signature, normalize),
                            "sentence_signature": sent_sig,
                            "corpus": corpus, "n": counts}

@@ -92,25 +92,27 @@ def quality_rows(data: pd.DataFrame, hypotheses: Sequence[str], metrics: Sequenc
                  tokenize: Mapping[str, str] | None = None) -> list[dict]:
     """Corpus BLEU/chrF (sacrebleu, with its signature) per target language and gender
     (``all``: both genders' segments), against the own and the other gender's references."""
-    from gendermt.scoring.metrics import corpus_score
+    from gendermt.scoring.metrics import corpus_scores
     from gendermt.scoring.sacrebleu_metrics import with_tokenizer
 
-    frame = data.assign(hypothesis=list(hypotheses))
-    groups = []
-    for lang, part in frame.groupby("tgt_lang", sort=True):
-        groups.append((lang, "all", part))
-        groups += [(lang, g, part[part["gender"] == g]) for g in dict.fromkeys(part["gender"])]
+    frame = data.assign(hypothesis=list(hypotheses)).reset_index(drop=True)
     rows = []
-    for lang, gender, part in groups:
+    for lang, part in frame.groupby("tgt_lang", sort=True):
+        groups = [("all", part), *((g, part[part["gender"] == g])
+                                   for g in dict.fromkeys(part["gender"]))]
+        # the language's segments are scored once per metric and reference (corpus_scores)
+        positions = [part.index.get_indexer(group.index) for _, group in groups]
+        scored = {}
         for metric in (m for m in metrics if m in SACREBLEU_METRICS):
             opts = with_tokenizer(metric, dict((options or {}).get(metric) or {}), lang,
                                   dict(tokenize or {}))
             for against, column in AGAINST.items():
-                scored = corpus_score(metric, part["hypothesis"].tolist(),
-                                      part[column].tolist(), opts)
-                rows.append({"lang": lang, "gender": gender, "metric": metric,
-                             "reference": against, "score": scored.score, "n": len(part),
-                             "signature": scored.signature})
+                scored[metric, against] = corpus_scores(
+                    metric, part["hypothesis"].tolist(), part[column].tolist(), positions, opts)
+        rows += [{"lang": lang, "gender": gender, "metric": metric, "reference": against,
+                  "score": scores[k].score, "n": len(group), "signature": scores[k].signature}
+                 for k, (gender, group) in enumerate(groups)
+                 for (metric, against), scores in scored.items()]
     return rows
 
 

@@ -86,27 +86,34 @@ def quality_rows(data: pd.DataFrame, hypotheses: pd.Series, metrics: Sequence[st
     """Corpus BLEU/chrF (sacrebleu, with its signature) per target language, set and gender
     (``all`` over both genders of the counterfactual set; set ``all``: every segment of the
     language), against the correct-gender and the counterfactual references."""
-    from gendermt.scoring.metrics import corpus_score
+    from gendermt.scoring.metrics import corpus_scores
     from gendermt.scoring.sacrebleu_metrics import with_tokenizer
 
-    frame = data.assign(hypothesis=hypotheses.to_numpy())
+    frame = data.assign(hypothesis=hypotheses.to_numpy()).reset_index(drop=True)
     groups = [(lang, "all", "all", part) for lang, part in frame.groupby("tgt_lang", sort=True)]
     for (lang, which), part in frame.groupby(["tgt_lang", "set"], sort=True):
         groups.append((lang, which, "all", part))
         if which == "counterfactual":
             groups += [(lang, which, g, part[part["gender"] == g]) for g in ("masculine",
                                                                                 "feminine")]
-    rows = []
-    for lang, which, gender, part in groups:
+    # one language's segments are scored once per metric and reference (corpus_scores), its
+    # groups' scores summed from them
+    scored = {}
+    for lang, lang_part in frame.groupby("tgt_lang", sort=True):
+        members = [k for k, group in enumerate(groups) if group[0] == lang]
+        positions = [lang_part.index.get_indexer(groups[k][3].index) for k in members]
         for metric in metrics:
             opts = with_tokenizer(metric, (options or {}).get(metric), lang, tokenize)
             for against, column in QUALITY_REFERENCES.items():
-                scored = corpus_score(metric, part["hypothesis"].tolist(),
-                                      part[column].tolist(), opts)
-                rows.append({"lang": lang, "set": which, "gender": gender, "metric": metric,
-                             "reference": against, "score": scored.score,
-                             "signature": scored.signature, "n": len(part)})
-    return rows
+                for k, score in zip(members, corpus_scores(
+                        metric, lang_part["hypothesis"].tolist(), lang_part[column].tolist(),
+                        positions, opts), strict=True):
+                    scored[k, metric, against] = score
+    return [{"lang": lang, "set": which, "gender": gender, "metric": metric,
+             "reference": against, "score": scored[k, metric, against].score,
+             "signature": scored[k, metric, against].signature, "n": len(part)}
+            for k, (lang, which, gender, part) in enumerate(groups)
+            for metric in metrics for against in QUALITY_REFERENCES]
 
 
 def score_run(translations: str | Path, data_path: str | Path, items_out: str | Path,
