@@ -81,6 +81,17 @@ def test_grouped_corpus_scores_equal_one_corpus_score_per_group(files, metric, o
         assert (score.score, score.signature) == (alone.score, alone.signature)
 
 
+def test_sacrebleu_still_has_what_grouped_scores_use():
+    """corpus_scores falls back to one corpus_score per group without these (right, slower):
+    this fails if sacrebleu renames them."""
+    from sacrebleu.metrics import BLEU, CHRF, TER
+
+    for cls in (BLEU, CHRF, TER):
+        for name in ("_check_corpus_score_args", "_extract_corpus_statistics",
+                     "_aggregate_and_compute"):
+            assert callable(getattr(cls, name, None)), (cls.__name__, name)
+
+
 def test_length_mismatch_and_unknown_metric():
     with pytest.raises(GenderMTError, match="2 hypotheses but 1 references"):
         corpus_score("bleu", ["a", "b"], ["a"])

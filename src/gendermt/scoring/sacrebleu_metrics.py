@@ -92,10 +92,12 @@ def corpus_scores(metric: str, hyps: Sequence[str], refs: Sequence[str],
         raise GenderMTError(f"{len(hyps)} hypotheses but {len(refs)} references")
     hyps, refs = list(hyps), list(refs)
     scorer = _make(metric, options or {}, sentence=False)
-    if not all(hasattr(scorer, m) for m in ("_extract_corpus_statistics",
+    if not all(hasattr(scorer, m) for m in ("_check_corpus_score_args",
+                                             "_extract_corpus_statistics",
                                              "_aggregate_and_compute")):
         return [corpus_score(metric, [hyps[i] for i in g], [refs[i] for i in g], options)
                 for g in groups]
+    scorer._check_corpus_score_args(hyps, [refs])  # corpus_score's own checks
     stats = scorer._extract_corpus_statistics(hyps, [refs])
     scores = [float(scorer._aggregate_and_compute([stats[i] for i in g]).score) if len(g)
               else None for g in groups]
