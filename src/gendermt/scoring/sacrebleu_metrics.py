@@ -99,11 +99,9 @@ def corpus_scores(metric: str, hyps: Sequence[str], refs: Sequence[str],
                 for g in groups]
     scorer._check_corpus_score_args(hyps, [refs])  # corpus_score's own checks
     stats = scorer._extract_corpus_statistics(hyps, [refs])
-    scores = [float(scorer._aggregate_and_compute([stats[i] for i in g]).score) if len(g)
-              else None for g in groups]
     signature = str(scorer.get_signature())
-    return [Scored(s, signature) if s is not None else corpus_score(metric, [], [], options)
-            for s in scores]
+    return [Scored(float(scorer._aggregate_and_compute([stats[i] for i in g]).score), signature)
+            if len(g) else corpus_score(metric, [], [], options) for g in groups]
 
 
 def sentence_scores(metric: str, hyps: Sequence[str], refs: Sequence[str],

@@ -52,31 +52,30 @@ def opcodes(a: list[str], b: list[str]) -> Opcodes:
     return SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
 
 
-def changed_positions(a: list[str], b: list[str], ops: Opcodes | None = None) -> set[int]:
+def changed_positions(ops: Opcodes) -> set[int]:
     """Indices of ``a``'s words that lie in a stretch where ``b`` differs (replaced or
-    deleted). An insertion changes no word of ``a``: :func:`inserted` lists those.
-    ``ops``: ``opcodes(a, b)`` where already computed."""
+    deleted), from ``opcodes(a, b)``. An insertion changes no word of ``a``:
+    :func:`inserted` lists those."""
     out: set[int] = set()
-    for tag, i1, i2, _, _ in opcodes(a, b) if ops is None else ops:
+    for tag, i1, i2, _, _ in ops:
         if tag in ("replace", "delete"):
             out.update(range(i1, i2))
     return out
 
 
-def word_map(a: list[str], b: list[str], ops: Opcodes | None = None) -> dict[int, str]:
-    """``a``'s word index → the word ``b`` has in its place, where the diff pairs them one
-    to one (equal stretches, and replaced stretches of equal length)."""
+def word_map(ops: Opcodes, b: list[str]) -> dict[int, str]:
+    """``a``'s word index → the word ``b`` has in its place, where the diff ``opcodes(a, b)``
+    pairs them one to one (equal stretches, and replaced stretches of equal length)."""
     out: dict[int, str] = {}
-    for tag, i1, i2, j1, j2 in opcodes(a, b) if ops is None else ops:
+    for tag, i1, i2, j1, j2 in ops:
         if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
             out.update(zip(range(i1, i2), b[j1:j2], strict=True))
     return out
 
 
-def inserted(a: list[str], b: list[str], ops: Opcodes | None = None) -> list[str]:
-    """The words ``b`` inserts where ``a`` has none."""
-    return [w for tag, _, _, j1, j2 in (opcodes(a, b) if ops is None else ops)
-            if tag == "insert" for w in b[j1:j2]]
+def inserted(ops: Opcodes, b: list[str]) -> list[str]:
+    """The words ``b`` inserts where ``a`` has none (``ops``: ``opcodes(a, b)``)."""
+    return [w for tag, _, _, j1, j2 in ops if tag == "insert" for w in b[j1:j2]]
 
 
 def error_words(original: str, reference: str, rewrite: str) -> Counter:
@@ -84,9 +83,8 @@ def error_words(original: str, reference: str, rewrite: str) -> Counter:
     word here: a comma added or dropped is a difference but not an error of these types."""
     o, r, w = tokens(original), tokens(reference), tokens(rewrite)
     ops_r, ops_w = opcodes(o, r), opcodes(o, w)
-    should = changed_positions(o, r, ops_r)
-    did = changed_positions(o, w, ops_w)
-    to_r, to_w = word_map(o, r, ops_r), word_map(o, w, ops_w)
+    should, did = changed_positions(ops_r), changed_positions(ops_w)
+    to_r, to_w = word_map(ops_r, r), word_map(ops_w, w)
     out: Counter = Counter()
     for i, word in enumerate(o):
         if not any(c.isalnum() for c in word):
@@ -102,8 +100,8 @@ def error_words(original: str, reference: str, rewrite: str) -> Counter:
             out[f"missing {kind} change"] += 1
             out[f"wrong {kind} form"] += 1
     # words the rewrite adds that the reference does not (reference insertions are fine)
-    wanted = Counter(inserted(o, r, ops_r))
-    for word in inserted(o, w, ops_w):
+    wanted = Counter(inserted(ops_r, r))
+    for word in inserted(ops_w, w):
         if not any(c.isalnum() for c in word):
             continue
         if wanted[word]:
