@@ -199,9 +199,11 @@ def score_run(lang: str, systems: Sequence[str], translations: Sequence[str],
     # before spaCy loads (the reading needs only the links)
     links: dict[tuple[str, str], Links] = {}
     for reader, system in pairs:
-        if (TOKENISATION[reader], system) not in links:
-            links[TOKENISATION[reader], system] = align_file(data, hyps_of[system], reader,
-                                                             alignment)
+        key = TOKENISATION[reader], system
+        if key not in links:
+            links[key] = align_file(data, hyps_of[system], reader, alignment)
+            log.info("%s %s aligned (%s words) in %.1f s", system, lang, key[0],
+                     links[key].seconds)
     for k, (reader, system) in enumerate(pairs):
         t0 = time.perf_counter()
         made = links[TOKENISATION[reader], system]
