@@ -88,6 +88,13 @@ def timed_call(side: str, fn: Callable[[], object]) -> float:
     return cpu_seconds() - start
 
 
+# What Snakemake's shell sets for a one-thread job: without it numpy's BLAS spreads over
+# every core and spins, CPU that no job spends.
+JOB_THREADS = {name: "1" for name in ("OMP_NUM_THREADS", "GOTO_NUM_THREADS",
+                                      "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                                      "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")}
+
+
 def run_child(side: str, cmd: Sequence[str], cwd: Path | None = None,
               env: dict[str, str] | None = None, stdin: str | None = None
               ) -> tuple[float, str]:

@@ -10,6 +10,7 @@ job), read each entity's gender from spaCy's parse (``evaluate.predict``).
 B (bare): a fresh process that loads the same pipeline with its own lemmatizer, as
 ``spacy.load`` gives it, and parses the same sentences with ``nlp.pipe``, nothing else: the
 floor a reader that takes spaCy's pipeline as it comes pays.
+Both run with one BLAS/OpenMP thread, as Snakemake runs a one-thread job.
 Alternating A and B, CPU seconds of each process and its peak RSS (ru_maxrss); prints min
 and median of each and the ratios, and A's split: imports, spaCy's load, tokenising,
 alignment, spaCy's parse plus the reading, with alignment's share of the file's own work
@@ -100,7 +101,7 @@ print(json.dumps(out))
 
 
 def child(side: str, src: Path, mode: str, args) -> dict:
-    env = {**os.environ, "PYTHONPATH": str(src)}
+    env = {**os.environ, "PYTHONPATH": str(src), **_ab.JOB_THREADS}  # the winomt rules' one thread
     _, out = _ab.run_child(side, [sys.executable, "-c", CHILD, mode, str(args.data), args.lang,
                                   args.system, str(args.limit)], env=env)
     lines = [line for line in out.splitlines() if line.startswith("{")]

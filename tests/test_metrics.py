@@ -181,3 +181,16 @@ def test_bleu_nltk_m4_through_the_metric_interface():
     assert corpus.signature.endswith("corpus:mean")
     with pytest.raises(GenderMTError, match="unknown metric 'meteor'"):
         metrics.corpus_score("meteor", hyps, refs)
+
+
+def test_score_frame_leaves_missing_group_values_out():
+    # as pandas' groupby: NaN and a nullable column's NA are no group of their own
+    frame = pd.DataFrame({"item_id": ["a", "b", "c", "d"],
+                          "hypothesis": ["le chat.", "un chien!", "la souris", "un oiseau"],
+                          "reference": ["le chat !", "un chien.", "la souris", "un oiseau"],
+                          "gender": ["f", None, "m", "f"],
+                          "level": pd.array([1, pd.NA, 2, 1], dtype="Int64")})
+    scores, summary = score_frame(frame, ["chrf"], None, ["gender", "level"])
+    assert summary["chrf"]["n"] == {"all": 4, "f": 2, "m": 1, "1": 2, "2": 1}
+    assert scores["item_id"].tolist() == ["a", "b", "c", "d"]
+    assert list(scores.columns) == ["item_id", "metric", "score", "signature"]

@@ -93,6 +93,14 @@ def test_score_mt_cli_small():
     assert len(RATIO.findall(out)) == 2, out
 
 
+def test_score_job_small(tmp_path):
+    pytest.importorskip("sacrebleu")
+    # this checkout as its own baseline: both sides must write the same scores
+    out = run_perf("score_job.py", "--small", "--baseline-src", str(ROOT / "src"))
+    assert len(RATIO.findall(out)) == 2, out
+    assert "the same scores and summary from both checkouts" in out, out
+
+
 def test_a_failing_side_stops_the_script_naming_it():
     """perf/_ab.py: a side that raises stops the comparison with exit status 1, naming the
     side and its error; a child process that fails shows its own message."""

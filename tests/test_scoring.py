@@ -176,3 +176,46 @@ def test_hypothesis_normalisation_is_a_scoring_option_in_the_signature(tmp_path,
     with pytest.raises(GenderMTError, match="unknown hypothesis normaliser"):
         score_file(translations, data, tmp_path / "x.parquet", tmp_path / "x.json", ["chrf"],
                    normalize="lowercase")
+
+
+def test_score_file_as_a_job_never_imports_pandas(tmp_path, sample_data):
+    # the score job reads and writes Parquet with pyarrow alone: pandas was half its CPU
+    data = tmp_path / "data.parquet"
+    sample_data.to_parquet(data)
+    translations = tmp_path / "t.jsonl"
+    write_jsonl(translations, ({"item_id": r.item_id, "hypothesis": r.ref_male}
+                               for r in sample_data.itertuples()))
+    code = ("import sys\nfrom gendermt.scoring.score import score_file\n"
+            f"score_file({str(translations)!r}, {str(data)!r}, {str(tmp_path / 's.parquet')!r}, "
+            f"{str(tmp_path / 's.json')!r}, ['bleu', 'chrf'], None, ['gender'])\n"
+            "assert 'pandas' not in sys.modules, 'pandas was imported'\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+    scores = pd.read_parquet(tmp_path / "s.parquet")
+    assert len(scores) == 2 * len(sample_data)
+    assert scores["item_id"].tolist() == list(sample_data["item_id"]) * 2
+
+
+def test_score_file_refuses_an_item_translated_twice(tmp_path, sample_data):
+    data = tmp_path / "data.parquet"
+    sample_data.to_parquet(data)
+    translations = tmp_path / "t.jsonl"
+    first = sample_data.iloc[0]
+    write_jsonl(translations, [*({"item_id": r.item_id, "hypothesis": r.source}
+                                 for r in sample_data.itertuples()),
+                               {"item_id": first.item_id, "hypothesis": "again"}])
+    with pytest.raises(GenderMTError, match=f"item '{first.item_id}' appears twice"):
+        score_file(translations, data, tmp_path / "s.parquet", tmp_path / "s.json", ["bleu"])
+
+
+def test_arrow_arrays_equal_pyarrows_own_conversion():
+    import pyarrow as pa
+
+    from gendermt.arrow_arrays import floats, strings
+
+    text = ["", "médecin", "l'infirmière · iel", "x" * 300]
+    assert strings(text).equals(pa.array(text, type=pa.large_string()))
+    assert strings([]).equals(pa.array([], type=pa.large_string()))
+    values = [1.5, float("nan"), None, -0.0, 100.0]
+    assert floats(values).equals(pa.array(values, type=pa.float64(), from_pandas=True))
+    assert floats(values).null_count == 2
+    assert floats([2.0, 3.0]).equals(pa.array([2.0, 3.0]))

@@ -134,3 +134,29 @@ def test_align_command_with_eflomal(tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 30 and all(set(line.split()) <= {f"{i}-{j}" for i in range(3)
                                                         for j in range(3)} for line in out)
+
+
+def test_sums_run_left_to_right_as_the_tools_loop():
+    # the tension's features are summed as the tool's ``+=`` loop; np.sum (pairwise) and
+    # np.dot (BLAS, by thread count) add in other orders
+    from gendermt.benchmarks.winomt.fastalign import _sequential_sum
+
+    x = np.random.default_rng(0).standard_normal(10_000) * 1e3
+    total = 0.0
+    for value in x.tolist():
+        total += value
+    assert _sequential_sum(x) == total
+    assert _sequential_sum(np.zeros(0)) == 0.0
+
+
+def test_word_pair_table_by_sort_or_lookup_gives_the_same_links(monkeypatch):
+    from gendermt.benchmarks.winomt import fastalign
+
+    bitext = TRANSLATIONS / "google" / "en-it.txt"
+    if not bitext.is_file():
+        pytest.skip(f"{bitext} is absent (no shared WinoMT data here)")
+    source, target = read_bitext(bitext)
+    source, target = source[:400], target[:400]
+    lookup = fastalign.align(source, target)
+    monkeypatch.setattr(fastalign, "DENSE_PAIR_TABLE", 0)  # a vocabulary too large for it
+    assert fastalign.align(source, target) == lookup

@@ -6,7 +6,7 @@ import pytest
 
 from gendermt.benchmarks.winomt.align import (
     linked_targets,
-    source_tokens,
+    source_words,
     tokenize,
 )
 from gendermt.benchmarks.winomt.evaluate import predict
@@ -68,10 +68,14 @@ def test_unaligned_entity_is_unknown():
 def test_tokenizers():
     assert [t.text for t in tokenize("L'infirmière et quelqu'un, dell'avvocata.")] == [
         "L'", "infirmière", "et", "quelqu'un", ",", "dell'", "avvocata", "."]
-    tokens, head = source_tokens("The construction worker's hat fell.", 1, "construction worker")
-    assert tokens[head].text == "worker's"
-    tokens, head = source_tokens("The developer argued.", 1, "developer")
-    assert tokens[head].text == "developer"
+    words, head = source_words("The construction worker's hat fell.", 1, "construction worker")
+    assert words[head] == "worker's"
+    words, head = source_words("The developer argued.", 1, "developer")
+    assert words[head] == "developer"
+    words, head = source_words("“The  nurse” left.", 1, "nurse")
+    assert words == ["“", "The", "nurse", "”", "left", "."] and head == 2
+    with pytest.raises(ValueError, match="no word"):
+        source_words("", 0, "nurse")
 
 
 def test_linked_targets_prefers_agreed_links():

@@ -19,9 +19,9 @@ import io
 import logging
 import re
 import tempfile
-from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from gendermt.errors import MissingResourceError
 
@@ -46,39 +46,39 @@ def fast_align_words(text: str) -> list[str]:
     return [w for w in _FAST_ALIGN_SPACE.split(text) if w]
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
+    """A token and its character span (a tuple: tens of thousands are made per file)."""
+
     text: str
     start: int
     end: int
 
 
 def tokenize(text: str, pattern: re.Pattern = TARGET_TOKEN) -> list[Token]:
-    return [Token(m.group(), m.start(), m.end()) for m in pattern.finditer(text)]
+    return [Token(m.group(), *m.span()) for m in pattern.finditer(text)]
 
 
-def source_tokens(sentence: str, entity_index: int, entity: str) -> tuple[list[Token], int]:
-    """The English sentence's tokens and the position of the entity's head word among them.
+_NON_SPACE = re.compile(r"\S+")  # str.split()'s words
+_WORD_CHAR = re.compile(r"\w")
+
+
+def source_words(sentence: str, entity_index: int, entity: str) -> tuple[list[str], int]:
+    """The English sentence's tokens (``SOURCE_TOKEN``) and the position of the entity's head
+    word among them.
 
     ``entity_index`` counts whitespace tokens (WinoMT's convention); a multi-word entity
     (``construction worker``) is indexed at its first word, and its head is its last word.
     """
-    words = sentence.split()
-    head = min(entity_index + len(entity.split()) - 1, len(words) - 1)
-    tokens: list[Token] = []
-    position = None
-    offset = 0
-    for i, word in enumerate(words):
-        start = sentence.index(word, offset)
-        offset = start + len(word)
-        pieces = [Token(m.group(), start + m.start(), start + m.end())
-                  for m in SOURCE_TOKEN.finditer(word)]
-        if i == head:
-            words_only = [k for k, p in enumerate(pieces) if re.search(r"\w", p.text)]
-            position = len(tokens) + (words_only[0] if words_only else 0)
-        tokens.extend(pieces)
-    assert position is not None
-    return tokens, position
+    head = min(entity_index + len(entity.split()) - 1, len(sentence.split()) - 1)
+    if head < 0:
+        raise ValueError(f"no word {entity_index} (entity {entity!r}) in {sentence!r}")
+    start, end = next(islice(_NON_SPACE.finditer(sentence), head, None)).span()
+    # SOURCE_TOKEN never matches whitespace, so a whitespace word's tokens are those found
+    # between its ends, and every non-space character is in one
+    in_head = SOURCE_TOKEN.findall(sentence, start, end)
+    # the head word's first word-token (not a quote or bracket stuck to it)
+    first = next((k for k, w in enumerate(in_head) if _WORD_CHAR.search(w)), 0)
+    return SOURCE_TOKEN.findall(sentence), len(SOURCE_TOKEN.findall(sentence, 0, start)) + first
 
 
 ALIGNERS = ("fast-align", "eflomal")

@@ -26,15 +26,18 @@ probable source word (NULL: no link). What the C++ tool does, and so what this d
 ``mean_srclen_multiplier`` only enters the tool's ``-s`` scores, never its links, so it has no
 setting here. On the eight published WinoMT outputs with the tool's links in
 ``shared/reference/fast_align`` this gives every link the tool gives (100.00 % per file,
-tests/test_winomt_fastalign.py). Vectorised over all cells of all sentence pairs (the
-Viterbi pick a segmented maximum, the prior's feature computed once); EM has no
-random step, so the same pairs always give the same links (eflomal, a sampler, seeds itself
-from /dev/urandom and does not).
+tests/test_winomt_fastalign.py). Vectorised over all cells of all sentence pairs: each side
+encoded once for both directions, the prior computed once per cell geometry (m, n, j, i),
+the Viterbi pick a segmented maximum. EM has no random step, and the two sums that move λ
+run left to right as the tool's loop (not BLAS's, whose order changes with its thread
+count), so the same pairs always give the same links (eflomal, a sampler, seeds itself from
+/dev/urandom and does not).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -54,11 +57,11 @@ def _digamma(x: np.ndarray) -> np.ndarray:
     x = np.array(x, dtype=np.float64)
     result = np.zeros_like(x)
     small = x < 7
-    while small.any():
-        result[small] -= 1 / x[small]
-        x[small] += 1
+    while small.any():  # at most 7 rounds over the whole array: cheaper than gathers
+        np.subtract(result, 1 / x, out=result, where=small)
+        np.add(x, 1, out=x, where=small)
         small = x < 7
-    x = x - 0.5
+    x -= 0.5
     xx = 1.0 / x
     xx2 = xx * xx
     xx4 = xx2 * xx2
@@ -124,50 +127,80 @@ def _dlogz(j, m, n, lam: float) -> np.ndarray:
     return (top + bottom) / z
 
 
+class _Words:
+    """One side's sentences as integer word ids, 1-based in order of first appearance (0 is
+    NULL): both directions read the same encoding, so each side is encoded once."""
+
+    def __init__(self, sentences: Sequence[Sequence[str]]):
+        words = list(chain.from_iterable(sentences))
+        vocab = {w: k for k, w in enumerate(dict.fromkeys(words), start=1)}
+        self.ids = np.fromiter(map(vocab.__getitem__, words), dtype=np.int64, count=len(words))
+        self.lengths = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences))
+        self.n_vocab = len(vocab) + 1  # with NULL
+
+
+# Word-pair keys (source vocabulary x target vocabulary) up to this many are numbered through
+# a lookup table (a flag and a 32-bit rank a key: 80 MB at the limit, under 40 MB for every
+# published WinoMT file), more by a sort of the million keys (several times slower).
+DENSE_PAIR_TABLE = 2**24
+
+
 class _Cells:
     """One row per (target token, source position incl. NULL=0) of every pair, in token
     order and, within a token, NULL then the source positions in order (the tool's scan).
 
-    Only what the EM passes read is kept per cell (token, position, word pair as 32-bit
-    indices where they fit, the NULL flag, the two features): about 29 bytes a cell, a
-    WinoMT file has about a million. Gathers are done once and combined in place: building
-    the cells and each pass peak at about twice what is kept (it was four times)."""
+    Only what the EM passes read is kept per cell (token, position, word pair and geometry,
+    32-bit indices where they fit): 16 bytes a cell, a WinoMT file has about a million.
+    Per-token values reach the cells by ``np.repeat``, per-pair and per-geometry ones by
+    ``np.take``; a pass allocates about three cell-sized float arrays."""
 
-    def __init__(self, source: Sequence[Sequence[str]], target: Sequence[Sequence[str]]):
-        src_vocab: dict[str, int] = {"<null>": 0}
-        tgt_vocab: dict[str, int] = {}
-        n_src = np.fromiter((len(s) for s in source), dtype=np.int64, count=len(source))
-        n_tgt = np.fromiter((len(t) for t in target), dtype=np.int64, count=len(target))
+    def __init__(self, source: _Words, target: _Words):
+        n_src, n_tgt = source.lengths, target.lengths
         self.n_tok = int(n_tgt.sum())
-        tok_sent = np.repeat(np.arange(len(source)), n_tgt)
+        tok_sent = np.repeat(np.arange(len(n_src)), n_tgt)
         # 1-based position of each target token in its sentence
         tok_j = np.arange(self.n_tok) - np.repeat(np.cumsum(n_tgt) - n_tgt, n_tgt) + 1
-        tok_e = np.fromiter((tgt_vocab.setdefault(w, len(tgt_vocab)) for t in target for w in t),
-                            dtype=np.int64, count=self.n_tok)
+        tok_e = target.ids
         # every sentence's source ids, NULL (0) first, end to end
-        src_flat = np.fromiter((x for s in source for x in
-                                (0, *(src_vocab.setdefault(w, len(src_vocab)) for w in s))),
-                               dtype=np.int64, count=int(n_src.sum()) + len(source))
         src_start = np.cumsum(n_src + 1) - (n_src + 1)
-        width = n_src[tok_sent] + 1  # cells per target token
+        src_flat = np.zeros(len(source.ids) + len(n_src), dtype=np.int64)
+        is_word = np.ones(len(src_flat), dtype=bool)
+        is_word[src_start] = False
+        src_flat[is_word] = source.ids
+        # a token's cells are contiguous: per-token values reach its cells by np.repeat
+        # over ``width``, several times faster than a gather by ``tok``
+        self.width = width = n_src[tok_sent] + 1  # cells per target token
         self.starts = np.cumsum(width) - width  # each token's first cell (its NULL)
         n_cells = int(width.sum())
         index = np.int32 if n_cells < 2**31 else np.int64
         self.tok = np.repeat(np.arange(self.n_tok, dtype=index), width)
         self.i = np.arange(n_cells, dtype=index)
-        self.i -= self.starts.astype(index)[self.tok]  # 0 = NULL
+        self.i -= np.repeat(self.starts.astype(index), width)  # 0 = NULL
         self.tok_sent, self.tok_j = tok_sent, tok_j
         self.tok_m, self.tok_n = n_tgt[tok_sent], n_src[tok_sent]
-        self.n_e = len(tgt_vocab)
-        self.real = self.i > 0
-        # the (source word, target word) pairs that co-occur: the entries of the tool's table
-        key = src_flat[src_start[tok_sent][self.tok] + self.i]  # each cell's source word
+        self.n_e = target.n_vocab
+        # the (source word, target word) pairs that co-occur: the entries of the tool's table,
+        # numbered in (source word, target word) order
+        key = np.repeat(src_start[tok_sent], width)
+        key += self.i
+        key = np.take(src_flat, key)  # each cell's source word
         key *= self.n_e
-        key += tok_e[self.tok]
-        pairs, pair = np.unique(key, return_inverse=True)
+        key += np.repeat(tok_e, width)
+        n_keys = source.n_vocab * self.n_e
+        if n_keys <= DENSE_PAIR_TABLE:
+            present = np.zeros(n_keys, dtype=bool)
+            present[key] = True
+            pairs = np.flatnonzero(present)
+            del present
+            rank = np.zeros(n_keys, dtype=np.int32)
+            rank[pairs] = np.arange(len(pairs), dtype=np.int32)
+            self.pair = np.take(rank, key)
+            del rank
+        else:
+            pairs, pair = np.unique(key, return_inverse=True)
+            self.pair = pair.astype(index if len(pairs) < 2**31 else np.int64)
+            del pair
         del key
-        self.pair = pair.astype(index if len(pairs) < 2**31 else np.int64)
-        del pair
         self.pair_f = pairs // self.n_e
         self.n_pairs = len(pairs)
         # (target length, source length) of every pair with words on both sides, and counts
@@ -179,14 +212,36 @@ class _Cells:
         self.size_m = np.repeat(sizes[:, 0], sizes[:, 0]) if len(sizes) else self.size_j
         self.size_n = np.repeat(sizes[:, 1], sizes[:, 0]) if len(sizes) else self.size_j
         self.size_count = np.repeat(counts, sizes[:, 0]) if len(sizes) else self.size_j
+        self._geometry(n_src, n_tgt, tok_sent, tok_j)
+
+    def _geometry(self, n_src: np.ndarray, n_tgt: np.ndarray, tok_sent: np.ndarray,
+                  tok_j: np.ndarray) -> None:
+        """A cell's prior and features depend on its geometry (m, n, j, i) alone: a WinoMT
+        file has about 57,000 distinct ones for a million cells. They are computed once
+        per geometry and read per cell through ``geom`` (one 32-bit index a cell)."""
+        has_tok = n_tgt > 0
+        sizes, size_of = np.unique(np.stack([n_tgt, n_src], axis=1)[has_tok], axis=0,
+                                   return_inverse=True)
+        block = sizes[:, 0] * (sizes[:, 1] + 1)  # cells of one sentence pair of that size
+        offset = np.cumsum(block) - block
+        sent_size = np.zeros(len(n_tgt), dtype=np.int64)
+        sent_size[has_tok] = size_of.ravel()
+        # each token's first geometry (its NULL), then i = 0 .. n along its cells
+        tok_base = offset[sent_size[tok_sent]] + (tok_j - 1) * (self.tok_n + 1)
+        self.geom = np.repeat(tok_base.astype(self.i.dtype), self.width)
+        self.geom += self.i
+        g_size = np.repeat(np.arange(len(sizes)), block)
+        within = np.arange(int(block.sum())) - offset[g_size]
+        self.g_m, self.g_n = sizes[g_size, 0], sizes[g_size, 1]
+        self.g_j, self.g_i = within // (self.g_n + 1) + 1, within % (self.g_n + 1)
         with np.errstate(divide="ignore", invalid="ignore"):
             # _feature(j, i, m, n) = -|i/n - j/m| with the same operations, element by
-            # element: j/m is the token's, i/n the cell's (NULL cells: unused)
-            i_n = self.i / self.tok_n[self.tok]
-            self.feature = _neg_abs_diff(i_n, (tok_j / self.tok_m)[self.tok])
+            # element (NULL cells: unused)
+            i_n = self.g_i / self.g_n
+            self.g_feature = _neg_abs_diff(i_n, self.g_j / self.g_m)
             # the empirical feature at the tool's 0-based target position
-            self.emp_feature = _neg_abs_diff(i_n, ((tok_j - 1) / self.tok_m)[self.tok], i_n)
-        self.emp_feature[~self.real] = 0.0
+            self.g_emp_feature = _neg_abs_diff(i_n, (self.g_j - 1) / self.g_m, i_n)
+        self.g_emp_feature[self.g_i == 0] = 0.0
 
 
 def _neg_abs_diff(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
@@ -196,20 +251,40 @@ def _neg_abs_diff(a: np.ndarray, b: np.ndarray, out: np.ndarray | None = None) -
     return np.negative(out, out=out)
 
 
-def _scores(cells: _Cells, t_table: np.ndarray | None, lam: float, p0: float) -> np.ndarray:
-    """probs[i] = t(f|e) * prior, as the tool computes them (unnormalised); in one new array,
-    the operations of ``t * np.where(real, exp(feature * lam) / az, p0)``."""
+def _prior(cells: _Cells, lam: float, p0: float) -> np.ndarray:
+    """The prior of every cell, unnormalised as the tool computes it: the operations of
+    ``np.where(i > 0, exp(feature * lam) / az, p0)``, per geometry, in one new array."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        az = _z(cells.tok_j, cells.tok_m, cells.tok_n, lam) / (1.0 - p0)
-        score = np.multiply(cells.feature, lam)
-        np.exp(score, out=score)
-        np.divide(score, az[cells.tok], out=score)
-        score[~cells.real] = p0
+        az = _z(cells.g_j, cells.g_m, cells.g_n, lam) / (1.0 - p0)
+        prior = np.multiply(cells.g_feature, lam)
+        np.exp(prior, out=prior)
+        np.divide(prior, az, out=prior)
+        prior[cells.g_i == 0] = p0
+    return np.take(prior, cells.geom)
+
+
+def _scores(cells: _Cells, t_table: np.ndarray | None, prior: np.ndarray) -> np.ndarray:
+    """probs[i] = t(f|e) * prior, as the tool computes them (unnormalised), in a new array."""
     if t_table is None:
-        score *= UNINITIALISED_T
-    else:
-        score *= t_table[cells.pair]
+        return prior * UNINITIALISED_T
+    score = np.take(t_table, cells.pair)
+    score *= prior
     return score
+
+
+def _sequential_sum(x: np.ndarray) -> float:
+    """Σ x left to right, as the tool's ``+=`` loop: np.sum adds pairwise and np.dot as BLAS
+    does, which can change with the number of BLAS threads (and the links with it)."""
+    return float(np.cumsum(x)[-1]) if len(x) else 0.0
+
+
+def _settings(settings: dict[str, Any] | None) -> dict[str, Any]:
+    opts = {**DEFAULTS, **(settings or {})}
+    unknown = set(opts) - set(DEFAULTS)
+    if unknown:
+        raise ValueError(f"unknown fast-align settings {sorted(unknown)}; "
+                         f"known: {sorted(DEFAULTS)}")
+    return opts
 
 
 def align_forward(source: Sequence[Sequence[str]], target: Sequence[Sequence[str]],
@@ -218,43 +293,55 @@ def align_forward(source: Sequence[Sequence[str]], target: Sequence[Sequence[str
     most one source word."""
     if len(source) != len(target):
         raise ValueError("source and target have different numbers of sentences")
-    opts = {**DEFAULTS, **(settings or {})}
-    unknown = set(opts) - set(DEFAULTS)
-    if unknown:
-        raise ValueError(f"unknown fast-align settings {sorted(unknown)}; "
-                         f"known: {sorted(DEFAULTS)}")
-    links: Links = [set() for _ in source]
+    return _align(_Words(source), _Words(target), _settings(settings))
+
+
+def _align(source: _Words, target: _Words, opts: dict[str, Any], swap: bool = False) -> Links:
+    """Every target word's link, as (source index, target index) or, with ``swap``, as
+    (target index, source index)."""
     cells = _Cells(source, target)
     if cells.n_tok == 0:
-        return links
+        return [set() for _ in source.lengths]
     p0, alpha, lam = float(opts["p0"]), float(opts["alpha"]), float(opts["tension"])
     iterations = int(opts["iterations"])
     t_table = None
+    prior = _prior(cells, lam, p0)
     for iteration in range(iterations):
-        score = _scores(cells, t_table, lam, p0)
+        score = _scores(cells, t_table, prior)
         if iteration == iterations - 1:
             break
         total = np.bincount(cells.tok, score, minlength=cells.n_tok)
-        post = np.divide(score, total[cells.tok], out=score)  # score is not read again
+        post = np.divide(score, np.repeat(total, cells.width), out=score)  # score: not read again
         if opts["optimize_tension"] and iteration > 0:
-            empirical = float(np.dot(post, cells.emp_feature)) / cells.n_tok
+            emp = np.take(cells.g_emp_feature, cells.geom)
+            emp *= post
+            empirical = _sequential_sum(emp) / cells.n_tok
+            before = lam
             for _ in range(TENSION_STEPS):
-                model = float(np.dot(cells.size_count,
-                                     _dlogz(cells.size_j, cells.size_m, cells.size_n, lam))
-                              ) / cells.n_tok
+                dlogz = _dlogz(cells.size_j, cells.size_m, cells.size_n, lam)
+                dlogz *= cells.size_count
+                model = _sequential_sum(dlogz) / cells.n_tok
                 lam = min(TENSION_MAX, max(TENSION_MIN, lam + (empirical - model) * TENSION_RATE))
+            if lam != before:  # the prior only moves with λ
+                prior = _prior(cells, lam, p0)
         counts = np.bincount(cells.pair, post, minlength=cells.n_pairs)
         totals = np.bincount(cells.pair_f, counts + alpha)
-        t_table = np.exp(_digamma(counts + alpha) - _digamma(totals)[cells.pair_f])
+        counts += alpha
+        t_table = _digamma(counts)
+        t_table -= np.take(_digamma(totals), cells.pair_f)
+        np.exp(t_table, out=t_table)
     else:  # iterations == 0: the tool prints nothing it learnt; links off the uniform start
-        score = _scores(cells, t_table, lam, p0)
+        score = _scores(cells, t_table, prior)
     best = _viterbi(cells, score)
     linked = best[cells.i[best] > 0]
-    for sent, i, j in zip(cells.tok_sent[cells.tok[linked]].tolist(),
-                          (cells.i[linked] - 1).tolist(),
-                          (cells.tok_j[cells.tok[linked]] - 1).tolist(), strict=True):
-        links[sent].add((i, j))
-    return links
+    tok = cells.tok[linked]
+    first, second = (cells.i[linked] - 1).tolist(), (cells.tok_j[tok] - 1).tolist()
+    if swap:
+        first, second = second, first
+    pairs = list(zip(first, second, strict=True))
+    # links come in sentence order: each sentence's are one slice
+    ends = np.searchsorted(cells.tok_sent[tok], np.arange(len(source.lengths) + 1)).tolist()
+    return [set(pairs[a:b]) for a, b in zip(ends[:-1], ends[1:], strict=True)]
 
 
 def _viterbi(cells: _Cells, score: np.ndarray) -> np.ndarray:
@@ -262,21 +349,26 @@ def _viterbi(cells: _Cells, score: np.ndarray) -> np.ndarray:
     (NULL, then the lowest source position), as the tool's strict ``>`` scan. A token's cells
     are contiguous: a segmented maximum (NaN never wins), then its first cell reaching it."""
     tok = np.asarray(cells.tok)
+    if len(score) == 0:
+        return np.zeros(0, dtype=np.int64)
     starts = getattr(cells, "starts", None)
     if starts is None:
         starts = np.flatnonzero(np.r_[True, tok[1:] != tok[:-1]])
-    if len(score) == 0:
-        return np.zeros(0, dtype=np.int64)
     top = np.fmax.reduceat(score, starts)
-    cell = np.arange(len(score))
-    first = np.minimum.reduceat(np.where(score == top[tok], cell, len(score)), starts)
-    return np.where(first == len(score), starts, first)  # all NaN: the first (NULL)
+    hits = np.flatnonzero(score == np.repeat(top, np.diff(starts, append=len(score))))
+    hit_tok = tok[hits]
+    first = np.r_[True, hit_tok[1:] != hit_tok[:-1]]  # a token's first cell reaching its top
+    best = np.array(starts, dtype=np.int64)  # all NaN: the first (NULL)
+    best[hit_tok[first]] = hits[first]
+    return best
 
 
 def align(source: Sequence[Sequence[str]], target: Sequence[Sequence[str]],
           settings: dict[str, Any] | None = None) -> tuple[Links, Links]:
     """Forward and reverse links, both as (source index, target index): the reverse
     direction aligns every source word to at most one target word."""
-    forward = align_forward(source, target, settings)
-    backward = align_forward(target, source, settings)
-    return forward, [{(s, t) for t, s in pair} for pair in backward]
+    if len(source) != len(target):
+        raise ValueError("source and target have different numbers of sentences")
+    opts = _settings(settings)
+    src, tgt = _Words(source), _Words(target)
+    return _align(src, tgt, opts), _align(tgt, src, opts, swap=True)
