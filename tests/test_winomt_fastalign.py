@@ -82,6 +82,11 @@ def test_ties_go_to_null_then_the_first_position():
                             i=np.array([0, 1, 2, 0, 1, 2, 0, 1, 2]))
     score = np.array([0.2, 0.5, 0.5, 0.4, 0.4, 0.1, 0.1, 0.2, 0.3])
     assert _viterbi(cells, score).tolist() == [1, 3, 8]
+    # a token whose scores are all NaN keeps NULL, also when no token has a number
+    nan = float("nan")
+    assert _viterbi(cells, np.array([nan, nan, nan, 0.4, 0.6, 0.1, nan, nan, nan])
+                    ).tolist() == [0, 4, 6]
+    assert _viterbi(cells, np.full(9, nan)).tolist() == [0, 3, 6]
 
 
 def test_align_command_prints_the_tools_links(capsys):

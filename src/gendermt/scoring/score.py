@@ -151,6 +151,10 @@ def score_file(translations: str | Path, data: str | Path, output: str | Path,
     log.info("%s: %s", translations, {m: round(s["corpus"]["all"], 2) for m, s in summary.items()})
     # the types pandas 3 (the pinned one) writes: text as large_string, NaN as null
     item_ids = refs.column("item_id").combine_chunks()
+    if pa.types.is_dictionary(item_ids.type):
+        item_ids = item_ids.dictionary_decode()
+    if pa.types.is_string(item_ids.type):
+        item_ids = item_ids.cast(pa.large_string())
     table = pa.Table.from_arrays(
         [pa.concat_arrays([item_ids] * len(metrics)) if metrics else item_ids.slice(0, 0),
          strings(scores["metric"]), floats(scores["score"]), strings(scores["signature"])],

@@ -357,7 +357,8 @@ def _viterbi(cells: _Cells, score: np.ndarray) -> np.ndarray:
     top = np.fmax.reduceat(score, starts)
     hits = np.flatnonzero(score == np.repeat(top, np.diff(starts, append=len(score))))
     hit_tok = tok[hits]
-    first = np.r_[True, hit_tok[1:] != hit_tok[:-1]]  # a token's first cell reaching its top
+    # a token's first cell reaching its top (no hits at all: every score NaN)
+    first = np.r_[True, hit_tok[1:] != hit_tok[:-1]] if len(hits) else np.zeros(0, bool)
     best = np.array(starts, dtype=np.int64)  # all NaN: the first (NULL)
     best[hit_tok[first]] = hits[first]
     return best
