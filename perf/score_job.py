@@ -49,8 +49,10 @@ def sentences(n: int) -> tuple[list[str], list[str], list[str]]:
         frame = pd.read_csv(gate, sep="\t", quoting=3, dtype=str, keep_default_na=False)
         hyps, refs = list(frame["m"]), list(frame["f"])
     else:
-        frame = pd.read_parquet(ROOT / "resources/fairtranslate/data/train-00000-of-00001.parquet")
-        hyps, refs = list(frame["ref_male"]), list(frame["reference"])
+        from gendermt.benchmarks.fairtranslate.data import load
+
+        data, _ = load(ROOT / "resources/fairtranslate/data/train-00000-of-00001.parquet")
+        hyps, refs = list(data["ref_male"]), list(data["reference"])
     reps = -(-n // len(hyps))
     genders = ["male", "female", "inclusive"]
     return ((hyps * reps)[:n], (refs * reps)[:n], [genders[k % 3] for k in range(n)])

@@ -101,6 +101,21 @@ def test_score_job_small(tmp_path):
     assert "the same scores and summary from both checkouts" in out, out
 
 
+def test_score_job_without_the_shared_data_scores_the_shipped_sample(tmp_path, monkeypatch):
+    # a clone without ../shared (a newcomer's): the sentences come from the shipped sample
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("score_job", ROOT / "perf" / "score_job.py")
+    score_job = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(score_job)
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "resources").symlink_to(ROOT / "resources")
+    monkeypatch.setattr(score_job, "ROOT", project)
+    hyps, refs, genders = score_job.sentences(60)
+    assert len(hyps) == len(refs) == len(genders) == 60 and all(refs)
+
+
 def test_a_failing_side_stops_the_script_naming_it():
     """perf/_ab.py: a side that raises stops the comparison with exit status 1, naming the
     side and its error; a child process that fails shows its own message."""
