@@ -31,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _ab  # noqa: E402 (perf/_ab.py: the A/B comparison)
+import scoring_throughput  # noqa: E402 (its French sentence pairs)
 
 STAGE = ROOT / "workflow" / "scripts" / "score.py"
 BARE = """from pathlib import Path
@@ -41,21 +42,11 @@ for name in snakemake.output:  # noqa: F821 (Snakemake's script: object)
 
 
 def sentences(n: int) -> tuple[list[str], list[str], list[str]]:
-    """Hypotheses, references and genders of n items (real French sentences)."""
-    import pandas as pd
-
-    gate = ROOT.parent / "shared" / "data" / "gate" / "FR" / "FR_2_variants.tsv"
-    if gate.is_file():
-        frame = pd.read_csv(gate, sep="\t", quoting=3, dtype=str, keep_default_na=False)
-        hyps, refs = list(frame["m"]), list(frame["f"])
-    else:
-        from gendermt.benchmarks.fairtranslate.data import load
-
-        data, _ = load(ROOT / "resources/fairtranslate/data/train-00000-of-00001.parquet")
-        hyps, refs = list(data["ref_male"]), list(data["reference"])
-    reps = -(-n // len(hyps))
+    """Hypotheses, references and genders of n items (real French sentences: those of
+    perf/scoring_throughput.py)."""
+    hyps, refs, _ = scoring_throughput.segments(n)
     genders = ["male", "female", "inclusive"]
-    return ((hyps * reps)[:n], (refs * reps)[:n], [genders[k % 3] for k in range(n)])
+    return hyps, refs, [genders[k % 3] for k in range(n)]
 
 
 def write_inputs(work: Path, n: int) -> tuple[Path, Path]:
@@ -119,9 +110,11 @@ def main(argv: list[str] | None = None) -> int:
         data, translations = write_inputs(work, items)
         stage = STAGE.read_text(encoding="utf-8")
         scripts = {"A": job_script(work, "a", stage, data, translations),
-                   "B": job_script(work, "b", BARE, data, translations),
-                   "before": job_script(work, "before", stage, data, translations)}
-        sources = {"A": ROOT / "src", "B": ROOT / "src", "before": args.baseline_src}
+                   "B": job_script(work, "b", BARE, data, translations)}
+        sources = {"A": ROOT / "src", "B": ROOT / "src"}
+        if args.baseline_src:
+            scripts["before"] = job_script(work, "before", stage, data, translations)
+            sources["before"] = args.baseline_src
 
         def side(key: str):
             label = {"A": "gendermt", "B": "bare script: job", "before": "baseline src"}[key]
@@ -139,12 +132,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.baseline_src:
             _ab.compare(f"{label}, process CPU, this checkout vs {args.baseline_src}",
                         side("A"), side("before"), repeats, warmup=not args.small)
-            same = [(work / "a" / f).read_bytes() == (work / "before" / f).read_bytes()
-                    for f in ("scores.json",)]
             import pandas as pd
 
+            same = ((work / "a" / "scores.json").read_bytes()
+                    == (work / "before" / "scores.json").read_bytes())
             frames = [pd.read_parquet(work / d / "scores.parquet") for d in ("a", "before")]
-            if not all(same) or not frames[0].equals(frames[1]):
+            if not same or not frames[0].equals(frames[1]):
                 raise SystemExit("the two checkouts wrote different scores")
             print("the same scores and summary from both checkouts")
     return _ab.finish("score_job", args)

@@ -111,7 +111,7 @@ def test_score_job_without_the_shared_data_scores_the_shipped_sample(tmp_path, m
     project = tmp_path / "project"
     project.mkdir()
     (project / "resources").symlink_to(ROOT / "resources")
-    monkeypatch.setattr(score_job, "ROOT", project)
+    monkeypatch.setattr(score_job.scoring_throughput, "ROOT", project)  # its sentences' source
     hyps, refs, genders = score_job.sentences(60)
     assert len(hyps) == len(refs) == len(genders) == 60 and all(refs)
 

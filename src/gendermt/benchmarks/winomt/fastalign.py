@@ -160,7 +160,6 @@ class _Cells:
         tok_sent = np.repeat(np.arange(len(n_src)), n_tgt)
         # 1-based position of each target token in its sentence
         tok_j = np.arange(self.n_tok) - np.repeat(np.cumsum(n_tgt) - n_tgt, n_tgt) + 1
-        tok_e = target.ids
         # every sentence's source ids, NULL (0) first, end to end
         src_start = np.cumsum(n_src + 1) - (n_src + 1)
         src_flat = np.zeros(len(source.ids) + len(n_src), dtype=np.int64)
@@ -185,7 +184,7 @@ class _Cells:
         key += self.i
         key = np.take(src_flat, key)  # each cell's source word
         key *= self.n_e
-        key += np.repeat(tok_e, width)
+        key += np.repeat(target.ids, width)  # each cell's target word
         n_keys = source.n_vocab * self.n_e
         if n_keys <= DENSE_PAIR_TABLE:
             present = np.zeros(n_keys, dtype=bool)
