@@ -23,7 +23,6 @@ Everything runs in temporary copies: the project's results/ and .snakemake/ are 
 from __future__ import annotations
 
 import argparse
-import re
 import subprocess
 import sys
 import tempfile
@@ -35,26 +34,6 @@ import _ab  # noqa: E402 (perf/_ab.py: the A/B comparison)
 import startup  # noqa: E402 (perf/startup.py: the job list, the bare Snakefile)
 
 SMALL_TARGETS = ["results/default/gate-x-e/tables/accuracy.csv"]
-MAKE_OUTPUTS = """from pathlib import Path
-
-for name in snakemake.output:  # noqa: F821 (Snakemake's script: object)
-    path = Path(name)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("{}\\n" if name.endswith(".json") else "", encoding="utf-8")
-"""
-
-
-def bare_script_jobs(jobs: list, dest: Path) -> Path:
-    """``startup.bare_jobs`` with a ``script:`` per rule that creates its outputs."""
-    startup.bare_jobs(jobs, dest)
-    snakefile = dest / "Snakefile"
-    text = re.sub(r"^(    output: .*)$", r'\1\n    script: "make_outputs.py"',
-                  snakefile.read_text(encoding="utf-8"), flags=re.M)
-    snakefile.write_text(text, encoding="utf-8")
-    (dest / "make_outputs.py").write_text(MAKE_OUTPUTS, encoding="utf-8")
-    return dest
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     _ab.add_arguments(parser, repeats=1)
@@ -86,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
             return seconds
 
         def run_b() -> float:
-            where = bare_script_jobs(jobs, tmp / f"b-{next(runs)}")
+            where = startup.bare_jobs(jobs, tmp / f"b-{next(runs)}", action="script")
             seconds, out = startup.cpu_of(["--cores", args.cores], where)
             last["b"] = where
             return seconds

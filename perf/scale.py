@@ -4,6 +4,7 @@ same jobs; the default run from scratch; peak memory of a heavy analysis at GAMB
 
 Usage: python perf/scale.py [--jobs 1000,5000] [--repeats 3] [--no-studies] [--no-noop]
                             [--cores 2] [--skip-run] [--small] [--record]
+                            [--bare script|none]
 
 1. Dry runs: the default config, each study (``--configfile config/study/systems.yaml
    config/study/<name>.yaml``; a study whose data is absent here is skipped, saying which
@@ -11,7 +12,8 @@ Usage: python perf/scale.py [--jobs 1000,5000] [--repeats 3] [--no-studies] [--n
    N offline systems × every prompt its templates define; N from the job counts at 2 and 4
    systems): ``snakemake -n`` from scratch, CPU seconds, alternating with a bare Snakefile
    built from the same job list (perf/startup.py: one rule per job, the same files and edges,
-   no action): min and median of each side and the ratio.
+   each a ``script:`` job that creates its outputs; ``--bare none``: no action): min and
+   median of each side and the ratio.
 2. No-op reruns of the same (``--no-noop``: none): every job's outputs made, empty and newer
    than its inputs, and the jobs' metadata recorded by ``snakemake --touch --forceall`` on
    each side, as a run leaves them; then ``snakemake --cores 1``, which must find nothing to
@@ -127,7 +129,8 @@ def systems_for(jobs: int, fixed: float, per: float) -> int:
 
 
 def measure_dags(work: Path, sizes: list[int], repeats: int, small: bool, noop: bool,
-                 studies_too: bool = True, record: bool = False) -> None:
+                 studies_too: bool = True, record: bool = False,
+                 bare_action: str = "script") -> None:
     """Dry runs (and no-op reruns with ``noop``) of the default, the studies and synthetic
     studies of about ``sizes`` jobs, each against the bare Snakefile of its own jobs. With
     ``record``, the results file is rewritten after each case, so that a long run stopped
@@ -153,11 +156,11 @@ def measure_dags(work: Path, sizes: list[int], repeats: int, small: bool, noop: 
     for n, (label, extra) in enumerate(cases):
         _, dry = startup.cpu_of(["-n", *extra], work)
         jobs = startup.jobs_of(dry)
-        bare = startup.bare_jobs(jobs, work.parent / f"bare-{n}")
-        startup.compare(f"dry run, {label}, {len(jobs)} jobs", (["-n", *extra], work),
-                        (["-n"], bare), repeats)
+        bare = startup.bare_jobs(jobs, work.parent / f"bare-{n}", action=bare_action)
+        what = f"{label}, {len(jobs)} jobs{startup.bare_label(bare_action)}"
+        startup.compare(f"dry run, {what}", (["-n", *extra], work), (["-n"], bare), repeats)
         if noop and (n == 0 or not small):  # a smoke run: the default's only
-            measure_noop(label, jobs, extra, work, bare, repeats)
+            measure_noop(what, jobs, extra, work, bare, repeats)
         if record:
             _ab.record("scale")
 
@@ -183,7 +186,7 @@ def measure_noop(label: str, jobs: list, extra: list[str], work: Path, bare: Pat
                                  f"the no-op rerun in {where} would run jobs:\n{out[-3000:]}")
         return seconds
 
-    _ab.compare(f"no-op rerun, {label}, {len(jobs)} jobs", lambda: rerun(work, extra),
+    _ab.compare(f"no-op rerun, {label}", lambda: rerun(work, extra),
                 lambda: rerun(bare, []), repeats)
 
 
@@ -269,6 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-studies", action="store_true",
                         help="the default and the synthetic sizes only")
     parser.add_argument("--skip-run", action="store_true", help="no default run (DAGs, memory)")
+    startup.add_bare_argument(parser)
     args = parser.parse_args(argv)
     sizes = [int(x) for x in args.jobs.split(",") if x] if not args.small else [0]
     with tempfile.TemporaryDirectory() as tmp:
@@ -278,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
             (Path(tmp) / "shared").symlink_to(shared)
         measure_dags(work, sizes, 1 if args.small else args.repeats, args.small,
                      noop=not args.no_noop, studies_too=not args.no_studies,
-                     record=args.record and not args.small)
+                     record=args.record and not args.small, bare_action=args.bare)
         if not (args.skip_run or args.small):  # from scratch: a copy with no outputs
             measure_default(copy_project(Path(tmp) / "project-run"), args.cores)
         measure_analysis_memory(Path(tmp), 300 if args.small else GAMBIT_TEXTS)

@@ -10,7 +10,9 @@ alike; prints min and median of each side and the ratio of the medians (A / B):
   a rule that only touches its output.
 - ``snakemake -n`` (dry run, from scratch): the project against a Snakefile built from the
   project's own job list (one rule per job, the same output and input files, so the same jobs
-  and edges; each job would only create its outputs), its source files present and empty.
+  and edges; each job a ``script:`` that only creates its outputs, as the project's jobs are
+  ``script:`` jobs; ``--bare none``: no action, rounds 2-7's bare side), its source files
+  present and empty.
 
 Everything runs in temporary copies; the project's results/ and .snakemake/ are untouched.
 The first run of each side is a warm-up (Python's bytecode, gendermt's start-up cache) and is
@@ -97,20 +99,40 @@ def bare_rules(names: list[str], dest: Path) -> Path:
     return dest
 
 
-def bare_jobs(jobs: list[tuple[str, list[str], list[str]]], dest: Path) -> Path:
-    """A Snakefile of the same jobs (one rule each), files and edges; sources present."""
+#: The ``script:`` of a bare job: it creates its outputs (empty; ``{}`` for JSON), nothing else.
+MAKE_OUTPUTS = """from pathlib import Path
+
+for name in snakemake.output:  # noqa: F821 (Snakemake's script: object)
+    path = Path(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("{}\\n" if name.endswith(".json") else "", encoding="utf-8")
+"""
+#: What a bare job does: ``script`` (the issue's bare alternative: each job a ``script:`` job
+#: that only creates its outputs, as the project's jobs are ``script:`` jobs) or ``none``
+#: (no action: rounds 2-7's bare side, which skips Snakemake's own work for a script job).
+BARE_ACTIONS = ("script", "none")
+
+
+def bare_jobs(jobs: list[tuple[str, list[str], list[str]]], dest: Path,
+              action: str = "script") -> Path:
+    """A Snakefile of the same jobs (one rule each), files and edges; sources present;
+    each job a ``script:`` that creates its outputs, or (``action="none"``) no action."""
+    if action not in BARE_ACTIONS:
+        raise ValueError(f"bare action {action!r}: one of {', '.join(BARE_ACTIONS)}")
     dest.mkdir(parents=True)
     made = {f for _, _, outs in jobs for f in outs}
+    # A dry run checks that each script job's script exists (Snakemake's script processor:
+    # about 0.1 s of CPU for the default's 232 jobs), whatever the script does: the bare side
+    # pays it too. Never a `shell:` action: Snakemake formats a shell command with a copy of
+    # the Snakefile's globals, where every rule is a name, so one rule per job would make the
+    # bare side quadratic in the jobs. Outputs for a no-op rerun come from ``materialise``.
+    do = '    script: "make_outputs.py"\n' if action == "script" else ""
     lines, targets = [], []
     for n, (name, inputs, outputs) in enumerate(jobs):
         if name == "all":
             targets = inputs
             continue
-        # no action: the project's jobs are `script:` jobs, which a dry run lists without
-        # formatting a shell command (Snakemake formats one with a copy of the Snakefile's
-        # globals, where every rule is a name: one rule per job would make the bare side
-        # quadratic in the jobs). Outputs for a no-op rerun come from ``materialise``.
-        lines.append(f"rule {name}_{n}:\n    input: {inputs!r}\n    output: {outputs!r}\n")
+        lines.append(f"rule {name}_{n}:\n    input: {inputs!r}\n    output: {outputs!r}\n{do}")
         for f in inputs:
             # a source outside the copy (an absolute path: a GGUF model in site-packages or
             # the GGUF cache) is used where it is, never touched: touching it would rerun
@@ -120,7 +142,22 @@ def bare_jobs(jobs: list[tuple[str, list[str], list[str]]], dest: Path) -> Path:
                 (dest / f).touch()
     text = f"rule all:\n    input: {targets or sorted(made)!r}\n\n" + "\n".join(lines)
     (dest / "Snakefile").write_text(text)
+    if action == "script":
+        (dest / "make_outputs.py").write_text(MAKE_OUTPUTS, encoding="utf-8")
     return dest
+
+
+def bare_label(action: str) -> str:
+    """The bare side's kind in a comparison's label: recorded figures of the two kinds are
+    never mistaken for each other."""
+    return " (bare: script jobs)" if action == "script" else " (bare: no action)"
+
+
+def add_bare_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--bare", choices=BARE_ACTIONS, default="script",
+                        help="what each job of the bare Snakefile does: a script: that "
+                             "creates its outputs (default, as the project's jobs are script: "
+                             "jobs) or nothing (rounds 2-7's bare side)")
 
 
 def topological(jobs: list[tuple[str, list[str], list[str]]]
@@ -177,6 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     _ab.add_arguments(parser, repeats=5)
     parser.add_argument("--project", type=Path, default=ROOT,
                         help="the checkout to measure (default: this one), e.g. an older commit")
+    add_bare_argument(parser)
     args = parser.parse_args(argv)
     repeats = 1 if args.small else args.repeats
     with tempfile.TemporaryDirectory() as tmp:
@@ -188,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         if not jobs:
             raise SystemExit(f"no jobs found in the project's dry run:\n{dry[-2000:]}")
         rules = bare_rules(names, Path(tmp) / "bare-rules")
-        graph = bare_jobs(jobs, Path(tmp) / "bare-jobs")
+        graph = bare_jobs(jobs, Path(tmp) / "bare-jobs", action=args.bare)
         _, bare_dry = cpu_of(["-n"], graph)
         planned = re.search(r"^total\s+(\d+)", bare_dry, flags=re.M)
         if not planned or int(planned.group(1)) != len(jobs):
@@ -197,7 +235,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"project: {len(names)} rules, {len(jobs)} jobs in the dry run")
         compare("snakemake --list-rules", (["--list-rules"], project),
                 (["--list-rules"], rules), repeats)
-        compare("snakemake -n (dry run)", (["-n"], project), (["-n"], graph), repeats)
+        compare(f"snakemake -n (dry run){bare_label(args.bare)}", (["-n"], project),
+                (["-n"], graph), repeats)
     return _ab.finish("startup", args)
 
 

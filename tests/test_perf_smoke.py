@@ -277,3 +277,25 @@ def test_slurm_scripts_without_sbatch_exit_non_zero_saying_why(script):
     assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
     last = proc.stderr.strip().splitlines()[-1]
     assert "sbatch" in last or "plugin is not installed" in last, proc.stderr[-2000:]
+
+
+@pytest.mark.workflow
+@pytest.mark.parametrize("action", ["script", "none"])
+def test_the_bare_snakefile_has_the_jobs_and_edges_it_was_given(tmp_path, action):
+    """Both bare kinds plan exactly the given jobs; a script job creates its outputs."""
+    sys.path.insert(0, str(ROOT / "perf"))
+    try:
+        import startup
+    finally:
+        sys.path.remove(str(ROOT / "perf"))
+    jobs = [("all", ["r/b.json"], []), ("first", ["src/in.txt"], ["r/a.txt"]),
+            ("second", ["r/a.txt"], ["r/b.json"])]
+    bare = startup.bare_jobs(jobs, tmp_path / "bare", action=action)
+    _, dry = startup.cpu_of(["-n"], bare)
+    assert sorted((r.rsplit("_", 1)[0], i, o) for r, i, o in startup.jobs_of(dry)
+                  if r != "all") == sorted(j for j in jobs if j[0] != "all"), dry
+    if action == "script":
+        startup.cpu_of(["--cores", "1"], bare)
+        assert (bare / "r/a.txt").read_text() == "" and (bare / "r/b.json").read_text() == "{}\n"
+    with pytest.raises(ValueError, match="one of script, none"):
+        startup.bare_jobs(jobs, tmp_path / "other", action="shell")
