@@ -233,6 +233,9 @@ def test_base_model_throughput_small():
     # against transformers; without a stop string against with one
     assert len(RATIO.findall(out)) == 2, out
     assert re.search(r"tokens generated: gendermt \d+, bare \d+", out), out
+    # --small prints where a batch's time goes (batches of 1, 2 and 4: four items)
+    assert len(re.findall(r"batch of \d+ \(prompt \d+ tokens\): prefill [\d.]+ s "
+                          r"\([\d.]+ s a row\), a decode step [\d.]+ ms", out)) == 3, out
 
 
 @pytest.mark.workflow
