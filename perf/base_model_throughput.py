@@ -16,8 +16,8 @@ the ``fewshot`` prompt as plain text (``chat_template: none``), greedy:
    (and the share of the bare side's row-steps spent on rows already finished).
 2. Two settings of the backend, no B: without a stop string (A: a base model goes on with
    invented examples until max_new_tokens) against ``stop: ["\\n"]`` (B): what the stop saves.
-3. With ``--steps`` (and ``--small``), no B: where a batch's time goes, for batches of 1, 4, 8
-   and 16 of the same prompts (transformers on the converted folder): the CPU of the prompt's
+3. With ``--steps`` (and ``--small``), no B: where a batch's time goes, for batches of 1, 2, 4,
+   8 and 16 of the same prompts (transformers on the converted folder): the CPU of the prompt's
    forward pass (the prefill) per row and the median CPU of a decode step (10 steps, greedy,
    the key-value cache growing), per batch and per row. A step's cost that barely grows with
    the rows means dropping finished rows from a batch saves little.
