@@ -70,6 +70,11 @@ class Cell:
     ci_high: float = math.nan
     #: the prompt (run) of the benchmark the value comes from, where systems may differ
     prompt: str | None = None
+    #: the units the value rests on (sentences, items, pairs, ...), where known
+    n: int | None = None
+    #: whether the system is in the figure's lead group: the leader and every system a
+    #: paired test on the same items cannot separate from it (None: not tested)
+    lead: bool | None = None
 
 
 @dataclass
