@@ -47,7 +47,10 @@ LIMITS: dict[str, str] = {
         "Apertium's French and Italian go through Spanish. The references are one human "
         "translation each: BLEU and chrF under-rate valid alternatives."),
     "gate-x-e": (
-        "The rule-based rewriter changes pronouns only (he/she/they and their forms): "
+        "The rule-based rewriter (rule-rewriter) is the project's own word-list pronoun "
+        "rewriter, not the paper's rule-based baseline (Appendix B's is Sun et al. 2021), "
+        "and it was developed on GATE X-E's real pronoun-only pairs, so its figure here is "
+        "not a held-out estimate. It changes pronouns only (he/she/they and their forms): "
         "instances whose gendered words are nouns (brother/sister) cannot be rewritten "
         "by it, and the oracle and keep-original rows are reference points, not systems."),
     "gate": (
@@ -64,8 +67,9 @@ LIMITS: dict[str, str] = {
 SUBSET_LIMITS: dict[str, str] = {
     "gate-x-e": (
         "Gemma is asked for the all-neutral rewrite alone, one line after three "
-        "demonstrations in the source language (the paper's GPT-3.5 setting, Appendix B, "
-        "with the source sentence shown): its feminine and masculine rewrites are made from "
+        "demonstrations in the source language (the task of the paper's GPT-3.5 rewriter, "
+        "Appendix B, which sees no source sentence and, few-shot, five demonstrations): its "
+        "feminine and masculine rewrites are made from "
         "the original translation by the same pronoun rule (her/his read from its neutral "
         "answer), so its figure on gendered requests is partly the rule's, and an answer "
         "that rewrites a noun (brother → sibling) is right only for the neutral request. An "

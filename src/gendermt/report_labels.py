@@ -1,8 +1,8 @@
 """Labels of the report's entries: benchmark, what the entry is, and the paper's table or
-figure it reproduces — so that the report lists "Table 6 · ANOVA", not file paths, and its
-search finds "ANOVA" or "GRAPE". Keyed by the path below the results folder; an entry not
-listed (here or in its benchmark's contract) is named after its file (``by_gender`` →
-"By gender")."""
+figure it is laid out as (the figures are the run's own, on the run's data) — so that the
+report lists "Table 6 · ANOVA", not file paths, and its search finds "ANOVA" or "GRAPE".
+Keyed by the path below the results folder; an entry not listed (here or in its benchmark's
+contract) is named after its file (``by_gender`` → "By gender")."""
 
 from __future__ import annotations
 

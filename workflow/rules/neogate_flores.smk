@@ -1,5 +1,5 @@
-# Neo-GATE's Table 4 (§4.1): generic en→it translation quality of the systems on FLORES files
-# the user provides → inputs (the paper's 3-shot chat prompt, Table 10; NMT systems read the
+# Laid out as Neo-GATE's Table 4 (§4.1): generic en→it translation quality of the systems on
+# FLORES files the user provides → inputs (the paper's 3-shot chat prompt, Table 10; NMT systems read the
 # plain source) → the generic translate, score (BLEU, chrF, TER), bertscore and comet rules →
 # one table in the paper's layout.
 from gendermt.benchmarks.neogate.flores import load_template as load_flores_template

@@ -1,4 +1,8 @@
-"""``rule-rewriter``: the rule-based English pronoun rewriter as an offline system.
+"""``rule-rewriter``: the project's own rule-based English pronoun rewriter, offline.
+
+It is not GATE X-E's rule-based baseline (Appendix B's is Sun et al. 2021, with spaCy and
+GPT-2): its word lists were developed on GATE X-E's real pronoun-only pairs, so its figures on
+GATE X-E are not a held-out estimate.
 
 Each request's ``source`` is the English text to rewrite (for GATE X-E, the original
 translation; see benchmarks/gate_x_e/inputs.py). The output is an answer in the format the

@@ -5,9 +5,9 @@ A request is one instance's source sentence and one of its gender-marked transla
 *original*); the rewriter is asked for all three uniform-gender rewrites at once, and each
 test tuple later takes the one of its requested gender (gate_x_e.scoring). In each record:
 ``source`` is the text a system works on — the original translation, as a monolingual
-rewriter (the rule-based one, the paper's Appendix B) sees it — ``source_sentence`` is the
-source-language sentence, and ``messages`` is the chat prompt with both (``{source}`` and
-``{translation}`` in the template), for LLM backends.
+rewriter (the project's rule-based one; the paper's GPT-3.5 rewriter of Appendix B) sees it —
+``source_sentence`` is the source-language sentence, and ``messages`` is the chat prompt with
+both (``{source}`` and ``{translation}`` in the template), for LLM backends.
 """
 
 from __future__ import annotations

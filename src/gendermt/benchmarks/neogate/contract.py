@@ -59,8 +59,8 @@ CONTRACTS = (
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="en→it",
         description=(
-            "Neo-GATE's Table 4: generic translation quality on FLORES files you provide "
-            "(BLEU, chrF, TER, BERTScore, COMET)"
+            "generic translation quality on FLORES files you provide (BLEU, chrF, TER, "
+            "BERTScore, COMET), laid out as Neo-GATE's Table 4"
         ),
         schema="flores.schema.yaml",
         samples={

@@ -77,7 +77,8 @@ def build_table(runs: Sequence[Mapping[str, Any]], comet: str | Path | None,
     paper = pd.DataFrame([{"system": s, **dict(zip((HEADERS[m] for m in METRICS), v,
                                                      strict=True))}
                           for s, v in PAPER_TABLE4.items()])
-    write_text(md_out, "# Translation quality on FLORES en→it (Neo-GATE Table 4)\n\n"
+    write_text(md_out, "# Translation quality on FLORES en→it (laid out as Neo-GATE's "
+               "Table 4)\n\n"
                "BLEU, chrF, TER: sacrebleu corpus scores; BERTScore: mean F1 × 100; COMET: mean "
                "segment score × 100; '-': metric not configured. Signatures in flores.csv.\n\n"
                + _layout(table).to_markdown(index=False, floatfmt=".2f", missingval="-")
