@@ -12,11 +12,15 @@ import pytest
 
 from gendermt.cli import main
 from gendermt.findings import (
+    CLAIMS_INTRO,
     LIMITS,
     LLM_NOTE,
     LLM_TOLERANCE,
     PENDING_LLM,
     SUBSET_LIMITS,
+    claim,
+    copy_differences,
+    copy_of,
     differences,
     figures_of,
     fmt,
@@ -84,13 +88,14 @@ def test_every_figure_on_the_page_is_the_runs(tmp_path):
     text = page(write_run(tmp_path / "public"), "gendermt findings")
     assert figures_of(text) == expected_figures()
     assert "53.12" in text and "12.35 [10.00, 14.68]" in text and "–" in text
-    # what the figures show is generated from them: the best system by each figure's
-    # direction, reference points left out
-    assert "accuracy (es): google (53.12, of 2)" in text
+    # what the figures show is generated from them: without a paired test no leader is
+    # named, whatever the figures (reference points left out)
+    assert "accuracy (es): no paired test, so no leader named (n unknown)" in text
+    assert "google (53.12" not in text
     # google's ΔS is below the quality floor: marked, and no contender
     assert "| google | 53.12 | 21.50 (low quality) |" in text
-    assert "ΔS (es): apertium-en-es (-3.25, the only one)" in text
-    assert "accuracy gap: apertium-en-es (12.35, the only one)" in text
+    assert ("ΔS (es): apertium-en-es alone (-3.25; no other system to compare)" in text)
+    assert "accuracy gap: apertium-en-es alone (12.35; no other system to compare)" in text
     assert "oracle (oracle)" in text  # marked as a reference point
     assert "gabrielStanovsky/mt_gender" in text and "`586292861cf2`" in text
 
@@ -212,8 +217,8 @@ def test_a_gate_x_e_subset_names_its_tuples_and_says_what_gemmas_figure_is(tmp_p
     section = text[text.index(heading):]
     assert "| gemma3-270m | 12.50 |" in section and "| rule-rewriter (baseline) | 60.94 |" in (
         section) and "| oracle-rewriter (oracle) | 100.00 |" in section
-    # from the figures: the best rewriter that is no reference point
-    assert "rewriting accuracy: rule-rewriter (60.94, of 2)" in section
+    # from the figures: no leader without a paired test, oracles left out
+    assert "rewriting accuracy: no paired test, so no leader named" in section
     # what they cannot show: the benchmark's limits, what Gemma's figure is made of, and
     # that the table is of the subset only
     paragraph = next(line for line in section.splitlines()
@@ -282,3 +287,76 @@ def test_an_llms_figures_on_a_too_small_subset_are_only_checked_to_be_there():
     assert differences(page_text.replace("| 9.64 |", "| 29.64 |"), page_text, llms)
     assert differences(page_text.replace("| 15.58 | 0.00 |", "| 15.58 | 50.00 |"),
                        page_text, llms)
+
+
+class _Fig:
+    """A legend row as benchmark_section passes it."""
+
+    def __init__(self, key: str = "acc_es", column: str = "WinoMT · accuracy (es)",
+                 n_unit: str = "sentence") -> None:
+        self.key, self.column, self.n_unit = key, column, n_unit
+
+
+def test_a_leader_is_named_only_where_the_paired_test_separates_it():
+    fig = _Fig()
+    pool = {"google": 58.98, "bing": 46.5, "aws": 58.0}
+    parts = {s: {"acc_es_n": 3888, "acc_es_lead": s == "google"} for s in pool}
+    assert claim(fig, pool, parts) == ("accuracy (es): google leads (58.98; separated from "
+                                       "each of the 2 others, n = 3,888 sentences)")
+    # the test cannot separate aws from google: both lead, nobody is "best"
+    parts["aws"]["acc_es_lead"] = True
+    text = claim(fig, pool, parts)
+    assert text == ("accuracy (es): not separable: google, aws (ahead of bing, "
+                    "n = 3,888 sentences)")
+    for s in pool:
+        parts[s]["acc_es_lead"] = True
+    assert claim(fig, pool, parts) == ("accuracy (es): not separable: google, bing, aws "
+                                       "(n = 3,888 sentences)")
+
+
+def test_ties_lone_systems_and_untested_figures_name_no_winner():
+    fig = _Fig("clean_share", "WinoMT · clean outputs", "output")
+    tie = {"google": 100.0, "bing": 100.0}
+    assert claim(fig, tie, {}) == "clean outputs: tie, google, bing (100.00)"
+    assert claim(fig, {"google": 99.5}, {"google": {"clean_share_n": 2}}) == (
+        "clean outputs: google alone (99.50, n = 2 outputs; no other system to compare)")
+    assert claim(fig, {"a": 1.0, "b": 2.0}, {}) == (
+        "clean outputs: no paired test, so no leader named (n unknown)")
+    assert claim(fig, {}, {}) == ""
+
+
+def test_the_pages_copy_catches_a_hand_edit_without_the_run(tmp_path):
+    card = json.loads(json.dumps(CARD))
+    text = page(write_run(tmp_path / "public", card), "gendermt findings")
+    copy = json.loads(json.dumps(copy_of(text, "gendermt findings")))
+    assert copy_differences(text, copy) == []
+    assert CLAIMS_INTRO in copy["claims"][0]
+    # a hand-edited figure, a removed "(low quality)" mark, a removed interval, a claim
+    for edited in (text.replace("| 53.12 |", "| 53.13 |"),
+                   text.replace("21.50 (low quality)", "21.50"),
+                   text.replace("12.35 [10.00, 14.68]", "12.35"),
+                   text.replace("no paired test, so no leader named", "google is best")):
+        assert edited != text and copy_differences(edited, copy)
+
+
+FINDINGS = ROOT / "docs" / "findings.md"
+FINDINGS_COPY = ROOT / "docs" / "findings.json"
+
+
+def test_docs_findings_is_its_copys_page():
+    # runs everywhere (no results needed): the committed page prints exactly the figures,
+    # intervals, marks and claims of its machine-readable copy, written with it
+    copy = json.loads(FINDINGS_COPY.read_text(encoding="utf-8"))
+    assert copy_differences(FINDINGS.read_text(encoding="utf-8"), copy) == []
+
+
+def test_docs_findings_full_set_figures_carry_intervals():
+    # issue 48's bar: at least 90 % of the figures of the full-set WinoMT, MT-GenEval,
+    # GATE X-E and GATE tables carry an interval
+    copy = json.loads(FINDINGS_COPY.read_text(encoding="utf-8"))
+    figures = [c["text"] for c in copy["cells"]
+               if c["section"] in ("WinoMT", "MT-GenEval", "GATE X-E", "GATE")
+               and c["text"].split(" (")[0] != "–"]
+    assert figures
+    with_ci = [t for t in figures if "[" in t]
+    assert len(with_ci) >= 0.9 * len(figures), (len(with_ci), len(figures))

@@ -116,15 +116,23 @@ PENDING_LLM = ("No LLM has run in this study yet: the Gemma 3 270M few-shot rows
                "models or for the full test sets.")
 
 
+#: WinoMT's tables the page reads beside the scorecard (the reader's signature, the paper's
+#: Table 2 beside each reader, the occupations that carry ΔS).
+WINOMT_TABLES = ("summary", "readers", "occupations")
+#: Where the readers' differences are measured and explained.
+FIDELITY = "docs/winomt-fidelity.md"
+
+
 def _num(x: Any) -> float:
     return math.nan if x is None else float(x)
 
 
-def fmt(value: float, ci: Sequence[Any] | None = None) -> str:
-    """A figure as the page prints it (the scorecard's format)."""
+def fmt(value: float, ci: Sequence[Any] | None = None, digits: int = DIGITS) -> str:
+    """A figure as the page prints it (the scorecard's format; ``digits``: a figure
+    published with fewer, such as the paper's one decimal)."""
     if value is None or math.isnan(value):
         return UNDEFINED
-    text = f"{value:.{DIGITS}f}"
+    text = f"{value:.{digits}f}"
     if ci is not None and ci[0] is not None and not math.isnan(float(ci[0])):
         text += f" [{float(ci[0]):.{DIGITS}f}, {float(ci[1]):.{DIGITS}f}]"
     return text
@@ -143,7 +151,10 @@ def read_run(results: str | Path) -> dict[str, Any]:
     return {"card": json.loads(files["card"].read_text(encoding="utf-8")),
             "legend": pd.read_csv(files["legend"], dtype=str, keep_default_na=False),
             "summary": json.loads(files["summary"].read_text(encoding="utf-8")),
-            "low": low_quality(results / "scorecard" / "scorecard.md")}
+            "low": low_quality(results / "scorecard" / "scorecard.md"),
+            "tables": {name: pd.read_csv(path) for name, path in (
+                (name, results / "winomt" / "tables" / f"{name}.csv")
+                for name in WINOMT_TABLES) if path.is_file()}}
 
 
 def low_quality(markdown: Path) -> set[tuple[str, str]]:
@@ -171,20 +182,58 @@ def _kind_of(summary: Mapping[str, Any]) -> dict[str, str]:
             for s in summary.get("systems", [])}
 
 
-def _best(values: dict[str, float], better: str) -> tuple[str, float] | None:
-    values = {s: v for s, v in values.items() if not math.isnan(v)}
-    if not values:
-        return None
-    if better == "higher":
-        key = max(values, key=lambda s: values[s])
-    elif better == "lower":
-        key = min(values, key=lambda s: values[s])
-    elif better.startswith("closer to "):
-        target = float(better.removeprefix("closer to ").split()[0])
-        key = min(values, key=lambda s: abs(values[s] - target))
-    else:
-        return None
-    return key, values[key]
+#: How "What the figures show" reads its figures (gendermt.analysis.resample: paired
+#: bootstrap of each contender against the leader on the same items, Holm-corrected).
+CLAIMS_INTRO = (
+    "Per figure, the lead group: the leader and every system that a paired test on the "
+    "same items (bootstrap, Holm-corrected within the figure) cannot separate from it; one "
+    "system is named as leading only where the test separates it from every other; oracles, "
+    "and figures below their quality floor, are left out")
+
+
+def _units(n: Any, unit: str) -> str:
+    """``n = 3,888 sentences`` (the units a figure rests on), "" where unknown."""
+    if n is None or (isinstance(n, float) and math.isnan(n)):
+        return ""
+    n = int(n)
+    word = unit if n == 1 or not unit else (unit if unit.endswith("s") else f"{unit}s")
+    return f"n = {n:,}{f' {word}' if word else ''}"
+
+
+def claim(fig: Any, pool: Mapping[str, float], parts: Mapping[str, Mapping[str, Any]]
+          ) -> str:
+    """What one figure shows about its contenders (``pool``: system → value), from the
+    scorecard's paired tests (``<key>_lead``) and units (``<key>_n``); "" where it has no
+    contender. A single system is named only where the test separates it; a lone system,
+    an exact tie or a lead the test cannot separate are said as such, with n."""
+    if not pool:
+        return ""
+    label = str(fig.column).split(" · ", 1)[-1]
+    unit = str(getattr(fig, "n_unit", "") or "")
+    unit = "" if unit == "nan" else unit
+    ns = {s: (parts.get(s) or {}).get(f"{fig.key}_n") for s in pool}
+    known = sorted({int(n) for n in ns.values() if n is not None})
+    n = _units(known[0], unit) if len(known) == 1 else (
+        "n = " + ", ".join(f"{s} {int(v):,}" for s, v in ns.items() if v is not None)
+        + (f" {unit}s" if unit else "") if known else "")
+    at = f", {n}" if n else ""
+    if len(pool) == 1:
+        (system, value), = pool.items()
+        return f"{label}: {system} alone ({fmt(value)}{at}; no other system to compare)"
+    if len({round(v, DIGITS) for v in pool.values()}) == 1:
+        return (f"{label}: tie, {', '.join(pool)} ({fmt(next(iter(pool.values())))}"
+                f"{at})")
+    leads = {s: (parts.get(s) or {}).get(f"{fig.key}_lead") for s in pool}
+    group = [s for s in pool if leads[s]]
+    if all(v is None for v in leads.values()) or not group:
+        return f"{label}: no paired test, so no leader named ({n or 'n unknown'})"
+    if len(group) == 1:
+        return (f"{label}: {group[0]} leads ({fmt(pool[group[0]])}; separated from each "
+                f"of the {len(pool) - 1} others{at})")
+    if len(group) == len(pool):
+        return f"{label}: not separable: {', '.join(group)} ({n or 'n unknown'})"
+    return (f"{label}: not separable: {', '.join(group)} (ahead of "
+            f"{', '.join(s for s in pool if s not in group)}{at})")
 
 
 def benchmark_section(key: str, run: Mapping[str, Any], level: str = "##",
@@ -222,26 +271,22 @@ def benchmark_section(key: str, run: Mapping[str, Any], level: str = "##",
                       for f in legend.itertuples())
     lines += [f"Run{'s' if len(runs) > 1 else ''}: {', '.join(runs) or 'the only one'}. "
               f"{units}.", ""]
-    # what the figures show, from the figures: the best system on each (oracles are
-    # reference points, not contenders; nor is a figure below its quality floor)
+    if key == "winomt":
+        lines += winomt_reader_lines(run.get("tables", {}))
+    # what the figures show: per figure, its lead group by the paired test (never a
+    # plain max: oracles, figures below their quality floor and undefined ones left out)
     def contenders(fig) -> dict[str, float]:
         return {s: v for s, v in values.get(fig.key, {}).items()
                 if kinds.get(s, "model") != "oracle" and not math.isnan(v)
                 and (s, fig.column) not in run.get("low", ())}
 
     systems = sorted({s for fig in legend.itertuples() for s in contenders(fig)})
-    shown = []
-    for fig in legend.itertuples():
-        pool = contenders(fig)
-        best = _best(pool, fig.better)
-        if best:
-            of = f", of {len(pool)}" if len(pool) > 1 else ", the only one"
-            shown.append(f"{str(fig.column).split(' · ', 1)[-1]}: {best[0]} "
-                         f"({fmt(best[1])}{of})")
+    parts = {r["system"]: r[key] for r in records}
+    shown = [c for fig in legend.itertuples()
+             if (c := claim(fig, contenders(fig), parts))]
     if shown:
-        lines += [f"**What the figures show.** The best system on each figure (of "
-                  f"{', '.join(systems)}; oracles, and figures below their quality floor, "
-                  "left out): " + "; ".join(shown) + ".", ""]
+        lines += [f"**What the figures show.** {CLAIMS_INTRO} (of {', '.join(systems)}): "
+                  + "; ".join(shown) + ".", ""]
     if key in LIMITS:
         on = (f" Every row of this table is of the same subset, {subset}, never of the "
               "full set: compare it with the full-set table above only through the "
@@ -249,6 +294,66 @@ def benchmark_section(key: str, run: Mapping[str, Any], level: str = "##",
         llm = (f" {SUBSET_LIMITS[key]}" if subset and key in SUBSET_LIMITS
                and any(_is_llm(run["summary"], r["system"]) for r in records) else "")
         lines += [f"**What they cannot show.** {LIMITS[key]}{llm}{on}", ""]
+    return lines
+
+
+def winomt_reader_lines(tables: Mapping[str, pd.DataFrame]) -> list[str]:
+    """The reader behind WinoMT's table (its name and signature) and the entities it read
+    from a word that is no translation of the occupation (``artefacts``), per system."""
+    summary = tables.get("summary")
+    if summary is None or "signature" not in summary:
+        return []
+    readers = ", ".join(f"`{r}`" for r in dict.fromkeys(summary["reader"].astype(str)))
+    signatures = "; ".join(f"`{s}`" for s in dict.fromkeys(summary["signature"].astype(str)))
+    lines = [f"Reader: {readers}, the project's default reader (gender read from the "
+             f"aligned words of each entity; signature {signatures}). The paper's figures and "
+             f"the authors' own reader are beside it below; {FIDELITY} says where and why "
+             "they differ.", ""]
+    if "artefacts" in summary:
+        counts = [f"{r.system} ({r.lang}) {int(r.artefacts)}"
+                  for r in summary.itertuples() if not pd.isna(r.artefacts)]
+        lines += ["Artefacts (entities read from a word that is not a translation of the "
+                  "occupation, e.g. *la motor* for driver; per system and language, of "
+                  f"{int(summary['n'].max()):,} sentences): {', '.join(counts)}. A ΔS carried "
+                  "by artefacts is a lexical accident, not a stereotype signal.", ""]
+    return lines
+
+
+def paper_section(tables: Mapping[str, pd.DataFrame], level: str = "###") -> list[str]:
+    """The paper's Table 2 (Stanovsky et al. 2019) beside the authors' reader as published
+    (``published``) and the project's default reader, per system and language, with the
+    measured causes of each difference (readers.csv)."""
+    readers = tables.get("readers")
+    if readers is None or readers.empty:
+        return []
+    figures = (("acc", "accuracy"), ("delta_g", "ΔG"), ("delta_s", "ΔS"))
+    sources = (("published", "paper"), ("published_reader", "authors' reader"),
+               ("corrected", "default reader"))
+    head = ["system", "lang"] + [f"{label}: {who}" for _, label in figures
+                                 for _, who in sources]
+    lines = [f"{level} WinoMT: the paper's Table 2 beside the readers", "",
+             "Stanovsky et al. (ACL 2019), Table 2, over the same published outputs and all "
+             "3,888 sentences: the paper's figure, the authors' reader as its code was in "
+             "2019 (`published`, which the project re-implements and checks against the "
+             "paper's logs) and the project's default reader. – where the paper has no "
+             f"figure (Apertium is not in the paper). Causes of the differences: {FIDELITY}.",
+             "", "| " + " | ".join(head) + " |",
+             "|" + "|".join(["---", "---"] + ["--:"] * (len(head) - 2)) + "|"]
+    for r in readers.to_dict("records"):
+        # the paper and the authors' reader print one decimal (the authors' rounding)
+        cells = [fmt(_num(r.get(f"{fig}_{src}")), digits=DIGITS if src == "corrected" else 1)
+                 for fig, _ in figures for src, _ in sources]
+        lines.append("| " + " | ".join([str(r["system"]), str(r["lang"]), *cells]) + " |")
+    lines.append("")
+    off = [f"{r['system']} ({r['lang']}): {r['published_off']}"
+           for r in readers.to_dict("records")
+           if isinstance(r.get("published_off"), str) and r["published_off"]]
+    if off:
+        lines += ["Where the authors' reader misses the paper by more than its goal (fr and "
+                  "de 0.5, es and it 1.0 points): " + "; ".join(off) + f". The measured "
+                  f"cause of each is in readers.csv and {FIDELITY} (fr: spaCy's French "
+                  "model of 2019 is not installable; es and it: word lists stand in for "
+                  "spaCy 2's models).", ""]
     return lines
 
 
@@ -314,7 +419,10 @@ def page(results: str | Path, command: str, subsets: Sequence[str | Path] = ()) 
              f"Config: {configs or '(none)'}.", ""]
     lines += data_section(summary)
     for key in benchmarks:
-        lines += benchmark_section(key, run, subset=subset_of(results, key))
+        subset = subset_of(results, key)
+        lines += benchmark_section(key, run, subset=subset)
+        if key == "winomt" and not subset:
+            lines += paper_section(run.get("tables", {}))
     parts = [subset_sections(r) for r in subsets]
     runs_llm = any(k == "model" and _is_llm(summary, s) for s, k in kinds.items())
     if not runs_llm and not any(LLM_NOTE in part for part in parts):
@@ -410,3 +518,61 @@ def differences(committed: str, regenerated: str, tolerant: set[str] = frozenset
     if _masked(committed, tolerant) != _masked(regenerated, tolerant):
         found.append("the page's text differs from the run's (regenerate it)")
     return found
+
+
+def cells_of(text: str) -> list[dict[str, str]]:
+    """Every cell of a page's tables as printed (marks and intervals included), with its
+    section, row and column: what the page's machine-readable copy holds."""
+    found, section, head = [], "", []
+    for line in text.splitlines():
+        if line.startswith("#"):
+            section = line.lstrip("#").strip()
+        elif line.startswith("| ") and not line.startswith("|---"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if cells[0] in ("system", "data set"):
+                head = cells
+                continue
+            found += [{"section": section, "row": cells[0],
+                       "column": head[i] if i < len(head) else "", "text": c}
+                      for i, c in enumerate(cells) if i]
+    return found
+
+
+def claims_of(text: str) -> list[str]:
+    """The page's generated sentences about its figures ("What the figures show")."""
+    return [line for line in text.splitlines()
+            if line.startswith("**What the figures show.**")]
+
+
+def copy_of(text: str, command: str) -> dict[str, Any]:
+    """The page's machine-readable copy (docs/findings.json beside docs/findings.md): every
+    table cell as printed and every claim, so that a hand edit of the page (a figure, an
+    interval, a "(low quality)" mark) is caught without the run's results."""
+    return {"command": command, "cells": cells_of(text), "claims": claims_of(text)}
+
+
+def copy_text(copy: Mapping[str, Any]) -> str:
+    """The copy as JSON, one cell and one claim a line (a diff shows what moved)."""
+    def items(values: Sequence[Any]) -> str:
+        return ",\n".join(f"    {json.dumps(v, ensure_ascii=False)}" for v in values)
+
+    return (f'{{\n  "command": {json.dumps(copy["command"], ensure_ascii=False)},\n'
+            f'  "cells": [\n{items(copy["cells"])}\n  ],\n'
+            f'  "claims": [\n{items(copy["claims"])}\n  ]\n}}\n')
+
+
+def copy_differences(text: str, copy: Mapping[str, Any]) -> list[str]:
+    """How a page differs from its machine-readable copy ([] when it is the copy's)."""
+    found = []
+    cells = cells_of(text)
+    if len(cells) != len(copy.get("cells", [])):
+        found.append(f"the page has {len(cells)} table cells, its copy "
+                     f"{len(copy.get('cells', []))}")
+    for got, want in zip(cells, copy.get("cells", []), strict=False):
+        if got != want:
+            found.append(f"{want['section']} · {want['row']} · {want['column']}: "
+                         f"{got['text']!r} on the page, {want['text']!r} in its copy")
+    if claims_of(text) != list(copy.get("claims", [])):
+        found.append("the page's claims differ from its copy's (regenerate the page)")
+    return found
+

@@ -21,12 +21,15 @@ def register(commands: argparse._SubParsersAction) -> None:
                           "config/study/public-gemma.yaml's): its tables follow, each naming "
                           "its subset (repeatable)")
     cmd.add_argument("--out", default=None,
-                     help="the page to write (e.g. docs/findings.md; default: print it)")
+                     help="the page to write (e.g. docs/findings.md; default: print it), and "
+                          "its machine-readable copy beside it (findings.json)")
     cmd.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from .findings import page
+    from pathlib import Path
+
+    from .findings import copy_of, copy_text, page
     from .io import write_text
 
     command = f"gendermt findings --results {args.results}" + "".join(
@@ -35,6 +38,9 @@ def run(args: argparse.Namespace) -> int:
     text = page(args.results, command, args.subset_results)
     if args.out:
         write_text(args.out, text)
+        # its machine-readable copy beside it (docs/findings.json): what the page's check
+        # compares the page with where the run's results are absent
+        write_text(Path(args.out).with_suffix(".json"), copy_text(copy_of(text, command)))
     else:
         sys.stdout.write(text)
     return 0
