@@ -413,10 +413,14 @@ def page(results: str | Path, command: str, subsets: Sequence[str | Path] = ()) 
     kinds = _kind_of(summary)
     lines = [f"# Findings: run `{summary.get('run', Path(results).name)}`", "",
              f"Written by `{command}` from that run's scorecard (every figure as the "
-             "scorecard prints it: two decimals, confidence intervals in brackets where the "
-             "scorecard has them; – where a figure is undefined or the system did not run "
-             "that part, e.g. a language pair it lacks). Do not edit: regenerate. "
-             f"Config: {configs or '(none)'}.", ""]
+             "scorecard prints it: two decimals, its confidence interval in brackets, a "
+             "bootstrap over the benchmark's own unit (sentence, item, pair, instance, row), "
+             "paired across the systems scored on the same items, whose level, unit, "
+             "resamples and seed are in the run's scorecard/legend.csv and each table's "
+             "signature; – where a figure is undefined or the system did not run that part, "
+             "e.g. a language pair it lacks). Do not edit: regenerate (the command also "
+             "writes findings.json, the page's figures and claims, which its check compares "
+             f"the page with). Config: {configs or '(none)'}.", ""]
     lines += data_section(summary)
     for key in benchmarks:
         subset = subset_of(results, key)
