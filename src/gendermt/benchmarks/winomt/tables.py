@@ -17,7 +17,7 @@ from .metric import signature
 COLUMNS = ["system", "lang", "n", "acc", "f1_male", "f1_female", "delta_g", "acc_pro",
            "acc_anti", "delta_s", "precision_male", "recall_male", "precision_female",
            "recall_female", "share_male", "share_female", "share_neutral", "share_unknown",
-           "reader", "reader_version", "morphology", "aligner", "seconds", "signature"]
+           "artefacts", "reader", "reader_version", "morphology", "aligner", "seconds", "signature"]
 METRICS = ("acc", "delta_g", "delta_s")
 #: WinoMT's sentences (en.txt): Stanovsky et al.'s published figures are over all of them.
 FULL_SET = 3888
@@ -250,3 +250,52 @@ def build_readers_table(summaries: Sequence[str | Path], published: str | Path,
                                                           strict=True))
             notes.append(f"- **{lang}** ({which}): {PUBLISHED_GAPS.get(lang, '')}")
     write_text(md, "\n".join(notes) + "\n")
+
+
+OCCUPATION_COLUMNS = ["system", "lang", "occupation", "n", "acc", "n_pro", "n_anti", "acc_pro",
+                      "acc_anti", "delta_s_contribution", "artefacts", "reader"]
+
+
+def occupations_table(tables: Sequence[str | Path], systems: Sequence[str],
+                      langs: Sequence[str]) -> pd.DataFrame:
+    """Per system, language and occupation (the English entity): its items, accuracy, pro-
+    and anti-stereotypical items and their accuracies, and its contribution to ΔS:
+    100 × (correct pro / all pro − correct anti / all anti), which sums over the
+    occupations to the run's ΔS; ``artefacts``: its items read from a word that does not
+    translate it (corrected reader; empty for the others)."""
+    rows = []
+    for path in tables:
+        frame = pd.read_parquet(path)
+        system, lang, reader = (str(frame[c].iloc[0]) for c in ("system", "lang", "reader"))
+        n_pro = int((frame["stereotype"] == "pro").sum())
+        n_anti = int((frame["stereotype"] == "anti").sum())
+        for occupation, part in frame.groupby("entity", sort=True):
+            pro = part[part["stereotype"] == "pro"]
+            anti = part[part["stereotype"] == "anti"]
+            contribution = (100 * (pro["correct"].sum() / n_pro - anti["correct"].sum() / n_anti)
+                            if n_pro and n_anti else float("nan"))
+            rows.append({
+                "system": system, "lang": lang, "occupation": occupation, "n": len(part),
+                "acc": 100 * part["correct"].mean(), "n_pro": len(pro), "n_anti": len(anti),
+                "acc_pro": 100 * pro["correct"].mean() if len(pro) else float("nan"),
+                "acc_anti": 100 * anti["correct"].mean() if len(anti) else float("nan"),
+                "delta_s_contribution": contribution,
+                "artefacts": (int(part["artefact"].sum()) if "artefact" in part
+                              else float("nan")),
+                "reader": reader})
+    frame = pd.DataFrame(rows, columns=OCCUPATION_COLUMNS)
+    frame["system"] = pd.Categorical(frame["system"], categories=list(systems), ordered=True)
+    frame["lang"] = pd.Categorical(frame["lang"], categories=list(langs), ordered=True)
+    # within a run, the occupations that carry ΔS first
+    frame = frame.assign(_size=-frame["delta_s_contribution"].abs()).sort_values(
+        ["lang", "system", "_size", "occupation"]).drop(columns="_size")
+    frame["system"] = frame["system"].astype(str)
+    frame["lang"] = frame["lang"].astype(str)
+    return frame.reset_index(drop=True)
+
+
+def build_occupations_table(tables: Sequence[str | Path], csv: str | Path, md: str | Path,
+                            systems: Sequence[str], langs: Sequence[str]) -> None:
+    """Workflow stage: the headline reader's per-sentence tables →
+    ``tables/occupations.{csv,md}``."""
+    write_table(occupations_table(tables, systems, langs), csv, md, floatfmt=".1f")

@@ -170,23 +170,22 @@ def as_json(table: pd.DataFrame) -> dict[str, Any]:
     return out
 
 
-def build_table(labels: str | Path, data_path: str | Path, systems: Sequence[str],
-                translations: Sequence[str], langs: Sequence[str], readers: Sequence[str],
-                alignment: dict[str, Any] | None, csv_path: str | Path, md: str | Path
-                ) -> None:
-    """Workflow stage: the labels folder + the run's translations
-    (``translations/{system}/{lang}.jsonl``, in the order systems × langs as given) →
+def build_table(labels: Sequence[str | Path], data_path: str | Path,
+                runs: Sequence[Sequence[str]], translations: Sequence[str],
+                readers: Sequence[str], alignment: dict[str, Any] | None,
+                csv_path: str | Path, md: str | Path) -> None:
+    """Workflow stage: the labels files + the run's translations (``runs``: (system,
+    language) of each ``translations/{system}/{lang}.jsonl``) →
     ``tables/validation.{csv,md}``."""
     from gendermt.io import read_jsonl, write_table
 
-    labels_frame = pd.concat([read_labels(f) for f in label_files(labels)], ignore_index=True)
+    labels_frame = pd.concat([read_labels(f) for f in labels], ignore_index=True)
     data = pd.read_parquet(data_path)
-    pairs = [(s, lang) for s in systems for lang in langs]
-    if len(pairs) != len(translations):
-        raise ValueError("one translations file per system and language")
+    if len(runs) != len(translations):
+        raise ValueError("one translations file per run (system, language)")
     wanted = set(zip(labels_frame["system"], labels_frame["lang"], strict=True))
     hypotheses = {}
-    for (system, lang), path in zip(pairs, translations, strict=True):
+    for (system, lang), path in zip(runs, translations, strict=True):
         if (system, lang) in wanted:
             records = {r["item_id"]: r["hypothesis"] for r in read_jsonl(path)}
             hypotheses[system, lang] = [records[i] for i in data["item_id"]]
