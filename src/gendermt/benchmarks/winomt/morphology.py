@@ -467,7 +467,10 @@ def _french_head(doc, words: Sequence, knows: Knows | None) -> tuple:
     for t in words:
         if t.pos_ in _NOUNS and t.text.lower() not in FR_ELIDED:
             nouns.append(t)
-        elif t.pos_ in ("DET", "ADP") or t.text.lower() in FR_ELIDED:
+        elif t.text.lower() in FR_ELIDED:
+            # l'analyste: the word it is elided onto, whatever spaCy calls it
+            nouns += [doc[j] for j in (t.i + 1,) if j < len(doc) and _is_word(doc[j].text)]
+        elif t.pos_ in ("DET", "ADP"):
             after = [doc[j] for j in range(t.i + 1, min(t.i + 1 + DETERMINER_WINDOW,
                                                           len(doc)))]
             nouns += [n for n in after[:1] if _is_word(n.text)
