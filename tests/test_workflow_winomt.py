@@ -214,6 +214,8 @@ def test_cli_on_the_published_google_french_outputs():
     assert result["delta_g"] == pytest.approx(result["f1_male"] - result["f1_female"])
     assert result["delta_s"] > 10  # stereotypical roles are translated better
     assert result["n"] == 3888
+    # entities read from a word that does not translate the occupation (reader 2)
+    assert 0 < result["artefacts"] < 200
     # the two published lines translated from an older en.txt are reported
     assert "row 2121" in proc.stderr and "row 2122" in proc.stderr
 
