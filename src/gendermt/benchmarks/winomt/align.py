@@ -81,6 +81,14 @@ def source_words(sentence: str, entity_index: int, entity: str) -> tuple[list[st
     return SOURCE_TOKEN.findall(sentence), len(SOURCE_TOKEN.findall(sentence, 0, start)) + first
 
 
+def entity_positions(sentence: str, entity_index: int, entity: str) -> list[int]:
+    """The positions among the sentence's tokens (``SOURCE_TOKEN``) of each word of the
+    entity (``construction worker``: both), as :func:`source_words` finds its head."""
+    return [source_words(sentence, i, "x")[1]
+            for i in range(entity_index, entity_index + max(len(entity.split()), 1))
+            if i < len(sentence.split())]
+
+
 ALIGNERS = ("fast-align", "eflomal")
 DEFAULT_ALIGNER = "fast-align"
 

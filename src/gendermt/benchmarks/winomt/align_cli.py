@@ -29,7 +29,9 @@ def read_bitext(path: str) -> tuple[list[list[str]], list[list[str]]]:
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    winomt = commands.add_parser("winomt", help="WinoMT's tools (the word aligner)")
+    winomt = commands.add_parser(
+        "winomt", help="WinoMT's tools (the word aligner, the readers' check against human "
+                       "labels)")
     tools = winomt.add_subparsers(dest="tool", required=True)
     p = tools.add_parser(
         "align", help="word links of 'source ||| target' lines, in fast_align's format",
@@ -45,6 +47,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--aligner", choices=(*ALIGNERS, *ALIASES), default=DEFAULT_ALIGNER,
                    help="fast-align (default; also spelt fastalign) or eflomal")
     p.set_defaults(func=run)
+    from .validate_cli import register as register_validate
+
+    register_validate(tools)
 
 
 def run(args: argparse.Namespace) -> int:

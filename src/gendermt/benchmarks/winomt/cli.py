@@ -99,6 +99,9 @@ def run(args: argparse.Namespace) -> int:
                                            "precision_female", "recall_female", "n")})
     result["reader"] = args.reader
     result["aligner"] = args.aligner
+    if "artefacts" in facts:
+        # entities read from a word that does not translate the occupation (corrected)
+        result["artefacts"] = facts["artefacts"]
     if "morphology" in facts:
         result["morphology"] = facts["morphology"]
     result["signature"] = signature(args.reader, facts.get("reader_version"), facts["aligner"],

@@ -2,8 +2,12 @@
 
 Two readers (``readers:`` in the config, ``--reader`` on the command line):
 
-* ``corrected`` (default): the project's tokenisation, links both directions agree on, and
-  the context-aware per-language reader of ``morphology.py``;
+* ``corrected`` (default): the project's tokenisation, links both directions agree on (of
+  every word of a multi-word entity: *construction worker*), and the context-aware
+  per-language reader of ``morphology.py``, which reads the head of the aligned phrase,
+  reads "neutral" where nothing marks the gender of a known translation of the occupation
+  and flags (``artefact``) an entity read from a word that does not translate it
+  (``lexicon.py``);
 * ``original``: the original tool's procedure (``original.py``): whitespace words, forward
   links of the entity and its article, the translated entity read on its own (de: by the
   nearest determiner), as mt_gender's code is now;
@@ -35,11 +39,14 @@ from . import DEFAULT_READER, LANGUAGES, ORIGINAL_READERS, READERS
 from .align import (
     align_pairs,
     aligner_of,
+    entity_positions,
     fast_align_words,
     linked_targets,
     source_words,
     tokenize,
 )
+from .lexicon import Lexicon
+from .lexicon import load as load_lexicon
 from .metric import compute
 from .morphology import FrenchMorphology, read_genders
 from .original import (
@@ -56,9 +63,18 @@ log = logging.getLogger(__name__)
 class Models:
     """What a job loads once and every file reuses (spaCy's pipelines)."""
 
-    def __init__(self) -> None:
+    def __init__(self, lexicon: str | None = None) -> None:
         self._french: FrenchMorphology | None = None
         self._pipelines: dict[str, Any] = {}
+        self._lexicon_path = lexicon
+        self._lexicon: Lexicon | None = None
+
+    def lexicon(self) -> Lexicon:
+        """The corrected reader's known translations of each occupation (lexicon.py; the
+        shipped one where no path was given)."""
+        if self._lexicon is None:
+            self._lexicon = load_lexicon(self._lexicon_path)
+        return self._lexicon
 
     def french(self) -> FrenchMorphology:
         if self._french is None:
@@ -99,12 +115,17 @@ def align_file(data: pd.DataFrame, hypotheses: list[str], reader: str = DEFAULT_
         raise ValueError(f"unknown WinoMT reader {reader!r}; known: {', '.join(READERS)}")
     t0 = time.perf_counter()
     if TOKENISATION[reader] == "corrected":
-        src = [source_words(s, i, e) for s, i, e in
+        src = [source_words(s, i, e)[0] for s, i, e in
                zip(data["source"], data["entity_index"], data["entity"], strict=True)]
+        # every word of the entity: "construction worker" → trabajador de la construcción
+        # needs both words' links to find the phrase's head (the aligner links the head,
+        # worker, by position, to construcción)
+        entity = [entity_positions(s, i, e) for s, i, e in
+                  zip(data["source"], data["entity_index"], data["entity"], strict=True)]
         tgt = [tokenize(h) for h in hypotheses]
-        fwd, rev = align_pairs([w for w, _ in src], [[t.text for t in t] for t in tgt],
-                               alignment)
-        positions = [linked_targets(f, r, p) for f, r, (_, p) in zip(fwd, rev, src, strict=True)]
+        fwd, rev = align_pairs(src, [[t.text for t in t] for t in tgt], alignment)
+        positions = [sorted(set().union(*(linked_targets(f, r, p) for p in ps)))
+                     for f, r, ps in zip(fwd, rev, entity, strict=True)]
         aligned = [" ".join(t[k].text for k in p) for t, p in zip(tgt, positions, strict=True)]
     else:
         # as the original: forward links of whitespace words, split as fast_align splits
@@ -143,7 +164,9 @@ def predict(data: pd.DataFrame, hypotheses: list[str], lang: str,
     if reader == "corrected":
         readings, version = read_genders(lang, hypotheses, [tokenize(h) for h in hypotheses],
                                           links.positions,
-                                          french=models.french() if lang == "fr" else None)
+                                          french=models.french() if lang == "fr" else None,
+                                          occupations=list(data["entity"]),
+                                          lexicon=models.lexicon())
     else:
         chosen = morphology_of(lang, morphology)
         readings, version = read_original(
@@ -157,8 +180,14 @@ def predict(data: pd.DataFrame, hypotheses: list[str], lang: str,
     table["predicted"] = [r.gender for r in readings]
     table["evidence"] = [r.evidence for r in readings]
     table["correct"] = table["gold"] == table["predicted"]
+    if reader == "corrected":
+        # the word read as the entity, and whether it translates the occupation (lexicon.py)
+        table["head"] = [r.head for r in readings]
+        table["artefact"] = [r.artefact for r in readings]
     facts = {"reader": reader, "reader_version": version, "aligner": aligner,
              "alignment": settings}
+    if reader == "corrected":
+        facts["artefacts"] = int(table["artefact"].sum())
     if reader != "corrected":
         chosen = morphology_of(lang, morphology)
         facts["morphology"] = morphology_label(
@@ -178,9 +207,11 @@ def _hypotheses(data: pd.DataFrame, path: str) -> list[str]:
 def score_run(lang: str, systems: Sequence[str], translations: Sequence[str],
                    data_path: str, alignment: dict[str, Any], readers: Sequence[str],
                    tables: Sequence[str], csvs: Sequence[str], summaries: Sequence[str],
-                   morphology: dict[str, str] | None = None) -> None:
+                   morphology: dict[str, str] | None = None, lexicon: str | None = None
+                   ) -> None:
     """Workflow stage (see the module docstring): ``tables``, ``csvs``, ``summaries`` are in
-    the order reader × system (``readers`` outer)."""
+    the order reader × system (``readers`` outer); ``lexicon``: the corrected reader's
+    occupation translations (lexicon.py; default the shipped one)."""
     if lang not in LANGUAGES:
         raise ValueError(f"WinoMT prompts are named by target language ({', '.join(LANGUAGES)}); "
                          f"got {lang!r}")
@@ -189,7 +220,7 @@ def score_run(lang: str, systems: Sequence[str], translations: Sequence[str],
     if not len(tables) == len(csvs) == len(summaries) == len(readers) * len(systems):
         raise ValueError("one output per reader and system")
     data = pd.read_parquet(data_path)
-    models = Models()
+    models = Models(lexicon)
     hyps_of = {system: _hypotheses(data, path)
                for system, path in zip(systems, translations, strict=True)}
     pairs = [(reader, system) for reader in readers for system in systems]

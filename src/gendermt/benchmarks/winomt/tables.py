@@ -17,7 +17,7 @@ from .metric import signature
 COLUMNS = ["system", "lang", "n", "acc", "f1_male", "f1_female", "delta_g", "acc_pro",
            "acc_anti", "delta_s", "precision_male", "recall_male", "precision_female",
            "recall_female", "share_male", "share_female", "share_neutral", "share_unknown",
-           "reader", "reader_version", "morphology", "aligner", "seconds", "signature"]
+           "artefacts", "reader", "reader_version", "morphology", "aligner", "seconds", "signature"]
 METRICS = ("acc", "delta_g", "delta_s")
 #: WinoMT's sentences (en.txt): Stanovsky et al.'s published figures are over all of them.
 FULL_SET = 3888
@@ -27,22 +27,26 @@ READER_DIFFERENCES = {
     "fr": "original parses the linked words on their own with spaCy and takes their majority "
           "gender, so a noun after an elided l' (l'assistant) gets no gender from today's "
           "small model and a linked neighbour (à la, du) can decide, whereas corrected reads "
-          "the linked noun in its sentence and checks it against the determiner before it, "
-          "feminine suffixes and its lemma.",
+          "the head of the linked phrase in its sentence (travailleur de la construction: "
+          "travailleur) and checks it against the determiner before it, feminine suffixes "
+          "and its lemma, and reads an epicene noun with no gendered determiner or "
+          "agreement (l'architecte) and quelqu'un neutral.",
     "es": "original takes the majority gender of the whitespace words forward-linked to the "
           "entity and its article (punctuation attached, a neighbour's article counting as "
           "much as the noun), whereas corrected reads the noun both link directions agree on, "
-          "prefers its own article up to two tokens back, and calls shared-form nouns "
-          "(-ista, -ante) and participles after haber unknown.",
+          "prefers its own article up to two tokens back, reads the head of the phrase (not "
+          "a complement: trabajador de la construcción), calls shared-form nouns (-ista, "
+          "-ante) with no article neutral and participles after haber unknown.",
     "it": "as for Spanish, original votes over the forward-linked words of the entity and its "
           "article (any dell'... counting male, an elided l' counting nothing), whereas "
-          "corrected reads the agreed noun with its own article and calls shared forms "
-          "(-ista, -ante, -e) and participles after avere unknown.",
+          "corrected reads the head of the phrase (operaio edile, addetto alle pulizie) with "
+          "its own article, calls shared forms (-ista, -ante, -e) with no gendered article "
+          "neutral and participles after avere unknown.",
     "de": "original takes the determiner or pronoun nearest to the entity anywhere in the "
           "sentence (any linked word in -in: female; nurse, an unaligned entity or a sentence "
           "without one: male), whereas corrected reads the linked noun itself (-in/-innen, "
-          "-frau, feminine epicenes, the determiner only for adjectival nouns) and calls an "
-          "unaligned entity unknown.",
+          "-frau, the determiner only for adjectival nouns; Person, -kraft and jemand "
+          "neutral) and calls an unaligned entity unknown.",
 }
 
 
@@ -250,3 +254,52 @@ def build_readers_table(summaries: Sequence[str | Path], published: str | Path,
                                                           strict=True))
             notes.append(f"- **{lang}** ({which}): {PUBLISHED_GAPS.get(lang, '')}")
     write_text(md, "\n".join(notes) + "\n")
+
+
+OCCUPATION_COLUMNS = ["system", "lang", "occupation", "n", "acc", "n_pro", "n_anti", "acc_pro",
+                      "acc_anti", "delta_s_contribution", "artefacts", "reader"]
+
+
+def occupations_table(tables: Sequence[str | Path], systems: Sequence[str],
+                      langs: Sequence[str]) -> pd.DataFrame:
+    """Per system, language and occupation (the English entity): its items, accuracy, pro-
+    and anti-stereotypical items and their accuracies, and its contribution to ΔS:
+    100 × (correct pro / all pro − correct anti / all anti), which sums over the
+    occupations to the run's ΔS; ``artefacts``: its items read from a word that does not
+    translate it (corrected reader; empty for the others)."""
+    rows = []
+    for path in tables:
+        frame = pd.read_parquet(path)
+        system, lang, reader = (str(frame[c].iloc[0]) for c in ("system", "lang", "reader"))
+        n_pro = int((frame["stereotype"] == "pro").sum())
+        n_anti = int((frame["stereotype"] == "anti").sum())
+        for occupation, part in frame.groupby("entity", sort=True):
+            pro = part[part["stereotype"] == "pro"]
+            anti = part[part["stereotype"] == "anti"]
+            contribution = (100 * (pro["correct"].sum() / n_pro - anti["correct"].sum() / n_anti)
+                            if n_pro and n_anti else float("nan"))
+            rows.append({
+                "system": system, "lang": lang, "occupation": occupation, "n": len(part),
+                "acc": 100 * part["correct"].mean(), "n_pro": len(pro), "n_anti": len(anti),
+                "acc_pro": 100 * pro["correct"].mean() if len(pro) else float("nan"),
+                "acc_anti": 100 * anti["correct"].mean() if len(anti) else float("nan"),
+                "delta_s_contribution": contribution,
+                "artefacts": (int(part["artefact"].sum()) if "artefact" in part
+                              else float("nan")),
+                "reader": reader})
+    frame = pd.DataFrame(rows, columns=OCCUPATION_COLUMNS)
+    frame["system"] = pd.Categorical(frame["system"], categories=list(systems), ordered=True)
+    frame["lang"] = pd.Categorical(frame["lang"], categories=list(langs), ordered=True)
+    # within a run, the occupations that carry ΔS first
+    frame = frame.assign(_size=-frame["delta_s_contribution"].abs()).sort_values(
+        ["lang", "system", "_size", "occupation"]).drop(columns="_size")
+    frame["system"] = frame["system"].astype(str)
+    frame["lang"] = frame["lang"].astype(str)
+    return frame.reset_index(drop=True)
+
+
+def build_occupations_table(tables: Sequence[str | Path], csv: str | Path, md: str | Path,
+                            systems: Sequence[str], langs: Sequence[str]) -> None:
+    """Workflow stage: the headline reader's per-sentence tables →
+    ``tables/occupations.{csv,md}``."""
+    write_table(occupations_table(tables, systems, langs), csv, md, floatfmt=".1f")

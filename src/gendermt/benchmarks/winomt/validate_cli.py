@@ -1,0 +1,74 @@
+"""``gendermt winomt validate``: each WinoMT reader's agreement with human gender labels of
+translated entities (validation.py), per language, with Wilson 95 % intervals."""
+
+from __future__ import annotations
+
+import argparse
+
+from gendermt.output import print_json
+
+from . import READERS
+from .align import ALIGNERS, DEFAULT_ALIGNER
+
+
+def register(tools: argparse._SubParsersAction) -> None:
+    p = tools.add_parser(
+        "validate", help="agreement of each reader with human gender labels",
+        description="Read the entities of a labels file (resources/winomt/labels/{lang}.tsv: "
+                    "lang, system, item_id, entity, source, translation, label, note; label "
+                    "male, female, neutral or 'not found') with each reader, aligning the "
+                    "whole published file of each system and language as the full run "
+                    "does, and print per language and reader the agreement with the labels "
+                    "(a reader's unknown agrees with 'not found'), n, a Wilson 95 %% "
+                    "interval and the confusion.")
+    p.add_argument("--labels", required=True,
+                   help="a labels file ({lang}.tsv) or a folder of them")
+    p.add_argument("--data", required=True, help="WinoMT's en.txt")
+    p.add_argument("--translations", required=True,
+                   help="the published outputs' folder: {system}/en-{lang}.txt "
+                        "('source ||| translation' lines, as mt_gender's translations/)")
+    p.add_argument("--reader", action="append", choices=READERS,
+                   help="a reader to check (repeat; default: all of "
+                        f"{', '.join(READERS)})")
+    p.add_argument("--aligner", choices=ALIGNERS, default=DEFAULT_ALIGNER)
+    p.add_argument("--table", help="write the table here (.csv)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    import pandas as pd
+
+    from gendermt.errors import DatasetError
+
+    from .cli import read_hypotheses
+    from .data import load
+    from .validation import agreement, as_json, label_files, read_items, read_labels
+
+    labels = pd.concat([read_labels(f) for f in label_files(args.labels)], ignore_index=True)
+    data = load(args.data)
+    hypotheses = {}
+    for system, lang in sorted(set(zip(labels["system"], labels["lang"], strict=True))):
+        path = Path(args.translations) / system / f"en-{lang}.txt"
+        if not path.is_file():
+            raise DatasetError(path, f"no published translations of {system} into {lang}")
+        hypotheses[system, lang] = read_hypotheses(str(path), data["source"].tolist())
+    readers = args.reader or list(READERS)
+    readings = read_items(labels, data, hypotheses, readers, {"aligner": args.aligner})
+    table = agreement(labels, readings)
+    if args.table:
+        import json
+
+        from gendermt.io import write_table
+        write_table(table.assign(confusion=table["confusion"].map(
+            lambda c: json.dumps(c, sort_keys=True))), args.table)
+    if args.json:
+        print_json(as_json(table), getattr(args, "precision", None))
+    else:
+        for _, row in table.iterrows():
+            print(f"{row['lang']:>3} {row['reader']:>10}: {row['agreement']:5.1f} % "
+                  f"[{row['ci_low']:.1f}, {row['ci_high']:.1f}] of n={row['n']}  "
+                  f"{row['confusion']}")
+    return 0

@@ -1,0 +1,195 @@
+"""Each WinoMT reader checked against people: agreement with human gender labels of
+translated entities (``resources/winomt/labels/{lang}.tsv``), per language, with a Wilson
+95 % interval and the confusion of label and reading.
+
+A labels file is tab-separated with the columns :data:`LABEL_COLUMNS`; ``label`` is one of
+:data:`LABELS` (what a person reads in the translation). The readers read the labelled
+items from links made on the **whole** file of that system and language (fast_align learns
+from the whole file: a subset aligned on its own gets other links), exactly as the full run
+reads them. A reader's "unknown" agrees with the label "not found"; "male", "female" and
+"neutral" with the same label.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from gendermt.errors import DatasetError
+
+from . import READERS
+
+log = logging.getLogger(__name__)
+
+LABEL_COLUMNS = ["lang", "system", "item_id", "entity", "source", "translation", "label",
+                 "note"]
+LABELS = ("male", "female", "neutral", "not found")
+# a reader's prediction as a label
+AS_LABEL = {"male": "male", "female": "female", "neutral": "neutral", "unknown": "not found"}
+CONFIDENCE = 0.95
+TABLE_COLUMNS = ["lang", "reader", "n", "agree", "agreement", "ci_low", "ci_high",
+                 "confusion", "systems"]
+
+
+def item_key(value: object) -> str:
+    """WinoMT's item id as data.parquet has it (``0030``): labels may write ``30``."""
+    text = str(value).strip()
+    return f"{int(text):04d}" if text.isdigit() else text
+
+
+def read_labels(path: str | Path) -> pd.DataFrame:
+    """One labels file, checked: every column there, every label one of :data:`LABELS`
+    (an empty label is an error naming the file and row)."""
+    path = Path(path)
+    with path.open(encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+    if not rows:
+        raise DatasetError(path, "empty labels file")
+    header = [h.strip() for h in rows[0]]
+    missing = [c for c in LABEL_COLUMNS if c not in header]
+    if missing:
+        raise DatasetError(path, f"no column(s) {', '.join(missing)} (needs "
+                                 f"{', '.join(LABEL_COLUMNS)})")
+    records = []
+    for n, row in enumerate(rows[1:], 2):  # row numbers as a spreadsheet shows them
+        if not any(cell.strip() for cell in row):
+            continue
+        record = dict(zip(header, (c.strip() for c in row), strict=False))
+        label = record.get("label", "")
+        if not label:
+            raise DatasetError(path, "empty label", row=n, column="label")
+        if label not in LABELS:
+            raise DatasetError(path, f"label {label!r} is not one of {', '.join(LABELS)}",
+                               row=n, column="label")
+        if not record.get("item_id"):
+            raise DatasetError(path, "empty item_id", row=n, column="item_id")
+        record["item_id"] = item_key(record["item_id"])
+        record["row"] = n
+        records.append(record)
+    if not records:
+        raise DatasetError(path, "no labelled rows")
+    return pd.DataFrame(records)
+
+
+def label_files(labels: str | Path) -> list[Path]:
+    """``{lang}.tsv`` files of a folder, or the one file given."""
+    labels = Path(labels)
+    if labels.is_dir():
+        files = sorted(labels.glob("*.tsv"))
+        if not files:
+            raise DatasetError(labels, "no labels file ({lang}.tsv) in this folder")
+        return files
+    if not labels.is_file():
+        raise DatasetError(labels, "no such labels file or folder")
+    return [labels]
+
+
+def wilson(successes: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (scipy's binomtest), in percent."""
+    from scipy.stats import binomtest
+
+    if n == 0:
+        return float("nan"), float("nan")
+    ci = binomtest(successes, n).proportion_ci(confidence_level=confidence, method="wilson")
+    return 100 * ci.low, 100 * ci.high
+
+
+def agreement(labels: pd.DataFrame, readings: Mapping[str, Sequence[str]]) -> pd.DataFrame:
+    """Per language and reader: agreement of the readings (in ``labels``' row order) with the
+    labels, n, the Wilson interval and the confusion (label → reading → count)."""
+    rows = []
+    for reader, predicted in readings.items():
+        frame = labels.assign(read=[AS_LABEL[p] for p in predicted])
+        for lang, part in frame.groupby("lang", sort=False):
+            agree = int((part["read"] == part["label"]).sum())
+            low, high = wilson(agree, len(part))
+            confusion = {g: {r: int(c) for r, c in part[part["label"] == g]["read"]
+                             .value_counts().items()}
+                         for g in LABELS if (part["label"] == g).any()}
+            rows.append({"lang": lang, "reader": reader, "n": len(part), "agree": agree,
+                         "agreement": 100 * agree / len(part), "ci_low": low, "ci_high": high,
+                         "confusion": confusion,
+                         "systems": ",".join(sorted(set(part["system"])))})
+    return pd.DataFrame(rows, columns=TABLE_COLUMNS)
+
+
+def read_items(labels: pd.DataFrame, data: pd.DataFrame,
+               hypotheses: Mapping[tuple[str, str], list[str]], readers: Sequence[str],
+               alignment: dict[str, Any] | None = None, models=None) -> dict[str, list[str]]:
+    """Each reader's reading of every labelled item, in ``labels``' order: each (system,
+    language) file of ``hypotheses`` (in ``data``'s item order) is aligned and read whole,
+    then the labelled items are picked."""
+    from .evaluate import Models, predict
+
+    unknown = [r for r in readers if r not in READERS]
+    if unknown:
+        raise ValueError(f"unknown WinoMT reader(s) {unknown}; known: {', '.join(READERS)}")
+    models = models or Models()
+    index = {item: k for k, item in enumerate(data["item_id"])}
+    out: dict[str, list[str]] = {r: [""] * len(labels) for r in readers}
+    for (system, lang), part in labels.groupby(["system", "lang"], sort=False):
+        if (system, lang) not in hypotheses:
+            raise DatasetError(f"labels of {lang}", f"no translations of system {system!r} "
+                                                    f"into {lang!r} to read")
+        hyps = hypotheses[system, lang]
+        missing = [i for i in part["item_id"] if i not in index]
+        if missing:
+            raise DatasetError(f"labels of {lang}", f"item {missing[0]} is not a WinoMT item",
+                               row=int(part[part["item_id"] == missing[0]]["row"].iloc[0]))
+        for _, row in part.iterrows():
+            if row["translation"] and _spaced(row["translation"]) != _spaced(
+                    hyps[index[row["item_id"]]]):
+                # the reading is of the system's file; a label copied from another line
+                # would be checked against the wrong translation
+                log.warning("labels of %s, row %s: the translation of item %s is not %s's "
+                            "line", lang, row["row"], row["item_id"], system)
+        for reader in readers:
+            table, _ = predict(data, hyps, lang, alignment, reader, models)
+            predicted = table["predicted"].tolist()
+            for position, item in zip(part.index, part["item_id"], strict=True):
+                out[reader][labels.index.get_loc(position)] = predicted[index[item]]
+    return out
+
+
+def _spaced(text: str) -> str:
+    return " ".join(text.split())
+
+
+def as_json(table: pd.DataFrame) -> dict[str, Any]:
+    """``{lang: {reader: {n, agree, agreement, ci_low, ci_high, confusion}}}``."""
+    out: dict[str, Any] = {}
+    for _, row in table.iterrows():
+        out.setdefault(row["lang"], {})[row["reader"]] = {
+            k: row[k] for k in ("n", "agree", "agreement", "ci_low", "ci_high", "confusion")}
+    return out
+
+
+def build_table(labels: Sequence[str | Path], data_path: str | Path,
+                runs: Sequence[Sequence[str]], translations: Sequence[str],
+                readers: Sequence[str], alignment: dict[str, Any] | None,
+                csv_path: str | Path, md: str | Path) -> None:
+    """Workflow stage: the labels files + the run's translations (``runs``: (system,
+    language) of each ``translations/{system}/{lang}.jsonl``) →
+    ``tables/validation.{csv,md}``."""
+    from gendermt.io import read_jsonl, write_table
+
+    labels_frame = pd.concat([read_labels(f) for f in labels], ignore_index=True)
+    data = pd.read_parquet(data_path)
+    if len(runs) != len(translations):
+        raise ValueError("one translations file per run (system, language)")
+    wanted = set(zip(labels_frame["system"], labels_frame["lang"], strict=True))
+    hypotheses = {}
+    for (system, lang), path in zip(runs, translations, strict=True):
+        if (system, lang) in wanted:
+            records = {r["item_id"]: r["hypothesis"] for r in read_jsonl(path)}
+            hypotheses[system, lang] = [records[i] for i in data["item_id"]]
+    readings = read_items(labels_frame, data, hypotheses, readers, alignment)
+    table = agreement(labels_frame, readings)
+    table["confusion"] = table["confusion"].map(lambda c: json.dumps(c, sort_keys=True))
+    write_table(table, csv_path, md, floatfmt=".1f")
