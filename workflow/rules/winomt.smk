@@ -50,7 +50,7 @@ if WINOMT:
     )
 
 
-localrules: winomt_data, winomt_tables, winomt_figures, winomt_readers, winomt_occupations
+localrules: winomt_data, winomt_tables, winomt_figures, winomt_readers, winomt_occupations, winomt_validation
 
 
 rule winomt_data:
@@ -235,18 +235,18 @@ rule winomt_occupations:
         "../scripts/winomt_occupations.py"
 
 
-# Each reader against people: the labelled items read from links of the whole file
+# Each reader against people: the labelled items' readings, from the per-sentence tables
+# (made on the whole file of each system and language)
 if WINOMT_LABELS:
 
     rule winomt_validation:
         input:
             labels=WINOMT_LABEL_FILES,
-            data=f"{RESULTS}/winomt/data.parquet",
-            translations=[
-                f"{RESULTS}/winomt/translations/{system}/{lang}.jsonl"
+            tables=[
+                f"{RESULTS}/winomt/gender/{reader}/{system}/{lang}.parquet"
+                for reader in WINOMT_READERS
                 for system, lang in WINOMT_RUNS
             ],
-            lexicon=WINOMT_LEXICON,
         output:
             csv=table_report(
                 f"{RESULTS}/winomt/tables/validation.csv",
@@ -256,17 +256,13 @@ if WINOMT_LABELS:
             ),
             md=f"{RESULTS}/winomt/tables/validation.md",
         params:
-            code=code_fingerprint("gendermt.benchmarks.winomt.validation",
-                                  "gendermt.benchmarks.winomt.evaluate"),
+            code=code_fingerprint("gendermt.benchmarks.winomt.validation"),
             runs=[list(run) for run in WINOMT_RUNS],
             readers=WINOMT_READERS,
-            alignment=WINOMT.get("alignment", {}),
-        resources:
-            **node_resources("winomt_gender"),
         log:
             f"{LOGS}/winomt/validation.log",
         conda:
-            "../../envs/winomt.yaml"
+            "../../envs/core.yaml"
         script:
             "../scripts/winomt_validation.py"
 

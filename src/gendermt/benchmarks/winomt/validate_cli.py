@@ -19,8 +19,9 @@ def register(tools: argparse._SubParsersAction) -> None:
                     "male, female, neutral or 'not found') with each reader, aligning the "
                     "whole published file of each system and language as the full run "
                     "does, and print per language and reader the agreement with the labels "
-                    "(a reader's unknown agrees with 'not found'), n, a Wilson 95 %% "
-                    "interval and the confusion.")
+                    "(a reader's unknown agrees with 'not found'), n, a Wilson 95 % "
+                    "interval and the confusion; beside it, the same on the rows the "
+                    "annotator was sure of (an optional column uncertain: yes).")
     p.add_argument("--labels", required=True,
                    help="a labels file ({lang}.tsv) or a folder of them")
     p.add_argument("--data", required=True, help="WinoMT's en.txt")
@@ -69,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         for _, row in table.iterrows():
             print(f"{row['lang']:>3} {row['reader']:>10}: {row['agreement']:5.1f} % "
-                  f"[{row['ci_low']:.1f}, {row['ci_high']:.1f}] of n={row['n']}  "
-                  f"{row['confusion']}")
+                  f"[{row['ci_low']:.1f}, {row['ci_high']:.1f}] of n={row['n']}; sure rows "
+                  f"{row['agreement_sure']:5.1f} % [{row['ci_low_sure']:.1f}, "
+                  f"{row['ci_high_sure']:.1f}] of n={row['n_sure']}  {row['confusion']}")
     return 0

@@ -34,7 +34,12 @@ LABELS = ("male", "female", "neutral", "not found")
 AS_LABEL = {"male": "male", "female": "female", "neutral": "neutral", "unknown": "not found"}
 CONFIDENCE = 0.95
 TABLE_COLUMNS = ["lang", "reader", "n", "agree", "agreement", "ci_low", "ci_high",
-                 "confusion", "systems"]
+                 "confusion", "systems", "n_sure", "agree_sure", "agreement_sure",
+                 "ci_low_sure", "ci_high_sure"]
+#: The optional column that marks the rows the annotator was unsure of (written down with
+#: the labels, before any reader was compared with them): agreement is given on every row
+#: and, beside it, on the rows the annotator was sure of.
+UNCERTAIN = "uncertain"
 
 
 def item_key(value: object) -> str:
@@ -48,7 +53,7 @@ def read_labels(path: str | Path) -> pd.DataFrame:
     (an empty label is an error naming the file and row)."""
     path = Path(path)
     with path.open(encoding="utf-8", newline="") as f:
-        rows = list(csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+        rows = list(csv.reader(f, delimiter="\t"))  # as the sampler writes (csv quoting)
     if not rows:
         raise DatasetError(path, "empty labels file")
     header = [h.strip() for h in rows[0]]
@@ -109,13 +114,21 @@ def agreement(labels: pd.DataFrame, readings: Mapping[str, Sequence[str]]) -> pd
         for lang, part in frame.groupby("lang", sort=False):
             agree = int((part["read"] == part["label"]).sum())
             low, high = wilson(agree, len(part))
+            sure = part[part[UNCERTAIN].fillna("").str.strip() == ""] \
+                if UNCERTAIN in part else part
+            agree_sure = int((sure["read"] == sure["label"]).sum())
+            low_sure, high_sure = wilson(agree_sure, len(sure))
             confusion = {g: {r: int(c) for r, c in part[part["label"] == g]["read"]
                              .value_counts().items()}
                          for g in LABELS if (part["label"] == g).any()}
             rows.append({"lang": lang, "reader": reader, "n": len(part), "agree": agree,
                          "agreement": 100 * agree / len(part), "ci_low": low, "ci_high": high,
                          "confusion": confusion,
-                         "systems": ",".join(sorted(set(part["system"])))})
+                         "systems": ",".join(sorted(set(part["system"]))),
+                         "n_sure": len(sure), "agree_sure": agree_sure,
+                         "agreement_sure": 100 * agree_sure / len(sure) if len(sure)
+                         else float("nan"), "ci_low_sure": low_sure,
+                         "ci_high_sure": high_sure})
     return pd.DataFrame(rows, columns=TABLE_COLUMNS)
 
 
@@ -166,30 +179,46 @@ def as_json(table: pd.DataFrame) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for _, row in table.iterrows():
         out.setdefault(row["lang"], {})[row["reader"]] = {
-            k: row[k] for k in ("n", "agree", "agreement", "ci_low", "ci_high", "confusion")}
+            k: row[k] for k in ("n", "agree", "agreement", "ci_low", "ci_high", "confusion",
+                                "n_sure", "agree_sure", "agreement_sure", "ci_low_sure",
+                                "ci_high_sure")}
     return out
 
 
-def build_table(labels: Sequence[str | Path], data_path: str | Path,
-                runs: Sequence[Sequence[str]], translations: Sequence[str],
-                readers: Sequence[str], alignment: dict[str, Any] | None,
+def build_table(labels: Sequence[str | Path], runs: Sequence[Sequence[str]],
+                readers: Sequence[str], tables: Sequence[str | Path],
                 csv_path: str | Path, md: str | Path) -> None:
-    """Workflow stage: the labels files + the run's translations (``runs``: (system,
-    language) of each ``translations/{system}/{lang}.jsonl``) →
-    ``tables/validation.{csv,md}``."""
-    from gendermt.io import read_jsonl, write_table
+    """Workflow stage: the labels files + the run's per-sentence tables (``tables``: one per
+    reader × run, ``readers`` outer; ``runs``: (system, language) of each; made on the whole
+    file by the gender stage) → ``tables/validation.{csv,md}``. Labels of a system or
+    language the run does not have, or of items outside its data (a subset), are left out
+    and counted in the log; the table says which systems each language rests on."""
+    from gendermt.io import write_table
 
-    labels_frame = pd.concat([read_labels(f) for f in labels], ignore_index=True)
-    data = pd.read_parquet(data_path)
-    if len(runs) != len(translations):
-        raise ValueError("one translations file per run (system, language)")
-    wanted = set(zip(labels_frame["system"], labels_frame["lang"], strict=True))
-    hypotheses = {}
-    for (system, lang), path in zip(runs, translations, strict=True):
-        if (system, lang) in wanted:
-            records = {r["item_id"]: r["hypothesis"] for r in read_jsonl(path)}
-            hypotheses[system, lang] = [records[i] for i in data["item_id"]]
-    readings = read_items(labels_frame, data, hypotheses, readers, alignment)
-    table = agreement(labels_frame, readings)
+    frame = pd.concat([read_labels(f) for f in labels], ignore_index=True)
+    if len(tables) != len(readers) * len(runs):
+        raise ValueError("one per-sentence table per reader and run")
+    read: dict[tuple[str, str, str], dict[str, str]] = {}
+    for k, path in enumerate(tables):
+        reader, (system, lang) = readers[k // len(runs)], runs[k % len(runs)]
+        part = pd.read_parquet(path, columns=["item_id", "predicted"])
+        read[reader, system, lang] = dict(zip(part["item_id"].astype(str),
+                                              part["predicted"], strict=True))
+    first = readers[0]
+    kept = frame[[(first, s, g) in read and i in read[first, s, g] for s, g, i in
+                  zip(frame["system"], frame["lang"], frame["item_id"], strict=True)]]
+    if len(kept) < len(frame):
+        left = frame.drop(kept.index)
+        log.info("%d of %d labels left out: not read in this run (%s)", len(left), len(frame),
+                 ", ".join(f"{s}/{g}: {n}" for (s, g), n in
+                           left.groupby(["system", "lang"]).size().items()))
+    if kept.empty:
+        raise DatasetError(", ".join(map(str, labels)), "no labelled item was read in this "
+                           "run (its systems, languages or items are not the labels')")
+    kept = kept.reset_index(drop=True)
+    readings = {r: [read[r, s, g][i] for s, g, i in
+                    zip(kept["system"], kept["lang"], kept["item_id"], strict=True)]
+                for r in readers}
+    table = agreement(kept, readings)
     table["confusion"] = table["confusion"].map(lambda c: json.dumps(c, sort_keys=True))
     write_table(table, csv_path, md, floatfmt=".1f")
