@@ -81,7 +81,11 @@ def test_validate_prints_agreement_and_wilson_intervals(capsys):
     assert set(result) == {"es"} and set(result["es"]) == {"corrected", "original",
                                                            "published"}
     corrected = result["es"]["corrected"]
-    assert set(corrected) == {"n", "agree", "agreement", "ci_low", "ci_high", "confusion"}
+    assert set(corrected) == {"n", "agree", "agreement", "ci_low", "ci_high", "confusion",
+                              "n_sure", "agree_sure", "agreement_sure", "ci_low_sure",
+                              "ci_high_sure"}
+    # no row of the file is marked uncertain: the sure rows are every row
+    assert (corrected["n_sure"], corrected["agree_sure"]) == (8, 7)
     # seven right: the three construction workers read from their head (trabajador, obrero),
     # alguien neutral; 0002's label is wrong on purpose
     assert (corrected["n"], corrected["agree"], corrected["agreement"]) == (8, 7, 87.5)
