@@ -118,7 +118,11 @@ PENDING_LLM = ("No LLM has run in this study yet: the Gemma 3 270M few-shot rows
 
 #: WinoMT's tables the page reads beside the scorecard (the reader's signature, the paper's
 #: Table 2 beside each reader, the occupations that carry ΔS).
-WINOMT_TABLES = ("summary", "readers", "occupations")
+WINOMT_TABLES = ("summary", "readers", "occupations", "validation")
+#: Occupations named per system and language as carrying its ΔS (largest contributions).
+TOP_OCCUPATIONS = 3
+#: Where the labelled sample and its protocol are described.
+LABELS_PAGE = "docs/winomt-labels.md"
 #: Where the readers' differences are measured and explained.
 FIDELITY = "docs/winomt-fidelity.md"
 
@@ -357,6 +361,63 @@ def paper_section(tables: Mapping[str, pd.DataFrame], level: str = "###") -> lis
     return lines
 
 
+def occupations_section(tables: Mapping[str, pd.DataFrame], level: str = "###"
+                        ) -> list[str]:
+    """Which occupations carry each system's ΔS (occupations.csv: each occupation's
+    contribution, which add up to ΔS), with the artefacts among them."""
+    table = tables.get("occupations")
+    if table is None or table.empty:
+        return []
+    lines = [f"{level} WinoMT: the occupations that carry ΔS", "",
+             "Per system and language, ΔS (default reader) and the "
+             f"{TOP_OCCUPATIONS} occupations that contribute most to it (points of ΔS: "
+             "100 × (right pro − right anti) / items of each; the contributions of all 40 "
+             "add up to ΔS), each with the entities read from a word that is no translation "
+             "of it (artefacts, of its items). Every occupation's row is in "
+             "winomt/tables/occupations.csv.", "",
+             "| system | lang | ΔS | artefacts | occupations carrying most of it |",
+             "|---|---|--:|--:|---|"]
+    for (system, lang), part in table.groupby(["system", "lang"], sort=False):
+        top = part.reindex(part["delta_s_contribution"].abs()
+                           .sort_values(ascending=False).index).head(TOP_OCCUPATIONS)
+        named = ", ".join(f"{r.occupation} {r.delta_s_contribution:+.2f}"
+                          + (f" ({int(r.artefacts)} of {int(r.n)} artefacts)"
+                             if r.artefacts else "") for r in top.itertuples())
+        lines.append(f"| {system} | {lang} | {fmt(part['delta_s_contribution'].sum())} | "
+                     f"{int(part['artefacts'].sum())} | {named} |")
+    return lines + [""]
+
+
+def validation_section(tables: Mapping[str, pd.DataFrame], level: str = "###") -> list[str]:
+    """Each reader's agreement with the labelled sample (validation.csv), per language."""
+    table = tables.get("validation")
+    if table is None or table.empty:
+        return []
+    readers = list(dict.fromkeys(table["reader"]))
+    sure = [r for r in ("corrected", "published") if r in readers] or readers[:2]
+    head = ["lang", "n", *readers, *(f"{r}, sure rows" for r in sure)]
+    lines = [f"{level} WinoMT: the readers against labelled entities", "",
+             "Agreement (%) of each reader with labels written by reading the translations "
+             f"({LABELS_PAGE}: 30 entities per published system and language, drawn with a "
+             "fixed seed; written by an AI language model acting as annotator, before any "
+             "reader was compared with them, not by native speakers), Wilson 95 % intervals; "
+             "\"sure rows\": those the annotators did not flag as uncertain. The readers "
+             "read the same entities of the run's own readings (links of the whole file).",
+             "", "| " + " | ".join(head) + " |",
+             "|" + "|".join(["---"] + ["--:"] * (len(head) - 1)) + "|"]
+    for lang, part in table.groupby("lang", sort=False):
+        rows = part.set_index("reader")
+        cells = [fmt(rows.loc[r, "agreement"], (rows.loc[r, "ci_low"], rows.loc[r, "ci_high"]))
+                 for r in readers]
+        if "agreement_sure" in rows:
+            cells += [fmt(rows.loc[r, "agreement_sure"], (rows.loc[r, "ci_low_sure"],
+                                                          rows.loc[r, "ci_high_sure"]))
+                      + f" of {int(rows.loc[r, 'n_sure'])}" for r in sure]
+        lines.append("| " + " | ".join([str(lang), str(int(part["n"].iloc[0])), *cells])
+                     + " |")
+    return lines + [""]
+
+
 def subset_of(results: str | Path, key: str) -> str:
     """A run's subset of a benchmark's items in words (its data.json), "" for the whole
     set."""
@@ -426,7 +487,9 @@ def page(results: str | Path, command: str, subsets: Sequence[str | Path] = ()) 
         subset = subset_of(results, key)
         lines += benchmark_section(key, run, subset=subset)
         if key == "winomt" and not subset:
-            lines += paper_section(run.get("tables", {}))
+            tables = run.get("tables", {})
+            lines += (paper_section(tables) + occupations_section(tables)
+                      + validation_section(tables))
     parts = [subset_sections(r) for r in subsets]
     runs_llm = any(k == "model" and _is_llm(summary, s) for s, k in kinds.items())
     if not runs_llm and not any(LLM_NOTE in part for part in parts):
@@ -452,10 +515,11 @@ def rows_of(text: str) -> list[tuple[str, str, str, str]]:
     """(section, system, column, figure) of every figure of a page's benchmark tables, in
     order."""
     found, section, head = [], "", []
-    for line in text.splitlines():
+    lines = text.splitlines()
+    for k, line in enumerate(lines):
         if line.startswith("#"):
             section = line.lstrip("#").strip()
-        elif line.startswith("| system"):
+        elif _is_head(lines, k):
             head = [c.strip() for c in line.strip().strip("|").split("|")]
         elif section != "Data" and line.startswith("| "):
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -524,16 +588,23 @@ def differences(committed: str, regenerated: str, tolerant: set[str] = frozenset
     return found
 
 
+def _is_head(lines: Sequence[str], k: int) -> bool:
+    """Whether line ``k`` is a Markdown table's header (the separator line follows it)."""
+    return (lines[k].startswith("| ") and k + 1 < len(lines)
+            and lines[k + 1].startswith("|--"))
+
+
 def cells_of(text: str) -> list[dict[str, str]]:
     """Every cell of a page's tables as printed (marks and intervals included), with its
     section, row and column: what the page's machine-readable copy holds."""
     found, section, head = [], "", []
-    for line in text.splitlines():
+    lines = text.splitlines()
+    for k, line in enumerate(lines):
         if line.startswith("#"):
             section = line.lstrip("#").strip()
-        elif line.startswith("| ") and not line.startswith("|---"):
+        elif line.startswith("| "):
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if cells[0] in ("system", "data set"):
+            if _is_head(lines, k):
                 head = cells
                 continue
             found += [{"section": section, "row": cells[0],
