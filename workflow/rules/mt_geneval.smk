@@ -182,3 +182,30 @@ rule mt_geneval_figures:
         "../../envs/plot.yaml"
     script:
         "../scripts/mt_geneval_figures.py"
+
+
+# The headline figures' intervals and paired tests over counterfactual pairs and contextual
+# items (gendermt.benchmarks.mt_geneval.intervals).
+localrules: mt_geneval_intervals
+
+
+rule mt_geneval_intervals:
+    input:
+        decisions=[r["path"] for r in MT_GENEVAL_RUNS],
+    output:
+        **interval_outputs("mt-geneval", "MT-GenEval"),
+    params:
+        code=code_fingerprint(
+            "gendermt.benchmarks.mt_geneval.intervals",
+            "gendermt.benchmarks.mt_geneval.tables",
+            "gendermt.analysis.intervals",
+            "gendermt.analysis.resample",
+        ),
+        runs=[{k: r[k] for k in ("system", "prompt", "path")} for r in MT_GENEVAL_RUNS],
+        bootstrap=statistics_settings().get("bootstrap", {}),
+    log:
+        f"{LOGS}/mt-geneval/intervals.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/mt_geneval_intervals.py"
