@@ -51,6 +51,9 @@ class Figure:
     # Further quality figures (same benchmark) it depends on, e.g. the share of outputs that
     # are neither an echo of the prompt nor in the wrong language (``clean_share``).
     qualities: tuple[str, ...] = ()
+    #: How its intervals were computed (method, unit, resamples, seed, level: the
+    #: benchmark's tables/intervals.csv), "" where it has none.
+    interval: str = ""
 
     @property
     def quality_keys(self) -> tuple[str, ...]:
@@ -84,6 +87,10 @@ class Part:
     systems: list[str] = field(default_factory=list)
     cells: dict[tuple[str, str], Cell] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: Paired tests of the figures (the benchmark's tables/pairs.csv): figure key →
+    #: {((system, run), (system, run)): two-sided p, unadjusted}, both orders.
+    pairs: dict[str, dict[tuple[tuple[str, str], tuple[str, str]], float]] = \
+        field(default_factory=dict)
 
 
 def read_csv(path: Path, columns: Sequence[str]) -> pd.DataFrame:
@@ -166,7 +173,72 @@ def read_part(key: str, results: Path, options: Mapping[str, object]) -> Part:
     read = reader(key)
     accepted = inspect.signature(read).parameters
     kwargs = {k: v for k, v in options.items() if k in accepted}
-    return with_output_checks(read(results, **kwargs), results, key)
+    return with_intervals(with_output_checks(read(results, **kwargs), results, key), results,
+                          key)
+
+
+#: Every benchmark's intervals and paired tests of its headline figures (its ``*_intervals``
+#: rule, gendermt.analysis.intervals).
+INTERVALS_TABLE = "{folder}/tables/intervals.csv"
+PAIRS_TABLE = "{folder}/tables/pairs.csv"
+
+
+def interval_tables(key: str) -> list[str]:
+    """The intervals and pairs tables of a scorecard key (relative to the results folder)."""
+    folder = next((b.name for b in _PARTS if b.scorecard.key == key), key)
+    return [INTERVALS_TABLE.format(folder=folder), PAIRS_TABLE.format(folder=folder)]
+
+
+def cell_run(cell: Cell, figure: Figure) -> str:
+    """The run a cell's value comes from: its prompt, else the figure's run (WinoMT's
+    language)."""
+    return str(cell.prompt) if cell.prompt else str(figure.run)
+
+
+def with_intervals(part: Part, results: Path, key: str) -> Part:
+    """``part`` with each cell's interval and n (and ``has_ci`` and ``interval`` on its
+    figures) from the benchmark's intervals.csv, and its paired tests from pairs.csv, where
+    the results folder has them. A cell takes the row of its system and run; a row whose
+    value is not the cell's is an error (the two tables would disagree)."""
+    from dataclasses import replace
+
+    intervals_path, pairs_path = (Path(results) / t for t in interval_tables(key))
+    if not intervals_path.is_file():
+        return part
+    table = read_csv(intervals_path, ["figure", "system", "prompt", "value", "ci_low",
+                                      "ci_high", "n", "unit", "method"])
+    rows = {(str(r.figure), str(r.system), str(r.prompt)): r for r in table.itertuples()}
+    figures = []
+    for fig in part.figures:
+        methods = []
+        for (system, k), cell in list(part.cells.items()):
+            if k != fig.key:
+                continue
+            row = rows.get((fig.key, system, cell_run(cell, fig)))
+            if row is None:
+                continue
+            if not math.isclose(num(row.value), cell.value, rel_tol=1e-6, abs_tol=1e-6) \
+                    and not (math.isnan(cell.value) and math.isnan(num(row.value))):
+                raise DatasetError(intervals_path, f"{fig.key} of {system}: value "
+                                   f"{row.value} but the scorecard's table says {cell.value}")
+            part.cells[(system, k)] = replace(cell, ci_low=num(row.ci_low),
+                                              ci_high=num(row.ci_high), n=int(row.n))
+            level = getattr(row, "level", math.nan)
+            methods.append(f"{int(round(100 * num(level)))}% {row.method} over {row.unit}s"
+                           + (f" ({int(row.resamples)} resamples, seed {int(row.seed)})"
+                              if "bootstrap" in str(row.method) else ""))
+        if methods:
+            fig = replace(fig, has_ci=True, interval="; ".join(dict.fromkeys(methods)))
+        figures.append(fig)
+    part.figures = figures
+    if pairs_path.is_file():
+        pairs = read_csv(pairs_path, ["figure", "system_a", "prompt_a", "system_b",
+                                      "prompt_b", "p"])
+        for r in pairs.itertuples():
+            a, b = (str(r.system_a), str(r.prompt_a)), (str(r.system_b), str(r.prompt_b))
+            tests = part.pairs.setdefault(str(r.figure), {})
+            tests[(a, b)] = tests[(b, a)] = num(r.p)
+    return part
 
 
 #: Every benchmark's per-run counts of echoes and wrong-language outputs (output_checks rule).
