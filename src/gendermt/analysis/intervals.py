@@ -13,7 +13,6 @@ unadjusted (the scorecard Holm-corrects within a figure's contenders).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -174,7 +173,3 @@ def ratio(successes: int, trials: int, scale: float = 100.0) -> Statistic:
     def stat(sums: np.ndarray) -> np.ndarray:
         return scale * sums[:, successes] / sums[:, trials]
     return stat
-
-
-def nan_to(value: float, default: float = math.nan) -> float:
-    return default if value is None or math.isnan(value) else value
