@@ -3,8 +3,10 @@
 Every benchmark's reader (``read`` in its package's ``scorecard.py``, named by its contract)
 takes the results folder and returns the benchmark's :class:`Figure` columns and the
 :class:`Cell` of each system that ran it. Values are the tables' own numbers, or a
-ratio / difference of them (said in ``how``); nothing is recomputed from outputs except the
-bootstrap CIs of FairTranslate's gaps (:mod:`.gap`), which the tables do not give.
+ratio / difference of them (said in ``how``). Intervals, n and the paired tests behind the
+lead group come from each benchmark's ``tables/intervals.csv`` and ``pairs.csv``
+(:func:`with_intervals`; gendermt.analysis.intervals), FairTranslate's gap CIs from its
+per-item scores (:mod:`.gap`).
 """
 
 from __future__ import annotations
