@@ -262,3 +262,22 @@ def test_cli_kinds_from_config(gate_results, tmp_path, capsys):
     assert "accuracy_lead" not in out["oracle"]["gate"]
     assert out["m1"]["gate"]["accuracy_lead"] is True
     assert not math.isnan(out["m1"]["gate"]["accuracy_ci"][0])
+
+
+def test_clean_share_carries_wilson_over_outputs(gate_results):
+    from gendermt.analysis.resample import wilson
+
+    _write(gate_results / "gate" / "tables" / "output_checks.csv", pd.DataFrame({
+        "system": ["oracle", "m1", "m2", "m3"], "prompt": ["rewrite"] * 4,
+        "items": [200] * 4, "ok": [200, 190, 200, 20], "clean_share": [1, 0.95, 1, 0.1]}))
+    card = build(gate_results, kinds={"oracle": "oracle"}, bootstrap={"level": 0.9})
+    fig = next(f for f in card.figures if f.key == "clean_share")
+    cell = card.cell("m1", fig)
+    low, high = wilson(190, 200, 0.9)
+    assert (cell.ci_low, cell.ci_high, cell.n) == (pytest.approx(100 * low),
+                                                   pytest.approx(100 * high), 200)
+    assert fig.has_ci and "Wilson" in fig.interval and "90%" in fig.interval
+    # m3 is below the clean-share floor: not a contender for the accuracy lead
+    accuracy = next(f for f in card.figures if f.key == "accuracy")
+    assert card.contenders(accuracy) == ["m1", "m2"]
+    assert card.cell("m3", accuracy).lead is None

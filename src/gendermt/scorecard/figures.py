@@ -175,8 +175,11 @@ def read_part(key: str, results: Path, options: Mapping[str, object]) -> Part:
     read = reader(key)
     accepted = inspect.signature(read).parameters
     kwargs = {k: v for k, v in options.items() if k in accepted}
-    return with_intervals(with_output_checks(read(results, **kwargs), results, key), results,
-                          key)
+    bootstrap = options.get("bootstrap")
+    level = float((bootstrap or {}).get("level", 0.95)) if isinstance(bootstrap, Mapping) \
+        else 0.95
+    return with_intervals(with_output_checks(read(results, **kwargs), results, key, level),
+                          results, key)
 
 
 #: Every benchmark's intervals and paired tests of its headline figures (its ``*_intervals``
@@ -253,16 +256,20 @@ def checks_table(key: str) -> str:
     return CHECKS_TABLE.format(folder=folder)
 
 
-def with_output_checks(part: Part, results: Path, key: str) -> Part:
+def with_output_checks(part: Part, results: Path, key: str, level: float = 0.95) -> Part:
     """``part`` with a ``clean_share`` figure (% of the run's outputs that are neither an echo
     of the prompt nor in the wrong language) where the benchmark's output-checks table is in
     the results folder, and every figure that is not itself a quality figure depending on it
     (so that the floor marks a run of echoes like one of poor translations). A system's cell
-    is its headline run's (the prompt of its other cells)."""
+    is its headline run's (the prompt of its other cells; of several, the lowest share), with
+    Wilson's score interval at ``level`` over that run's outputs (a count of every output,
+    not resampled: gendermt.analysis.resample.wilson) and n, its outputs."""
     source = checks_table(key)
     path = Path(results) / source
     if not part.figures or not path.is_file():
         return part
+    from gendermt.analysis.resample import WILSON, wilson
+
     table = read_csv(path, ["system", "prompt", "items", "ok", "clean_share"])
     # the quality figures themselves (BLEU/chrF over all items, WinoMT's readable genders)
     # are not marked by another quality
@@ -271,10 +278,12 @@ def with_output_checks(part: Part, results: Path, key: str) -> Part:
     fig = Figure(part.figures[0].benchmark, "clean_share", "clean outputs", "% of outputs",
                  "higher", ", ".join(dict.fromkeys(f.run for f in part.figures)), source,
                  "100 × column clean_share of the system's headline run: outputs that "
-                 "neither echo the prompt's instruction nor are in another language")
+                 "neither echo the prompt's instruction nor are in another language",
+                 has_ci=True, interval=f"{int(round(100 * level))}% {WILSON} over outputs")
     readings = {}
     for row in table.itertuples():
-        readings[(str(row.system), str(row.prompt))] = num(row.clean_share)
+        readings[(str(row.system), str(row.prompt))] = (num(row.clean_share), num(row.ok),
+                                                        num(row.items))
     for system in part.systems:
         prompts = list(dict.fromkeys(c.prompt for (s, _), c in part.cells.items()
                                      if s == system and c.prompt))
@@ -282,8 +291,14 @@ def with_output_checks(part: Part, results: Path, key: str) -> Part:
         if not prompts:  # runs named by language (WinoMT, GRAPE): every run of the system
             values = [v for (s, _), v in readings.items() if s == system]
         if values:
-            part.cells[(system, fig.key)] = Cell(100 * min(values),
-                                                 prompt=", ".join(prompts) or None)
+            share, ok, items = min(values, key=lambda v: v[0])
+            low = high = math.nan
+            n = None
+            if not math.isnan(ok) and not math.isnan(items) and items > 0:
+                low, high = wilson(int(ok), int(items), level)
+                n = int(items)
+            part.cells[(system, fig.key)] = Cell(100 * share, 100 * low, 100 * high,
+                                                 prompt=", ".join(prompts) or None, n=n)
     from dataclasses import replace
 
     part.figures = [f if f.key in quality else replace(f, qualities=(*f.qualities, fig.key))
