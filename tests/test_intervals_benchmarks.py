@@ -281,3 +281,38 @@ def test_clean_share_carries_wilson_over_outputs(gate_results):
     accuracy = next(f for f in card.figures if f.key == "accuracy")
     assert card.contenders(accuracy) == ["m1", "m2"]
     assert card.cell("m3", accuracy).lead is None
+
+
+def test_mt_geneval_bleu_all_is_the_summary_mean_of_corpus_bleu(tmp_path):
+    from gendermt.analysis.resample import Settings
+    from gendermt.benchmarks.mt_geneval.evaluate import quality_rows
+    from gendermt.benchmarks.mt_geneval.intervals import bleu_rows
+
+    rng = np.random.default_rng(2)
+    words = ["the", "doctor", "she", "he", "said", "nurse", "was", "tired", "happy", "a"]
+    rows = []
+    for lang in ("es", "fr"):
+        for k in range(25):
+            ref = " ".join(rng.choice(words, 8))
+            rows.append({"item_id": f"{lang}-{k}", "tgt_lang": lang, "reference": ref,
+                         "counterfactual_reference": ref, "set": "contextual",
+                         "gender": "masculine", "pair_id": f"{lang}-{k}"})
+    data = pd.DataFrame(rows)
+    data_path = tmp_path / "data.parquet"
+    data.to_parquet(data_path)
+    runs, expected = [], {}
+    for system in ("p", "q"):
+        hyps = [r if rng.random() < 0.5 else " ".join(rng.choice(words, 7))
+                for r in data["reference"]]
+        path = tmp_path / f"{system}.parquet"
+        data[["item_id"]].assign(hypothesis=hyps).to_parquet(path)
+        runs.append({"system": system, "prompt": "baseline", "path": str(path)})
+        quality = pd.DataFrame(quality_rows(data, pd.Series(hyps), ["bleu"]))
+        overall = quality[(quality["set"] == "all") & (quality["reference"] == "correct")]
+        expected[system] = overall["score"].mean()
+    intervals, pairs = bleu_rows(runs, data_path, Settings(resamples=100))
+    for row in intervals:
+        assert row["value"] == pytest.approx(expected[row["system"]], abs=1e-9)
+        assert row["ci_low"] <= row["value"] <= row["ci_high"] and row["n"] == 50
+    assert len(pairs) == 1 and pairs[0]["difference"] == pytest.approx(
+        expected["p"] - expected["q"], abs=1e-9)

@@ -192,6 +192,8 @@ localrules: mt_geneval_intervals
 rule mt_geneval_intervals:
     input:
         decisions=[r["path"] for r in MT_GENEVAL_RUNS],
+        # the references of BLEU over all segments (bleu_all)
+        data=f"{RESULTS}/mt-geneval/data.parquet",
     output:
         **interval_outputs("mt-geneval", "MT-GenEval"),
     params:
@@ -203,6 +205,10 @@ rule mt_geneval_intervals:
         ),
         runs=[{k: r[k] for k in ("system", "prompt", "path")} for r in MT_GENEVAL_RUNS],
         bootstrap=statistics_settings().get("bootstrap", {}),
+        # BLEU as the scoring jobs compute it (only where BLEU is among the metrics)
+        bleu="bleu" in MT_GENEVAL.get("metrics", []),
+        options=MT_GENEVAL_METRIC_OPTIONS,
+        tokenize=bleu_tokenizers(),
     log:
         f"{LOGS}/mt-geneval/intervals.log",
     conda:

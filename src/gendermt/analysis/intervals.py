@@ -145,13 +145,48 @@ def interval_frames(groups: Sequence[Group], settings: Settings,
             pd.DataFrame(pairs, columns=PAIR_COLUMNS))
 
 
+def run_rows(figure: str, better: str, values: Mapping[tuple[str, str], float],
+             boot: Mapping[tuple[str, str], np.ndarray], n: int, unit: str,
+             settings: Settings, method: str = BOOTSTRAP_METHOD
+             ) -> tuple[list[dict], list[dict]]:
+    """The intervals and pairs rows of one figure from each run's value and its bootstrap
+    statistics (paired: drawn from the same resampled units), for a figure that is not a
+    :class:`Spec` of one :class:`Group` (e.g. a mean over strata)."""
+    sig = signature(unit, settings, method)
+    intervals = []
+    for run, value in values.items():
+        low, high = percentile_interval(boot[run], settings.level)
+        intervals.append({"figure": figure, "system": run[0], "prompt": run[1],
+                          "value": value, "ci_low": low, "ci_high": high, "n": n,
+                          "unit": unit, "method": method, "resamples": settings.resamples,
+                          "seed": settings.seed, "level": settings.level, "signature": sig})
+    pairs = []
+    for a, b in combinations(list(values), 2):
+        result = paired_test(values[a], values[b], boot[a], boot[b], better, settings.level)
+        pairs.append({"figure": figure, "system_a": a[0], "prompt_a": a[1],
+                      "system_b": b[0], "prompt_b": b[1], "difference": result.difference,
+                      "ci_low": result.ci_low, "ci_high": result.ci_high, "p": result.p,
+                      "n": n, "unit": unit, "signature": sig})
+    return intervals, pairs
+
+
 def write_intervals(groups: Sequence[Group], bootstrap: Mapping | None,
-                    outputs: Mapping[str, str | Path]) -> None:
+                    outputs: Mapping[str, str | Path],
+                    extra: tuple[list[dict], list[dict]] = ([], [])) -> None:
     """Write ``outputs["intervals"]`` and ``outputs["pairs"]`` (CSV; Markdown beside each
-    where ``intervals_md`` / ``pairs_md`` are given)."""
+    where ``intervals_md`` / ``pairs_md`` are given); ``extra``: rows of figures outside the
+    groups (:func:`run_rows`)."""
+    import pandas as pd
+
     from gendermt.io import write_table
 
     intervals, pairs = interval_frames(groups, Settings.of(bootstrap))
+    if extra[0]:
+        intervals = pd.concat([intervals, pd.DataFrame(extra[0], columns=INTERVAL_COLUMNS)],
+                              ignore_index=True)
+    if extra[1]:
+        pairs = pd.concat([pairs, pd.DataFrame(extra[1], columns=PAIR_COLUMNS)],
+                          ignore_index=True)
     write_table(intervals, outputs["intervals"], outputs.get("intervals_md"),
                 md_without=["signature"])
     write_table(pairs, outputs["pairs"], outputs.get("pairs_md"), md_without=["signature"])

@@ -7,10 +7,14 @@ accuracy and correct-word rate over contextual items.
 Each resample recomputes the figure as :func:`.tables.accuracy_rows` does, from summed
 per-unit counts (accuracy per gender = correct segments / segments of that gender; the
 contextual accuracy = correct items / items; a correct-word rate = segments whose output has
-a right-gender word / segments), × 100 as the scorecard shows them. BLEU over all segments
-(``bleu_all``) is a corpus BLEU: sacrebleu's own paired test
-(gendermt.analysis.resample.sacrebleu_paired) is the tool for it, and it is not resampled
-here.
+a right-gender word / segments), × 100 as the scorecard shows them.
+
+BLEU over all segments (``bleu_all``: the mean over target languages of each language's
+corpus BLEU) is resampled as sacrebleu's paired bootstrap resamples it: sacrebleu's own
+per-segment statistics (``_extract_corpus_statistics``) summed over the resampled segments
+and scored by sacrebleu (``_compute_score_from_stats``), the same segments for every run; the
+languages are strata (each language's segments resampled on their own, language i's draws
+seeded by ``seed + i``), and a resample's figure is the mean of its languages' BLEU.
 """
 
 from __future__ import annotations
@@ -19,7 +23,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gendermt.analysis.intervals import Group, Spec, by_units, ratio, write_intervals
+from gendermt.analysis.intervals import (
+    Group,
+    Spec,
+    by_units,
+    ratio,
+    run_rows,
+    write_intervals,
+)
+from gendermt.analysis.resample import Settings, point, resampled
 
 from .tables import accuracy_rows
 
@@ -115,8 +127,67 @@ def groups(runs: Sequence[Mapping[str, str]]) -> list[Group]:
     return out
 
 
+SEGMENT = "segment (per language, stratified)"
+
+
+def bleu_rows(runs: Sequence[Mapping[str, str]], data_path: str | Path, settings: Settings,
+              options: Mapping | None = None, tokenize: Mapping[str, str] | None = None
+              ) -> tuple[list[dict], list[dict]]:
+    """``bleu_all`` of every run (the summary's value: the mean over languages of corpus BLEU
+    of every segment against its right-gender reference) with its stratified paired
+    bootstrap interval, and the paired tests of every two runs."""
+    import numpy as np
+    import pandas as pd
+
+    from gendermt.scoring.sacrebleu_metrics import _make, with_tokenizer
+
+    data = pd.read_parquet(data_path)
+    hyps = {}
+    for record in runs:
+        items = pd.read_parquet(record["path"], columns=["item_id", "hypothesis"])
+        hyps[(str(record["system"]), str(record.get("prompt", "")))] = dict(
+            zip(items["item_id"], items["hypothesis"].fillna("").astype(str), strict=True))
+    if not hyps:
+        return [], []
+    per_lang_values: dict[tuple[str, str], list[float]] = {run: [] for run in hyps}
+    per_lang_boot: dict[tuple[str, str], list] = {run: [] for run in hyps}
+    n = 0
+    for i, (lang, part) in enumerate(data.groupby("tgt_lang", sort=True)):
+        scorer = _make("bleu", with_tokenizer("bleu", dict((options or {}).get("bleu") or {}),
+                                              str(lang), dict(tokenize or {})), sentence=False)
+        refs = part["reference"].astype(str).tolist()
+        columns = {}
+        for run, outputs in hyps.items():
+            texts = [outputs.get(item, "") for item in part["item_id"]]
+            columns[run] = np.asarray(scorer._extract_corpus_statistics(texts, [refs]),
+                                      dtype=float)
+
+        def bleu(sums: np.ndarray, scorer=scorer) -> np.ndarray:
+            return np.array([scorer._compute_score_from_stats(list(row)).score
+                             for row in sums])
+
+        keys = {run: f"{run[0]}\x00{run[1]}" for run in columns}
+        strata = Settings(settings.resamples, settings.seed + i, settings.level,
+                          settings.small_n)
+        boot = resampled({keys[r]: c for r, c in columns.items()}, {"bleu": bleu}, strata)
+        for run, counts in columns.items():
+            per_lang_values[run].append(point(counts, bleu))
+            per_lang_boot[run].append(boot[("bleu", keys[run])])
+        n += len(part)
+    values = {run: float(np.mean(v)) for run, v in per_lang_values.items()}
+    boots = {run: np.mean(np.vstack(v), axis=0) for run, v in per_lang_boot.items()}
+    return run_rows("bleu_all", "higher", values, boots, n, SEGMENT, settings)
+
+
 def build_intervals(runs: Sequence[Mapping[str, str]], outputs: Mapping[str, str | Path],
-                    bootstrap: Mapping | None = None) -> None:
+                    bootstrap: Mapping | None = None, data: str | Path | None = None,
+                    options: Mapping | None = None,
+                    tokenize: Mapping[str, str] | None = None) -> None:
     """Workflow stage: every run's per-segment decisions → ``tables/intervals.csv`` and
-    ``tables/pairs.csv`` (gendermt.analysis.intervals)."""
-    write_intervals(groups(runs), bootstrap, outputs)
+    ``tables/pairs.csv`` (gendermt.analysis.intervals); with ``data`` (data.parquet: the
+    references), ``bleu_all`` too (``options``: the sacrebleu options per metric,
+    ``tokenize``: BLEU's tokenizer per target language, as the scoring jobs take them)."""
+    extra = ([], [])
+    if data is not None:
+        extra = bleu_rows(runs, data, Settings.of(bootstrap), options, tokenize)
+    write_intervals(groups(runs), bootstrap, outputs, extra)
