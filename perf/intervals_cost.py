@@ -54,7 +54,9 @@ if bench == "winomt":
     build_intervals(records("winomt/gender/corrected/*/*.parquet", "lang"), outputs, boot)
 elif bench == "mt-geneval":
     from gendermt.benchmarks.mt_geneval.intervals import build_intervals
-    build_intervals(records("mt-geneval/items/*/*.parquet"), outputs, boot)
+    # with bleu_all, as the rule runs it where BLEU is a metric (sacrebleu's defaults here)
+    build_intervals(records("mt-geneval/items/*/*.parquet"), outputs, boot,
+                    results / "mt-geneval" / "data.parquet")
 elif bench == "gate":
     from gendermt.benchmarks.gate.intervals import build_intervals
     build_intervals(results / "gate" / "data.parquet", records("gate/translations/*/*.jsonl"),
