@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from gendermt.analysis.resample import wilson
 from gendermt.cli import main
 
 from . import default_plan as plan
@@ -107,9 +108,14 @@ def test_conga_equals_its_tables(run, card, records):
     assert card.loc["conga-oracle-first", "ConGA · A→M share"] == 100
     # copy-source ran ConGA but has no annotated output: undefined (null), not "did not run";
     # its English copies (9 of 10) are wrong-language outputs: low quality
+    # (its clean share with Wilson's interval over its 10 outputs, issue 48)
+    low, high = wilson(1, 10, 0.95)
     assert records["copy-source"]["conga"] == {"run": "baseline", "a_to_m_share": None,
                                                "f1_m": None, "f1_f": None,
                                                "clean_share": pytest.approx(10.0),
+                                               "clean_share_ci": [pytest.approx(100 * low),
+                                                                  pytest.approx(100 * high)],
+                                               "clean_share_n": 10,
                                                "low_quality": ["clean_share"]}
 
 

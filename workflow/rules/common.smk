@@ -436,6 +436,35 @@ TARGETS: list[str] = []
 # reader (its rule file sets them; e.g. FairTranslate's per-item scores for its gaps' CIs).
 SCORECARD_INPUTS: dict[str, dict[str, list[str]]] = {}
 
+# Each benchmark's intervals and paired tests of its headline figures (its `*_intervals`
+# rule, gendermt.analysis.intervals): benchmark folder → [intervals.csv, pairs.csv]; the
+# scorecard attaches them to its cells.
+INTERVAL_TABLES: dict[str, list[str]] = {}
+
+
+def interval_outputs(folder, category):
+    """The outputs of a benchmark's `*_intervals` rule (tables/intervals.csv and pairs.csv,
+    each in the report, with their Markdown), registered in INTERVAL_TABLES."""
+    base = f"{RESULTS}/{folder}/tables"
+    INTERVAL_TABLES[folder] = [f"{base}/intervals.csv", f"{base}/pairs.csv"]
+    TARGETS.extend(INTERVAL_TABLES[folder])
+    return {
+        "intervals": table_report(
+            f"{base}/intervals.csv",
+            caption="../report/intervals.rst",
+            category=category,
+            subcategory="Tables",
+        ),
+        "intervals_md": f"{base}/intervals.md",
+        "pairs": table_report(
+            f"{base}/pairs.csv",
+            caption="../report/pairs.rst",
+            category=category,
+            subcategory="Tables",
+        ),
+        "pairs_md": f"{base}/pairs.md",
+    }
+
 # Tables of the report: csv path → its report entry; rule report_tables renders each as an
 # HTML page the report shows inline (Snakemake shows CSVs only as download links).
 REPORT_TABLES: dict[str, dict] = {}

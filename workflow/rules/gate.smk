@@ -115,3 +115,34 @@ rule gate_figures:
         "../../envs/plot.yaml"
     script:
         "../scripts/gate_figures.py"
+
+
+# The headline figure's interval and paired tests over the data's rows
+# (gendermt.benchmarks.gate.intervals).
+localrules: gate_intervals
+
+
+rule gate_intervals:
+    input:
+        data=f"{RESULTS}/gate/data.parquet",
+        translations=GATE_TRANSLATIONS,
+    output:
+        **interval_outputs("gate", "GATE"),
+    params:
+        code=code_fingerprint(
+            "gendermt.benchmarks.gate.intervals",
+            "gendermt.benchmarks.gate.metric",
+            "gendermt.analysis.intervals",
+            "gendermt.analysis.resample",
+        ),
+        runs=GATE_TRANSLATION_RECORDS,
+        min_words=GATE.get("min_words"),
+        max_words=GATE.get("max_words"),
+        full_set_recall=GATE.get("full_set_recall", False),
+        bootstrap=statistics_settings().get("bootstrap", {}),
+    log:
+        f"{LOGS}/gate/intervals.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/gate_intervals.py"

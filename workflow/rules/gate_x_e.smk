@@ -227,3 +227,29 @@ rule gate_x_e_errors:
         "../../envs/core.yaml"
     script:
         "../scripts/gate_x_e_errors.py"
+
+
+# The headline figure's interval and paired tests over instances
+# (gendermt.benchmarks.gate_x_e.intervals).
+localrules: gate_x_e_intervals
+
+
+rule gate_x_e_intervals:
+    input:
+        rewrites=GATE_X_E_REWRITES,
+    output:
+        **interval_outputs("gate-x-e", "GATE X-E"),
+    params:
+        code=code_fingerprint(
+            "gendermt.benchmarks.gate_x_e.intervals",
+            "gendermt.analysis.intervals",
+            "gendermt.analysis.resample",
+        ),
+        runs=[{k: r[k] for k in ("system", "prompt", "path")} for r in GATE_X_E_REWRITE_RECORDS],
+        bootstrap=statistics_settings().get("bootstrap", {}),
+    log:
+        f"{LOGS}/gate-x-e/intervals.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/gate_x_e_intervals.py"

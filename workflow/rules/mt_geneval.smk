@@ -182,3 +182,36 @@ rule mt_geneval_figures:
         "../../envs/plot.yaml"
     script:
         "../scripts/mt_geneval_figures.py"
+
+
+# The headline figures' intervals and paired tests over counterfactual pairs and contextual
+# items (gendermt.benchmarks.mt_geneval.intervals).
+localrules: mt_geneval_intervals
+
+
+rule mt_geneval_intervals:
+    input:
+        decisions=[r["path"] for r in MT_GENEVAL_RUNS],
+        # the references of BLEU over all segments (bleu_all)
+        data=f"{RESULTS}/mt-geneval/data.parquet",
+    output:
+        **interval_outputs("mt-geneval", "MT-GenEval"),
+    params:
+        code=code_fingerprint(
+            "gendermt.benchmarks.mt_geneval.intervals",
+            "gendermt.benchmarks.mt_geneval.tables",
+            "gendermt.analysis.intervals",
+            "gendermt.analysis.resample",
+        ),
+        runs=[{k: r[k] for k in ("system", "prompt", "path")} for r in MT_GENEVAL_RUNS],
+        bootstrap=statistics_settings().get("bootstrap", {}),
+        # BLEU as the scoring jobs compute it (only where BLEU is among the metrics)
+        bleu="bleu" in MT_GENEVAL.get("metrics", []),
+        options=MT_GENEVAL_METRIC_OPTIONS,
+        tokenize=bleu_tokenizers(),
+    log:
+        f"{LOGS}/mt-geneval/intervals.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/mt_geneval_intervals.py"

@@ -4,6 +4,7 @@
 from gendermt.scorecard.figures import CONFIG_KEYS as SCORECARD_KEY_OF
 from gendermt.scorecard.figures import TABLES as SCORECARD_TABLES
 from gendermt.scorecard.figures import reader_modules
+from gendermt.scorecard.build import kinds_of as scorecard_kinds_of
 
 # the benchmarks' scorecard readers (the scorecard job runs them all)
 SCORECARD_READERS = reader_modules()
@@ -62,6 +63,13 @@ rule scorecard:
             for f in fs
         ],
         checks=SCORECARD_CHECKS,
+        # the benchmarks' intervals and paired tests of their headline figures
+        intervals=[
+            table
+            for name in BENCHMARK_CONFIG
+            if SCORECARD_KEY_OF.get(name, name) in SCORECARD_TABLES
+            for table in INTERVAL_TABLES.get(name, [])
+        ],
     output:
         csv=f"{RESULTS}/scorecard/scorecard.csv",
         # the scorecard as the report shows it: a table tinted per column (sortable)
@@ -96,6 +104,8 @@ rule scorecard:
         reader_inputs=SCORECARD_READER_INPUTS,
         headline=SCORECARD_HEADLINES,
         prompt_order=SCORECARD_PROMPT_ORDER,
+        # each system's kind (model, baseline, oracle): oracles never lead a figure
+        kinds=scorecard_kinds_of(config["systems"]),
     log:
         f"{LOGS}/scorecard/scorecard.log",
     conda:

@@ -288,3 +288,41 @@ rule winomt_figures:
         "../../envs/plot.yaml"
     script:
         "../scripts/winomt_figures.py"
+
+
+# The headline figures' intervals and paired tests over sentences (the headline reader's
+# per-sentence tables; gendermt.benchmarks.winomt.intervals).
+
+localrules: winomt_intervals
+
+
+rule winomt_intervals:
+    input:
+        tables=[
+            f"{RESULTS}/winomt/gender/{WINOMT_READERS[0]}/{system}/{lang}.parquet"
+            for system, lang in WINOMT_RUNS
+        ],
+    output:
+        **interval_outputs("winomt", "WinoMT"),
+    params:
+        code=code_fingerprint(
+            "gendermt.benchmarks.winomt.intervals",
+            "gendermt.analysis.intervals",
+            "gendermt.analysis.resample",
+        ),
+        runs=[
+            {
+                "system": system,
+                "lang": lang,
+                "path": f"{RESULTS}/winomt/gender/{WINOMT_READERS[0]}/{system}/{lang}.parquet",
+            }
+            for system, lang in WINOMT_RUNS
+        ],
+        reader=WINOMT_READERS[0],
+        bootstrap=statistics_settings().get("bootstrap", {}),
+    log:
+        f"{LOGS}/winomt/intervals.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/winomt_intervals.py"

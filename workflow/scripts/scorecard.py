@@ -9,4 +9,4 @@ with logging_to(snakemake.log[0]):
                    snakemake.params.systems, dict(snakemake.output.items()),
                    snakemake.params.bootstrap, None, snakemake.params.floors,
                    snakemake.params.reader_inputs, snakemake.params.headline,
-                   snakemake.params.prompt_order)
+                   snakemake.params.prompt_order, snakemake.params.kinds)

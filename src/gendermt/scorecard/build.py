@@ -82,6 +82,9 @@ class Scorecard:
     #: a system not named is a model. Oracles are reference points: never contenders for a
     #: lead, never tinted.
     kinds: dict[str, str] = field(default_factory=dict)
+    #: Paired tests per (benchmark, figure key): {((system, run), (system, run)): p}, both
+    #: orders (the benchmarks' tables/pairs.csv, unadjusted).
+    pairs: dict[tuple[str, str], dict] = field(default_factory=dict)
 
     def kind(self, system: str) -> str:
         return self.kinds.get(system, "model")
@@ -175,7 +178,45 @@ class Scorecard:
         """One row per figure: its unit, better direction, run, source table and method."""
         return pd.DataFrame([{"column": f.column, "benchmark": f.benchmark, "key": f.key,
                               "unit": f.unit, "better": f.better, "run": f.run,
-                              "source": f.source, "how": f.how} for f in self.figures])
+                              "source": f.source, "how": f.how, "interval": f.interval}
+                             for f in self.figures])
+
+    def contenders(self, figure: Figure) -> list[str]:
+        """The systems that may lead a figure: not oracles, not below a quality floor the
+        figure depends on, with a value."""
+        out = []
+        for system in self.systems:
+            cell = self.cell(system, figure)
+            if cell is None or math.isnan(cell.value) or self.kind(system) == "oracle" \
+                    or self.failed_floors(system, figure):
+                continue
+            out.append(system)
+        return out
+
+
+def kinds_of(systems: Mapping[str, Mapping[str, Any]] | Sequence[Mapping[str, Any]]
+             ) -> dict[str, str]:
+    """Each system's kind (gendermt.backends.system_kind) from the config's ``systems``
+    (name → settings) or a run summary's (report/run.json: records with ``system``)."""
+    from gendermt.backends import system_kind
+
+    if isinstance(systems, Mapping):
+        return {str(name): system_kind(dict(settings or {}))
+                for name, settings in systems.items()}
+    return {str(s["system"]): system_kind({k: v for k, v in s.items()
+                                           if k in ("backend", "kind")})
+            for s in systems}
+
+
+def kinds_in(results: str | Path) -> dict[str, str]:
+    """The systems' kinds a finished results folder records (report/run.json; the
+    workflow writes it), empty where it is absent."""
+    import json
+
+    path = Path(results) / "report" / "run.json"
+    if not path.is_file():
+        return {}
+    return kinds_of(json.loads(path.read_text(encoding="utf-8")).get("systems", []))
 
 
 def build(results: str | Path, benchmarks: Sequence[str] | None = None,
@@ -184,7 +225,8 @@ def build(results: str | Path, benchmarks: Sequence[str] | None = None,
           floors: Mapping[str, Any] | None = None,
           reader_inputs: dict[str, dict] | None = None,
           headline: Mapping[str, Mapping[str, str]] | None = None,
-          prompt_order: Mapping[str, Sequence[str]] | None = None) -> Scorecard:
+          prompt_order: Mapping[str, Sequence[str]] | None = None,
+          kinds: Mapping[str, str] | None = None) -> Scorecard:
     """Read the tables of ``benchmarks`` (default: those found) under ``results``.
 
     Rows follow ``systems`` (e.g. the config's order), then any other system found in the
@@ -197,7 +239,10 @@ def build(results: str | Path, benchmarks: Sequence[str] | None = None,
     reader naming the files it reads beyond its tables (the workflow's rule passes them).
     ``headline``: per benchmark, the headline prompt of a system (config
     ``scorecard.headline_prompts``); ``prompt_order``: per benchmark, its configured prompts
-    (a system's default headline is the first of them it ran).
+    (a system's default headline is the first of them it ran). ``kinds``: each system's
+    kind (model, baseline, oracle: gendermt.backends.system_kind); oracles never lead.
+    Where a benchmark has paired tests (tables/pairs.csv), each contender's cell says
+    whether it is in the figure's lead group (:func:`mark_leads`).
     """
     results = Path(results)
     if not results.is_dir():
@@ -228,7 +273,7 @@ def build(results: str | Path, benchmarks: Sequence[str] | None = None,
     order = [s for s in (systems or []) if s in found]
     order += [s for s in found if s not in order]
     notes = [n for p in parts.values() for n in p.notes]
-    return Scorecard(
+    card = Scorecard(
         benchmarks=wanted,
         figures=[f for p in parts.values() for f in p.figures],
         systems=order,
@@ -237,7 +282,40 @@ def build(results: str | Path, benchmarks: Sequence[str] | None = None,
         notes=notes,
         floors={**QUALITY_FLOORS, **{k: float(v) for k, v in (floors or {}).items()
                                      if not isinstance(v, Mapping)}},
-        benchmark_floors=floors_by_benchmark(floors, wanted))
+        benchmark_floors=floors_by_benchmark(floors, wanted),
+        kinds=dict(kinds or {}),
+        pairs={(b, k): tests for b, p in parts.items() for k, tests in p.pairs.items()})
+    from gendermt.analysis.resample import Settings
+
+    mark_leads(card, Settings.of(bootstrap).alpha)
+    return card
+
+
+def mark_leads(card: Scorecard, alpha: float = 0.05) -> None:
+    """Each contender's ``lead`` (:meth:`Scorecard.contenders`) on every figure with paired
+    tests: in the lead group of gendermt.analysis.resample.lead_group (the best, its exact
+    ties, and every contender the Holm-corrected paired test against it cannot separate at
+    ``alpha``). Non-contenders keep ``lead`` None (not in the race)."""
+    from dataclasses import replace
+
+    from gendermt.analysis.resample import lead_group
+
+    for fig in card.figures:
+        tests = card.pairs.get((fig.benchmark, fig.key))
+        if not tests:
+            continue
+        contenders = card.contenders(fig)
+        cells = {s: card.cell(s, fig) for s in contenders}
+        runs = {s: (s, F.cell_run(c, fig)) for s, c in cells.items()}
+
+        def p_value(a: str, b: str, tests=tests, runs=runs) -> float:
+            return tests.get((runs[a], runs[b]), math.nan)
+
+        group = set(lead_group({s: c.value for s, c in cells.items()}, fig.better, p_value,
+                               alpha))
+        for system, cell in cells.items():
+            card.cells[(system, fig.benchmark, fig.key)] = replace(cell,
+                                                                   lead=system in group)
 
 
 def _runs_of(card: Scorecard, system: str, figs: list[Figure]) -> list[str]:
@@ -256,9 +334,11 @@ def _runs_of(card: Scorecard, system: str, figs: list[Figure]) -> list[str]:
 
 def to_records(card: Scorecard) -> list[dict]:
     """The JSON form: one object per system; per benchmark ``null`` where the system did not
-    run it, else ``{"run": ..., <key>: value, <key>_ci: [low, high] (gaps), "low_quality":
-    [<quality keys below their floor>]}``; ``run``: the system's prompt(s) on that benchmark;
-    an undefined figure (e.g. no annotated output) is ``null``."""
+    run it, else ``{"run": ..., <key>: value, <key>_ci: [low, high] (where it has an
+    interval), <key>_n: units (where known), <key>_lead: in the lead group (contenders of a
+    figure with paired tests), "low_quality": [<quality keys below their floor>]}``;
+    ``run``: the system's prompt(s) on that benchmark; an undefined figure (e.g. no
+    annotated output) is ``null``."""
     def num(x: float) -> float | None:
         return None if x is None or math.isnan(x) else float(x)
 
@@ -277,6 +357,10 @@ def to_records(card: Scorecard) -> list[dict]:
                 obj[fig.key] = num(cell.value)
                 if fig.has_ci:
                     obj[f"{fig.key}_ci"] = [num(cell.ci_low), num(cell.ci_high)]
+                if cell.n is not None:
+                    obj[f"{fig.key}_n"] = int(cell.n)
+                if cell.lead is not None:
+                    obj[f"{fig.key}_lead"] = bool(cell.lead)
             # the quality figures below their floor (empty: none): its figures say little
             obj["low_quality"] = card.low_quality(system, bench)
             record[bench] = obj

@@ -29,6 +29,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                      help="bootstrap resamples of the gap CIs (default 1000)")
     cmd.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     cmd.add_argument("--level", type=float, default=0.95, help="CI level (default 0.95)")
+    cmd.add_argument("--configfile", action="append", default=None, metavar="FILE",
+                     help="the run's config file(s), for the systems' kinds (oracles never "
+                          "lead a figure); default: the results folder's report/run.json")
     cmd.set_defaults(func=run)
 
 
@@ -42,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
                    for b in args.benchmarks.split(",") if b.strip()]
                   if args.benchmarks else None)
     card = build(args.results, benchmarks, bootstrap={
-        "resamples": args.resamples, "seed": args.seed, "level": args.level})
+        "resamples": args.resamples, "seed": args.seed, "level": args.level},
+        kinds=_kinds(args))
     if not card.systems:
         raise GenderMTError(f"{args.results}: no benchmark tables found (expected e.g. "
                             "fairtranslate/tables/by_gender.csv; a run's tables are in "
@@ -52,3 +56,24 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(markdown(card))
     return 0
+
+
+def _kinds(args: argparse.Namespace) -> dict[str, str]:
+    """The systems' kinds: from the config files given (later files win, as Snakemake merges
+    them), else from the results folder's run summary."""
+    from .build import kinds_in, kinds_of
+
+    if not getattr(args, "configfile", None):
+        return kinds_in(args.results)
+    import yaml
+
+    systems: dict = {}
+    for path in args.configfile:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                data = yaml.safe_load(handle) or {}
+        except OSError as err:
+            raise GenderMTError(f"{path}: cannot read the config file ({err.strerror})") \
+                from None
+        systems.update((data.get("systems") or {}) if isinstance(data, dict) else {})
+    return kinds_of(systems)

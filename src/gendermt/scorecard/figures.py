@@ -3,8 +3,10 @@
 Every benchmark's reader (``read`` in its package's ``scorecard.py``, named by its contract)
 takes the results folder and returns the benchmark's :class:`Figure` columns and the
 :class:`Cell` of each system that ran it. Values are the tables' own numbers, or a
-ratio / difference of them (said in ``how``); nothing is recomputed from outputs except the
-bootstrap CIs of FairTranslate's gaps (:mod:`.gap`), which the tables do not give.
+ratio / difference of them (said in ``how``). Intervals, n and the paired tests behind the
+lead group come from each benchmark's ``tables/intervals.csv`` and ``pairs.csv``
+(:func:`with_intervals`; gendermt.analysis.intervals), FairTranslate's gap CIs from its
+per-item scores (:mod:`.gap`).
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ class Figure:
     # Further quality figures (same benchmark) it depends on, e.g. the share of outputs that
     # are neither an echo of the prompt nor in the wrong language (``clean_share``).
     qualities: tuple[str, ...] = ()
+    #: How its intervals were computed (method, unit, resamples, seed, level: the
+    #: benchmark's tables/intervals.csv), "" where it has none.
+    interval: str = ""
 
     @property
     def quality_keys(self) -> tuple[str, ...]:
@@ -84,6 +89,10 @@ class Part:
     systems: list[str] = field(default_factory=list)
     cells: dict[tuple[str, str], Cell] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: Paired tests of the figures (the benchmark's tables/pairs.csv): figure key →
+    #: {((system, run), (system, run)): two-sided p, unadjusted}, both orders.
+    pairs: dict[str, dict[tuple[tuple[str, str], tuple[str, str]], float]] = \
+        field(default_factory=dict)
 
 
 def read_csv(path: Path, columns: Sequence[str]) -> pd.DataFrame:
@@ -166,7 +175,75 @@ def read_part(key: str, results: Path, options: Mapping[str, object]) -> Part:
     read = reader(key)
     accepted = inspect.signature(read).parameters
     kwargs = {k: v for k, v in options.items() if k in accepted}
-    return with_output_checks(read(results, **kwargs), results, key)
+    bootstrap = options.get("bootstrap")
+    level = float((bootstrap or {}).get("level", 0.95)) if isinstance(bootstrap, Mapping) \
+        else 0.95
+    return with_intervals(with_output_checks(read(results, **kwargs), results, key, level),
+                          results, key)
+
+
+#: Every benchmark's intervals and paired tests of its headline figures (its ``*_intervals``
+#: rule, gendermt.analysis.intervals).
+INTERVALS_TABLE = "{folder}/tables/intervals.csv"
+PAIRS_TABLE = "{folder}/tables/pairs.csv"
+
+
+def interval_tables(key: str) -> list[str]:
+    """The intervals and pairs tables of a scorecard key (relative to the results folder)."""
+    folder = next((b.name for b in _PARTS if b.scorecard.key == key), key)
+    return [INTERVALS_TABLE.format(folder=folder), PAIRS_TABLE.format(folder=folder)]
+
+
+def cell_run(cell: Cell, figure: Figure) -> str:
+    """The run a cell's value comes from: its prompt, else the figure's run (WinoMT's
+    language)."""
+    return str(cell.prompt) if cell.prompt else str(figure.run)
+
+
+def with_intervals(part: Part, results: Path, key: str) -> Part:
+    """``part`` with each cell's interval and n (and ``has_ci`` and ``interval`` on its
+    figures) from the benchmark's intervals.csv, and its paired tests from pairs.csv, where
+    the results folder has them. A cell takes the row of its system and run; a row whose
+    value is not the cell's is an error (the two tables would disagree)."""
+    from dataclasses import replace
+
+    intervals_path, pairs_path = (Path(results) / t for t in interval_tables(key))
+    if not intervals_path.is_file():
+        return part
+    table = read_csv(intervals_path, ["figure", "system", "prompt", "value", "ci_low",
+                                      "ci_high", "n", "unit", "method"])
+    rows = {(str(r.figure), str(r.system), str(r.prompt)): r for r in table.itertuples()}
+    figures = []
+    for fig in part.figures:
+        methods = []
+        for (system, k), cell in list(part.cells.items()):
+            if k != fig.key:
+                continue
+            row = rows.get((fig.key, system, cell_run(cell, fig)))
+            if row is None:
+                continue
+            if not math.isclose(num(row.value), cell.value, rel_tol=1e-6, abs_tol=1e-6) \
+                    and not (math.isnan(cell.value) and math.isnan(num(row.value))):
+                raise DatasetError(intervals_path, f"{fig.key} of {system}: value "
+                                   f"{row.value} but the scorecard's table says {cell.value}")
+            part.cells[(system, k)] = replace(cell, ci_low=num(row.ci_low),
+                                              ci_high=num(row.ci_high), n=int(row.n))
+            level = getattr(row, "level", math.nan)
+            methods.append(f"{int(round(100 * num(level)))}% {row.method} over {row.unit}s"
+                           + (f" ({int(row.resamples)} resamples, seed {int(row.seed)})"
+                              if "bootstrap" in str(row.method) else ""))
+        if methods:
+            fig = replace(fig, has_ci=True, interval="; ".join(dict.fromkeys(methods)))
+        figures.append(fig)
+    part.figures = figures
+    if pairs_path.is_file():
+        pairs = read_csv(pairs_path, ["figure", "system_a", "prompt_a", "system_b",
+                                      "prompt_b", "p"])
+        for r in pairs.itertuples():
+            a, b = (str(r.system_a), str(r.prompt_a)), (str(r.system_b), str(r.prompt_b))
+            tests = part.pairs.setdefault(str(r.figure), {})
+            tests[(a, b)] = tests[(b, a)] = num(r.p)
+    return part
 
 
 #: Every benchmark's per-run counts of echoes and wrong-language outputs (output_checks rule).
@@ -179,16 +256,20 @@ def checks_table(key: str) -> str:
     return CHECKS_TABLE.format(folder=folder)
 
 
-def with_output_checks(part: Part, results: Path, key: str) -> Part:
+def with_output_checks(part: Part, results: Path, key: str, level: float = 0.95) -> Part:
     """``part`` with a ``clean_share`` figure (% of the run's outputs that are neither an echo
     of the prompt nor in the wrong language) where the benchmark's output-checks table is in
     the results folder, and every figure that is not itself a quality figure depending on it
     (so that the floor marks a run of echoes like one of poor translations). A system's cell
-    is its headline run's (the prompt of its other cells)."""
+    is its headline run's (the prompt of its other cells; of several, the lowest share), with
+    Wilson's score interval at ``level`` over that run's outputs (a count of every output,
+    not resampled: gendermt.analysis.resample.wilson) and n, its outputs."""
     source = checks_table(key)
     path = Path(results) / source
     if not part.figures or not path.is_file():
         return part
+    from gendermt.analysis.resample import WILSON, wilson
+
     table = read_csv(path, ["system", "prompt", "items", "ok", "clean_share"])
     # the quality figures themselves (BLEU/chrF over all items, WinoMT's readable genders)
     # are not marked by another quality
@@ -197,10 +278,12 @@ def with_output_checks(part: Part, results: Path, key: str) -> Part:
     fig = Figure(part.figures[0].benchmark, "clean_share", "clean outputs", "% of outputs",
                  "higher", ", ".join(dict.fromkeys(f.run for f in part.figures)), source,
                  "100 × column clean_share of the system's headline run: outputs that "
-                 "neither echo the prompt's instruction nor are in another language")
+                 "neither echo the prompt's instruction nor are in another language",
+                 has_ci=True, interval=f"{int(round(100 * level))}% {WILSON} over outputs")
     readings = {}
     for row in table.itertuples():
-        readings[(str(row.system), str(row.prompt))] = num(row.clean_share)
+        readings[(str(row.system), str(row.prompt))] = (num(row.clean_share), num(row.ok),
+                                                        num(row.items))
     for system in part.systems:
         prompts = list(dict.fromkeys(c.prompt for (s, _), c in part.cells.items()
                                      if s == system and c.prompt))
@@ -208,8 +291,14 @@ def with_output_checks(part: Part, results: Path, key: str) -> Part:
         if not prompts:  # runs named by language (WinoMT, GRAPE): every run of the system
             values = [v for (s, _), v in readings.items() if s == system]
         if values:
-            part.cells[(system, fig.key)] = Cell(100 * min(values),
-                                                 prompt=", ".join(prompts) or None)
+            share, ok, items = min(values, key=lambda v: v[0])
+            low = high = math.nan
+            n = None
+            if not math.isnan(ok) and not math.isnan(items) and items > 0:
+                low, high = wilson(int(ok), int(items), level)
+                n = int(items)
+            part.cells[(system, fig.key)] = Cell(100 * share, 100 * low, 100 * high,
+                                                 prompt=", ".join(prompts) or None, n=n)
     from dataclasses import replace
 
     part.figures = [f if f.key in quality else replace(f, qualities=(*f.qualities, fig.key))

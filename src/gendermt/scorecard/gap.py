@@ -2,15 +2,21 @@
 
 FairTranslate has every example in three gender variants (``example_id`` shared), so the gap
 ``score(a) − score(b)`` is a per-example difference; resampling examples (not sentences)
-keeps the pairing, as the paper's repeated-measures design does.
+keeps the pairing, as the paper's repeated-measures design does. The bootstrap is the shared
+one (gendermt.analysis.resample): the same generator and draws as before, in chunks, so the
+same intervals up to the last bits of the sums; every system of a run on the same examples
+gets the same resampled examples (same seed, same number of examples), so the systems' gaps
+are resampled in pairs.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
-from gendermt.analysis.stats import bootstrap_mean_ci
+from gendermt.analysis.resample import Settings, bootstrap_mean_interval
 
 
 def paired_differences(scores: pd.DataFrame, a: str, b: str) -> np.ndarray:
@@ -32,4 +38,6 @@ def bootstrap_gap_ci(differences: np.ndarray, resamples: int = 1000, seed: int =
     if len(x) and (not 0 < level < 1 or resamples < 1):
         raise ValueError(f"bootstrap needs 0 < level < 1 and resamples ≥ 1, got level={level},"
                          f" resamples={resamples}")
-    return bootstrap_mean_ci(x, resamples, seed, level)
+    if not len(x):
+        return math.nan, math.nan
+    return bootstrap_mean_interval(x, Settings(resamples=resamples, seed=seed, level=level))

@@ -55,14 +55,17 @@ def floors_text(card: Scorecard) -> str:
 
 def header_note(card: Scorecard) -> list[str]:
     lines = ["Each column is one benchmark's headline figure, read from that benchmark's own "
-             "table (nothing is recomputed). Blank: the system did not run the benchmark; "
+             "table. Blank: the system did not run the benchmark; "
              f"{UNDEFINED}: it ran, but the figure is undefined there (e.g. no annotated "
-             "output). Gaps show [low, high] bootstrap confidence intervals."]
+             "output). A figure with an interval shows [low, high] (the benchmark's "
+             "tables/intervals.csv, resampled from its per-item outputs; each figure's "
+             "method below)."]
     for fig in card.figures:
         run = f"; run: {fig.run}" if fig.run else ""
         source = f"; from {fig.source}" if fig.source else ""
+        interval = f"; interval: {fig.interval}" if fig.interval else ""
         lines.append(f"{fig.column}: {fig.unit}; better: {fig.better}{run}{source} "
-                     f"({fig.how})")
+                     f"({fig.how}){interval}")
     floors = floors_text(card)
     if floors:
         lines.append("Quality floors (scorecard.quality_floors): " + floors + ". A figure of "

@@ -69,6 +69,9 @@ def read(results: Path, bootstrap: dict | None = None,
                 f"{int(settings['level'] * 100)}% CI: percentile bootstrap over examples of "
                 f"the per-example difference (paired by example_id; "
                 f"{settings['resamples']} resamples, seed {settings['seed']})", has_ci=True,
+                interval=f"{int(round(settings['level'] * 100))}% percentile bootstrap over "
+                         f"examples ({settings['resamples']} resamples, seed "
+                         f"{settings['seed']}; gendermt.analysis.resample)",
                 quality="bleu_all" if "bleu" in set(table["metric"]) else None)
             part.figures.append(fig)
             for system, rows in table[table["metric"] == metric].groupby("system", sort=False):
@@ -76,15 +79,17 @@ def read(results: Path, bootstrap: dict | None = None,
                 if "male" not in means or other not in means:
                     continue
                 low = high = math.nan
+                n = None
                 if per_item is not None:
                     sub = per_item[(per_item["system"] == system)
                                    & (per_item["prompt"] == runs[str(system)])
                                    & (per_item["metric"] == metric)]
-                    low, high = bootstrap_gap_ci(paired_differences(sub, "male", other),
-                                                 settings["resamples"], settings["seed"],
-                                                 settings["level"])
+                    differences = paired_differences(sub, "male", other)
+                    n = len(differences)
+                    low, high = bootstrap_gap_ci(differences, settings["resamples"],
+                                                 settings["seed"], settings["level"])
                 part.cells[(str(system), fig.key)] = Cell(
-                    float(means["male"] - means[other]), low, high, runs[str(system)])
+                    float(means["male"] - means[other]), low, high, runs[str(system)], n=n)
     return part
 
 
