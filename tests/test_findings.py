@@ -293,8 +293,9 @@ class _Fig:
     """A legend row as benchmark_section passes it."""
 
     def __init__(self, key: str = "acc_es", column: str = "WinoMT · accuracy (es)",
-                 n_unit: str = "sentence") -> None:
-        self.key, self.column, self.n_unit = key, column, n_unit
+                 unit: str = "sentences") -> None:
+        self.key, self.column = key, column
+        self.interval = f"95% percentile bootstrap over {unit} (1000 resamples, seed 0)"
 
 
 def test_a_leader_is_named_only_where_the_paired_test_separates_it():
@@ -315,7 +316,7 @@ def test_a_leader_is_named_only_where_the_paired_test_separates_it():
 
 
 def test_ties_lone_systems_and_untested_figures_name_no_winner():
-    fig = _Fig("clean_share", "WinoMT · clean outputs", "output")
+    fig = _Fig("clean_share", "WinoMT · clean outputs", "outputs")
     tie = {"google": 100.0, "bing": 100.0}
     assert claim(fig, tie, {}) == "clean outputs: tie, google, bing (100.00)"
     assert claim(fig, {"google": 99.5}, {"google": {"clean_share_n": 2}}) == (

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -37,9 +38,14 @@ LIMITS: dict[str, str] = {
         "nothing about those services today. Apertium has no English→French or "
         "English→Italian pair: its fr and it outputs are English→Spanish→French/Italian, "
         "so they carry the Spanish step's gender choices and errors (the system names say "
-        "`via-es`). Gender is read from the output by word alignment and morphology, not by "
-        "a person: an output the reader cannot parse counts as wrong, and ΔS and ΔG "
-        "compare systems only where accuracy is comparable."),
+        "`via-es`). Apertium gives each occupation the same gender in nearly every "
+        "sentence, whatever the English says: its ΔS comes from which gender its "
+        "dictionaries give each occupation (the occupations table below), not from "
+        "resisting stereotypes, so its ΔS near or below 0 is no sign of fairness. Gender is "
+        "read from the output by word alignment and morphology, not by a person (the "
+        "readers' agreement with labelled entities is below): an output the reader cannot "
+        "parse counts as wrong, and ΔS and ΔG compare systems only where accuracy is "
+        "comparable."),
     "mt-geneval": (
         "Accuracy counts an output with none of the gendered words of either reference as "
         "correct (the official rule), so a system that drops or garbles the gendered word "
@@ -196,12 +202,11 @@ CLAIMS_INTRO = (
 
 
 def _units(n: Any, unit: str) -> str:
-    """``n = 3,888 sentences`` (the units a figure rests on), "" where unknown."""
+    """``n = 3,888 sentences`` (the units a figure rests on; ``unit``: their plural), ""
+    where unknown."""
     if n is None or (isinstance(n, float) and math.isnan(n)):
         return ""
-    n = int(n)
-    word = unit if n == 1 or not unit else (unit if unit.endswith("s") else f"{unit}s")
-    return f"n = {n:,}{f' {word}' if word else ''}"
+    return f"n = {int(n):,}{f' {unit}' if unit else ''}"
 
 
 def claim(fig: Any, pool: Mapping[str, float], parts: Mapping[str, Mapping[str, Any]]
@@ -213,13 +218,14 @@ def claim(fig: Any, pool: Mapping[str, float], parts: Mapping[str, Mapping[str, 
     if not pool:
         return ""
     label = str(fig.column).split(" · ", 1)[-1]
-    unit = str(getattr(fig, "n_unit", "") or "")
-    unit = "" if unit == "nan" else unit
+    # the units resampled, as the legend's interval method names them ("... over sentences")
+    found = re.search(r" over ([^()]+?)(?: \(|$)", str(getattr(fig, "interval", "") or ""))
+    unit = found.group(1).strip() if found else ""
     ns = {s: (parts.get(s) or {}).get(f"{fig.key}_n") for s in pool}
     known = sorted({int(n) for n in ns.values() if n is not None})
     n = _units(known[0], unit) if len(known) == 1 else (
         "n = " + ", ".join(f"{s} {int(v):,}" for s, v in ns.items() if v is not None)
-        + (f" {unit}s" if unit else "") if known else "")
+        + (f" {unit}" if unit else "") if known else "")
     at = f", {n}" if n else ""
     if len(pool) == 1:
         (system, value), = pool.items()
@@ -318,8 +324,10 @@ def winomt_reader_lines(tables: Mapping[str, pd.DataFrame]) -> list[str]:
                   for r in summary.itertuples() if not pd.isna(r.artefacts)]
         lines += ["Artefacts (entities read from a word that is not a translation of the "
                   "occupation, e.g. *la motor* for driver; per system and language, of "
-                  f"{int(summary['n'].max()):,} sentences): {', '.join(counts)}. A ΔS carried "
-                  "by artefacts is a lexical accident, not a stereotype signal.", ""]
+                  f"{int(summary['n'].max()):,} sentences): {', '.join(counts)}. An entity read "
+                  "from an artefact says nothing about the system's gender choice for that "
+                  "person; Apertium's are mostly English or Spanish words it left "
+                  f"untranslated ({FIDELITY}).", ""]
     return lines
 
 
