@@ -4,7 +4,8 @@ Prints one object per metric, keyed by its lower-case name: ``{"score", "signatu
 "clean_share", "low_quality"}`` (with ``--json``; the last two: the outputs' share that is
 neither the source untranslated nor in another language, and whether it is below the
 scorecard's floor, which also prints a warning on stderr), and writes per-segment scores
-with ``--segments FILE`` (TSV, or JSON lines when the name ends in ``.jsonl``). COMET and BERTScore need their own environment (``make comet-env``).
+with ``--segments FILE`` (TSV, or JSON lines when the name ends in ``.jsonl``). COMET and
+BERTScore need their own environment (``make comet-env``).
 """
 
 from __future__ import annotations
