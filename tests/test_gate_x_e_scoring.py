@@ -180,7 +180,9 @@ def test_accuracy_figure_tells_an_empty_cell_from_a_zero_and_shows_n():
          "accuracy": 1.0},
     ])
     fig = accuracy_figure(frame)
-    ax = fig.axes[0]
+    # the first axes is the runs' headline accuracy; then the grid's panels
+    assert fig.axes[0].get_title(loc="left").startswith("headline: rewriting accuracy")
+    ax = next(a for a in fig.axes if a.get_title().startswith("tr · s · p"))
     texts = [t.get_text() for t in ax.texts]
     assert "7" in texts and "3" in texts
     # 10 columns × 3 subtypes, 2 measured: 28 cells say "–"

@@ -97,8 +97,12 @@ def state(card: Scorecard, system: str, fig: Figure) -> str | None:
 def n_text(card: Scorecard, fig: Figure, systems: Sequence[str] | None = None) -> str:
     """The figure's n over the systems' cells: ``n = 3,888``, or a range where they differ;
     "" where no cell says."""
-    ns = sorted({c.n for s in (card.systems if systems is None else systems)
-                 if (c := card.cell(s, fig)) is not None and c.n is not None})
+    def over(names: Sequence[str]) -> list[int]:
+        return sorted({c.n for s in names
+                       if (c := card.cell(s, fig)) is not None and c.n is not None})
+
+    # the contenders' n, else (a figure only oracles ran) every system's
+    ns = over(card.systems if systems is None else systems) or over(card.systems)
     if not ns:
         return ""
     return f"n = {ns[0]:,}" if len(ns) == 1 else f"n = {ns[0]:,}–{ns[-1]:,}"
