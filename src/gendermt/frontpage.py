@@ -48,8 +48,13 @@ def sources_frame(summary: dict) -> pd.DataFrame:
                                        "size", "files", "sha256"])
 
 
+KIND_LABELS = {"oracle": " (oracle)", "baseline": " (baseline)"}
+
+
 def systems_frame(summary: dict) -> pd.DataFrame:
-    rows = [{"system": s["system"], "backend": s["backend"], "model / file": s["model"],
+    """The systems table: an oracle (a reference point) or a baseline says so by its name."""
+    rows = [{"system": s["system"] + KIND_LABELS.get(s.get("kind", "model"), ""),
+             "backend": s["backend"], "model / file": s["model"],
              "revision": s["revision"], "benchmarks": ", ".join(s["benchmarks"])}
             for s in summary["systems"]]
     return pd.DataFrame(rows, columns=["system", "backend", "model / file", "revision",
