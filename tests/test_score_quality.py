@@ -102,3 +102,17 @@ def test_winomt_on_copied_english_warns(tmp_path, capsys):
     out = json.loads(captured.out)
     assert out["clean_share"] == 0.0 and out["low_quality"] is True and "acc" in out
     assert len(_warnings(captured.err)) == 1
+
+
+def test_conga_on_copied_english_warns(tmp_path, capsys):
+    src = tmp_path / "en.txt"
+    src.write_text("The doctor <F1> said that she was tired of the work.\n"
+                   "The teacher <M1> said that he would be there for them.\n",
+                   encoding="utf-8")
+    tgt = tmp_path / "it.txt"
+    tgt.write_text(src.read_text(encoding="utf-8"), encoding="utf-8")  # copied, tags kept
+    assert main(["score", "conga", "--source", str(src), "--target", str(tgt), "--json"]) == 0
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert out["clean_share"] == 0.0 and out["low_quality"] is True and "signature" in out
+    assert len(_warnings(captured.err)) == 1
