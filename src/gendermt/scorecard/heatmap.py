@@ -119,14 +119,16 @@ def draw(card: Scorecard, png: str | Path, pdf: str | Path) -> None:
     from .write import floors_text
 
     floors = floors_text(card)
-    cols = 1 if len(panels) == 1 else 2
+    # two panels a row where every panel is narrow; else one a row, as wide as its columns
+    # need (a value and its interval are two lines of about 1.3 inches)
+    cols = 2 if len(panels) > 1 and max(len(p[1]) for p in panels) <= 6 else 1
     rows = math.ceil(len(panels) / cols)
     heights = [max(len(p[2]) for p in panels[r * cols:(r + 1) * cols]) + 3.2
                for r in range(rows)]
     widths = [max(len(p[1]) for p in panels[c::cols]) + 1.0 for c in range(cols)]
     fig, axes = plt.subplots(rows, cols, squeeze=False,
-                             figsize=(min(5.4 * cols, 1.15 * sum(widths) + 3.5 * cols),
-                                      0.5 * sum(heights) + 0.8),
+                             figsize=(max(1.35 * sum(widths) + 2.8 * cols, 9),
+                                      0.55 * sum(heights) + 1.2),
                              gridspec_kw={"height_ratios": heights, "width_ratios": widths})
     for ax, (name, figs, systems) in zip(axes.flat, panels, strict=False):
         _panel(ax, card, name, figs, systems)
