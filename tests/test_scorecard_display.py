@@ -122,7 +122,7 @@ def test_the_lead_mark_is_exactly_on_the_lead_cells():
            "cannot separate from it" in html
 
 
-def test_oracles_sit_apart_and_are_labelled_everywhere():
+def test_oracles_sit_apart_and_are_labelled_everywhere(tmp_path):
     card = _card()
     for html in (scorecard_table(card), headline_html(card)):
         body = html.split('<tbody class="gmt-oracles">')
@@ -131,11 +131,22 @@ def test_oracles_sit_apart_and_are_labelled_everywhere():
         assert all("<td>ref (oracle)</td>" in part.split("</tbody>")[0] for part in body[1:])
         assert "<td>ref (oracle)</td>" not in body[0]
         assert "<td>copy-source (baseline)</td>" in body[0]
+    # the Markdown (which gendermt.findings reads by plain system name): oracles last, a
+    # kind column says which rows are oracles and baselines
     md = markdown(card)
     rows = [line for line in md.splitlines() if line.startswith("| ") and "---" not in line]
-    assert rows[-1].startswith("| ref (oracle) |")
-    assert "| copy-source (baseline) |" in md
+    assert rows[0].endswith("| kind |")
+    assert rows[-1].startswith("| ref |") and rows[-1].endswith("| oracle |")
+    assert any(r.startswith("| copy-source |") and r.endswith("| baseline |") for r in rows)
     assert "◆" in md and "◆" not in rows[-1] and "[48.50, 51.50]" in md
+    from gendermt.findings import low_quality
+
+    path = tmp_path / "scorecard.md"
+    path.write_text(md, encoding="utf-8")
+    marked = low_quality(path)
+    assert ("copy-source", "MT-GenEval · counterfactual gap (es)") in marked
+    assert ("loops", "WinoMT · accuracy (es)") in marked and not any(
+        s == "ref" for s, _ in marked)
 
 
 def test_intervals_and_n_are_shown():

@@ -106,12 +106,17 @@ def header_note(card: Scorecard) -> list[str]:
 
 def markdown(card: Scorecard) -> str:
     layout = card.layout()
+    # The system column keeps the plain name (gendermt.findings reads the marks by it); a
+    # last column says which rows are oracles or baselines, where there are any.
+    kinds = any(card.kind(s) != "model" for s in card.systems)
     head = ["system", *[f.column if f is not None else f"{LABELS.get(b, b)} · prompt"
-                        for b, f in layout]]
-    rows = [[system_label(card, s), *[shown_cell(card, s, b, f) for b, f in layout]]
+                        for b, f in layout], *(["kind"] if kinds else [])]
+    rows = [[s, *[shown_cell(card, s, b, f) for b, f in layout],
+             *([KIND_LABELS.get(card.kind(s), "").strip(" ()") or "model"] if kinds else [])]
             for s in display_systems(card)]
-    table = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] + ["--:"] * (len(head) - 1))
-             + "|"] + ["| " + " | ".join(r) + " |" for r in rows]
+    table = ["| " + " | ".join(head) + " |", "|" + "|".join(
+        ["---"] + ["--:"] * (len(head) - 1 - kinds) + [":--"] * kinds) + "|"] \
+        + ["| " + " | ".join(r) + " |" for r in rows]
     note = "\n".join(f"- {line}" for line in header_note(card))
     return f"# Scorecard: every benchmark's headline figure per system\n\n{note}\n\n" \
         + "\n".join(table) + "\n"
