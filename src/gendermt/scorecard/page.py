@@ -28,9 +28,10 @@ from .write import LEAD, floors_text, fmt_cell, shown_cell, system_label
 #: The most columns (the system's included) of one headline table; more headline figures
 #: than fit go to a further table below it.
 MAX_HEADLINE_COLUMNS = 16
-#: Headline figure columns per table so that it fits a 1400 px wide page (about 95 px a
-#: column beside the system names) without sideways scrolling.
-HEADLINE_FIGURES_PER_TABLE = 11
+#: Headline figure columns per table so that it fits a 1400 px wide window without sideways
+#: scrolling: about 95 px a column beside the system names, in the ~1,130 px that Snakemake's
+#: report leaves beside its menu.
+HEADLINE_FIGURES_PER_TABLE = 9
 
 LEGEND = (f"{LEAD} lead group: the leader and every system a paired test on the same items "
           "cannot separate from it (shaded green as well); unmarked: not in the lead group, "
