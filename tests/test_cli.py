@@ -26,7 +26,10 @@ def test_score_fairtranslate_json(sample_path, sample_data, male_oracle_hyps, ca
     result = json.loads(capsys.readouterr().out)
     assert list(result) == ["bleu", "chrf"]
     bleu = result["bleu"]
-    assert set(bleu) == {"signature", "corpus", "sentence_mean", "sentence_signature", "n"}
+    assert set(bleu) == {"signature", "corpus", "sentence_mean", "sentence_signature", "n",
+                         "clean_share", "low_quality"}
+    # French references as outputs: clean (issue 48: the outputs' check beside each metric)
+    assert bleu["clean_share"] == 1.0 and bleu["low_quality"] is False
     assert list(bleu["corpus"]) == ["all", "female", "male", "inclusive"]
     assert bleu["corpus"]["male"] == pytest.approx(100)
     assert bleu["sentence_mean"]["male"] == pytest.approx(100)

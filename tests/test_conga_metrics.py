@@ -63,7 +63,9 @@ def test_cli_json_on_table4(tmp_path, capsys, system):
     src, tgt = _write_table4(tmp_path, system)
     assert main(["score", "conga", "--source", str(src), "--target", str(tgt), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert list(result) == [*CATEGORIES, *METRICS, "signature"]
+    # issue 48 added the outputs' check after the rest: the paper's Italian is clean
+    assert list(result) == [*CATEGORIES, *METRICS, "signature", "clean_share", "low_quality"]
+    assert result["clean_share"] == 1.0 and result["low_quality"] is False
     for category in CATEGORIES:
         assert result[category] == sum(EXPECTED[(n, system)].get(category, 0)
                                        for n in EXAMPLES)

@@ -97,7 +97,10 @@ def test_cli_scores_a_rewrites_table(tmp_path, capsys, sample):
     assert main(["score", "gate-x-e", "--data", str(SAMPLE), "--rewrites", str(path),
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"language", "tuples", "correct", "accuracy", "n", "signature"}
+    assert set(out) == {"language", "tuples", "correct", "accuracy", "n", "signature",
+                        "clean_share", "low_quality"}
+    # English rewrites: clean (issue 48's added keys); the source itself is not
+    assert out["clean_share"] == 1.0 and out["low_quality"] is False
     assert out["signature"].startswith("name:gate-x-e-accuracy|version:")
     assert out["language"] == "tr" and out["tuples"] == len(tuples)
     assert out["correct"] == len(tuples) - 1
@@ -106,6 +109,14 @@ def test_cli_scores_a_rewrites_table(tmp_path, capsys, sample):
                                                       "Neut (relaxed)": 1.0}
     assert out["n"]["Pronoun-Only"]["Fem Orig"]["M"] == 6
     assert out["accuracy"]["Pronoun-Only"]["Fem Orig"]["M"] == pytest.approx(5 / 6)
+    tuples[["tuple_id"]].assign(rewrite=tuples["source"]).to_json(
+        path, orient="records", lines=True, force_ascii=False)
+    assert main(["score", "gate-x-e", "--data", str(SAMPLE), "--rewrites", str(path),
+                 "--json"]) == 0
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert out["clean_share"] == 0.0 and out["low_quality"] is True
+    assert captured.err.count("warning:") == 1 and "untranslated" in captured.err
 
 
 def test_cli_names_missing_and_unknown_tuples(tmp_path, capsys):
@@ -180,7 +191,9 @@ def test_accuracy_figure_tells_an_empty_cell_from_a_zero_and_shows_n():
          "accuracy": 1.0},
     ])
     fig = accuracy_figure(frame)
-    ax = fig.axes[0]
+    # the first axes is the runs' headline accuracy; then the grid's panels
+    assert fig.axes[0].get_title(loc="left").startswith("headline: rewriting accuracy")
+    ax = next(a for a in fig.axes if a.get_title().startswith("tr · s · p"))
     texts = [t.get_text() for t in ax.texts]
     assert "7" in texts and "3" in texts
     # 10 columns × 3 subtypes, 2 measured: 28 cells say "–"

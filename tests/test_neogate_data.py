@@ -170,7 +170,8 @@ def test_a_missing_file_says_where_to_get_it(tmp_path, mappings):
 def test_cli_prints_the_issue_keys_and_the_oracle_extremes(tmp_path, mappings, capsys):
     data = load(TEST, mappings)
     keys = ["coverage", "accuracy", "cwa", "misgeneration", "n_annotations", "matched",
-            "correct", "masculine", "feminine", "misgenerations", "signature"]
+            "correct", "masculine", "feminine", "misgenerations", "signature",
+            "clean_share", "low_quality"]  # the last two: issue 48's outputs check
     for column, expected in (("ref_schwa", (100, 100, 100, 0)), ("ref_male", (100, 0, 0, 0))):
         hyp = tmp_path / f"{column}.txt"
         hyp.write_text("\n".join(data[column]) + "\n", encoding="utf-8")
@@ -180,6 +181,7 @@ def test_cli_prints_the_issue_keys_and_the_oracle_extremes(tmp_path, mappings, c
         assert list(result) == keys
         assert [result[k] for k in keys[:4]] == list(expected)
         assert result["n_annotations"] == 36
+        assert result["low_quality"] is False  # the Italian references
 
 
 def test_cli_neomorphemes_option_and_tsv_export(tmp_path, capsys):

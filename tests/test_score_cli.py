@@ -32,7 +32,10 @@ def test_json_has_one_object_per_metric_equal_to_sacrebleu(files, capsys):
                  "--tgt-lang", "fr", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert list(result) == ["bleu", "chrf", "ter", "bleu_nltk_m4"]
-    assert all(set(v) == {"score", "signature"} for v in result.values())
+    # issue 48 added the outputs' clean share beside each metric (its own test:
+    # tests/test_score_quality.py)
+    assert all(set(v) == {"score", "signature", "clean_share", "low_quality"}
+               for v in result.values())
     cli = json.loads(subprocess.run(
         [SACREBLEU, str(files["ref"]), "-i", str(files["hyp"]), "-m", "bleu", "chrf", "ter",
          "-w", "6", "-tok", "13a"], check=True, capture_output=True, text=True).stdout)

@@ -10,7 +10,6 @@ import pytest
 from gendermt.cli import main
 from gendermt.scorecard.build import build, to_records
 from gendermt.scorecard.gap import bootstrap_gap_ci, paired_differences
-from gendermt.scorecard.heatmap import goodness
 
 
 def test_paired_differences_pair_by_example_and_drop_incomplete():
@@ -38,15 +37,6 @@ def test_bootstrap_gap_ci_constant_and_empty():
     assert np.isnan(low) and np.isnan(high)
     with pytest.raises(ValueError):
         bootstrap_gap_ci(np.ones(3), level=1.5)
-
-
-def test_goodness_orients_each_column():
-    assert list(goodness(np.array([0.0, 5.0, 10.0]), "higher")) == [0, 0.5, 1]
-    assert list(goodness(np.array([0.0, 5.0, 10.0]), "lower")) == [1, 0.5, 0]
-    assert list(goodness(np.array([-4.0, 2.0, 0.0]), "closer to 0")) == [0, 0.5, 1]
-    assert list(goodness(np.array([50.0, 100.0, 25.0]), "closer to 50")) == [1, 0, 0.5]
-    out = goodness(np.array([3.0, np.nan]), "higher")
-    assert out[0] == 0.5 and np.isnan(out[1])
 
 
 def _write(path, frame):
@@ -181,6 +171,5 @@ def test_quality_beside_gaps_and_no_colour_below_the_floor(tmp_path):
     raw, ranked, text = cell_matrix(card)
     j, i = card.figures.index(gap), card.systems.index("broken")
     assert raw[i, j] == pytest.approx(0.1) and np.isnan(ranked[i, j]) and "low q." in text[i][j]
-    assert goodness(ranked[:, j], gap.better)[card.systems.index("good")] == 0.5  # alone
     draw(card, tmp_path / "card.png", tmp_path / "card.pdf")
     assert (tmp_path / "card.png").stat().st_size > 0

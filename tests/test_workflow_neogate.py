@@ -111,6 +111,8 @@ def test_scores_equal_the_cli_on_the_same_outputs(default_run, tmp_path, capsys)
                  "--hyp", str(hyp), "--json"]) == 0
     cli = json.loads(capsys.readouterr().out)
     signature = cli.pop("signature")
+    # the outputs' check the command adds (issue 48): the oracle's Italian is clean
+    assert cli.pop("low_quality") is False and cli.pop("clean_share") > 0.9
     summary = read_json(default_run.path(NG / "scores/oracle-male/direct-4shot-schwa.json"))
     assert cli == {k: summary["scores"][k] for k in cli}
     # the same metric and options, save that the command scores its lines as given

@@ -16,6 +16,9 @@ from .io import write_json, write_text
 from .runinfo import environment, now
 
 TABLE_START, TABLE_END = "<!-- gmt-table -->", "<!-- /gmt-table -->"
+# The scorecard page's compact part (each benchmark's headline figures): the front page shows
+# it; the full scorecard stays on its own page.
+HEADLINE_START, HEADLINE_END = "<!-- gmt-headline -->", "<!-- /gmt-headline -->"
 
 
 def _h(text) -> str:
@@ -23,9 +26,11 @@ def _h(text) -> str:
 
 
 def _fragment_of(page: str) -> str:
-    """The table part of a page written with the markers (the scorecard's)."""
-    if TABLE_START in page and TABLE_END in page:
-        return page.split(TABLE_START, 1)[1].split(TABLE_END, 1)[0]
+    """The part of the scorecard's page the front page shows: its headline scorecard, else
+    (a page written before it had one) its table, else the whole page."""
+    for start, end in ((HEADLINE_START, HEADLINE_END), (TABLE_START, TABLE_END)):
+        if start in page and end in page:
+            return page.split(start, 1)[1].split(end, 1)[0]
     return page
 
 
@@ -43,8 +48,13 @@ def sources_frame(summary: dict) -> pd.DataFrame:
                                        "size", "files", "sha256"])
 
 
+KIND_LABELS = {"oracle": " (oracle)", "baseline": " (baseline)"}
+
+
 def systems_frame(summary: dict) -> pd.DataFrame:
-    rows = [{"system": s["system"], "backend": s["backend"], "model / file": s["model"],
+    """The systems table: an oracle (a reference point) or a baseline says so by its name."""
+    rows = [{"system": s["system"] + KIND_LABELS.get(s.get("kind", "model"), ""),
+             "backend": s["backend"], "model / file": s["model"],
              "revision": s["revision"], "benchmarks": ", ".join(s["benchmarks"])}
             for s in summary["systems"]]
     return pd.DataFrame(rows, columns=["system", "backend", "model / file", "revision",
@@ -114,7 +124,9 @@ LAYOUT = ("<style>"
 def front_html(summary: dict, scorecard_page: str | None, legend: pd.DataFrame | None) -> str:
     parts = [LAYOUT, '<div class="gmt-front">', head_html(summary)]
     if scorecard_page is not None:
-        parts += ["<h3>Scorecard</h3>", _fragment_of(scorecard_page)]
+        title = ("Scorecard: headline figures" if HEADLINE_START in scorecard_page
+                 else "Scorecard")
+        parts += [f"<h3>{title}</h3>", _fragment_of(scorecard_page)]
     if legend is not None:
         parts += ["<details><summary><b>Legend</b>: unit, better direction, run and source "
                   "table of each column</summary>", htmltable.table(legend), "</details>"]

@@ -100,3 +100,64 @@ def note(floor: float) -> str:
             f"are in another language (tables/output_checks.csv); {LOW_QUALITY}: below the "
             f"scorecard's floor of {floor:g}% (scorecard.quality_floors.clean_share), so its "
             "figures say little about the system's gender handling.")
+
+
+def output_quality(outputs: Sequence[str], tgt_lang: str | None = None,
+                   sources: Sequence[str] | None = None, src_lang: str | None = "en",
+                   floor: float = CLEAN_SHARE_FLOOR) -> dict[str, Any]:
+    """The score commands' check of the outputs they score (the workflow's rule, without the
+    prompt: :func:`gendermt.output_checks.check_output`): each output is ``untranslated``
+    (the same words as its source, where ``sources`` are given), ``wrong_language`` (more
+    function words of the source's language or English than of ``tgt_lang``'s), or ``ok``.
+    Returns ``{"clean_share": 0–1 (None: no outputs, or nothing to check them against:
+    neither sources nor a target language with a word list), "low_quality": clean share
+    below ``floor`` (%), "counts": {check: outputs}}``."""
+    from gendermt.output_checks import FUNCTION_WORDS, check_output, words
+
+    if sources is not None and len(sources) != len(outputs):
+        raise ValueError(f"{len(outputs)} outputs but {len(sources)} sources")
+    counts = {"ok": 0, "untranslated": 0, "wrong_language": 0}
+    for i, output in enumerate(outputs):
+        tokens = words(output)
+        if sources is not None and tokens and tokens == words(sources[i]) \
+                and _base(tgt_lang) != _base(src_lang):
+            counts["untranslated"] += 1
+            continue
+        counts[check_output(output, "", tgt_lang, src_lang)] += 1
+    checked = sources is not None or _base(tgt_lang) in FUNCTION_WORDS
+    share = counts["ok"] / len(outputs) if len(outputs) and checked else None
+    return {"clean_share": share, "low_quality": bool(share is not None and 100 * share < floor),
+            "counts": counts}
+
+
+def _base(lang: str | None) -> str:
+    return str(lang or "").lower().replace("_", "-").split("-")[0]
+
+
+def quality_warning(quality: Mapping[str, Any], floor: float = CLEAN_SHARE_FLOOR) -> str | None:
+    """One line for stderr where :func:`output_quality` found the outputs below the floor:
+    what they are (untranslated copies, another language) and why the figures say little;
+    None where they are clean enough."""
+    if not quality.get("low_quality"):
+        return None
+    counts = quality["counts"]
+    total = sum(counts.values())
+    what = [f"{counts[k]} of {total} {text}" for k, text in
+            (("untranslated", "are the source, untranslated"),
+             ("wrong_language", "are in the wrong language (mostly English)"))
+            if counts.get(k)]
+    return (f"warning: low quality: {'; '.join(what)} (clean share "
+            f"{100 * quality['clean_share']:.1f}% < {floor:g}%): these figures say nothing "
+            "about the system's handling of gender")
+
+
+def add_quality(result: dict[str, Any], quality: Mapping[str, Any]) -> dict[str, Any]:
+    """``result`` with the JSON's two added keys, ``clean_share`` and ``low_quality``; the
+    warning line, if any, goes to stderr."""
+    import sys
+
+    line = quality_warning(quality)
+    if line:
+        print(line, file=sys.stderr)
+    return {**result, "clean_share": quality["clean_share"],
+            "low_quality": quality["low_quality"]}

@@ -123,6 +123,8 @@ def summary(run: str, configfiles: Sequence[str], config: dict, basedir: str | P
 def _systems_used(config: dict) -> list[dict]:
     """The configured systems some benchmark runs, each with what it is and the benchmarks
     that run it."""
+    from gendermt.backends import system_kind
+
     used: dict[str, list[str]] = {}
     for name, spec in config.get("benchmarks", {}).items():
         for system in _systems_of(spec):
@@ -133,6 +135,8 @@ def _systems_used(config: dict) -> list[dict]:
             continue
         what = settings.get("model") or settings.get("path") or settings.get("reference") or ""
         systems.append({"system": name, "backend": settings.get("backend", ""),
+                        # model, baseline or oracle: the report labels reference points
+                        "kind": system_kind(settings),
                         "model": str(what), "revision": settings.get("revision", ""),
                         "benchmarks": used[name],
                         "sample": bool(settings.get("path")) and is_sample(

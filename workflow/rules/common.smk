@@ -283,6 +283,25 @@ def system_kinds(systems):
     return {s: system_kind(SYSTEMS[s]) for s in systems}
 
 
+def output_checks_table(folder):
+    """A benchmark's per-run counts of echoes and wrong-language outputs (output_checks.smk),
+    which its figures read to draw a run below the clean-share floor as low quality."""
+    return f"{RESULTS}/{folder}/tables/output_checks.csv"
+
+
+def optional_intervals(folder):
+    """Input function of a benchmark's figures rule: its ``tables/intervals.csv`` where the
+    workflow has a rule that writes it (registered in INTERVAL_TABLES by the benchmark's
+    `*_intervals` rule), else nothing, and the figure draws without error bars. A function,
+    so that the registry is read once every rule file is parsed."""
+
+    def intervals(wildcards):
+        tables = globals().get("INTERVAL_TABLES", {}).get(folder, [])
+        return [t for t in tables if t.endswith("/intervals.csv")]
+
+    return intervals
+
+
 def stored_outputs_of(wildcards):
     """A `stored` system's file for this job (an input: replacing it reruns the job)."""
     settings = SYSTEMS[wildcards.system]

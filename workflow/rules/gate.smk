@@ -99,6 +99,8 @@ rule gate_tables:
 rule gate_figures:
     input:
         prf=f"{RESULTS}/gate/tables/prf.csv",
+        # error bars where the workflow computes the intervals (optional)
+        intervals=optional_intervals("gate"),
     output:
         png=figure_report(
             f"{RESULTS}/gate/figures/f05.png",
@@ -109,6 +111,7 @@ rule gate_figures:
         pdf=f"{RESULTS}/gate/figures/f05.pdf",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate.figures"),
+        kinds=system_kinds(GATE.get("systems", [])),
     log:
         f"{LOGS}/gate/figures.log",
     conda:

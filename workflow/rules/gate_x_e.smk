@@ -153,6 +153,10 @@ rule gate_x_e_tables:
 rule gate_x_e_figures:
     input:
         accuracy=f"{RESULTS}/gate-x-e/tables/accuracy.csv",
+        # runs whose outputs are echoes or in another language are drawn as low quality
+        checks=output_checks_table("gate-x-e"),
+        # error bars where the workflow computes the intervals (optional)
+        intervals=optional_intervals("gate-x-e"),
     output:
         png=figure_report(
             f"{RESULTS}/gate-x-e/figures/accuracy.png",
@@ -163,6 +167,8 @@ rule gate_x_e_figures:
         pdf=f"{RESULTS}/gate-x-e/figures/accuracy.pdf",
     params:
         code=code_fingerprint("gendermt.benchmarks.gate_x_e.figures"),
+        kinds=system_kinds(GATE_X_E.get("systems", [])),
+        quality_floors=config.get("scorecard", {}).get("quality_floors", {}),
     log:
         f"{LOGS}/gate-x-e/figures.log",
     conda:

@@ -166,6 +166,10 @@ rule mt_geneval_tables:
 rule mt_geneval_figures:
     input:
         accuracy=f"{RESULTS}/mt-geneval/tables/accuracy.csv",
+        # the runs below the clean-share floor (copy-source) are drawn as low quality
+        checks=output_checks_table("mt-geneval"),
+        # error bars where the workflow computes the intervals (optional)
+        intervals=optional_intervals("mt-geneval"),
     output:
         png=figure_report(
             f"{RESULTS}/mt-geneval/figures/accuracy.png",
@@ -176,6 +180,8 @@ rule mt_geneval_figures:
         pdf=f"{RESULTS}/mt-geneval/figures/accuracy.pdf",
     params:
         code=code_fingerprint("gendermt.benchmarks.mt_geneval.figures"),
+        kinds=system_kinds(MT_GENEVAL.get("systems", [])),
+        quality_floors=config.get("scorecard", {}).get("quality_floors", {}),
     log:
         f"{LOGS}/mt-geneval/figures.log",
     conda:

@@ -270,6 +270,10 @@ if WINOMT_LABELS:
 rule winomt_figures:
     input:
         summaries=WINOMT_SUMMARIES,
+        # runs whose outputs are not translations are drawn as low quality
+        checks=output_checks_table("winomt"),
+        # error bars where the workflow computes the intervals (optional)
+        intervals=optional_intervals("winomt"),
     output:
         png=figure_report(
             f"{RESULTS}/winomt/figures/systems.png",
@@ -282,6 +286,8 @@ rule winomt_figures:
         code=code_fingerprint("gendermt.benchmarks.winomt.figures"),
         systems=WINOMT.get("systems"),
         langs=WINOMT.get("prompts"),
+        kinds=system_kinds(WINOMT.get("systems", [])),
+        quality_floors=config.get("scorecard", {}).get("quality_floors", {}),
     log:
         f"{LOGS}/winomt/figures.log",
     conda:

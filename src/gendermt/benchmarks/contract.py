@@ -65,6 +65,10 @@ class Scorecard:
     #: figure key → the value below which a run is marked low quality (WinoMT's readable
     #: share: ``{"readable": 75.0}``, per language ``readable_<lang>``).
     floors: Mapping[str, float] = field(default_factory=dict)
+    #: Its headline figures, the front page's compact scorecard shows them (one or two
+    #: per benchmark): key patterns as in ``figures`` (``acc_{lang}``: every language's).
+    #: Empty: its first figure that is not a quality figure.
+    headline: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,8 @@
-"""The scorecard as heatmaps, one panel per benchmark (its systems × its figures): each column
-scaled to its own range and oriented so that green is the better end, with the raw values
-printed in the cells; a column whose values are all equal is left uncoloured."""
+"""The scorecard as a grid of panels, one per benchmark (its systems × its figures), the values
+and intervals printed in the cells. No colour ramp: a column is not stretched from its worst to
+its best value. Green with ◆: the figure's lead group (the leader and every system a paired
+test cannot separate from it); hatched grey: below the benchmark's quality floor; oracles
+(reference points) in a band of their own below a rule, never coloured."""
 
 from __future__ import annotations
 
@@ -12,44 +14,11 @@ import numpy as np
 
 from .build import Scorecard
 from .figures import LABELS, Figure
+from .write import LEAD, display_systems, system_label
 
-TARGETS = {"closer to 0": 0.0, "closer to 50": 50.0}
-
-
-def goodness(values: np.ndarray, better: str) -> np.ndarray:
-    """Column values → [0, 1], 1 at the column's best value; NaN stays NaN. A column whose
-    values are all equal maps to 0.5 (nothing to tell apart)."""
-    x = np.asarray(values, dtype=float)
-    if better in TARGETS:
-        x = -np.abs(x - TARGETS[better])
-    elif better == "lower":
-        x = -x
-    elif better != "higher":
-        return np.full(x.shape, np.nan)
-    ok = ~np.isnan(x)
-    if not ok.any():
-        return np.full(x.shape, np.nan)
-    low, high = np.nanmin(x), np.nanmax(x)
-    if high == low:
-        return np.where(ok, 0.5, np.nan)
-    return (x - low) / (high - low)
-
-
-def _scale_label(fig: Figure, values: np.ndarray) -> str:
-    ok = values[~np.isnan(values)]
-    scale = (f"{ok.min():.3g} … {ok.max():.3g}" if len(ok) else "no values")
-    return f"{textwrap.fill(fig.label, 16)}\n[{scale}]\n{fig.better}"
-
-
-def _colours(raw: np.ndarray, figs: list[Figure]) -> np.ndarray:
-    """Each column → [0, 1] (1: its better end); NaN where there is nothing to colour: no
-    value, or a column whose values are all equal (not a mid-scale 'average')."""
-    norm = np.column_stack([goodness(raw[:, j], f.better) for j, f in enumerate(figs)])
-    for j in range(len(figs)):
-        ok = raw[:, j][~np.isnan(raw[:, j])]
-        if len(np.unique(ok)) < 2:
-            norm[:, j] = np.nan
-    return norm
+#: A cell's shade, by its state (gendermt.scorecard.page.state): only the lead group is
+#: coloured; a value's place in its column's range never is.
+SHADES = {None: "#ffffff", "lead": "#bfe3bf", "low": "#e6e6e6", "oracle": "#eef0f4"}
 
 
 def _panels(card: Scorecard) -> list[tuple[str, list[Figure], list[str]]]:
@@ -57,7 +26,7 @@ def _panels(card: Scorecard) -> list[tuple[str, list[Figure], list[str]]]:
     panels = []
     for bench in card.benchmarks:
         figs = [f for f in card.figures if f.benchmark == bench]
-        systems = [s for s in card.systems if s in card.ran.get(bench, set())]
+        systems = [s for s in display_systems(card) if s in card.ran.get(bench, set())]
         if figs and systems:
             panels.append((LABELS.get(bench, bench), figs, systems))
     return panels
@@ -79,7 +48,14 @@ def cell_matrix(card: Scorecard, figs: list[Figure] | None = None,
             if cell is not None:
                 raw[i, j] = cell.value
                 text[i][j] = "–" if math.isnan(cell.value) else f"{cell.value:.3g}"
-                if card.below_floor(system, fig) and not math.isnan(cell.value):
+                if math.isnan(cell.value):
+                    continue
+                low = card.below_floor(system, fig)
+                if cell.lead is True and not low and card.kind(system) != "oracle":
+                    text[i][j] += f" {LEAD}"
+                if not math.isnan(cell.ci_low) and not math.isnan(cell.ci_high):
+                    text[i][j] += f"\n[{cell.ci_low:.3g}, {cell.ci_high:.3g}]"
+                if low:
                     floored[i, j] = True
                     text[i][j] += "\n(low q.)"
     # A value below the quality floor is printed but neither coloured nor part of its
@@ -87,32 +63,43 @@ def cell_matrix(card: Scorecard, figs: list[Figure] | None = None,
     return raw, np.where(floored, np.nan, raw), text
 
 
+def _scale_label(fig: Figure, card: Scorecard, systems: list[str]) -> str:
+    from .page import n_text
+
+    n = n_text(card, fig, systems)
+    return f"{textwrap.fill(fig.label, 16)}\n{fig.better}" + (f"\n{n}" if n else "")
+
+
 def _panel(ax, card: Scorecard, name: str, figs: list[Figure], systems: list[str]) -> None:
-    _, ranked, text = cell_matrix(card, figs, systems)
-    norm = _colours(ranked, figs)
-    ax.imshow(np.ma.masked_invalid(norm), cmap=_CMAP(), vmin=0, vmax=1, aspect="auto")
+    from matplotlib.colors import to_rgb
+    from matplotlib.patches import Rectangle
+
+    from .page import state
+
+    _, _, text = cell_matrix(card, figs, systems)
+    states = [[state(card, s, f) for f in figs] for s in systems]
+    rgb = np.array([[to_rgb(SHADES[k]) for k in row] for row in states])
+    ax.imshow(rgb, aspect="auto")
     for i in range(len(systems)):
         for j in range(len(figs)):
-            dark = not np.isnan(norm[i, j]) and (norm[i, j] < 0.15 or norm[i, j] > 0.85)
-            ax.text(j, i, text[i][j], ha="center", va="center", fontsize=9,
-                    color="white" if dark else "black")
-    ax.set_xticks(range(len(figs)), [_scale_label(f, ranked[:, j]) for j, f in enumerate(figs)],
+            if states[i][j] == "low":  # hatched, so that it does not read as a shade
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///",
+                                       edgecolor="#b0b0b0", linewidth=0))
+            ax.text(j, i, text[i][j], ha="center", va="center", fontsize=8,
+                    fontweight="bold" if states[i][j] == "lead" else "normal",
+                    color="#555555" if states[i][j] in ("low", "oracle") else "black")
+    ax.set_xticks(range(len(figs)), [_scale_label(f, card, systems) for f in figs],
                   fontsize=8)
     ax.xaxis.tick_top()
-    ax.set_yticks(range(len(systems)), systems, fontsize=9)
+    ax.set_yticks(range(len(systems)), [system_label(card, s) for s in systems], fontsize=9)
     ax.set_xticks(np.arange(-0.5, len(figs)), minor=True)
     ax.set_yticks(np.arange(-0.5, len(systems)), minor=True)
-    ax.grid(which="minor", color="white", linewidth=1.5)
+    ax.grid(which="minor", color="#d0d0d0", linewidth=1.0)
     ax.tick_params(which="minor", length=0)
+    oracles = [i for i, s in enumerate(systems) if card.kind(s) == "oracle"]
+    if oracles and len(oracles) < len(systems):  # the reference points' band
+        ax.axhline(oracles[0] - 0.5, color="#444444", linewidth=2.5)
     ax.set_title(name, fontsize=11, fontweight="bold", loc="left", pad=6)
-
-
-def _CMAP():
-    import matplotlib.pyplot as plt
-
-    cmap = plt.get_cmap("RdYlGn").copy()
-    cmap.set_bad("#eeeeee")
-    return cmap
 
 
 def draw(card: Scorecard, png: str | Path, pdf: str | Path) -> None:
@@ -132,23 +119,28 @@ def draw(card: Scorecard, png: str | Path, pdf: str | Path) -> None:
     from .write import floors_text
 
     floors = floors_text(card)
-    cols = 1 if len(panels) == 1 else 2
+    # two panels a row where every panel is narrow; else one a row, as wide as its columns
+    # need (a value and its interval are two lines of about 1.3 inches)
+    cols = 2 if len(panels) > 1 and max(len(p[1]) for p in panels) <= 6 else 1
     rows = math.ceil(len(panels) / cols)
     heights = [max(len(p[2]) for p in panels[r * cols:(r + 1) * cols]) + 3.2
                for r in range(rows)]
     widths = [max(len(p[1]) for p in panels[c::cols]) + 1.0 for c in range(cols)]
     fig, axes = plt.subplots(rows, cols, squeeze=False,
-                             figsize=(min(5.4 * cols, 1.15 * sum(widths) + 3.5 * cols),
-                                      0.36 * sum(heights) + 0.8),
+                             figsize=(max(1.35 * sum(widths) + 2.8 * cols, 9),
+                                      0.55 * sum(heights) + 1.2),
                              gridspec_kw={"height_ratios": heights, "width_ratios": widths})
     for ax, (name, figs, systems) in zip(axes.flat, panels, strict=False):
         _panel(ax, card, name, figs, systems)
     for ax in list(axes.flat)[len(panels):]:
         ax.axis("off")
-    fig.suptitle("Scorecard, one panel per benchmark: each column on its own scale, green = "
-                 "its better end\n(grey: undefined, or a column whose values are all equal; "
-                 "the systems that did not run a benchmark are left out of its panel;\n"
-                 "low q.: output quality below its benchmark's floor, not coloured)\n"
+    fig.suptitle(f"Scorecard, one panel per benchmark: value [interval]; green, bold and "
+                 f"{LEAD}: the lead group (the leader and every system a paired test on the "
+                 "same items cannot separate from it)\nno other colour (values are not "
+                 "shaded by their place in a column); below the rule: (oracle) reference "
+                 "points, never marked; the systems that did not run a benchmark are left "
+                 "out of its panel;\nhatched, low q.: output quality below its benchmark's "
+                 "floor, never marked; "
                  + textwrap.fill(f"floors: {floors}", 150),
                  fontsize=9, y=1.0)
     fig.tight_layout(h_pad=1.2, w_pad=2.0)

@@ -13,18 +13,39 @@ from .build import Scorecard, to_records
 from .figures import LABELS, Figure
 
 UNDEFINED = "–"  # the system ran the benchmark but the figure is undefined (e.g. 0/0)
+#: The mark of a cell in its figure's lead group (Cell.lead): the leader and every system a
+#: paired test on the same items cannot separate from it.
+LEAD = "◆"
+#: How a system's kind is said beside its name (a model's: nothing).
+KIND_LABELS = {"oracle": " (oracle)", "baseline": " (baseline)"}
+
+
+def system_label(card: Scorecard, system: str) -> str:
+    """The system's name as every table shows it: oracles and baselines say so."""
+    return system + KIND_LABELS.get(card.kind(system), "")
+
+
+def display_systems(card: Scorecard) -> list[str]:
+    """The systems in the card's order, the oracles (reference points) last, apart."""
+    return ([s for s in card.systems if card.kind(s) != "oracle"]
+            + [s for s in card.systems if card.kind(s) == "oracle"])
 
 
 def fmt_cell(card: Scorecard, system: str, fig: Figure, latex: bool = False) -> str:
+    """A cell as text: the value, its interval where it has one, ◆ where it is in the lead
+    group (never an oracle's or a low-quality cell's), ``(low quality)`` below a floor."""
     cell = card.cell(system, fig)
     if cell is None:
         return ""
     if math.isnan(cell.value):
         return "--" if latex else UNDEFINED
     text = f"{cell.value:.2f}"
-    if fig.has_ci and not math.isnan(cell.ci_low):
+    if not math.isnan(cell.ci_low) and not math.isnan(cell.ci_high):
         text += f" [{cell.ci_low:.2f}, {cell.ci_high:.2f}]"
-    if card.below_floor(system, fig):
+    low = card.below_floor(system, fig)
+    if cell.lead is True and not low and card.kind(system) != "oracle":
+        text += " (lead)" if latex else f" {LEAD}"  # LaTeX's default fonts lack ◆
+    if low:
         text += " (low quality)" if not latex else " (low q.)"
     return text
 
@@ -57,9 +78,12 @@ def header_note(card: Scorecard) -> list[str]:
     lines = ["Each column is one benchmark's headline figure, read from that benchmark's own "
              "table. Blank: the system did not run the benchmark; "
              f"{UNDEFINED}: it ran, but the figure is undefined there (e.g. no annotated "
-             "output). A figure with an interval shows [low, high] (the benchmark's "
-             "tables/intervals.csv, resampled from its per-item outputs; each figure's "
-             "method below)."]
+             "output). [low, high]: the figure's confidence interval where one is computed "
+             "(resampled from the benchmark's per-item outputs: its tables/intervals.csv; each "
+             "figure's method below). "
+             f"{LEAD}: in the figure's lead group, the leader and every system a paired test "
+             "on the same items cannot separate from it. (oracle): a reference point, listed "
+             "last, never in a lead group. (baseline): a reference system."]
     for fig in card.figures:
         run = f"; run: {fig.run}" if fig.run else ""
         source = f"; from {fig.source}" if fig.source else ""
@@ -84,11 +108,17 @@ def header_note(card: Scorecard) -> list[str]:
 
 def markdown(card: Scorecard) -> str:
     layout = card.layout()
+    # The system column keeps the plain name (gendermt.findings reads the marks by it); a
+    # last column says which rows are oracles or baselines, where there are any.
+    kinds = any(card.kind(s) != "model" for s in card.systems)
     head = ["system", *[f.column if f is not None else f"{LABELS.get(b, b)} · prompt"
-                        for b, f in layout]]
-    rows = [[s, *[shown_cell(card, s, b, f) for b, f in layout]] for s in card.systems]
-    table = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] + ["--:"] * (len(head) - 1))
-             + "|"] + ["| " + " | ".join(r) + " |" for r in rows]
+                        for b, f in layout], *(["kind"] if kinds else [])]
+    rows = [[s, *[shown_cell(card, s, b, f) for b, f in layout],
+             *([KIND_LABELS.get(card.kind(s), "").strip(" ()") or "model"] if kinds else [])]
+            for s in display_systems(card)]
+    table = ["| " + " | ".join(head) + " |", "|" + "|".join(
+        ["---"] + ["--:"] * (len(head) - 1 - kinds) + [":--"] * kinds) + "|"] \
+        + ["| " + " | ".join(r) + " |" for r in rows]
     note = "\n".join(f"- {line}" for line in header_note(card))
     return f"# Scorecard: every benchmark's headline figure per system\n\n{note}\n\n" \
         + "\n".join(table) + "\n"
@@ -115,10 +145,9 @@ def latex(card: Scorecard) -> str:
               " & ".join(["System", *(_escape(column_label(f)) for _, f in layout)])
               + " \\\\",
               "\\midrule"]
-    for system in card.systems:
-        lines.append(" & ".join([_escape(system), *(_escape(shown_cell(card, system, b, f,
-                                                                       True))
-                                                    for b, f in layout)]) + " \\\\")
+    for system in display_systems(card):
+        cells = [_escape(shown_cell(card, system, b, f, True)) for b, f in layout]
+        lines.append(" & ".join([_escape(system_label(card, system)), *cells]) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
     return "\n".join(lines) + "\n"
 

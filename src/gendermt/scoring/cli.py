@@ -1,14 +1,18 @@
 """``gendermt score mt``: any system's outputs against references, without the workflow.
 
-Prints one object per metric, keyed by its lower-case name: ``{"score", "signature"}`` (with
-``--json``), and writes per-segment scores with ``--segments FILE`` (TSV, or JSON lines when the
-name ends in ``.jsonl``). COMET and BERTScore need their own environment (``make comet-env``).
+Prints one object per metric, keyed by its lower-case name: ``{"score", "signature",
+"clean_share", "low_quality"}`` (with ``--json``; the last two: the outputs' share that is
+neither the source untranslated nor in another language, and whether it is below the
+scorecard's floor, which also prints a warning on stderr), and writes per-segment scores
+with ``--segments FILE`` (TSV, or JSON lines when the name ends in ``.jsonl``). COMET and
+BERTScore need their own environment (``make comet-env``).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import sys
 
 from gendermt import textfiles
 from gendermt.errors import GenderMTError
@@ -167,6 +171,16 @@ def run(args: argparse.Namespace) -> int:
                                       per_segment=bool(args.segments))
     if args.segments:
         write_segments(args.segments, segments)
+    from gendermt.run_quality import output_quality, quality_warning
+
+    # per metric (the JSON's keys are metrics): the outputs' share that is neither the
+    # source untranslated (with --src) nor in another language than --tgt-lang (with it)
+    quality = output_quality(hyps, args.tgt_lang, srcs)
+    for info in result.values():
+        info.update(clean_share=quality["clean_share"], low_quality=quality["low_quality"])
+    line = quality_warning(quality)
+    if line:
+        print(line, file=sys.stderr)
     if args.json:
         print_json(result, getattr(args, "precision", None))
     else:

@@ -39,10 +39,18 @@ def run(args: argparse.Namespace) -> int:
     _, sentences = score_sentences(items, TagScheme.source(), TagScheme.target())
     summary = summarise(sentences, args.denominator)
     result = {k: summary[k] for k in (*CATEGORIES, *METRICS)}
+    import re
+
+    from gendermt.run_quality import add_quality, output_quality
+
+    # the outputs without their tags: English (untranslated) ones are no Italian annotation
+    untag = re.compile(r"<[A-Za-z]+\d*>")
+    quality = add_quality({}, output_quality([untag.sub(" ", t) for t in target], "it",
+                                             [untag.sub(" ", s) for s in source]))
     if args.json:
         from .metric import signature
 
-        print_json({**result, "signature": signature(args.denominator)},
+        print_json({**result, "signature": signature(args.denominator), **quality},
                    getattr(args, "precision", None))
     else:
         for key, value in result.items():

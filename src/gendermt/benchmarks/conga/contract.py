@@ -39,6 +39,8 @@ CONTRACTS = (
                 ("f1_m", "F1 of masculine entities", "higher"),
                 ("f1_f", "F1 of feminine entities", "higher"),
             ),
+            # the front page's compact scorecard shows these
+            headline=("f1_m", "f1_f"),
         ),
         labels={
             "conga/tables/tags": ("Tags in the sources", "Table 3"),

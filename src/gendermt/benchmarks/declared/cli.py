@@ -115,6 +115,11 @@ def score(spec: dict[str, Any], lang: str, outputs: dict[str, str],
         result[f"{row['metric']}_signature"] = row["signature"]
     for metric in dict.fromkeys(r["metric"] for r in summary["quality"]):
         result[f"{metric}_gap"] = result[f"{metric}_{first}"] - result[f"{metric}_{second}"]
+    from gendermt.run_quality import add_quality, output_quality
+
+    # an untranslated or wrong-language output has no gendered word to be wrong (issue 48)
+    result = add_quality(result, output_quality([hyps[i] for i in data["item_id"]], lang,
+                                                data["source"].astype(str).tolist()))
     return result, items
 
 

@@ -94,6 +94,8 @@ def _contract(path: pathlib.Path) -> Benchmark:
                 ("{metric}_all", "BLEU (else chrF) against each segment's own reference (the "
                  "quality floor)", "higher"),
             ),
+            # the front page's compact scorecard shows these
+            headline=("gap_{lang}",),
         ),
         labels={
             f"{name}/tables/accuracy": (f"{label}: gendered-word accuracy per language and "

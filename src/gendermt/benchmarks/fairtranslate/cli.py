@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from gendermt.errors import GenderMTError
 from gendermt.output import print_json
@@ -55,6 +56,16 @@ def run(args: argparse.Namespace) -> int:
             "sentence_signature": info["sentence_signature"],
             "n": {k: info["n"][k] for k in order},
         }
+    from gendermt.run_quality import output_quality, quality_warning
+
+    # per metric (the JSON's keys are metrics): the outputs' clean share, the same for each
+    quality = output_quality(hyps, str(frame["tgt_lang"].iat[0]), frame["source"].tolist())
+    for metric in result:
+        result[metric].update(clean_share=quality["clean_share"],
+                              low_quality=quality["low_quality"])
+    line = quality_warning(quality)
+    if line:
+        print(line, file=sys.stderr)
     if args.json:
         print_json(result, getattr(args, "precision", None))
     else:

@@ -38,6 +38,8 @@ CONTRACTS = (
                 ("bleu_all", "BLEU over all items (the quality floor)", "higher"),
                 ("chrf_all", "chrF over all items", "higher"),
             ),
+            # the front page's compact scorecard shows these
+            headline=("bleu_male_minus_female", "bleu_male_minus_inclusive"),
         ),
         labels={
             "fairtranslate/tables/by_gender": ("Mean score by gender", "Tables 1–2 (tidy)"),

@@ -60,6 +60,8 @@ CONTRACTS = (
                     "closer to 0",
                 ),
             ),
+            # the front page's compact scorecard shows these
+            headline=("grape_m_parity_{lang}",),
         ),
         labels={
             "gambit/tables/validation": ("Detector validation", "Table 1"),

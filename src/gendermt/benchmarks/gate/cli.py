@@ -41,6 +41,17 @@ def run(args: argparse.Namespace) -> int:
     hyps = read_lines(args.hyp, "--hyp")
     result = evaluate(reference, hyps, args.gender, args.min_words, args.max_words,
                       args.full_set_recall)
+    from pathlib import Path
+
+    from gendermt.run_quality import add_quality, output_quality
+
+    # GATE's files are named by their language (ES_2_variants.tsv); an output that is the
+    # English source, or in English, is no rewrite (a blank line, no rewrite given, is fine)
+    lang = Path(args.reference).name.split("_")[0].lower()
+    given = [(h, s) for h, s in zip(hyps, reference["source"], strict=False) if h.strip()]
+    quality = output_quality([h for h, _ in given], lang, [s for _, s in given])
+    # in the overall object: every other key but the signature is a category's
+    result["overall"] = add_quality(result["overall"], quality)
     if args.json:
         print_json({**result, "signature": signature(args.min_words, args.max_words,
                                                      args.full_set_recall)},

@@ -88,6 +88,12 @@ def run(args: argparse.Namespace) -> int:
         # rewrites given as a table (the workflow's tables say how answers were read)
         "signature": accuracy_signature("table"),
     }
+    from gendermt.run_quality import add_quality, output_quality
+
+    # a rewrite that is the source sentence itself (untranslated) is no English rewrite
+    result = add_quality(result, output_quality(scored["rewrite"].fillna("").astype(str).tolist(),
+                                                "en", scored["source"].astype(str).tolist(),
+                                                src_lang=None))
     if args.json:
         print_json(result, getattr(args, "precision", None))
     else:

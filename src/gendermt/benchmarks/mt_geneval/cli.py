@@ -81,19 +81,29 @@ def run(args: argparse.Namespace) -> int:
     _check_args(args)
     data = load(args.data, args.lang, args.split, args.which)
     if args.which == "contextual":
-        items = evaluate_contextual(data, read_outputs(args.hyp, len(data)))
+        outputs = read_outputs(args.hyp, len(data))
+        items = evaluate_contextual(data, outputs)
+        sources = data["source"].tolist()
     else:
-        items = evaluate_counterfactual(data, read_outputs(args.hyp_masculine, len(data)),
-                                        read_outputs(args.hyp_feminine, len(data)))
+        masculine = read_outputs(args.hyp_masculine, len(data))
+        feminine = read_outputs(args.hyp_feminine, len(data))
+        items = evaluate_counterfactual(data, masculine, feminine)
+        outputs = masculine + feminine
+        sources = data["source_masculine"].tolist() + data["source_feminine"].tolist()
+    from gendermt.run_quality import add_quality, output_quality
+
     from .metric import signature
 
-    result = {"lang": args.lang, "split": args.split, "set": args.which, **summarise(items),
-              "signature": signature()}
+    # an untranslated English output has no gendered word to be wrong: "correct" (issue 48)
+    result = add_quality({"lang": args.lang, "split": args.split, "set": args.which,
+                          **summarise(items), "signature": signature()},
+                         output_quality(outputs, args.lang, sources))
     if args.items:
         write_items(items, args.items)
     if args.json:
         print_json(result, getattr(args, "precision", None))
     else:
         for key, value in result.items():
-            print(f"{key:>19}: {value:.4f}" if isinstance(value, float) else f"{key:>19}: {value}")
+            print(f"{key:>19}: {value:.4f}" if isinstance(value, float)
+                  else f"{key:>19}: {value}")
     return 0

@@ -52,6 +52,8 @@ CONTRACTS = (
                     "higher",
                 ),
             ),
+            # the front page's compact scorecard shows these
+            headline=("contextual_{lang}", "gap_{lang}"),
         ),
         labels={
             "mt-geneval/tables/accuracy": ("Gender accuracy per language, gender and set",

@@ -64,14 +64,20 @@ def run(args: argparse.Namespace) -> int:
                              wrap_negative_anchor=not args.no_anchor_wrap)
     if args.export_tsv:
         write_export(args.export_tsv, data["number"], lines)
+    from gendermt.run_quality import add_quality, output_quality
+
+    # Neo-GATE translates into Italian: an English (untranslated) output has no neomorpheme
+    quality = add_quality({}, output_quality(hyps, "it", data["source"].astype(str).tolist()))
     result = {k: scores[k] for k in (*METRICS, *COUNTS)}
     if args.json:
         options = {"keep_slash": args.keep_slash, "wrap_negative_anchor": not args.no_anchor_wrap}
-        print_json({**result, "signature": signature(options, extracted=False)},
+        print_json({**result, "signature": signature(options, extracted=False), **quality},
                    getattr(args, "precision", None))
     else:
         for key in COUNTS:
             print(f"{key}: {result[key]}")
+        for key, value in quality.items():
+            print(f"{key}: {value}")
         for key in METRICS:
             print(f"{key}: {result[key]:.2f}")
         print(f"neomorphemes: {chars}")

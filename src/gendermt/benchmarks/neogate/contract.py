@@ -35,6 +35,8 @@ CONTRACTS = (
                 ("cwa_{paradigm}", "coverage-weighted accuracy, zero-shot", "higher"),
                 ("misgeneration_{paradigm}", "mis-generation, zero-shot", "lower"),
             ),
+            # the front page's compact scorecard shows these
+            headline=("cwa_{paradigm}",),
         ),
         labels={
             "neogate/tables/zeroshot": (

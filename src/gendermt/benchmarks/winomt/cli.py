@@ -106,6 +106,10 @@ def run(args: argparse.Namespace) -> int:
         result["morphology"] = facts["morphology"]
     result["signature"] = signature(args.reader, facts.get("reader_version"), facts["aligner"],
                                     facts.get("alignment"), facts.get("morphology"))
+    from gendermt.run_quality import add_quality, output_quality
+
+    # copied English has no gendered article to read: its genders are unreadable, not wrong
+    result = add_quality(result, output_quality(hyps, args.lang, data["source"].tolist()))
     if args.sentences:
         from gendermt.io import atomic_path
         with atomic_path(args.sentences) as tmp:

@@ -54,6 +54,8 @@ CONTRACTS = (
                     "higher",
                 ),
             ),
+            # the front page's compact scorecard shows these
+            headline=("acc_{lang}", "delta_s_{lang}"),
         ),
         labels={
             "winomt/tables/readers": ("Gender readers beside the paper", "Table 2"),
