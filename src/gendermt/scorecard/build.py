@@ -295,7 +295,8 @@ def mark_leads(card: Scorecard, alpha: float = 0.05) -> None:
     """Each contender's ``lead`` (:meth:`Scorecard.contenders`) on every figure with paired
     tests: in the lead group of gendermt.analysis.resample.lead_group (the best, its exact
     ties, and every contender the Holm-corrected paired test against it cannot separate at
-    ``alpha``). Non-contenders keep ``lead`` None (not in the race)."""
+    ``alpha``). Non-contenders keep ``lead`` None (not in the race), and so does a lone
+    contender: a lead group of one with nothing to compare it to says nothing."""
     from dataclasses import replace
 
     from gendermt.analysis.resample import lead_group
@@ -305,6 +306,8 @@ def mark_leads(card: Scorecard, alpha: float = 0.05) -> None:
         if not tests:
             continue
         contenders = card.contenders(fig)
+        if len(contenders) < 2:
+            continue
         cells = {s: card.cell(s, fig) for s in contenders}
         runs = {s: (s, F.cell_run(c, fig)) for s, c in cells.items()}
 
