@@ -14,9 +14,9 @@ across them (36 of the same 300 tagged otherwise in reverse order). So a mode ru
 NUL-ended segment deformatted as ``apertium-destxt`` deformats a file of that line alone,
 the tagger run once per line (about 4 ms each), every other stage once per batch; the
 output is reformatted by ``apertium-retxt``. The lines come out as ``apertium -u MODE`` gives
-each line alone (checked on real sentences, tests/test_backends_apertium.py), in about 1.5 s
-per 300 lines and mode, where one ``apertium`` process per line takes about 0.2 s per line
-and mode.
+each line alone (checked on real sentences, tests/test_backends_apertium.py), in 2-5 s per
+300 lines and mode on 2 shared cores (a whole batch in one ``apertium -u``: about 0.5 s),
+where one ``apertium`` process per line takes about 0.2 s per line and mode (about 60 s).
 
 ``modes`` is one chain, or a chain per target language (``{es: [eng-spa], fr: [eng-spa,
 es-fr]}``) for a benchmark whose items carry their target language (MT-GenEval: one system
