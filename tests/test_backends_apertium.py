@@ -2,6 +2,8 @@
 
 import json
 import shutil
+import subprocess
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -70,6 +72,39 @@ def test_a_chain_per_target_language_translates_a_mixed_batch_in_order():
         backend.translate([Request("x", "Hello.", [], "en", "de")])
     with pytest.raises(GenderMTError, match="one per target language"):
         check_system({"backend": "apertium", "modes": {"es": []}})
+
+
+# Twelve consecutive English sources of MT-GenEval's fr counterfactual test set (Amazon,
+# CC BY-SA 3.0: shared/data/mt-geneval), on which `apertium -u` over the whole batch gave 5
+# lines otherwise when the batch was reversed.
+MT_GENEVAL_LINES = (Path(__file__).parent / "data" / "mt_geneval_fr_sources.txt").read_text(
+    encoding="utf-8").splitlines()
+
+
+@needs_apertium
+def test_each_line_is_translated_as_if_alone():
+    en_fr = build_backend({"backend": "apertium", "modes": ["eng-spa", "es-fr"]}, None)
+    batch = [Request(f"i{n}", s) for n, s in enumerate(MT_GENEVAL_LINES)]
+    forward = en_fr.translate(batch)
+    assert en_fr.translate(batch[::-1])[::-1] == forward
+    assert [en_fr.translate([r])[0] for r in batch[4:8]] == forward[4:8]
+    assert all(forward) and "\0" not in "".join(forward)
+    # as `apertium -u` gives a file of the line alone, characters of Apertium's stream
+    # format (escaped by its deformatter) and a line with no sentence end included
+    for line in ["The nurse [sic] paid $5 for a/b @home {ok} \\ ^x^.", "I am tired",
+                 MT_GENEVAL_LINES[5]]:
+        alone = line
+        for mode in ["eng-spa", "es-fr"]:
+            alone = subprocess.run(["apertium", "-u", mode], input=alone + "\n",
+                                   capture_output=True, text=True, check=True).stdout.strip()
+        assert en_fr.translate([Request("x", line)]) == [alone]
+
+
+@needs_apertium
+def test_the_cache_key_changed_with_the_line_by_line_mode():
+    # answers of the batch-dependent version are not served to this one
+    en_es = build_backend({"backend": "apertium", "modes": ["eng-spa"]}, None)
+    assert en_es.request_version == 2
 
 
 PROMPTS = ["baseline", "moral"]  # two of the four: enough to show that they share outputs

@@ -434,9 +434,17 @@ def test_tables_figures_and_scorecard_from_runs(tmp_path):
 
     part = read(tmp_path)
     figures = {f.key: f for f in part.figures}
-    assert list(figures) == ["bleu_all", "gap_de", "correct_word_rate_de", "contextual_de",
-                             "contextual_correct_word_rate_de", "gap_fr", "correct_word_rate_fr",
+    assert list(figures) == ["bleu_all", "gap_de", "counterfactual_accuracy_de",
+                             "correct_word_rate_de", "contextual_de",
+                             "contextual_correct_word_rate_de", "gap_fr",
+                             "counterfactual_accuracy_fr", "correct_word_rate_fr",
                              "contextual_fr", "contextual_correct_word_rate_fr"]
+    # the authors' headline, a pair correct only when both its genders are, beside the gap
+    assert figures["counterfactual_accuracy_fr"].label == "counterfactual accuracy (fr)"
+    assert figures["counterfactual_accuracy_fr"].better == "higher"
+    assert part.cells[("right", "counterfactual_accuracy_fr")].value == 100
+    assert part.cells[("copy", "counterfactual_accuracy_fr")].value == pytest.approx(
+        100 * rates.loc[("copy", "fr"), "counterfactual_accuracy"])
     assert part.cells[("copy", "contextual_correct_word_rate_fr")].value == 0
     assert part.cells[("copy", "contextual_fr")].prompt == "baseline"
     assert figures["gap_fr"].better == "closer to 0" and figures["gap_fr"].quality == "bleu_all"
@@ -459,7 +467,9 @@ def test_scorecard_reader_without_a_set_has_no_column_for_it(tmp_path):
                for n in ("accuracy", "paper", "quality", "summary") for k in (n, f"{n}_md")}
     build_tables(runs, outputs)
     assert [f.key for f in read(tmp_path).figures] == ["bleu_all", "gap_de",
+                                                        "counterfactual_accuracy_de",
                                                         "correct_word_rate_de", "gap_fr",
+                                                        "counterfactual_accuracy_fr",
                                                         "correct_word_rate_fr"]
 
 
@@ -565,3 +575,35 @@ def test_start_up_checks_run_ours_and_name_the_key(monkeypatch):
     bad["benchmarks"]["mt-geneval"]["data"]["languages"] = ["fr", "ru"]
     with pytest.raises(GenderMTError, match=r"^benchmarks\.mt-geneval\.data: .*en_ru"):
         check_config(bad)
+
+
+def test_context_shown_only_to_a_system_that_reads_the_prompt():
+    from gendermt.benchmarks.mt_geneval.context import context_shown
+
+    templates = {"baseline": {"user": "{source}"},
+                 "baseline_context": {"user": "Context: {context}\nSentence: {source}"},
+                 "bare": {"user": "{source}"}, "bare_context": {"user": "{source}"}}
+    both = ["counterfactual", "contextual"]
+    llm = {"backend": "openai-compatible", "model": "m", "base_url": "http://x/v1"}
+    assert context_shown(llm, templates, "baseline", both) is True
+    # a context template that never shows the context sentence
+    assert context_shown(llm, templates, "bare", both) is False
+    for reads_source in ({"backend": "apertium", "modes": ["eng-spa"]},
+                         {"backend": "copy-source"}, {"backend": "stored", "path": "x"}):
+        assert context_shown(reads_source, templates, "baseline", both) is False
+    assert context_shown(llm, templates, "baseline", ["counterfactual"]) is None
+
+
+def test_summary_says_which_system_saw_the_context(tmp_path):
+    from gendermt.benchmarks.mt_geneval.tables import build_tables
+
+    data = _build(tmp_path)
+    runs = [{**_run(tmp_path, data, "right", data["reference"]), "context_shown": True},
+            {**_run(tmp_path, data, "copy", data["source"]), "context_shown": False}]
+    tables = tmp_path / "mt-geneval" / "tables"
+    outputs = {k: str(tables / f"{k.removesuffix('_md')}.{'md' if k.endswith('_md') else 'csv'}")
+               for n in ("accuracy", "paper", "quality", "summary") for k in (n, f"{n}_md")}
+    build_tables(runs, outputs)
+    summary = pd.read_csv(outputs["summary"]).set_index(["system", "lang"])
+    assert summary.loc[("right", "fr"), "context_shown"] == True  # noqa: E712
+    assert summary.loc[("copy", "fr"), "context_shown"] == False  # noqa: E712

@@ -88,6 +88,9 @@ def test_the_real_llm_ran_every_segment(run):
               run.path(MTG / "inputs/baseline.jsonl").read_text(encoding="utf-8").splitlines()]
     ctx = [r for r in inputs if "-ctx-" in r["item_id"]]
     assert ctx and all("Context: " in r["messages"][-1]["content"] for r in ctx)
+    # the LLM was shown the context sentence; the reference points read the sentence alone
+    assert summary.loc[(LLM, LANGS[0]), "context_shown"] == True  # noqa: E712
+    assert summary.loc[("mt-geneval-oracle", LANGS[0]), "context_shown"] == False  # noqa: E712
 
 
 def test_tables_agree_with_the_command_line(run, tmp_path, capsys):
@@ -135,12 +138,15 @@ def test_scorecard_columns(run):
         ctx = f"MT-GenEval · contextual accuracy ({lang})"
         assert card.loc["mt-geneval-oracle", gap] == 0
         assert card.loc["mt-geneval-oracle", ctx] == 100
+        # the authors' official figure beside the gap: the oracle gets every pair right
+        official = f"MT-GenEval · counterfactual accuracy ({lang})"
+        assert card.loc["mt-geneval-oracle", official] == 100
     assert card.loc["copy-source", "MT-GenEval · BLEU (all)"] < 10  # marked low quality
     legend = pd.read_csv(run.path("results/default/scorecard/legend.csv"))
     ours = legend[legend.iloc[:, 0].astype(str).str.startswith("MT-GenEval")]
-    # BLEU, then per language the gap, contextual accuracy and their correct-word rates,
-    # then the clean-output share
-    assert len(ours) == 1 + 4 * len(LANGS) + 1
+    # BLEU, then per language the gap, the counterfactual accuracy, contextual accuracy and
+    # their correct-word rates, then the clean-output share
+    assert len(ours) == 1 + 5 * len(LANGS) + 1
 
 
 def test_study_config_dry_runs_on_the_shared_data(tmp_path):

@@ -254,3 +254,33 @@ def test_cli_without_subsets_has_no_delta_s(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "delta_s" not in json.loads(proc.stdout)
     assert len(pd.read_csv(tmp_path / "s.csv")) == N
+
+
+def test_a_subset_run_reads_its_items_as_the_full_run(winomt_run, tmp_path):
+    """A study's subset with `alignment_corpus: whole`: Google's file is aligned in full
+    (winomt_whole) and the subset read after, so every per-sentence reading is the full
+    run's (the fixture's) of the same item."""
+    full_run, data = winomt_run
+    workdir = copy_project(tmp_path / "project")
+    config = yaml.safe_load((full_run / "config" / "winomt-test.yaml").read_text())
+    config["benchmarks"]["winomt"].update(
+        subset={"size": 24, "seed": 32, "by": ["gold", "stereotype"]},
+        alignment_corpus={"google": "whole", "copy-source": "own"})
+    (workdir / "config" / "winomt-test.yaml").write_text(yaml.safe_dump(config))
+    proc = snakemake(workdir, "--configfile", "config/winomt-test.yaml", "--cores", "2",
+                     TARGETS[0], timeout=RUN_TIMEOUT)
+    assert proc.returncode == 0, explain(proc)
+    gender = "results/default/winomt/gender"
+    for reader in ("corrected", "original"):
+        subset = pd.read_parquet(workdir / gender / reader / "google" / "fr.parquet")
+        full = pd.read_parquet(full_run / gender / reader / "google" / "fr.parquet")
+        assert len(subset) == 24
+        expected = full.set_index("item_id").loc[subset["item_id"]].reset_index()
+        for column in ("aligned", "predicted", "correct"):
+            assert subset[column].tolist() == expected[column].tolist(), (reader, column)
+        summary = json.loads((workdir / gender / reader / "google" / "fr.json").read_text())
+        assert summary["alignment_corpus"] == {"corpus": "whole", "pairs": N, "items": 24}
+    copy = json.loads((workdir / gender / "corrected" / "copy-source" / "fr.json").read_text())
+    assert copy["alignment_corpus"] == {"corpus": "own", "pairs": 24, "items": 24}
+    table = pd.read_csv(workdir / "results/default/winomt/tables/summary.csv")
+    assert set(table["alignment_corpus"]) == {f"whole ({N} pairs)", "own (24 pairs)"}

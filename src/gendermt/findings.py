@@ -50,6 +50,13 @@ LIMITS: dict[str, str] = {
         "Accuracy counts an output with none of the gendered words of either reference as "
         "correct (the official rule), so a system that drops or garbles the gendered word "
         "is not penalised: read it beside BLEU (and chrF, in mt-geneval/tables/quality.csv). "
+        "The counterfactual accuracy is the authors' official figure: a pair counts only "
+        "when both its masculine and its feminine translations are correct, so it sits "
+        "below both genders' own accuracies; the gap beside it says which gender fails. "
+        "Only a system that reads the prompt (an LLM) is shown a contextual item's context "
+        "sentence; Apertium and the reference points translate the sentence without its "
+        "context (the summary table's context_shown), so their contextual accuracy "
+        "measures what they guess, not how they use the context. "
         "Apertium's French and Italian go through Spanish. The references are one human "
         "translation each: BLEU and chrF under-rate valid alternatives."),
     "gate-x-e": (

@@ -5,6 +5,7 @@
 # scorecard's columns. Everything it needs of the config is its own block (its contract:
 # gendermt/benchmarks/mt_geneval/contract.py).
 from gendermt.benchmarks.mt_geneval.data import published_files as mt_geneval_files
+from gendermt.benchmarks.mt_geneval.context import context_shown as mt_geneval_context_shown
 from gendermt.benchmarks.mt_geneval.inputs import templates_of as mt_geneval_templates
 
 
@@ -28,11 +29,24 @@ MT_GENEVAL_RAW = (
     else []
 )
 # Every run (system × prompt) as a record: the aggregate stages never parse paths.
-MT_GENEVAL_RUNS = run_paths(
-    f"{RESULTS}/mt-geneval/items/{{system}}/{{prompt}}.parquet",
-    "mt-geneval",
-    summary=f"{RESULTS}/mt-geneval/items/{{system}}/{{prompt}}.json",
-)
+# `context_shown`: whether the system saw the contextual items' context sentence (a prompted
+# LLM on a prompt that shows it; never Apertium or a stored file, which read the sentence alone)
+MT_GENEVAL_RUNS = [
+    {
+        **r,
+        "context_shown": mt_geneval_context_shown(
+            settings_on(config, "mt-geneval", r["system"]),
+            TEMPLATES.get("mt-geneval", {}),
+            r["prompt"],
+            MT_GENEVAL_SETS,
+        ),
+    }
+    for r in run_paths(
+        f"{RESULTS}/mt-geneval/items/{{system}}/{{prompt}}.parquet",
+        "mt-geneval",
+        summary=f"{RESULTS}/mt-geneval/items/{{system}}/{{prompt}}.json",
+    )
+]
 MT_GENEVAL_TABLES = ["accuracy", "paper", "quality", "summary"]
 # sacrebleu options of its metrics (scoring.<metric>), a param of the scoring jobs
 MT_GENEVAL_METRIC_OPTIONS = {

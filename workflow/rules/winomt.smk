@@ -4,6 +4,7 @@
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 WINOMT = benchmark_spec("winomt")
 WINOMT_DATA = WINOMT.get("data", {})
@@ -21,6 +22,29 @@ WINOMT_RUNS = [(r["system"], r["prompt"]) for r in run_records("winomt")]  # pro
 # a system that runs only some gets a job per language of its own (winomt_gender_apart).
 WINOMT_APART = [s for s in WINOMT_SYSTEMS if s in WINOMT.get("system_prompts", {})]
 WINOMT_TOGETHER = [s for s in WINOMT_SYSTEMS if s not in WINOMT_APART]
+# On a subset, the systems aligned on their translations of the whole set, the subset read
+# after (`alignment_corpus: whole`; gendermt.benchmarks.winomt.whole_file): without a subset
+# their translations are the whole file already
+WINOMT_WHOLE = [
+    s
+    for s in WINOMT_SYSTEMS
+    if WINOMT.get("subset") and WINOMT.get("alignment_corpus", {}).get(s) == "whole"
+]
+
+
+def winomt_whole_files(systems, lang):
+    """The whole-set translations of those of ``systems`` aligned on their whole file."""
+    return [f"{RESULTS}/winomt/whole/{s}/{lang}.jsonl" for s in systems if s in WINOMT_WHOLE]
+
+
+def winomt_whole_inputs(systems):
+    """A scoring job's whole files and the whole set's data (none without such a system)."""
+
+    def inputs(wildcards):
+        files = winomt_whole_files(systems(wildcards), wildcards.lang)
+        return {"whole": files, "full": [f"{RESULTS}/winomt/data_full.parquet"] if files else []}
+
+    return inputs
 WINOMT_SUMMARIES = [
     f"{RESULTS}/winomt/gender/{reader}/{system}/{lang}.json"
     for reader in WINOMT_READERS[:1]
@@ -50,7 +74,7 @@ if WINOMT:
     )
 
 
-localrules: winomt_data, winomt_tables, winomt_figures, winomt_readers, winomt_occupations, winomt_validation
+localrules: winomt_data, winomt_full_data, winomt_tables, winomt_figures, winomt_readers, winomt_occupations, winomt_validation
 
 
 rule winomt_data:
@@ -77,11 +101,65 @@ rule winomt_data:
         "../scripts/winomt_data.py"
 
 
+# The whole set (no subset), for the systems aligned on their whole file: the data stage's
+# build without its subset step (its own job: the subset's data stage and everything after
+# it stay as they are)
+rule winomt_full_data:
+    input:
+        provenanced(WINOMT_RAW),
+    output:
+        data=f"{RESULTS}/winomt/data_full.parquet",
+        provenance=f"{RESULTS}/winomt/data_full.json",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.winomt.data"),
+        data_sources=data_source_identity(WINOMT_RAW),
+        source=WINOMT_DATA,
+    log:
+        f"{LOGS}/winomt/data_full.log",
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/winomt_full_data.py"
+
+
+# A whole-file system's translations of the whole set, for alignment only (a stored file read
+# in full, Apertium on every sentence): the scoring job checks that its lines at the subset's
+# items are the lines it scores
+rule winomt_whole:
+    input:
+        data=f"{RESULTS}/winomt/data_full.parquet",
+        stored=lambda wildcards: stored_outputs_of(
+            SimpleNamespace(benchmark="winomt", system=wildcards.system, prompt=wildcards.lang)
+        ),
+    output:
+        f"{RESULTS}/winomt/whole/{{system}}/{{lang}}.jsonl",
+    wildcard_constraints:
+        system="|".join(re.escape(s) for s in WINOMT_WHOLE) or "(?!)",
+    params:
+        code=lambda wildcards: code_fingerprint(
+            "gendermt.benchmarks.winomt.whole_file", *system_modules(SYSTEMS[wildcards.system])
+        ),
+        settings=lambda wildcards: output_settings(
+            settings_on(config, "winomt", wildcards.system)
+        ),
+        postprocess=WINOMT.get("postprocess", []),
+    resources:
+        **node_resources("winomt_whole"),
+    log:
+        f"{LOGS}/winomt/whole/{{system}}/{{lang}}.log",
+    conda:
+        "../../envs/translate.yaml"
+    script:
+        "../scripts/winomt_whole.py"
+
+
 # One job per target language: spaCy is loaded once, and each system's file is aligned
 # once per reader's tokenisation (each file on its own: a system's links never depend on
 # which other systems the study has).
 rule winomt_gender:
     input:
+        # on a subset: the whole-file systems' translations of the whole set and its data
+        unpack(winomt_whole_inputs(lambda wildcards: WINOMT_TOGETHER)),
         translations=expand(
             f"{RESULTS}/winomt/translations/{{system}}/{{{{lang}}}}.jsonl", system=WINOMT_TOGETHER
         ),
@@ -110,6 +188,8 @@ rule winomt_gender:
         systems=WINOMT_TOGETHER,
         # the original readers' token genders per language (spacy or rules)
         morphology=WINOMT.get("morphology", {}),
+        # the systems aligned on their whole file (the whole input's order)
+        whole=lambda wildcards: [s for s in WINOMT_TOGETHER if s in WINOMT_WHOLE],
     resources:
         **node_resources("winomt_gender"),
     log:
@@ -126,6 +206,7 @@ rule winomt_gender:
 # loaded once more per such job).
 rule winomt_gender_apart:
     input:
+        unpack(winomt_whole_inputs(lambda wildcards: [wildcards.system])),
         # a list (of one): the scoring stage takes one file per system
         translations=[f"{RESULTS}/winomt/translations/{{system}}/{{lang}}.jsonl"],
         data=f"{RESULTS}/winomt/data.parquet",
@@ -152,6 +233,7 @@ rule winomt_gender_apart:
         readers=WINOMT_READERS,
         systems=lambda wildcards: [wildcards.system],
         morphology=WINOMT.get("morphology", {}),
+        whole=lambda wildcards: [wildcards.system] if wildcards.system in WINOMT_WHOLE else [],
     resources:
         **node_resources("winomt_gender_apart"),
     log:

@@ -4,6 +4,20 @@ Modes are chained in order to pivot where a pair is missing (en→fr as ``[eng-s
 en→it as ``[eng-spa, spa-ita]``). It translates the plain source text and, having no notion
 of gender beyond its dictionaries, defaults to the masculine ("El enfermero").
 
+Each line is translated as if it were alone, whatever else its batch holds. ``apertium -u
+MODE`` over a file reads it as one text (a line's reading changed with its neighbours: 67 of
+300 MT-GenEval fr sentences moved when their order was reversed), and null-flush mode
+(``apertium -z``, each segment ended by a NUL) is not enough with Apertium 3.8: its
+deformatter drops the NULs, and the HMM tagger (``apertium-tagger -g -z``) keeps its state
+across them (36 of the same 300 tagged otherwise in reverse order). So a mode runs as its
+``.mode`` pipeline in null-flush mode (``apertium-wblank-mode -z``), each line a
+NUL-ended segment deformatted as ``apertium-destxt`` deformats a file of that line alone,
+the tagger run once per line (about 4 ms each), every other stage once per batch; the
+output is reformatted by ``apertium-retxt``. The lines come out as ``apertium -u MODE`` gives
+each line alone (checked on real sentences, tests/test_backends_apertium.py), in 2-5 s per
+300 lines and mode on 2 shared cores (a whole batch in one ``apertium -u``: about 0.5 s),
+where one ``apertium`` process per line takes about 0.2 s per line and mode (about 60 s).
+
 ``modes`` is one chain, or a chain per target language (``{es: [eng-spa], fr: [eng-spa,
 es-fr]}``) for a benchmark whose items carry their target language (MT-GenEval: one system
 translates into every language of the study).
@@ -11,8 +25,12 @@ translates into every language of the study).
 
 from __future__ import annotations
 
+import os
+import shlex
 import shutil
 import subprocess
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gendermt.errors import GenderMTError, MissingResourceError
@@ -23,6 +41,13 @@ if TYPE_CHECKING:  # annotations only: the workflow imports backends to plan
     import pandas as pd
 
 PACKAGES = "apertium apertium-eng-spa apertium-spa-ita apertium-fr-es"
+
+#: the end ``apertium-destxt`` gives a text (an added sentence end, an empty blank, the
+#: final newline as a superblank), which ``apertium-retxt`` takes off again
+_TEXT_END = ".[][\n]"
+_LINE_BREAK = "[\n]"  # a newline between lines, as a superblank
+#: stages that keep state across null flushes: run once per line
+_PER_LINE_STAGES = frozenset({"apertium-tagger"})
 
 
 def installed_modes() -> set[str]:
@@ -47,6 +72,9 @@ class Apertium(Backend):
     reads_data: ClassVar[bool] = False
     prompted: ClassVar[bool] = False
     default_batch_size: ClassVar[int] = 256
+    # 2: each line translated alone (null-flush pipeline); version 1's answers depended on
+    # the batch they were translated in, so none of them is reused
+    request_version: ClassVar[int] = 2
     settings_keys: ClassVar[frozenset[str]] = frozenset({"modes"})
     required_keys: ClassVar[frozenset[str]] = frozenset({"modes"})
 
@@ -86,17 +114,29 @@ class Apertium(Backend):
         return {**super().identity(), "packages": package_versions()}
 
     def _run(self, mode: str, lines: list[str]) -> list[str]:
-        # -u: no '*' marks on unknown words, which would otherwise end up in the output.
-        proc = subprocess.run(["apertium", "-u", mode], input="\n".join(lines) + "\n",
-                              capture_output=True, text=True, check=False)
-        if proc.returncode != 0:
-            raise GenderMTError(f"apertium {mode} failed ({proc.returncode}): "
-                                f"{proc.stderr.strip()[-500:]}")
-        out = proc.stdout.rstrip("\n").split("\n")
-        if len(out) != len(lines):
-            raise GenderMTError(f"apertium {mode} returned {len(out)} lines for "
+        """``lines`` (no newline inside) through ``mode``, each as ``apertium -u mode`` on a
+        file of that line alone gives it (see the module docstring)."""
+        if not lines:
+            return []
+        # one deformatter call for the batch: its text between line breaks is each line's
+        # (it escapes characters, a newline becomes a superblank)
+        text = _call(["apertium-destxt"], "\n".join(lines) + "\n", mode)
+        if not text.endswith(_TEXT_END):
+            raise GenderMTError(f"apertium-destxt ended its text with {text[-20:]!r}")
+        segments = [body + _TEXT_END for body in text[: -len(_TEXT_END)].split(_LINE_BREAK)]
+        if len(segments) != len(lines):
+            raise GenderMTError(f"apertium-destxt gave {len(segments)} lines for "
+                                f"{len(lines)}")
+        for group in _stage_groups(mode):
+            if group[0] in _PER_LINE_STAGES:
+                segments = [_flushed(group[1], [s], mode)[0] for s in segments]
+            else:
+                segments = _flushed(group[1], segments, mode)
+        out = _call(["apertium-retxt"], "".join(segments), mode).split("\n")
+        if len(out) != len(lines) + 1 or out[-1]:
+            raise GenderMTError(f"apertium {mode} returned {len(out) - 1} lines for "
                                 f"{len(lines)} sentences")
-        return [line.strip() for line in out]
+        return [line.strip() for line in out[:-1]]
 
     def chain_of(self, request: Request) -> list[str]:
         if None in self.chains:
@@ -122,3 +162,48 @@ class Apertium(Backend):
             for i, line in zip(positions, lines, strict=True):
                 out[i] = line
         return out
+
+
+def _call(command: list[str], text: str, mode: str) -> str:
+    proc = subprocess.run(command, input=text, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise GenderMTError(f"apertium {mode}: {command[0]} failed ({proc.returncode}): "
+                            f"{proc.stderr.strip()[-500:]}")
+    return proc.stdout
+
+
+def _flushed(pipeline: str, segments: list[str], mode: str) -> list[str]:
+    """``segments`` through a null-flush pipeline, each ended by a NUL; its outputs, in order
+    (each stage adds a NUL at the end of its input: those come back empty)."""
+    # $1: the generator's option for -u (no '*' on unknown words, as `apertium -u`);
+    # $2: the tagger's option (none)
+    out = _call(["bash", "-c", pipeline, "apertium", "-n", ""],
+                "".join(s + "\0" for s in segments), mode).split("\0")
+    if len(out) <= len(segments) or any(out[len(segments):]):
+        raise GenderMTError(f"apertium {mode}: {pipeline.split()[0]} returned "
+                            f"{len(out) - 1} segments for {len(segments)}")
+    return out[: len(segments)]
+
+
+@cache
+def _stage_groups(mode: str) -> tuple[tuple[str, str], ...]:
+    """``mode``'s null-flush pipeline (as ``apertium -z`` builds it) cut into groups of
+    stages: (first program, pipeline) with each per-line stage a group of its own."""
+    datadir = Path(os.environ.get("APERTIUM_DATADIR", "/usr/share/apertium"))
+    mode_file = datadir / "modes" / f"{mode}.mode"
+    if not mode_file.is_file():
+        raise MissingResourceError(f"Apertium has no mode file {mode_file}")
+    proc = subprocess.run(["apertium-wblank-mode", "-z", str(mode_file)],
+                          capture_output=True, text=True, check=False)
+    if proc.returncode != 0 or not proc.stdout.strip():
+        raise GenderMTError(f"apertium-wblank-mode -z {mode_file} failed: "
+                            f"{proc.stderr.strip()[-500:]}")
+    groups: list[tuple[str, list[str]]] = []
+    for stage in (s.strip() for s in proc.stdout.strip().split("|")):
+        program = shlex.split(stage)[0]
+        alone = program in _PER_LINE_STAGES
+        if alone or not groups or groups[-1][0] in _PER_LINE_STAGES:
+            groups.append((program, [stage]))
+        else:
+            groups[-1][1].append(stage)
+    return tuple((program, " | ".join(stages)) for program, stages in groups)

@@ -35,6 +35,12 @@ CONTRACTS = (
                     "counterfactual accuracy gap, masculine − feminine",
                     "closer to 0",
                 ),
+                (
+                    "counterfactual_accuracy_{lang}",
+                    "counterfactual accuracy, a pair correct only when both genders are "
+                    "(the authors' official figure)",
+                    "higher",
+                ),
                 ("contextual_{lang}", "contextual accuracy", "higher"),
                 (
                     "correct_word_rate_{lang}",

@@ -1,6 +1,8 @@
 """MT-GenEval's part of the scorecard, read from ``mt-geneval/tables/summary.csv``: per target
-language the counterfactual accuracy gap (masculine − feminine) and the contextual accuracy,
-each beside its correct-word rate, and BLEU over all segments, the quality floor below which
+language the counterfactual accuracy gap (masculine − feminine) beside the official
+counterfactual accuracy (the authors' headline: a pair counts only when both its masculine
+and its feminine translations are correct), the contextual accuracy, each beside its
+correct-word rate, and BLEU over all segments, the quality floor below which
 the gaps mean little. An output with no gendered word counts as correct in the official
 accuracy (an untranslated or echoed one scores 1.0); the correct-word rate (share of outputs
 with a word of the right gender's reference) tells those apart."""
@@ -57,6 +59,12 @@ def read(results: Path, headline: Mapping[str, str] | None = None,
                     "accuracy points (masculine − feminine)", "closer to 0", run, SOURCE,
                     f"100 × column accuracy_gap, lang {lang}", quality=quality),
              "accuracy_gap"),
+            (Figure(KEY, f"counterfactual_accuracy_{lang}",
+                    f"counterfactual accuracy ({lang})",
+                    "% of counterfactual pairs with both genders correct", "higher", run,
+                    SOURCE, f"100 × column counterfactual_accuracy, lang {lang} (MT-GenEval's "
+                    "official accuracy: a pair is correct only when both its translations "
+                    "are)", quality=quality), "counterfactual_accuracy"),
             (Figure(KEY, f"correct_word_rate_{lang}", f"counterfactual correct words ({lang})",
                     "% of counterfactual outputs with a right-gender word", "higher", run,
                     SOURCE, f"100 × column correct_word_rate, lang {lang} (the official "

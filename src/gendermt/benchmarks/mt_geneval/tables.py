@@ -1,7 +1,9 @@
 """MT-GenEval's tables from per-segment decisions (``evaluate.evaluate_segments``) of each run.
 
 Runs are records ``{"system", "prompt", "path", "summary"}`` (the run's per-segment
-decisions and its summary JSON); nothing is parsed out of paths.
+decisions and its summary JSON) and, where known, ``context_shown`` (whether the system saw
+the contextual items' context sentence: ``context.context_shown``); nothing is parsed out of
+paths.
 """
 
 from __future__ import annotations
@@ -110,11 +112,15 @@ def quality_table(runs: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
-def summary_table(accuracy: pd.DataFrame, quality: pd.DataFrame) -> pd.DataFrame:
+def summary_table(accuracy: pd.DataFrame, quality: pd.DataFrame,
+                  runs: Sequence[Mapping] = ()) -> pd.DataFrame:
     """One row per system × prompt × language: the headline figures (the scorecard's source):
     counterfactual accuracy, per gender and their gap, contextual accuracy, the share of
     outputs with a right-gender word, and BLEU/chrF over all the language's segments against
-    the right references."""
+    the right references; ``context_shown`` (from ``runs``): whether the system saw the
+    contextual items' context sentence (False: it translated the sentence alone, so its
+    contextual accuracy measures what it guesses; empty where unknown or no contextual set)."""
+    shown = {(r["system"], r.get("prompt", "")): r.get("context_shown") for r in runs}
     rows = {}
     for rec in accuracy.to_dict("records"):
         row = rows.setdefault((rec["system"], rec["prompt"], rec["lang"]), {})
@@ -132,14 +138,20 @@ def summary_table(accuracy: pd.DataFrame, quality: pd.DataFrame) -> pd.DataFrame
         key = (rec["system"], rec["prompt"], rec["lang"])
         if key in rows:
             rows[key][rec["metric"]] = rec["score"]
-    frame = pd.DataFrame([{"system": s, "prompt": p, "lang": lang, **row}
+    frame = pd.DataFrame([{"system": s, "prompt": p, "lang": lang, **row,
+                           "context_shown": shown.get((s, p))}
                           for (s, p, lang), row in rows.items()])
     columns = ["system", "prompt", "lang", "counterfactual_accuracy", "accuracy_masculine",
                "accuracy_feminine", "accuracy_gap", "contextual_accuracy", "counterfactual_n",
                "contextual_n", *sorted(set(quality["metric"])),
                # beside accuracy, which counts an output with no gendered word as correct
-               "correct_word_rate", "contextual_correct_word_rate"]
-    return frame.reindex(columns=columns)
+               "correct_word_rate", "contextual_correct_word_rate", "context_shown"]
+    frame = frame.reindex(columns=columns)
+    # a set without contextual items has no context to show
+    frame["context_shown"] = [None if pd.isna(acc) or shown is None else bool(shown)
+                              for acc, shown in zip(frame["contextual_accuracy"],
+                                                    frame["context_shown"], strict=True)]
+    return frame
 
 
 def build_tables(runs: Sequence[Mapping], outputs: Mapping[str, str]) -> None:
@@ -155,5 +167,5 @@ def build_tables(runs: Sequence[Mapping], outputs: Mapping[str, str]) -> None:
     write_table(paper_layout(accuracy_long, quality), outputs["paper"], outputs["paper_md"],
                 floatfmt=".1f")
     write_table(quality, outputs["quality"], outputs["quality_md"])
-    write_table(summary_table(accuracy_long, quality), outputs["summary"],
+    write_table(summary_table(accuracy_long, quality, runs), outputs["summary"],
                 outputs["summary_md"], floatfmt=".3f")

@@ -22,6 +22,9 @@ CONTRACTS = (
         node_rules={
             "winomt_gender": NodeRule(runtime=60, mem_mb=8000),
             "winomt_gender_apart": NodeRule(runtime=60, mem_mb=8000),
+            # a whole-file system's translations of the whole set (Apertium: about a minute
+            # a language)
+            "winomt_whole": NodeRule(runtime=30, mem_mb=2000),
         },
         data_keys=("data.path", "data.pro", "data.anti", "templates"),
         data_stage_keys=("data.path", "data.pro", "data.anti"),
@@ -33,6 +36,8 @@ CONTRACTS = (
                 settings={"source_mismatch": ("error", "warn")},
             ),
         },
+        # alignment_corpus: a whole-file system's backend can give the whole set
+        check="gendermt.benchmarks.winomt.whole_file:check",
         cli="gendermt.benchmarks.winomt.cli",
         commands=("gendermt.benchmarks.winomt.align_cli",),
         scorecard=Scorecard(

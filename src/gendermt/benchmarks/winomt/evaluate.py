@@ -20,7 +20,10 @@ Two readers (``readers:`` in the config, ``--reader`` on the command line):
 Workflow stage ``winomt_gender``: one job per target language scores every system's
 ``translations/{system}/{lang}.jsonl`` with every reader, loading spaCy once and aligning
 each file once per tokenisation → ``gender/{reader}/{system}/{lang}.parquet`` (+ ``.csv``)
-and its metrics (``.json``).
+and its metrics (``.json``). On a study's subset, a system with a whole file
+(``whole_file.py``: ``alignment_corpus: whole``) is aligned on the whole set and its subset
+rows read after, so that its figures are the full run's reading of the same items; the
+summary names the corpus (``alignment_corpus``).
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ from .original import (
     translated_entity,
 )
 from .spacy_models import load_pipeline
+from .whole_file import whole_lines
 
 log = logging.getLogger(__name__)
 
@@ -195,6 +199,42 @@ def predict(data: pd.DataFrame, hypotheses: list[str], lang: str,
     return table, {**facts, **timing}
 
 
+def subset_links(full: pd.DataFrame, whole: list[str], rows: list[int], reader: str,
+                 alignment: dict[str, Any] | None) -> Links:
+    """The links of the items at ``rows`` of the whole set, from the alignment of the whole
+    file (``whole``: one translation per item of ``full``), as the full run makes them."""
+    made = align_file(full, whole, reader, alignment)
+    return Links([made.positions[r] for r in rows], [made.aligned[r] for r in rows],
+                 made.seconds)
+
+
+def corpus_record(data: pd.DataFrame, full: pd.DataFrame | None, whole: bool) -> dict:
+    """What a system's links were learnt from, for its summary: ``whole`` (the whole set's
+    file, the subset read after) or ``own`` (the scored lines themselves)."""
+    if whole and full is not None:
+        return {"corpus": "whole", "pairs": len(full), "items": len(data)}
+    return {"corpus": "own", "pairs": len(data), "items": len(data)}
+
+
+def _whole_files(data: pd.DataFrame, hyps_of: dict[str, list[str]],
+                 whole: dict[str, str] | None, full_data_path: str | None
+                 ) -> tuple[pd.DataFrame | None, dict[str, tuple[list[str], list[int]]]]:
+    """The whole set's data and, per whole-file system, its whole file and the subset's rows
+    in it (checked to hold the lines scored)."""
+    if not whole:
+        return None, {}
+    if full_data_path is None:
+        raise ValueError("whole files need the whole set's data (full_data_path)")
+    full = pd.read_parquet(full_data_path)
+    rows_of = {}
+    for system, path in whole.items():
+        if system not in hyps_of:
+            raise ValueError(f"a whole file for {system!r}, which this job does not score")
+        lines = _hypotheses(full, path)
+        rows_of[system] = lines, whole_lines(full, data, lines, hyps_of[system], path)
+    return full, rows_of
+
+
 def _hypotheses(data: pd.DataFrame, path: str) -> list[str]:
     """One system's translations, in ``data``'s item order."""
     records = {r["item_id"]: r["hypothesis"] for r in read_jsonl(path)}
@@ -207,11 +247,14 @@ def _hypotheses(data: pd.DataFrame, path: str) -> list[str]:
 def score_run(lang: str, systems: Sequence[str], translations: Sequence[str],
                    data_path: str, alignment: dict[str, Any], readers: Sequence[str],
                    tables: Sequence[str], csvs: Sequence[str], summaries: Sequence[str],
-                   morphology: dict[str, str] | None = None, lexicon: str | None = None
-                   ) -> None:
+                   morphology: dict[str, str] | None = None, lexicon: str | None = None,
+                   whole: dict[str, str] | None = None,
+                   full_data_path: str | None = None) -> None:
     """Workflow stage (see the module docstring): ``tables``, ``csvs``, ``summaries`` are in
     the order reader × system (``readers`` outer); ``lexicon``: the corrected reader's
-    occupation translations (lexicon.py; default the shipped one)."""
+    occupation translations (lexicon.py; default the shipped one). ``whole``: system → its
+    translations of the whole set (``full_data_path``'s items), for the systems aligned on
+    the whole file (``whole_file.py``); the others are aligned on their own lines."""
     if lang not in LANGUAGES:
         raise ValueError(f"WinoMT prompts are named by target language ({', '.join(LANGUAGES)}); "
                          f"got {lang!r}")
@@ -223,6 +266,7 @@ def score_run(lang: str, systems: Sequence[str], translations: Sequence[str],
     models = Models(lexicon)
     hyps_of = {system: _hypotheses(data, path)
                for system, path in zip(systems, translations, strict=True)}
+    full, rows_of = _whole_files(data, hyps_of, whole, full_data_path)
     pairs = [(reader, system) for reader in readers for system in systems]
     for (reader, system), summary in zip(pairs, summaries, strict=True):
         if f"/{reader}/{system}/" not in str(summary).replace("\\", "/"):
@@ -234,7 +278,9 @@ def score_run(lang: str, systems: Sequence[str], translations: Sequence[str],
     for reader, system in pairs:
         key = TOKENISATION[reader], system
         if key not in links:
-            links[key] = align_file(data, hyps_of[system], reader, alignment)
+            links[key] = (subset_links(full, *rows_of[system], reader, alignment)
+                          if system in rows_of else
+                          align_file(data, hyps_of[system], reader, alignment))
             log.info("%s %s aligned (%s words) in %.1f s", system, lang, key[0],
                      links[key].seconds)
     for k, (reader, system) in enumerate(pairs):
@@ -252,4 +298,6 @@ def score_run(lang: str, systems: Sequence[str], translations: Sequence[str],
         write_parquet(tables[k], table)
         write_table(table, csvs[k])
         write_json(summaries[k], {"system": system, "lang": lang, **metrics, **facts,
+                                  "alignment_corpus": corpus_record(data, full,
+                                                                    system in rows_of),
                                   "seconds": seconds})

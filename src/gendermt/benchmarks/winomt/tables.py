@@ -17,7 +17,8 @@ from .metric import signature
 COLUMNS = ["system", "lang", "n", "acc", "f1_male", "f1_female", "delta_g", "acc_pro",
            "acc_anti", "delta_s", "precision_male", "recall_male", "precision_female",
            "recall_female", "share_male", "share_female", "share_neutral", "share_unknown",
-           "artefacts", "reader", "reader_version", "morphology", "aligner", "seconds", "signature"]
+           "artefacts", "reader", "reader_version", "morphology", "aligner", "alignment_corpus",
+           "seconds", "signature"]
 METRICS = ("acc", "delta_g", "delta_s")
 #: WinoMT's sentences (en.txt): Stanovsky et al.'s published figures are over all of them.
 FULL_SET = 3888
@@ -125,6 +126,15 @@ PUBLISHED_CAUSES = {
 }
 
 
+def corpus_label(corpus: dict | None) -> str:
+    """What a row's links were learnt from, in words: ``whole (3888 pairs)`` (the system's
+    translations of the whole set, the subset read after: the full run's reading of the same
+    items) or ``own (24 pairs)`` (the scored lines alone); "" where the summary predates it."""
+    if not corpus:
+        return ""
+    return f"{corpus['corpus']} ({corpus['pairs']} pairs)"
+
+
 def collect(summaries: Sequence[str | Path], systems: Sequence[str], langs: Sequence[str]
             ) -> pd.DataFrame:
     """The summaries of every system × language, in config order."""
@@ -133,6 +143,7 @@ def collect(summaries: Sequence[str | Path], systems: Sequence[str], langs: Sequ
         row["signature"] = signature(row["reader"], row.get("reader_version"),
                                      row.get("aligner"), row.get("alignment"),
                                      row.get("morphology"))
+        row["alignment_corpus"] = corpus_label(row.get("alignment_corpus"))
     frame = pd.DataFrame(rows)
     frame["system"] = pd.Categorical(frame["system"], categories=list(systems), ordered=True)
     frame["lang"] = pd.Categorical(frame["lang"], categories=list(langs), ordered=True)
