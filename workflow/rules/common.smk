@@ -297,7 +297,7 @@ def optional_intervals(folder):
 
     def intervals(wildcards):
         tables = globals().get("INTERVAL_TABLES", {}).get(folder, [])
-        return [t for t in tables if t.endswith("/intervals.csv")]
+        return [t for t in tables if os.path.basename(t) == "intervals.csv"]
 
     return intervals
 
