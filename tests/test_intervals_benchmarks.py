@@ -115,8 +115,8 @@ def test_mt_geneval_values_equal_the_accuracy_table(tmp_path):
                 which = "contextual" if key.startswith("contextual") else "counterfactual"
                 row = table[(table["system"] == system) & (table["lang"] == lang)
                             & (table["set"] == which)].iloc[0]
-                column = {"gap": "accuracy_gap", "contextual": "accuracy"}.get(
-                    key, "correct_word_rate")
+                column = {"gap": "accuracy_gap", "contextual": "accuracy",
+                          "counterfactual_accuracy": "accuracy"}.get(key, "correct_word_rate")
                 # the resampled statistic on the sample is the table's computation
                 assert point(counts, spec.statistic) == pytest.approx(100 * row[column])
                 assert group.values[(spec.figure, system, prompt)] == pytest.approx(

@@ -226,7 +226,7 @@ def claim(fig: Any, pool: Mapping[str, float], parts: Mapping[str, Mapping[str, 
         return ""
     label = str(fig.column).split(" · ", 1)[-1]
     # the units resampled, as the legend's interval method names them ("... over sentences")
-    found = re.search(r" over ([^()]+?)(?: \(|$)", str(getattr(fig, "interval", "") or ""))
+    found = re.search(r" over ([^();]+?)(?: \(|;|$)", str(getattr(fig, "interval", "") or ""))
     unit = found.group(1).strip() if found else ""
     ns = {s: (parts.get(s) or {}).get(f"{fig.key}_n") for s in pool}
     known = sorted({int(n) for n in ns.values() if n is not None})
@@ -245,8 +245,9 @@ def claim(fig: Any, pool: Mapping[str, float], parts: Mapping[str, Mapping[str, 
     if all(v is None for v in leads.values()) or not group:
         return f"{label}: no paired test, so no leader named ({n or 'n unknown'})"
     if len(group) == 1:
-        return (f"{label}: {group[0]} leads ({fmt(pool[group[0]])}; separated from each "
-                f"of the {len(pool) - 1} others{at})")
+        others = "the other" if len(pool) == 2 else f"each of the {len(pool) - 1} others"
+        return (f"{label}: {group[0]} leads ({fmt(pool[group[0]])}; separated from "
+                f"{others}{at})")
     if len(group) == len(pool):
         return f"{label}: not separable: {', '.join(group)} ({n or 'n unknown'})"
     return (f"{label}: not separable: {', '.join(group)} (ahead of "

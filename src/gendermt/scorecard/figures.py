@@ -95,6 +95,13 @@ class Part:
         field(default_factory=dict)
 
 
+def plural(unit: str) -> str:
+    """A unit's plural, its qualifier kept after it: ``segment (per language)`` →
+    ``segments (per language)``."""
+    word, sep, rest = unit.partition(" (")
+    return f"{word}s{sep}{rest}"
+
+
 def read_csv(path: Path, columns: Sequence[str]) -> pd.DataFrame:
     import pandas as pd
 
@@ -229,7 +236,8 @@ def with_intervals(part: Part, results: Path, key: str) -> Part:
             part.cells[(system, k)] = replace(cell, ci_low=num(row.ci_low),
                                               ci_high=num(row.ci_high), n=int(row.n))
             level = getattr(row, "level", math.nan)
-            methods.append(f"{int(round(100 * num(level)))}% {row.method} over {row.unit}s"
+            methods.append(f"{int(round(100 * num(level)))}% {row.method} over "
+                           f"{plural(str(row.unit))}"
                            + (f" ({int(row.resamples)} resamples, seed {int(row.seed)})"
                               if "bootstrap" in str(row.method) else ""))
         if methods:

@@ -1,6 +1,7 @@
 """MT-GenEval's headline figures with intervals and paired tests
 (gendermt.analysis.intervals), per target language: the counterfactual accuracy gap
-(masculine − feminine) and correct-word rate over counterfactual pairs (a pair's two
+(masculine − feminine), the official counterfactual accuracy (a pair correct when both its
+outputs are) and correct-word rate over counterfactual pairs (a pair's two
 outputs are resampled together: the gap is a within-pair difference), the contextual
 accuracy and correct-word rate over contextual items.
 
@@ -77,7 +78,11 @@ def specs(lang: str, which: str) -> list[Spec]:
     """The scorecard's MT-GenEval figures of one language and set."""
     words = ratio(C["correct_words"], C["segments"])
     if which == "counterfactual":
+        # the official counterfactual accuracy: pairs whose both outputs are correct
         return [Spec(f"gap_{lang}", "closer to 0", gap),
+                Spec(f"counterfactual_accuracy_{lang}", "higher",
+                     ratio(C["pair_correct"], C["pairs"]),
+                     proportion=(C["pair_correct"], C["pairs"])),
                 Spec(f"correct_word_rate_{lang}", "higher", words)]
     return [Spec(f"contextual_{lang}", "higher", ratio(C["pair_correct"], C["pairs"]),
                  proportion=(C["pair_correct"], C["pairs"])),
@@ -90,7 +95,8 @@ def _values(items: pd.DataFrame, run: tuple[str, str]) -> dict[tuple[str, str, s
     for row in accuracy_rows(items):
         lang = row["lang"]
         if row["set"] == "counterfactual":
-            pairs = (("gap", "accuracy_gap"), ("correct_word_rate", "correct_word_rate"))
+            pairs = (("gap", "accuracy_gap"), ("counterfactual_accuracy", "accuracy"),
+                     ("correct_word_rate", "correct_word_rate"))
         else:
             pairs = (("contextual", "accuracy"),
                      ("contextual_correct_word_rate", "correct_word_rate"))
