@@ -78,6 +78,12 @@ LIMITS: dict[str, str] = {
 #: What a run on a subset adds to a benchmark's paragraph where an LLM takes part (fixed
 #: text: no figure in it; the subset itself is named by the table's heading).
 SUBSET_LIMITS: dict[str, str] = {
+    "winomt": (
+        "On the subset, the published systems' and Apertium's lines are aligned with their "
+        "translations of all 3,888 sentences, so their figures are the full run's reading "
+        "of the same items; the LLM's lines, the only ones it translated, are aligned on "
+        "their own, a corpus of a few dozen pairs that gives poorer links (the summary "
+        "table's alignment_corpus)."),
     "gate-x-e": (
         "Gemma is asked for the all-neutral rewrite alone, one line after three "
         "demonstrations in the source language (the task of the paper's GPT-3.5 rewriter, "
@@ -213,6 +219,8 @@ def _units(n: Any, unit: str) -> str:
     where unknown."""
     if n is None or (isinstance(n, float) and math.isnan(n)):
         return ""
+    if int(n) == 1:  # its singular: "1 counterfactual pair (per language)"
+        unit = re.sub(r"s( \(|$)", r"\1", unit, count=1)
     return f"n = {int(n):,}{f' {unit}' if unit else ''}"
 
 
