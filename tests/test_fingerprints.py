@@ -35,7 +35,7 @@ def closure(modules) -> set[str]:
 
 def systems_built(rule: str, wildcards: dict, params: dict) -> list[str]:
     """The configured systems a job builds a backend for."""
-    if rule in ("translate", "translate_sources"):
+    if rule in ("translate", "translate_sources", "winomt_whole"):
         return [wildcards["system"]]
     if params.get("judge"):
         return list(params["judge"])

@@ -27,7 +27,7 @@ def test_long_tables_are_cut_with_a_note():
     assert html.count("<tr>") == 11 and "The first 10 of 30 rows" in html
 
 
-def test_scorecard_tints_within_columns_and_leaves_constant_columns(tmp_path):
+def test_scorecard_never_shades_a_value_by_where_it_falls_in_its_column(tmp_path):
     res = tmp_path / "results"
     (res / "gate" / "tables").mkdir(parents=True)
     pd.DataFrame({"system": ["a", "a", "b", "c"], "prompt": ["p"] * 4,
@@ -43,12 +43,13 @@ def test_scorecard_tints_within_columns_and_leaves_constant_columns(tmp_path):
     cells = [re.findall(r"<td([^>]*)>([^<]*)</td>", r) for r in rows]
     by_system = {c[0][1]: c for c in cells}
     # columns: system, prompt (Neo-GATE), CWA (schwa), mis-generation (schwa), prompt
-    # (GATE), GATE accuracy
-    assert by_system["a"][1] == (' style="text-align:left"', "zeroshot")  # untinted
-    assert "style" not in by_system["a"][2][0]  # CWA 40 for both: nothing to tell apart
-    assert "hsl(120" in by_system["a"][3][0]  # mis-generation: lower is better
-    assert "hsl(0" in by_system["b"][3][0]
-    assert by_system["c"][2] == ("", "")  # c did not run Neo-GATE: blank, untinted
+    # (GATE), GATE accuracy; no paired tests here, so no lead mark and no shade at all
+    # (issue 48: a min-max ramp made 98.95 against 99.74 look red against green)
+    assert by_system["a"][1] == (' class="gmt-text"', "zeroshot")
+    assert "hsl(" not in html and "◆" not in html.split("</table>")[0]
+    assert by_system["a"][3] == (' data-v="1.0"', "1.00")  # a number, not a repr
+    assert by_system["b"][3] == (' data-v="3.0"', "3.00")
+    assert by_system["c"][2] == (' data-v=""', "")  # c did not run Neo-GATE: blank
     assert by_system["c"][4][1] == "p"
     assert '<th colspan="3">Neo-GATE</th>' in html
 

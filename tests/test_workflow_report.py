@@ -61,13 +61,18 @@ def test_front_page_leads_with_the_run_summary_and_the_scorecard(report):
     for marker in ["Run <code>default</code>", "commit <code>",
                    "Config files: <code>config/config.yaml",
                    "Every data source is a sample the project wrote itself",
-                   "<h3>Scorecard</h3>", "<td>oracle-male</td>", '<td style="background:hsl(',
+                   "<h3>Scorecard: headline figures</h3>", "oracle-male (oracle)",
                    "<b>Legend</b>", "<h3>Data sources</h3>", "<th>project sample</th>",
                    "<td>yes</td>", "<h3>Systems</h3>", "<td>gambit-mixed</td>"]:
         found = front.find(marker, at)
         assert found >= 0, f"{marker!r} not after position {at}"
         at = found
-    scorecard = front[front.index("<h3>Scorecard</h3>"):front.index("<h3>Data sources</h3>")]
+    scorecard = front[front.index("<h3>Scorecard: headline figures</h3>"):
+                      front.index("<h3>Data sources</h3>")]
+    # no colour ramp: a shade only marks a lead group (issue 48)
+    assert "hsl(" not in scorecard
     assert scorecard.count("<tr>") >= 14 + 1  # one row per system, and the header
-    assert "GAMBIT/GRAPE" in scorecard and "32.78 [" in scorecard
+    # every benchmark's headline figures, intervals under their values
+    assert "GAMBIT/GRAPE" in scorecard
+    assert '32.78<br><span class="gmt-ci">[26.73, 39.27]</span>' in scorecard
     assert "<script" not in front

@@ -32,19 +32,6 @@ WINOMT_WHOLE = [
 ]
 
 
-def winomt_whole_files(systems, lang):
-    """The whole-set translations of those of ``systems`` aligned on their whole file."""
-    return [f"{RESULTS}/winomt/whole/{s}/{lang}.jsonl" for s in systems if s in WINOMT_WHOLE]
-
-
-def winomt_whole_inputs(systems):
-    """A scoring job's whole files and the whole set's data (none without such a system)."""
-
-    def inputs(wildcards):
-        files = winomt_whole_files(systems(wildcards), wildcards.lang)
-        return {"whole": files, "full": [f"{RESULTS}/winomt/data_full.parquet"] if files else []}
-
-    return inputs
 WINOMT_SUMMARIES = [
     f"{RESULTS}/winomt/gender/{reader}/{system}/{lang}.json"
     for reader in WINOMT_READERS[:1]
@@ -74,7 +61,7 @@ if WINOMT:
     )
 
 
-localrules: winomt_data, winomt_full_data, winomt_tables, winomt_figures, winomt_readers, winomt_occupations, winomt_validation
+localrules: winomt_data, winomt_full_data, winomt_tables, winomt_figures, winomt_readers, winomt_occupations
 
 
 rule winomt_data:
@@ -147,6 +134,8 @@ rule winomt_whole:
         **node_resources("winomt_whole"),
     log:
         f"{LOGS}/winomt/whole/{{system}}/{{lang}}.log",
+    benchmark:
+        f"{RESULTS}/benchmarks/winomt/whole/{{system}}/{{lang}}.tsv"
     conda:
         "../../envs/translate.yaml"
     script:
@@ -320,6 +309,8 @@ rule winomt_occupations:
 # Each reader against people: the labelled items' readings, from the per-sentence tables
 # (made on the whole file of each system and language)
 if WINOMT_LABELS:
+
+    localrules: winomt_validation
 
     rule winomt_validation:
         input:

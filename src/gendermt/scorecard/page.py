@@ -159,7 +159,7 @@ def _cell_html(card: Scorecard, system: str, bench: str, fig: Figure | None) -> 
         title.append("lead group")
     cls = f' class="{_css(kind)}"' if _css(kind) else ""
     tip = f' title="{_h("; ".join(title))}"' if title else ""
-    return f'<td{cls} data-v="{cell.value!r}"{tip}>{"".join(parts)}</td>'
+    return f'<td{cls} data-v="{float(cell.value)!r}"{tip}>{"".join(parts)}</td>'
 
 
 def _header_html(card: Scorecard, bench: str, fig: Figure | None,
