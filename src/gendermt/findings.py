@@ -439,7 +439,17 @@ def validation_section(tables: Mapping[str, pd.DataFrame], level: str = "###") -
                       + f" of {int(rows.loc[r, 'n_sure'])}" for r in sure]
         lines.append("| " + " | ".join([str(lang), str(int(part["n"].iloc[0])), *cells])
                      + " |")
-    return lines + [""]
+    lines.append("")
+    below = [str(lang) for lang, part in table.groupby("lang", sort=False)
+             if {"corrected", "published"} <= set(part["reader"])
+             and (rows := part.set_index("reader")).loc["corrected", "agree"]
+             < rows.loc["published", "agree"]]
+    if below:
+        lines += [f"Where the default reader agrees less often than the authors' reader "
+                  f"({', '.join(below)}), {LABELS_PAGE} says which entities the two read "
+                  "differently and why; neither the reader nor the labels were changed after "
+                  "the comparison.", ""]
+    return lines
 
 
 def subset_of(results: str | Path, key: str) -> str:

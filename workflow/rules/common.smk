@@ -489,22 +489,6 @@ def interval_outputs(folder, category):
 REPORT_TABLES: dict[str, dict] = {}
 
 
-def winomt_whole_files(systems, lang):
-    """WinoMT on a subset: the whole-set translations of those of ``systems`` aligned on
-    their whole file (WINOMT_WHOLE, winomt.smk)."""
-    return [f"{RESULTS}/winomt/whole/{s}/{lang}.jsonl" for s in systems if s in WINOMT_WHOLE]
-
-
-def winomt_whole_inputs(systems):
-    """A scoring job's whole files and the whole set's data (none without such a system)."""
-
-    def inputs(wildcards):
-        files = winomt_whole_files(systems(wildcards), wildcards.lang)
-        return {"whole": files, "full": [f"{RESULTS}/winomt/data_full.parquet"] if files else []}
-
-    return inputs
-
-
 def table_report(path, caption, category, subcategory, labels=None):
     """A table (CSV) for the report: registered for its HTML page; returns the plain path."""
     REPORT_TABLES[path] = {

@@ -6,6 +6,8 @@ import re
 from pathlib import Path
 from types import SimpleNamespace
 
+from gendermt.benchmarks.winomt.whole_file import whole_inputs
+
 WINOMT = benchmark_spec("winomt")
 WINOMT_DATA = WINOMT.get("data", {})
 WINOMT_RAW = [WINOMT_DATA[k] for k in ("path", "pro", "anti") if k in WINOMT_DATA]
@@ -148,7 +150,7 @@ rule winomt_whole:
 rule winomt_gender:
     input:
         # on a subset: the whole-file systems' translations of the whole set and its data
-        unpack(winomt_whole_inputs(lambda wildcards: WINOMT_TOGETHER)),
+        unpack(whole_inputs(RESULTS, WINOMT_WHOLE, lambda wildcards: WINOMT_TOGETHER)),
         translations=expand(
             f"{RESULTS}/winomt/translations/{{system}}/{{{{lang}}}}.jsonl", system=WINOMT_TOGETHER
         ),
@@ -195,7 +197,7 @@ rule winomt_gender:
 # loaded once more per such job).
 rule winomt_gender_apart:
     input:
-        unpack(winomt_whole_inputs(lambda wildcards: [wildcards.system])),
+        unpack(whole_inputs(RESULTS, WINOMT_WHOLE, lambda wildcards: [wildcards.system])),
         # a list (of one): the scoring stage takes one file per system
         translations=[f"{RESULTS}/winomt/translations/{{system}}/{{lang}}.jsonl"],
         data=f"{RESULTS}/winomt/data.parquet",

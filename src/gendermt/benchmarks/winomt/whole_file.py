@@ -46,6 +46,19 @@ WHOLE_FILE_BACKENDS = frozenset({"stored", "apertium"})
 KEY = "benchmarks.winomt.alignment_corpus"
 
 
+def whole_inputs(results: str, whole: Sequence[str], systems: Any) -> Any:
+    """Input function of a WinoMT scoring rule (winomt.smk): on a subset, the whole-set
+    translations of those of ``systems(wildcards)`` aligned on their whole file (``whole``)
+    and the whole set's data; nothing otherwise."""
+
+    def inputs(wildcards: Any) -> dict[str, list[str]]:
+        files = [f"{results}/winomt/whole/{s}/{wildcards.lang}.jsonl"
+                 for s in systems(wildcards) if s in whole]
+        return {"whole": files, "full": [f"{results}/winomt/data_full.parquet"] if files else []}
+
+    return inputs
+
+
 def corpus_of(alignment_corpus: Mapping[str, str] | None, system: str) -> str:
     """A system's alignment corpus (``whole`` or ``own``)."""
     choice = (alignment_corpus or {}).get(system, DEFAULT)
