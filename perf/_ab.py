@@ -11,7 +11,7 @@ both alike; ``compare`` prints min and median of each side and the ratio of the 
 A side that fails stops the script with exit status 1 and a message naming the side and its
 cause (``SideFailed`` is a ``SystemExit``). ``record`` adds each comparison to
 ``perf/results.json`` (with the date, the machine and the load average) when the script is run
-with ``--record``; tools/gen_docs.py renders the README's performance figures from that file,
+with ``--record``; tools/gen_docs.py renders docs/performance.md's figures from that file,
 so they are never typed by hand.
 """
 
@@ -175,7 +175,7 @@ def add_arguments(parser, repeats: int = 3) -> None:
     parser.add_argument("--small", action="store_true",
                         help="a smoke run (CI): small size, one pair, no timing asserted")
     parser.add_argument("--record", action="store_true",
-                        help=f"write the comparisons to {RESULTS.name} (the README's figures)")
+                        help=f"write the comparisons to {RESULTS.name} (docs/performance.md's figures)")
 
 
 def finish(script: str, args) -> int:
