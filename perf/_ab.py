@@ -175,7 +175,7 @@ def add_arguments(parser, repeats: int = 3) -> None:
     parser.add_argument("--small", action="store_true",
                         help="a smoke run (CI): small size, one pair, no timing asserted")
     parser.add_argument("--record", action="store_true",
-                        help=f"write the comparisons to {RESULTS.name} (docs/performance.md's figures)")
+                        help=f"write the comparisons to {RESULTS.name} (docs/performance.md)")
 
 
 def finish(script: str, args) -> int:
