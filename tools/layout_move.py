@@ -203,20 +203,20 @@ def new_path(old: str) -> Path:
     new = MODULES[old].split(".")
     if old == "cli":
         return PKG / "cli" / "__init__.py"
-    if (PKG / old).is_dir():
+    if (PKG / old).is_dir() and old != "cli":
         return PKG.joinpath(*new)
     return PKG.joinpath(*new).with_suffix(".py")
 
 
 def move_modules() -> None:
+    sources = {old: PKG / old if (PKG / old).is_dir() else PKG / f"{old}.py" for old in MODULES}
     for pkg, doc in PACKAGES.items():
         (PKG / pkg).mkdir(exist_ok=True)
         init = PKG / pkg / "__init__.py"
         if pkg != "cli" and not init.exists():  # cli.py becomes cli/__init__.py
             init.write_text(f'"""{doc}"""\n', encoding="utf-8")
             git("add", str(init.relative_to(ROOT)))
-    for old in MODULES:
-        src = PKG / old if (PKG / old).is_dir() else PKG / f"{old}.py"
+    for old, src in sources.items():
         mv(src, new_path(old))
 
 
