@@ -11,8 +11,8 @@ GPUS   ?= 1
 CONFIG ?=
 BIN    := $(VENV)/bin
 CONFIG_ARGS := $(if $(strip $(CONFIG)),--configfile $(CONFIG))
-# results/<run>/report.html of the run the config files name (gendermt.run_config)
-REPORT_PATH = "$$($(BIN)/python -m gendermt.run_config report-path $(CONFIG))"
+# results/<run>/report.html of the run the config files name (gendermt.config.run)
+REPORT_PATH = "$$($(BIN)/python -m gendermt.config.run report-path $(CONFIG))"
 
 .PHONY: run report test lint clean comet-env envs-check docs
 

@@ -66,9 +66,9 @@ def main(argv: list[str] | None = None) -> int:  # noqa: C901 (one flat argument
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from gendermt.backends import Request, build_backend
     from gendermt.benchmarks.fairtranslate.data import load
-    from gendermt.prompts import load_templates, render
+    from gendermt.translation.backends import Request, build_backend
+    from gendermt.translation.prompts import load_templates, render
 
     data, _ = load(ROOT / "resources" / "fairtranslate" / "data" /
                    "train-00000-of-00001.parquet")

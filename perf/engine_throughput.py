@@ -7,7 +7,7 @@ One instant chat-completions server on 127.0.0.1 (a child process: an asyncio HT
 server with keep-alive, answering ``FR: <last user message>`` at once), so that the server
 costs both sides alike and neither shares its interpreter. Alternating in this process:
 
-- A, the engine: :func:`gendermt.translate.translate_file` over ``--items`` distinct items
+- A, the engine: :func:`gendermt.translation.runner.translate_file` over ``--items`` distinct items
   through the real ``openai-compatible`` backend, with the request cache and the partial
   file in a fresh folder under ``--dir`` each time (on the disk results go to, so that its
   commits and fsyncs cost what they cost in a job), timed as the job's own sending time
@@ -170,7 +170,7 @@ def keep_alive_client(port: int, texts: list[str], concurrency: int) -> float:
 def sending_cpu() -> Iterator[list[float]]:
     """CPU seconds of this process (every thread) while the engine sends (Engine.run), in
     the list given, once the block ends."""
-    from gendermt.engine import Engine
+    from gendermt.translation.engine import Engine
 
     spent = [0.0]
     run = Engine.run
@@ -195,8 +195,8 @@ def engine_job(url: str, texts: list[str], concurrency: int, batch_size: int,
     (its own sending seconds, the whole call's wall seconds, CPU seconds while sending)."""
     import pandas as pd
 
-    from gendermt.io import read_jsonl, write_jsonl
-    from gendermt.translate import translate_file
+    from gendermt.data.io import read_jsonl, write_jsonl
+    from gendermt.translation.runner import translate_file
 
     where.mkdir(parents=True)
     ids = [f"item{i:06d}" for i in range(len(texts))]
@@ -246,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         args.items, args.repeats = 200, 1
     import logging
 
-    from gendermt.progress import set_quiet
+    from gendermt.report.progress import set_quiet
 
     logging.basicConfig(level=logging.WARNING)
     set_quiet(True)

@@ -96,7 +96,7 @@ def table(root: Path) -> None:
     import pandas as pd
 
     from gendermt.benchmarks.gate_x_e.pronoun_only import measure
-    from gendermt.rewriting.english_pronouns import gendered_rewrite, neutral_rewrite
+    from gendermt.translation.rewriting.english_pronouns import gendered_rewrite, neutral_rewrite
 
     rows = []
     for method, neutral, gendered in (("rule-rewriter (this project)", neutral_rewrite,
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "gate-x-e")
     args = parser.parse_args(argv)
     from gendermt.benchmarks.gate_x_e.pronoun_only import FILE_CODES
-    from gendermt.rewriting.english_pronouns import gendered_rewrite, neutral_rewrite
+    from gendermt.translation.rewriting.english_pronouns import gendered_rewrite, neutral_rewrite
 
     languages = ("turkish",) if args.small else tuple(FILE_CODES)
     missing = [lang for lang in languages if not (args.data / lang / "pre_processed").is_dir()]

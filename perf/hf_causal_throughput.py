@@ -44,9 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from gendermt.backends import Request, build_backend
     from gendermt.benchmarks.fairtranslate.data import load
-    from gendermt.prompts import load_templates, render
+    from gendermt.translation.backends import Request, build_backend
+    from gendermt.translation.prompts import load_templates, render
     from tests.tiny_models import build_causal
 
     torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", torch.get_num_threads())))

@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _ab  # noqa: E402 (perf/_ab.py: the A/B comparison)
 
-from gendermt.io import read_jsonl  # noqa: E402
+from gendermt.data.io import read_jsonl  # noqa: E402
 from tests import tiny_models  # noqa: E402
 
 ENTRIES = ["Snakefile", "workflow", "config", "resources", "envs", "profiles", "src"]

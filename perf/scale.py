@@ -79,7 +79,7 @@ def total_jobs(text: str) -> int:
 
 def synthetic_study(n_systems: int) -> dict:
     """Every benchmark of the default × n offline systems × all its prompts."""
-    from gendermt.prompts import load_templates
+    from gendermt.translation.prompts import load_templates
 
     default = yaml.safe_load((ROOT / "config/config.yaml").read_text(encoding="utf-8"))
     refs = ["ref_male", "ref_female", "ref_inclusive"]
@@ -102,7 +102,7 @@ def synthetic_study(n_systems: int) -> dict:
 
 def absent_source(config: Path, work: Path) -> str | None:
     """The first data file or folder a study config names that is not here, or None."""
-    from gendermt.data_sources import configured_sources
+    from gendermt.data.sources import configured_sources
 
     spec = yaml.safe_load(config.read_text(encoding="utf-8"))
     for source in configured_sources(spec):

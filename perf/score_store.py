@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _ab  # noqa: E402 (perf/_ab.py: the A/B comparison)
 
-from gendermt.io import write_jsonl  # noqa: E402
+from gendermt.data.io import write_jsonl  # noqa: E402
 from gendermt.scoring import comet  # noqa: E402
 
 

@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from gendermt.io import write_jsonl
+from gendermt.data.io import write_jsonl
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "resources" / "fairtranslate" / "data" / "train-00000-of-00001.parquet"

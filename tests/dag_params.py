@@ -76,7 +76,7 @@ def main(workdir: str, *configfiles: str) -> None:
         workflow._prepare_dag(forceall=False, ignore_incomplete=True, lock_warn_only=True)
         workflow._build_dag()
         # the provenance module the workflow's common.smk imported (the checkout's)
-        from gendermt.provenance import NAMED
+        from gendermt.workflow.fingerprints import NAMED
 
         jobs = []
         for job in workflow.dag.jobs:

@@ -3,7 +3,7 @@
 ``python tools/envs_check.py [ENV ...]`` (``make envs-check``; ENV: ``core``, ``plot.yaml``...,
 default every file in envs/). Per env file: a fresh venv in ``.envs-check/<name>`` (Python 3.11,
 as the files pin), ``pip install`` of its pip list and of its conda packages mapped to PyPI
-names (:data:`gendermt.env_requirements.PYPI_OF_CONDA`; conda channels are not reachable here),
+names (:data:`gendermt.workflow.env_requirements.PYPI_OF_CONDA`; conda channels are not reachable here),
 then, with only ``src/`` on the path as a job has it (common.smk), an import of every gendermt
 module the env's rules reach (scripts, their closure, the modules loaded by name) and of every
 third-party module those require (so a lazy import inside a function is tried too). pip's cache
@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
-from gendermt.env_requirements import (  # noqa: E402
+from gendermt.workflow.env_requirements import (  # noqa: E402
     NOT_FROM_ENV,
     canonicalize_name,
     env_packages,
@@ -38,7 +38,7 @@ from gendermt.env_requirements import (  # noqa: E402
     loaded_by_name,
     requirement_name,
 )
-from gendermt.provenance import imported_by, modules_run_by  # noqa: E402
+from gendermt.workflow.fingerprints import imported_by, modules_run_by  # noqa: E402
 
 TORCH = "torch==2.13.0"
 PYTHON = os.environ.get("ENVS_CHECK_PYTHON", "python3.11")

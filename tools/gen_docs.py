@@ -7,7 +7,7 @@
 
 of README.md and docs/**/*.md from the benchmark registry, the embedded default config,
 the study configs, the CLI's parser and a dry run of the default; ``--check`` rewrites nothing
-and exits 1 naming the files that differ (tests/test_readme.py runs the same comparison).
+and exits 1 naming the files that differ (tests/workflow/test_readme.py runs the same comparison).
 
 What the code cannot say (a benchmark's direction, what it measures, what its scorecard
 figures mean) is written here once, per registry name: a benchmark or scorecard part without
@@ -44,9 +44,9 @@ BENCHMARK_ROWS: dict[str, tuple[str, str, str]] = {}
 
 # scorecard key → its figures: (JSON key pattern, what it is, better). {lang}, {paradigm},
 # {metric} stand for the run's target languages, Neo-GATE paradigms and FairTranslate's
-# metrics (bleu; comet when scored). tests/test_readme.py checks every column of the default
+# metrics (bleu; comet when scored). tests/workflow/test_readme.py checks every column of the default
 # run's scorecard against these patterns.
-# every benchmark's share of clean outputs (gendermt.output_checks): a quality floor
+# every benchmark's share of clean outputs (gendermt.scoring.output_checks): a quality floor
 CLEAN = ("clean_share", "outputs neither an echo of the prompt nor in the wrong language, % "
          "(a quality floor)", "higher")
 SCORECARD: dict[str, list[tuple[str, str, str]]] = {}

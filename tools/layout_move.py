@@ -253,13 +253,12 @@ def rewrite_references(text: str) -> str:
     for old in sorted(MODULES, key=len, reverse=True):
         new = MODULES[old]
         text = re.sub(rf"(?<![\w.])gendermt\.{old}(?![\w])", f"gendermt.{new}", text)
-        old_file = f"gendermt/{old}.py"
         if old == "cli":
             new_file = "gendermt/cli/__init__.py"
         else:
             new_file = f"gendermt/{new.replace('.', '/')}.py"
-        text = re.sub(rf"(?<![\w/])gendermt/{old}\.py", new_file, text)
-        text = re.sub(rf"(?<![\w/])gendermt/{old}/", f"gendermt/{new.replace('.', '/')}/", text)
+        text = re.sub(rf"(?<![\w])gendermt/{old}\.py", new_file, text)
+        text = re.sub(rf"(?<![\w])gendermt/{old}/", f"gendermt/{new.replace('.', '/')}/", text)
     return text
 
 

@@ -41,7 +41,7 @@ def main(workdir: Path, hyp: Path, ref: Path) -> None:
     import bert_score
     import pandas as pd
 
-    from gendermt.io import write_jsonl
+    from gendermt.data.io import write_jsonl
     from gendermt.scoring.bertscore import bertscore_benchmark
 
     model = workdir / "tiny-bert"

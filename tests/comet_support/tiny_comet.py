@@ -67,7 +67,7 @@ def build_checkpoint(folder: Path) -> Path:
 def main(workdir: Path) -> None:
     import pandas as pd
 
-    from gendermt.io import write_jsonl
+    from gendermt.data.io import write_jsonl
     from gendermt.scoring.comet import comet_benchmark, load_model
 
     started = time.perf_counter()

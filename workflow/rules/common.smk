@@ -15,17 +15,23 @@ os.environ.update(PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("
 
 # Start-up work memoised by file content (code fingerprints' import parsing, validated
 # reference files): .snakemake/gendermt/startup.json.
-from gendermt import startup_cache
+from gendermt.workflow import startup_cache
 
 startup_cache.enable(Path(".snakemake/gendermt/startup.json").resolve())
 
 # Snakemake's parse of the rule files included after this one, memoised by their content
-# (gendermt.rule_file_cache): about 0.06 s of CPU on every snakemake call.
-from gendermt import rule_file_cache
+# (gendermt.workflow.rule_file_cache): about 0.06 s of CPU on every snakemake call.
+from gendermt.workflow import rule_file_cache
 
 rule_file_cache.install(sys.modules[type(workflow).__module__])
 
-from gendermt.backends import (
+# a script: rule's code is compared through its `code` param, not by the path of its script
+# (gendermt.workflow.script_rules): moving a script reruns nothing
+from gendermt.workflow import script_rules
+
+script_rules.install()
+
+from gendermt.translation.backends import (
     output_settings,
     settings_on,
     system_gpus,
@@ -33,27 +39,28 @@ from gendermt.backends import (
     system_modules,
     unset_api_keys,
 )
+from gendermt.workflow.translation_code import translation_fingerprint
 from gendermt.benchmarks import registry
 from gendermt.benchmarks.registry import node_resources
-from gendermt.cache import check_file as check_cache_file, configured_dir
-from gendermt.config_checks import check_config, check_schema
-from gendermt.errors import GenderMTError
-from gendermt.placement import gpu_resources
-from gendermt.protection import protected_reruns, rerun_allowed, stop_message
-from gendermt.provenance import code_fingerprint
-from gendermt.runinfo import check_config_files, startup_line
-from gendermt.runinfo import summary as run_summary_of
-from gendermt.run_config import write_report_note
+from gendermt.translation.cache import check_file as check_cache_file, configured_dir
+from gendermt.config.checks import check_config, check_schema
+from gendermt.config.errors import GenderMTError
+from gendermt.workflow.placement import gpu_resources
+from gendermt.workflow.protection import protected_reruns, rerun_allowed, stop_message
+from gendermt.workflow.fingerprints import code_fingerprint
+from gendermt.config.run_record import check_config_files, startup_line
+from gendermt.config.run_record import summary as run_summary_of
+from gendermt.config.run import write_report_note
 from gendermt.scoring.metrics import NEURAL_METRICS
 from gendermt.scoring.normalization import normalizer_module
-from gendermt.source_translations import shares_source_translation
-from gendermt.data_sources import Hasher, check_sources, identity
-from gendermt.datasets import read_by as datasets_read_by
-from gendermt.datasets import resolve_config as resolve_datasets
-from gendermt.system_files import check_system_files
-from gendermt.dag_guard import check_planned_inputs
-from gendermt.report_labels import labels_for
-from gendermt.scheduler_timers import one_pending_reevaluation
+from gendermt.translation.source_translations import shares_source_translation
+from gendermt.data.sources import Hasher, check_sources, identity
+from gendermt.data.datasets import read_by as datasets_read_by
+from gendermt.data.datasets import resolve_config as resolve_datasets
+from gendermt.config.system_files import check_system_files
+from gendermt.workflow.dag_guard import check_planned_inputs
+from gendermt.report.labels import labels_for
+from gendermt.workflow.scheduler_timers import one_pending_reevaluation
 
 
 # Config files named on the command line without the default must name their run: the
@@ -157,7 +164,7 @@ def benchmark_spec(name):
                             "included (Snakefile: registry.configured)") from None
 # Every value the schema cannot check (settings, templates, each benchmark's systems, prompts
 # and decoding overrides, sacrebleu options, each benchmark's own checks), checked before any
-# job runs (gendermt.config_checks).
+# job runs (gendermt.config.checks).
 try:
     TEMPLATES = check_config(config)
 except GenderMTError as _exc:
@@ -190,11 +197,9 @@ def system_output_settings(wildcards):
 
 
 def translation_code(wildcards):
-    """The translation runner (and the reader of a shared translation of the sources) and
-    this system's backend modules (nothing else's: its backend and what that loads by name,
-    such as a stored format's reader)."""
-    return code_fingerprint("gendermt.translate", "gendermt.source_translations",
-                            *system_modules(SYSTEMS[wildcards.system]))
+    """The declared versions of the translation runner and this system's backend, and the
+    code of what the backend loads by name (a stored format's reader)."""
+    return translation_fingerprint(SYSTEMS[wildcards.system])
 
 
 def backend_modules_of(*systems):
@@ -211,7 +216,7 @@ def translation_threads(wildcards):
 
 def model_files_of(wildcards):
     """A GGUF file a system's model names (an input: a changed file reruns its jobs)."""
-    from gendermt.backends.gguf import is_gguf, locate
+    from gendermt.translation.backends.gguf import is_gguf, locate
 
     model = str(SYSTEMS[wildcards.system].get("model", ""))
     if SYSTEMS[wildcards.system].get("backend") != "hf-causal" or not is_gguf(model):
@@ -307,7 +312,7 @@ def stored_outputs_of(wildcards):
     settings = SYSTEMS[wildcards.system]
     if settings.get("backend") != "stored":
         return []
-    from gendermt.backends.stored import resolve_path
+    from gendermt.translation.backends.stored import resolve_path
 
     return [resolve_path(settings["path"], {"benchmark": wildcards.benchmark,
                                             "prompt": wildcards.prompt})]
@@ -322,7 +327,7 @@ def translation_gpus(wildcards):
 
 
 # --- one translation of the distinct sources per system and benchmark (NMT, Apertium:
-# systems that read only the source; gendermt/source_translations.py) -----------------------
+# systems that read only the source; gendermt/translation/source_translations.py) -----------------------
 _PROMPTS_OF = {}  # benchmark → (its runs' identity, system → prompts): input functions ask per job
 
 
@@ -514,7 +519,7 @@ def figure_report(path, caption, category, subcategory, labels=None):
 def all_targets():
     """TARGETS, once every file a planned run's systems need (stored outputs per benchmark
     and prompt, GGUF files, local model folders) is found: checked here, after every rule
-    file has set its runs, before anything is planned (gendermt.system_files)."""
+    file has set its runs, before anything is planned (gendermt.config.system_files)."""
     try:
         check_system_files(config, {b: run_records(b) for b in BENCHMARK_CONFIG})
     except GenderMTError as exc:
@@ -523,13 +528,13 @@ def all_targets():
 
 
 # Before any job starts: no job reads a results/<run>/ file that no planned job makes (an old
-# run's output taken as a source file; gendermt.dag_guard).
+# run's output taken as a source file; gendermt.workflow.dag_guard).
 # Snakemake keeps one onstart handler: every check that needs the planned jobs is here.
 # Protected outputs stop the run for every user, root too (Snakemake's own check is the file's
-# writability, which root always has): gendermt.protection, before any job runs.
+# writability, which root always has): gendermt.workflow.protection, before any job runs.
 # A system about to translate whose API key is not in the environment stops here too.
 # Snakemake's scheduler then keeps one re-evaluation timer pending, not one per finished job
-# (gendermt.scheduler_timers: a seventh of the default's CPU).
+# (gendermt.workflow.scheduler_timers: a seventh of the default's CPU).
 onstart:
     one_pending_reevaluation(workflow.scheduler)
     try:

@@ -1,6 +1,6 @@
 # Outputs that are not translations into the target language (the instruction echoed back,
 # an answer in another language), counted per run of every benchmark
-# (gendermt.output_checks); the scorecard marks runs below its clean-share floor.
+# (gendermt.scoring.output_checks); the scorecard marks runs below its clean-share floor.
 TARGETS.extend(f"{RESULTS}/{b}/tables/output_checks.csv" for b in BENCHMARK_CONFIG)
 
 
@@ -20,7 +20,7 @@ rule output_checks:
         ),
         md=f"{RESULTS}/{{benchmark}}/tables/output_checks.md",
     params:
-        code=code_fingerprint("gendermt.output_checks"),
+        code=code_fingerprint("gendermt.scoring.output_checks"),
         runs=output_check_records_of,
     log:
         f"{LOGS}/{{benchmark}}/output_checks.log",

@@ -89,10 +89,10 @@ for _source_rule, _tables in REPORT_TABLE_RULES.items():
             **{
                 key: value
                 for key, value in workflow.get_rule(_source_rule).params.items()
-                # not its code fingerprint: this job runs gendermt.htmltable only
+                # not its code fingerprint: this job runs gendermt.report.htmltable only
                 if not callable(value) and key != "code"
             },
-            html_code=code_fingerprint("gendermt.htmltable"),
+            html_code=code_fingerprint("gendermt.report.htmltable"),
             html_pages={
                 csv: {
                     "html": REPORT_TABLE_PAGES[csv]["html"],
@@ -118,7 +118,7 @@ rule run_summary:
         md=f"{RESULTS}/report/run.md",
         html=f"{RESULTS}/report/front.html",
     params:
-        code=code_fingerprint("gendermt.frontpage"),
+        code=code_fingerprint("gendermt.report.frontpage"),
         summary=RUN_SUMMARY,
     log:
         f"{LOGS}/report/run_summary.log",

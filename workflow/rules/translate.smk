@@ -11,7 +11,7 @@ rule build_inputs:
     output:
         f"{RESULTS}/{{benchmark}}/inputs/{{prompt}}.jsonl",
     params:
-        code=code_fingerprint("gendermt.prompts"),
+        code=code_fingerprint("gendermt.translation.prompts"),
         template=template_of,
     log:
         f"{LOGS}/{{benchmark}}/inputs/{{prompt}}.log",
@@ -30,7 +30,7 @@ rule translate:
         source_translations=source_translation_of,
     output:
         # protected: hours of GPU time; a change that would redo them stops the run instead,
-        # for root too (gendermt.protection; docs/cache.md)
+        # for root too (gendermt.workflow.protection; docs/cache.md)
         raw=protected(f"{RESULTS}/{{benchmark}}/raw/{{system}}/{{prompt}}.jsonl"),
         meta=protected(f"{RESULTS}/{{benchmark}}/raw/{{system}}/{{prompt}}.meta.json"),
     params:
@@ -65,7 +65,7 @@ rule extract:
         translations=f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl",
         meta=f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.meta.json",
     params:
-        code=code_fingerprint("gendermt.extract"),
+        code=code_fingerprint("gendermt.translation.extract"),
         postprocess=postprocess_of,
     log:
         f"{LOGS}/{{benchmark}}/extract/{{system}}/{{prompt}}.log",

@@ -1,7 +1,7 @@
 # Systems that read only the source (NMT, Apertium) and run several prompts of a benchmark:
 # one job translates the distinct sources of all those prompts, and each prompt's `translate`
 # job takes its outputs from it, so that parallel prompt jobs do not each translate the same
-# sources (gendermt/source_translations.py). Not protected: adding a prompt re-makes it from
+# sources (gendermt/translation/source_translations.py). Not protected: adding a prompt re-makes it from
 # the request cache, and the prompts' files (protected) read it as `ancient`.
 
 
@@ -16,7 +16,7 @@ rule translate_sources:
     params:
         # the runner and this system's backend, as `translate`, and the distinct-sources step
         code=translation_code,
-        sources_code=code_fingerprint("gendermt.source_translations"),
+        sources_code=code_fingerprint("gendermt.translation.source_translations"),
         settings=system_output_settings,
     threads: translation_threads
     resources:

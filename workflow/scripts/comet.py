@@ -1,4 +1,4 @@
-from gendermt.io import logging_to
+from gendermt.data.io import logging_to
 from gendermt.scoring.comet import comet_benchmark
 from gendermt.scoring.score_store import score_store_dir
 

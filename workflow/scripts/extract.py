@@ -1,4 +1,4 @@
-from gendermt.extract import extract_file
+from gendermt.translation.extract import extract_file
 
 # no logging_to: nothing here logs but the one line extract_file appends to the log
 extract_file(

@@ -1,5 +1,5 @@
-from gendermt.htmltable import write_tables
-from gendermt.io import logging_to
+from gendermt.data.io import logging_to
+from gendermt.report.htmltable import write_tables
 
 with logging_to(snakemake.log[0]):
     write_tables(snakemake.params.html_pages)

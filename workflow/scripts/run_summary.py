@@ -1,5 +1,5 @@
-from gendermt.frontpage import write_front_page
-from gendermt.io import logging_to
+from gendermt.data.io import logging_to
+from gendermt.report.frontpage import write_front_page
 
 with logging_to(snakemake.log[0]):
     write_front_page(snakemake.params.summary, dict(snakemake.output.items()),

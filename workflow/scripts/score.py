@@ -1,4 +1,4 @@
-from gendermt.io import logging_to
+from gendermt.data.io import logging_to
 from gendermt.scoring.score import score_file
 
 with logging_to(snakemake.log[0]):

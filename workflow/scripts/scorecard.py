@@ -1,6 +1,6 @@
 from pathlib import Path
 
-from gendermt.io import logging_to
+from gendermt.data.io import logging_to
 from gendermt.scorecard.stage import make_scorecard
 
 with logging_to(snakemake.log[0]):

@@ -1,8 +1,8 @@
-from gendermt.backends import settings_on
-from gendermt.cache import configured_dir
-from gendermt.io import logging_to
-from gendermt.source_translations import shared_outputs
-from gendermt.translate import translate_file
+from gendermt.data.io import logging_to
+from gendermt.translation.backends import settings_on
+from gendermt.translation.cache import configured_dir
+from gendermt.translation.runner import translate_file
+from gendermt.translation.source_translations import shared_outputs
 
 with logging_to(snakemake.log[0]):
     translate_file(

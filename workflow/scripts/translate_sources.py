@@ -1,7 +1,7 @@
-from gendermt.backends import settings_on
-from gendermt.cache import configured_dir
-from gendermt.io import logging_to
-from gendermt.source_translations import translate_sources
+from gendermt.data.io import logging_to
+from gendermt.translation.backends import settings_on
+from gendermt.translation.cache import configured_dir
+from gendermt.translation.source_translations import translate_sources
 
 with logging_to(snakemake.log[0]):
     translate_sources(

@@ -1,6 +1,6 @@
 """Why each output ended, counted per run: truncation made visible.
 
-A translation record's ``finish_reason`` (written by :mod:`gendermt.translate`) is ``eos``
+A translation record's ``finish_reason`` (written by :mod:`gendermt.translation.runner`) is ``eos``
 or ``stop`` (the model ended its answer), ``length`` (cut off at the token budget: the
 output is incomplete), ``n/a`` (a system that does not generate: a lookup, rules, stored
 outputs) or ``unknown`` (taken from the request cache, which keeps only the text; or a
@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.io import read_jsonl, write_table
+from gendermt.data.io import read_jsonl, write_table
 
 REASONS = ("eos", "stop", "length", "n/a", "unknown")
 

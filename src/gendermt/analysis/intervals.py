@@ -19,7 +19,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .resample import (
+from gendermt.analysis.resample import (
     BOOTSTRAP_METHOD,
     MAX_CELLS,
     NEWCOMBE,
@@ -178,7 +178,7 @@ def write_intervals(groups: Sequence[Group], bootstrap: Mapping | None,
     groups (:func:`run_rows`)."""
     import pandas as pd
 
-    from gendermt.io import write_table
+    from gendermt.data.io import write_table
 
     intervals, pairs = interval_frames(groups, Settings.of(bootstrap))
     if extra[0]:

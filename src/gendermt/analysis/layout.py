@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from gendermt.io import csv_text, write_text
+from gendermt.data.io import csv_text, write_text
 
 
 def percent(value: float) -> str:

@@ -141,7 +141,7 @@ def _cache_tukey_critical_values() -> None:
     table asks the same (3, df, 0.05) once per system, prompt and test (34 times in the
     default). statsmodels looks the function up in its module at every call and passes no
     ``q_crit`` of its own, so its module attribute is replaced, once, by a cached call of the
-    original: the same values, computed once (tests/test_stats.py fails if statsmodels
+    original: the same values, computed once (tests/unit/test_stats.py fails if statsmodels
     stops calling it so)."""
     global _Q_CRIT
     if _Q_CRIT is not None:

@@ -127,10 +127,10 @@ class Benchmark:
     #: Those of them the data stage reads (its ``data_sources`` identity param).
     data_stage_keys: tuple[str, ...] = ()
     #: Its public data sets' manifests (files in the package: source at a fixed commit,
-    #: licence, sha256 of every file; gendermt.datasets), which a config names by
+    #: licence, sha256 of every file; gendermt.data.datasets), which a config names by
     #: ``dataset:<name>/<file>``.
     datasets: tuple[str, ...] = ()
-    #: Template placeholders beyond the generic ones (``gendermt.prompts.PLACEHOLDERS``).
+    #: Template placeholders beyond the generic ones (``gendermt.translation.prompts.PLACEHOLDERS``).
     placeholders: frozenset[str] = frozenset()
     #: ``"module:function"`` of ``check(spec, config) -> None``: raises ``GenderMTError``
     #: (message starting with the key below ``benchmarks.<name>``) for what the schema cannot
@@ -138,7 +138,7 @@ class Benchmark:
     check: str | None = None
     #: ``"module:function"`` of ``check_templates(spec) -> {prompt: template}``, for a
     #: benchmark that renders its own messages (Neo-GATE); None: the generic templates file
-    #: (a prompt per key, placeholders checked by ``gendermt.config_checks``).
+    #: (a prompt per key, placeholders checked by ``gendermt.config.checks``).
     templates: str | None = None
     #: The module with ``register(score_commands, metrics_list)`` that adds
     #: ``gendermt score <name>`` (None: no subcommand).
@@ -158,23 +158,23 @@ class Benchmark:
     #: here; the score and COMET jobs' fingerprints cover the module (normalizer_modules).
     normalizers: Mapping[str, str] = field(default_factory=dict)
     #: Formats of the ``stored`` backend it provides: name → :class:`StoredFormat`
-    #: (gendermt.backends.stored finds them here; a translation job of a system in one of
+    #: (gendermt.translation.backends.stored finds them here; a translation job of a system in one of
     #: them covers the reader's module in its code fingerprint).
     stored_formats: Mapping[str, StoredFormat] = field(default_factory=dict)
     #: Columns its data table (``data.parquet``) must hold beyond the generic ones
-    #: (``gendermt.stage_tables.DATA_COLUMNS``), column → kind (``string``, ``number``,
+    #: (``gendermt.data.stage_tables.DATA_COLUMNS``), column → kind (``string``, ``number``,
     #: ``boolean``, ``any``): checked when its data stage writes the table.
     data_columns: Mapping[str, str] = field(default_factory=dict)
     #: Its rules that need a node (load or call a model) → their resources; the rule file
     #: gives them with ``resources: **node_resources("<rule>")`` (common.smk), the tests find
-    #: them here (tests/test_localrules.py, tests/test_placement.py).
+    #: them here (tests/unit/test_localrules.py, tests/workflow/test_placement.py).
     node_rules: Mapping[str, NodeRule] = field(default_factory=dict)
     #: The project's stand-in for each file a study config names that the project does not
     #: ship (the user's data): config key below ``benchmarks.<name>`` (dotted), or from the
     #: config's root for a system's file (``systems.<system>.path``) → a shipped sample in
     #: the same published format. A ``{prompt}`` in the configured path is filled with each
     #: of the benchmark's prompts, in the sample's path too. The study configs' dry runs
-    #: (tests/test_study_configs.py) put the samples there.
+    #: (tests/workflow/test_study_configs.py) put the samples there.
     samples: Mapping[str, str] = field(default_factory=dict)
 
     def check_config(self, spec: Mapping[str, Any], config: Mapping[str, Any]) -> None:

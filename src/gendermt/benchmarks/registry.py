@@ -13,9 +13,8 @@ from typing import Any
 
 import yaml
 
-from gendermt.errors import GenderMTError
-
-from .contract import Benchmark, NodeRule, StoredFormat
+from gendermt.benchmarks.contract import Benchmark, NodeRule, StoredFormat
+from gendermt.config.errors import GenderMTError
 
 ROOT = Path(__file__).parent
 

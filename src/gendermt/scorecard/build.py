@@ -10,11 +10,10 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.errors import GenderMTError
-from gendermt.run_quality import CLEAN_SHARE_FLOOR
-
-from . import figures as F
-from .figures import LABELS, Cell, Figure
+from gendermt.config.errors import GenderMTError
+from gendermt.scorecard import figures as F
+from gendermt.scorecard.figures import LABELS, Cell, Figure
+from gendermt.scoring.output_quality import CLEAN_SHARE_FLOOR
 
 #: Below 10 BLEU a system is not translating (copy-source scores ~2 on FairTranslate's
 #: sample): its gender gaps are near 0 because every variant is missed alike. A flat key
@@ -22,7 +21,7 @@ from .figures import LABELS, Cell, Figure
 QUALITY_FLOORS = {"bleu_all": 10.0}
 #: Per benchmark (``*``: every one), the floors of its other quality figures: the share of
 #: outputs that are neither an echo of the prompt nor in the wrong language (``clean_share``,
-#: %, gendermt.output_checks) and WinoMT's share of entities whose gender could be read
+#: %, gendermt.scoring.output_checks) and WinoMT's share of entities whose gender could be read
 #: (``readable``, %, per language: ``readable_<lang>``; SmolLM2's loops leave 60 %).
 BENCHMARK_FLOORS: dict[str, dict[str, float]] = {"*": {"clean_share": CLEAN_SHARE_FLOOR}}
 
@@ -78,7 +77,7 @@ class Scorecard:
     floors: dict[str, float] = field(default_factory=dict)
     #: Quality floors per benchmark and key (what :meth:`below_floor` uses).
     benchmark_floors: dict[str, dict[str, float]] = field(default_factory=dict)
-    #: Each system's kind (``model``, ``baseline``, ``oracle``: gendermt.backends.system_kind);
+    #: Each system's kind (``model``, ``baseline``, ``oracle``: gendermt.translation.backends.system_kind);
     #: a system not named is a model. Oracles are reference points: never contenders for a
     #: lead, never tinted.
     kinds: dict[str, str] = field(default_factory=dict)
@@ -196,9 +195,9 @@ class Scorecard:
 
 def kinds_of(systems: Mapping[str, Mapping[str, Any]] | Sequence[Mapping[str, Any]]
              ) -> dict[str, str]:
-    """Each system's kind (gendermt.backends.system_kind) from the config's ``systems``
+    """Each system's kind (gendermt.translation.backends.system_kind) from the config's ``systems``
     (name → settings) or a run summary's (report/run.json: records with ``system``)."""
-    from gendermt.backends import system_kind
+    from gendermt.translation.backends import system_kind
 
     if isinstance(systems, Mapping):
         return {str(name): system_kind(dict(settings or {}))
@@ -240,7 +239,7 @@ def build(results: str | Path, benchmarks: Sequence[str] | None = None,
     ``headline``: per benchmark, the headline prompt of a system (config
     ``scorecard.headline_prompts``); ``prompt_order``: per benchmark, its configured prompts
     (a system's default headline is the first of them it ran). ``kinds``: each system's
-    kind (model, baseline, oracle: gendermt.backends.system_kind); oracles never lead.
+    kind (model, baseline, oracle: gendermt.translation.backends.system_kind); oracles never lead.
     Where a benchmark has paired tests (tables/pairs.csv), each contender's cell says
     whether it is in the figure's lead group (:func:`mark_leads`).
     """

@@ -7,8 +7,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from gendermt.errors import GenderMTError
-from gendermt.output import print_json
+from gendermt.cli.output import print_json
+from gendermt.config.errors import GenderMTError
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -36,9 +36,9 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .build import build, to_records
-    from .figures import CONFIG_KEYS
-    from .write import markdown
+    from gendermt.scorecard.build import build, to_records
+    from gendermt.scorecard.figures import CONFIG_KEYS
+    from gendermt.scorecard.write import markdown
 
     # the config's and results' names too (`gambit` for GRAPE's column), any case
     benchmarks = ([CONFIG_KEYS.get(b.strip().lower(), b.strip().lower())
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
 def _kinds(args: argparse.Namespace) -> dict[str, str]:
     """The systems' kinds: from the config files given (later files win, as Snakemake merges
     them), else from the results folder's run summary."""
-    from .build import kinds_in, kinds_of
+    from gendermt.scorecard.build import kinds_in, kinds_of
 
     if not getattr(args, "configfile", None):
         return kinds_in(args.results)

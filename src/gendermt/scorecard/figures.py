@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from gendermt.benchmarks import registry
 from gendermt.benchmarks.contract import resolve
-from gendermt.errors import DatasetError, GenderMTError
+from gendermt.config.errors import DatasetError, GenderMTError
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     import pandas as pd

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .build import Scorecard
-from .figures import LABELS, Figure
-from .write import LEAD, display_systems, system_label
+from gendermt.scorecard.build import Scorecard
+from gendermt.scorecard.figures import LABELS, Figure
+from gendermt.scorecard.write import LEAD, display_systems, system_label
 
 #: A cell's shade, by its state (gendermt.scorecard.page.state): only the lead group is
 #: coloured; a value's place in its column's range never is.
@@ -64,7 +64,7 @@ def cell_matrix(card: Scorecard, figs: list[Figure] | None = None,
 
 
 def _scale_label(fig: Figure, card: Scorecard, systems: list[str]) -> str:
-    from .page import n_text
+    from gendermt.scorecard.page import n_text
 
     n = n_text(card, fig, systems)
     return f"{textwrap.fill(fig.label, 16)}\n{fig.better}" + (f"\n{n}" if n else "")
@@ -74,7 +74,7 @@ def _panel(ax, card: Scorecard, name: str, figs: list[Figure], systems: list[str
     from matplotlib.colors import to_rgb
     from matplotlib.patches import Rectangle
 
-    from .page import state
+    from gendermt.scorecard.page import state
 
     _, _, text = cell_matrix(card, figs, systems)
     states = [[state(card, s, f) for f in figs] for s in systems]
@@ -107,7 +107,7 @@ def draw(card: Scorecard, png: str | Path, pdf: str | Path) -> None:
     that cell values and labels are legible at screen size."""
     import matplotlib.pyplot as plt
 
-    from gendermt.plots import save
+    from gendermt.report.plots import save
 
     panels = _panels(card)
     if not panels:
@@ -116,7 +116,7 @@ def draw(card: Scorecard, png: str | Path, pdf: str | Path) -> None:
         ax.text(0.5, 0.5, "no benchmark results", ha="center", va="center")
         save(fig, png, pdf)
         return
-    from .write import floors_text
+    from gendermt.scorecard.write import floors_text
 
     floors = floors_text(card)
     # two panels a row where every panel is narrow; else one a row, as wide as its columns

@@ -18,12 +18,11 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from gendermt import htmltable
-from gendermt.frontpage import HEADLINE_END, HEADLINE_START, TABLE_END, TABLE_START
-
-from .build import Scorecard
-from .figures import LABELS, Figure
-from .write import LEAD, floors_text, fmt_cell, shown_cell, system_label
+from gendermt.report import htmltable
+from gendermt.report.frontpage import HEADLINE_END, HEADLINE_START, TABLE_END, TABLE_START
+from gendermt.scorecard.build import Scorecard
+from gendermt.scorecard.figures import LABELS, Figure
+from gendermt.scorecard.write import LEAD, floors_text, fmt_cell, shown_cell, system_label
 
 #: The most columns (the system's included) of one headline table; more headline figures
 #: than fit go to a further table below it.

@@ -6,12 +6,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from gendermt.io import write_text
-
-from .build import build
-from .heatmap import draw
-from .page import page
-from .write import write_scorecard
+from gendermt.data.io import write_text
+from gendermt.scorecard.build import build
+from gendermt.scorecard.heatmap import draw
+from gendermt.scorecard.page import page
+from gendermt.scorecard.write import write_scorecard
 
 
 def make_scorecard(results: str | Path, benchmarks: Sequence[str], systems: Sequence[str],

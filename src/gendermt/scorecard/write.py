@@ -7,10 +7,9 @@ import math
 from pathlib import Path
 
 from gendermt.analysis.layout import _escape
-from gendermt.io import significant, write_json, write_table, write_text
-
-from .build import Scorecard, to_records
-from .figures import LABELS, Figure
+from gendermt.data.io import significant, write_json, write_table, write_text
+from gendermt.scorecard.build import Scorecard, to_records
+from gendermt.scorecard.figures import LABELS, Figure
 
 UNDEFINED = "–"  # the system ran the benchmark but the figure is undefined (e.g. 0/0)
 #: The mark of a cell in its figure's lead group (Cell.lead): the leader and every system a
@@ -108,7 +107,7 @@ def header_note(card: Scorecard) -> list[str]:
 
 def markdown(card: Scorecard) -> str:
     layout = card.layout()
-    # The system column keeps the plain name (gendermt.findings reads the marks by it); a
+    # The system column keeps the plain name (gendermt.report.findings reads the marks by it); a
     # last column says which rows are oracles or baselines, where there are any.
     kinds = any(card.kind(s) != "model" for s in card.systems)
     head = ["system", *[f.column if f is not None else f"{LABELS.get(b, b)} · prompt"

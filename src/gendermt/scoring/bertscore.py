@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from gendermt.errors import GenderMTError, MissingResourceError
+from gendermt.config.errors import GenderMTError, MissingResourceError
 
 log = logging.getLogger(__name__)
 
@@ -88,10 +88,9 @@ def bertscore_benchmark(translation_files: Sequence[str | Path], data: str | Pat
 
     import pandas as pd
 
-    from gendermt.io import write_json, write_parquet
-
-    from .comet import collect_triples
-    from .score_store import ScoreStore, score_through_store
+    from gendermt.data.io import write_json, write_parquet
+    from gendermt.scoring.comet import collect_triples
+    from gendermt.scoring.score_store import ScoreStore, score_through_store
 
     try:
         scorer_version = version("bert-score")

@@ -14,11 +14,10 @@ import argparse
 import math
 import sys
 
-from gendermt import textfiles
-from gendermt.errors import GenderMTError
-from gendermt.output import print_json
-
-from .metrics import CPU_METRICS, NEURAL_METRICS
+from gendermt.cli.output import print_json
+from gendermt.config.errors import GenderMTError
+from gendermt.data import textfiles
+from gendermt.scoring.metrics import CPU_METRICS, NEURAL_METRICS
 
 
 def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
@@ -48,7 +47,7 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
 
 
 def read_lines(path: str | None, what: str) -> list[str] | None:
-    """A file's lines (``-``: stdin), split on ``\n`` only (:mod:`gendermt.textfiles`)."""
+    """A file's lines (``-``: stdin), split on ``\n`` only (:mod:`gendermt.data.textfiles`)."""
     return None if path is None else textfiles.read_lines(path, what)
 
 
@@ -68,8 +67,8 @@ def score_segments(metrics: list[str], hyps: list[str], refs: list[str],
     """``({metric: {"score", "signature"}}, {metric: per-segment scores})``. Without
     ``per_segment`` (no ``--segments``), the CPU metrics' sentence scores, as costly as the
     corpus score, are not computed (the neural metrics' corpus score is their mean)."""
-    from .metrics import corpus_score, sentence_scores
-    from .sacrebleu_metrics import with_tokenizer
+    from gendermt.scoring.metrics import corpus_score, sentence_scores
+    from gendermt.scoring.sacrebleu_metrics import with_tokenizer
 
     result, segments = {}, {}
     for metric in metrics:
@@ -85,7 +84,7 @@ def score_segments(metrics: list[str], hyps: list[str], refs: list[str],
                 raise GenderMTError("COMET needs the sources: give --src FILE")
             import pandas as pd
 
-            from . import comet
+            from gendermt.scoring import comet
 
             model, version = comet.load_model(args.comet_model)
             frame = pd.DataFrame({"source": srcs, "hypothesis": hyps, "reference": refs})
@@ -98,7 +97,7 @@ def score_segments(metrics: list[str], hyps: list[str], refs: list[str],
                               "signature": f"comet:{args.comet_model}|unbabel-comet:{version}|"
                                            "scale:x100|corpus:mean"}
         elif metric == "bertscore":
-            from .bertscore import bertscore
+            from gendermt.scoring.bertscore import bertscore
 
             if args.bertscore_model is None:
                 raise GenderMTError("BERTScore needs --bertscore-model (a Hub id in the local "
@@ -117,7 +116,7 @@ def score_segments(metrics: list[str], hyps: list[str], refs: list[str],
 
 
 def write_segments(path: str, segments: dict[str, list[float]]) -> None:
-    from gendermt.io import write_jsonl, write_text
+    from gendermt.data.io import write_jsonl, write_text
 
     metrics = list(segments)
     n = len(next(iter(segments.values()))) if segments else 0
@@ -134,11 +133,11 @@ def check_options(args: argparse.Namespace) -> None:
     """Everything the options alone decide, before any file is read or score computed."""
     import importlib.util
 
-    from .metrics import check_metrics
+    from gendermt.scoring.metrics import check_metrics
 
     check_metrics(args.metrics, [*CPU_METRICS, *NEURAL_METRICS])
     if args.tokenize is not None:
-        from gendermt.config_checks import check_tokenizer
+        from gendermt.config.checks import check_tokenizer
 
         check_tokenizer(args.tokenize, "--tokenize")
     if "comet" in args.metrics:
@@ -171,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
                                       per_segment=bool(args.segments))
     if args.segments:
         write_segments(args.segments, segments)
-    from gendermt.run_quality import output_quality, quality_warning
+    from gendermt.scoring.output_quality import output_quality, quality_warning
 
     # per metric (the JSON's keys are metrics): the outputs' share that is neither the
     # source untranslated (with --src) nor in another language than --tgt-lang (with it)

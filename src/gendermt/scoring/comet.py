@@ -24,8 +24,8 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.errors import GenderMTError, MissingResourceError
-from gendermt.io import read_jsonl, write_json, write_parquet
+from gendermt.config.errors import GenderMTError, MissingResourceError
+from gendermt.data.io import read_jsonl, write_json, write_parquet
 from gendermt.scoring.score_store import ScoreStore, score_through_store
 
 log = logging.getLogger(__name__)
@@ -177,7 +177,7 @@ def comet_benchmark(translation_files: Sequence[str | Path], data: str | Path,
 
     With ``store_dir``, triples already in the score store there are read from it and only
     the others are scored (and added to it)."""
-    from .normalization import normalize_all, signed
+    from gendermt.scoring.normalization import normalize_all, signed
 
     # The model first: without it, stop before reading anything (loading waits until a
     # triple is missing from the store).

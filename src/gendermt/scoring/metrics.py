@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from gendermt.errors import GenderMTError
-
-from . import nltk_bleu, sacrebleu_metrics
-from .sacrebleu_metrics import Scored
+from gendermt.config.errors import GenderMTError
+from gendermt.scoring import nltk_bleu, sacrebleu_metrics
+from gendermt.scoring.sacrebleu_metrics import Scored
 
 CPU_METRICS = (*sacrebleu_metrics.METRICS, nltk_bleu.NAME)
 NEURAL_METRICS = ("comet", "bertscore")

@@ -23,7 +23,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 
-from gendermt.errors import GenderMTError
+from gendermt.config.errors import GenderMTError
 
 NAME = "bleu_nltk_m4"
 MAX_ORDER = 4

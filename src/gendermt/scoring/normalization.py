@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from gendermt.errors import GenderMTError
+from gendermt.config.errors import GenderMTError
 
 
 def normalizers() -> dict[str, str]:

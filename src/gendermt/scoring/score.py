@@ -13,14 +13,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gendermt.arrow_arrays import floats, strings
-from gendermt.errors import GenderMTError
-from gendermt.io import atomic_path, read_jsonl, write_json
-from gendermt.progress import Progress
-
-from .metrics import corpus_scores, sentence_scores
-from .normalization import normalize_all, signed
-from .sacrebleu_metrics import with_tokenizer
+from gendermt.config.errors import GenderMTError
+from gendermt.data.arrow_arrays import floats, strings
+from gendermt.data.io import atomic_path, read_jsonl, write_json
+from gendermt.report.progress import Progress
+from gendermt.scoring.metrics import corpus_scores, sentence_scores
+from gendermt.scoring.normalization import normalize_all, signed
+from gendermt.scoring.sacrebleu_metrics import with_tokenizer
 
 if TYPE_CHECKING:
     import pandas as pd

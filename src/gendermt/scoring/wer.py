@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gendermt.errors import GenderMTError
-
-from .metric_signature import metric_signature
+from gendermt.config.errors import GenderMTError
+from gendermt.scoring.metric_signature import metric_signature
 
 #: Bumped when the computation below changes.
 SIGNATURE_VERSION = 1

@@ -35,12 +35,11 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt import textfiles
-from gendermt.errors import DatasetError, GenderMTError, MissingResourceError
-from gendermt.io import read_jsonl, write_json, write_jsonl
-
-from .data import ALT_LETTERS, N_ALTERNATIVES
-from .tags import TagError, TagScheme, normalise_space, parse_tagged
+from gendermt.benchmarks.conga.data import ALT_LETTERS, N_ALTERNATIVES
+from gendermt.benchmarks.conga.tags import TagError, TagScheme, normalise_space, parse_tagged
+from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
+from gendermt.data import textfiles
+from gendermt.data.io import read_jsonl, write_json, write_jsonl
 
 log = logging.getLogger(__name__)
 
@@ -255,7 +254,7 @@ def annotate_file(translations: str | Path, data_path: str | Path, output: str |
     records = resolve(outputs[["item_id", "hypothesis"]], files, alternatives, data, scheme)
     sent = cached = 0
     if annotator is not None:
-        from .annotator import annotate_with_llm
+        from gendermt.benchmarks.conga.annotator import annotate_with_llm
 
         todo = [r for r in records if r["status"] == "unannotated"]
         english = data.set_index("item_id")["source_tagged"]

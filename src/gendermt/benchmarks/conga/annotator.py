@@ -1,6 +1,6 @@
 """An LLM annotator that tags Italian outputs following the ConGA rules (§5.2–5.3).
 
-The prompt lives in a versioned template file (``resources/prompts/conga-annotate.yaml``:
+The prompt lives in a versioned template file (``src/gendermt/benchmarks/conga/prompts/annotate.yaml``:
 ``system`` and ``user`` texts with ``{english}``, the tagged English gold, and ``{italian}``,
 the output to annotate). The model runs through the project's backends (any chat backend:
 ``hf-causal``, ``vllm``, ``openai-compatible`` …), each request carrying the messages.
@@ -10,7 +10,7 @@ Its answer is accepted only if it is the output itself with well-formed Italian 
 removed. Anything else leaves the output unannotated, with the reason and the raw answer
 kept in the annotation record; nothing is repaired or guessed.
 
-Requests go through the engine translation's go through (:func:`gendermt.engine.ask`: the
+Requests go through the engine translation's go through (:func:`gendermt.translation.engine.ask`: the
 request cache, keyed by the annotator's identity and the rendered request; ``cache.dir`` of
 the workflow config), and each batch's answers are stored as they come: a rerun, or a job
 resumed after a kill, sends only what was never answered.
@@ -26,9 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from gendermt.errors import GenderMTError
-
-from .tags import TagError, TagScheme, normalise_space, parse_tagged
+from gendermt.benchmarks.conga.tags import TagError, TagScheme, normalise_space, parse_tagged
+from gendermt.config.errors import GenderMTError
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     import pandas as pd
@@ -93,8 +92,8 @@ def annotate_with_llm(records: list[dict[str, Any]], english: pd.Series,
     """Ask the annotator about each record (in place): accepted answers make it
     ``annotated`` with source ``llm:<system>@<template>:v<version>``. Returns
     ``(requests sent, answers from the cache)``."""
-    from gendermt.backends import Request, build_backend
-    from gendermt.engine import ask, open_cache
+    from gendermt.translation.backends import Request, build_backend
+    from gendermt.translation.engine import ask, open_cache
 
     if not records:
         return 0, 0

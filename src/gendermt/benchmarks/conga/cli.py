@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from gendermt.errors import GenderMTError
-from gendermt.output import print_json
+from gendermt.cli.output import print_json
+from gendermt.config.errors import GenderMTError
 
 
 def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
@@ -24,10 +24,10 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from . import CATEGORIES, METRICS
-    from .annotations import read_lines
-    from .evaluate import score_sentences, summarise
-    from .tags import TagScheme
+    from gendermt.benchmarks.conga import CATEGORIES, METRICS
+    from gendermt.benchmarks.conga.annotations import read_lines
+    from gendermt.benchmarks.conga.evaluate import score_sentences, summarise
+    from gendermt.benchmarks.conga.tags import TagScheme
 
     source, target = read_lines(args.source), read_lines(args.target)
     if len(source) != len(target):
@@ -41,14 +41,14 @@ def run(args: argparse.Namespace) -> int:
     result = {k: summary[k] for k in (*CATEGORIES, *METRICS)}
     import re
 
-    from gendermt.run_quality import add_quality, output_quality
+    from gendermt.scoring.output_quality import add_quality, output_quality
 
     # the outputs without their tags: English (untranslated) ones are no Italian annotation
     untag = re.compile(r"<[A-Za-z]+\d*>")
     quality = add_quality({}, output_quality([untag.sub(" ", t) for t in target], "it",
                                              [untag.sub(" ", s) for s in source]))
     if args.json:
-        from .metric import signature
+        from gendermt.benchmarks.conga.metric import signature
 
         print_json({**result, "signature": signature(args.denominator), **quality},
                    getattr(args, "precision", None))

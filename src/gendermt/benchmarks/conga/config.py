@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gendermt.errors import GenderMTError
+from gendermt.config.errors import GenderMTError
 
 
 def check(spec: Mapping[str, Any], config: Mapping[str, Any]) -> None:

@@ -9,7 +9,7 @@ CONTRACTS = (
         label="ConGA",
         order=30,
         package="gendermt.benchmarks.conga",
-        rules="workflow/rules/conga.smk",
+        rules="src/gendermt/benchmarks/conga/rules.smk",
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="en→it",
         description=(

@@ -38,12 +38,11 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.errors import DatasetError, MissingResourceError
-from gendermt.io import write_json
-from gendermt.stage_tables import write_data_table
-from gendermt.textfiles import is_blank
-
-from .tags import TagError, TagScheme, parse_tagged
+from gendermt.benchmarks.conga.tags import TagError, TagScheme, parse_tagged
+from gendermt.config.errors import DatasetError, MissingResourceError
+from gendermt.data.io import write_json
+from gendermt.data.stage_tables import write_data_table
+from gendermt.data.textfiles import is_blank
 
 log = logging.getLogger(__name__)
 

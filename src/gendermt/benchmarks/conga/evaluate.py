@@ -14,11 +14,10 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.io import read_jsonl, write_json, write_parquet, write_table
-
-from . import CATEGORIES, METRICS
-from .metric import describe, precision_recall, score_sentence
-from .tags import TagScheme, parse_tagged
+from gendermt.benchmarks.conga import CATEGORIES, METRICS
+from gendermt.benchmarks.conga.metric import describe, precision_recall, score_sentence
+from gendermt.benchmarks.conga.tags import TagScheme, parse_tagged
+from gendermt.data.io import read_jsonl, write_json, write_parquet, write_table
 
 TOTALS = ("source_tags_m", "source_tags_f", "source_tags_a", "target_tags_m", "target_tags_f",
           "source_entities_m", "source_entities_f", "source_entities_a", "target_entities_m",

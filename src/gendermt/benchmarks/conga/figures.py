@@ -9,9 +9,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from gendermt.plots import save
-
-from .tables import annotated_runs, read_logs, run_label
+from gendermt.benchmarks.conga.tables import annotated_runs, read_logs, run_label
+from gendermt.report.plots import save
 
 COLOURS = {"bias_a_to_m": "#4393c3", "bias_a_to_f": "#d6604d"}
 LABELS = {"bias_a_to_m": "A→M", "bias_a_to_f": "A→F"}

@@ -23,10 +23,9 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from gendermt.benchmarks.conga import CATEGORIES, PAIR_CATEGORY, SOURCE_LETTERS, TARGET_LETTERS
+from gendermt.benchmarks.conga.tags import TaggedSentence
 from gendermt.scoring.metric_signature import metric_signature
-
-from . import CATEGORIES, PAIR_CATEGORY, SOURCE_LETTERS, TARGET_LETTERS
-from .tags import TaggedSentence
 
 DENOMINATORS = ("tags", "entities")
 #: Bumped when the comparison or the precision/recall below change.

@@ -21,13 +21,18 @@ from pathlib import Path
 
 import pandas as pd
 
-from gendermt.io import write_table, write_text
-from gendermt.run_quality import CLEAN_SHARE_FLOOR, mark, note, share_text, with_run_quality
-
-from . import CATEGORIES
-from .evaluate import COUNT_COLUMNS, summarise
-from .metric import DENOMINATORS, precision_recall, signature, totals
-from .tags import TaggedSentence, TagScheme, parse_tagged
+from gendermt.benchmarks.conga import CATEGORIES
+from gendermt.benchmarks.conga.evaluate import COUNT_COLUMNS, summarise
+from gendermt.benchmarks.conga.metric import DENOMINATORS, precision_recall, signature, totals
+from gendermt.benchmarks.conga.tags import TaggedSentence, TagScheme, parse_tagged
+from gendermt.data.io import write_table, write_text
+from gendermt.scoring.output_quality import (
+    CLEAN_SHARE_FLOOR,
+    mark,
+    note,
+    share_text,
+    with_run_quality,
+)
 
 CATEGORY_LABELS = {"match_m": "Match M", "match_f": "Match F", "bias_a_to_m": "Bias A→M",
                    "bias_a_to_f": "Bias A→F", "error_m_to_f": "Error M→F",
@@ -50,7 +55,7 @@ def run_label(system: str, prompt: str, prompts: Sequence[str]) -> str:
 
 def run_labels(frame: pd.DataFrame, prompts: Sequence[str]) -> list[str]:
     """Each row's run label, marked "(low quality)" where the table carries the run's
-    quality (gendermt.run_quality) and it is below the floor."""
+    quality (gendermt.scoring.output_quality) and it is below the floor."""
     low = frame["low_quality"] if "low_quality" in frame.columns else [False] * len(frame)
     return [mark(run_label(s, p, prompts), q) for s, p, q in
             zip(frame["system"], frame["prompt"], low, strict=True)]

@@ -18,9 +18,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from gendermt.errors import GenderMTError
-
-from . import SOURCE_LETTERS, TARGET_LETTERS
+from gendermt.benchmarks.conga import SOURCE_LETTERS, TARGET_LETTERS
+from gendermt.config.errors import GenderMTError
 
 # Stripped from a tagged word's edges: quotes, brackets and sentence punctuation.
 EDGE_PUNCTUATION = "\"'“”‘’«»()[]{}.,;:!?…—–-"

@@ -9,8 +9,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from gendermt.errors import DatasetError, GenderMTError
-from gendermt.output import print_json
+from gendermt.cli.output import print_json
+from gendermt.config.errors import DatasetError, GenderMTError
 
 _REGISTERED: set[int] = set()
 
@@ -32,8 +32,8 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
     if id(score_commands) in _REGISTERED:
         return
     _REGISTERED.add(id(score_commands))
-    from .config import benchmark_files
-    from .spec import SPECS_DIR
+    from gendermt.benchmarks.declared.config import benchmark_files
+    from gendermt.benchmarks.declared.spec import SPECS_DIR
 
     p = score_commands.add_parser(
         "declared", help="a benchmark declared in one YAML file (--spec)",
@@ -81,10 +81,9 @@ def outputs_by_gender(values: list[str], genders: list[str]) -> dict[str, str]:
 def score(spec: dict[str, Any], lang: str, outputs: dict[str, str],
           root: str | None = None) -> tuple[dict[str, Any], Any]:
     """The JSON result and the per-segment decisions of one language's outputs."""
-    from gendermt.textfiles import read_lines
-
-    from .data import segments
-    from .evaluate import summarise
+    from gendermt.benchmarks.declared.data import segments
+    from gendermt.benchmarks.declared.evaluate import summarise
+    from gendermt.data.textfiles import read_lines
 
     if lang not in spec["languages"]:
         raise GenderMTError(f"--lang {lang}: not among {spec['file']}'s languages "
@@ -115,7 +114,7 @@ def score(spec: dict[str, Any], lang: str, outputs: dict[str, str],
         result[f"{row['metric']}_signature"] = row["signature"]
     for metric in dict.fromkeys(r["metric"] for r in summary["quality"]):
         result[f"{metric}_gap"] = result[f"{metric}_{first}"] - result[f"{metric}_{second}"]
-    from gendermt.run_quality import add_quality, output_quality
+    from gendermt.scoring.output_quality import add_quality, output_quality
 
     # an untranslated or wrong-language output has no gendered word to be wrong (issue 48)
     result = add_quality(result, output_quality([hyps[i] for i in data["item_id"]], lang,
@@ -124,9 +123,8 @@ def score(spec: dict[str, Any], lang: str, outputs: dict[str, str],
 
 
 def run(args: argparse.Namespace) -> int:
+    from gendermt.benchmarks.declared.spec import load
     from gendermt.benchmarks.mt_geneval.cli import write_items
-
-    from .spec import load
 
     if args.items and Path(args.items).suffix.lower() not in (".csv", ".jsonl", ".parquet"):
         raise GenderMTError(f"--items {args.items}: write .csv, .jsonl or .parquet")

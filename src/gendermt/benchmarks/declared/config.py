@@ -9,9 +9,8 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from gendermt.errors import GenderMTError
-
-from .spec import heading, load, spec_files
+from gendermt.benchmarks.declared.spec import heading, load, spec_files
+from gendermt.config.errors import GenderMTError
 
 PACKAGE = "gendermt.benchmarks.declared"
 
@@ -38,7 +37,7 @@ def languages_of(spec: Mapping[str, Any], block: Mapping[str, Any]) -> list[str]
 def check(name: str, spec: Mapping[str, Any], config: Mapping[str, Any]) -> None:
     """The benchmark file is valid, the block's languages are among its, and every file of
     them exists (messages start with the config key)."""
-    from .data import files
+    from gendermt.benchmarks.declared.data import files
 
     # (``spec``: the config block, as every contract's check names it; ``declared``: the
     # benchmark file)
@@ -61,7 +60,7 @@ def check(name: str, spec: Mapping[str, Any], config: Mapping[str, Any]) -> None
 def templates(name: str, spec: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """The block's (``spec``) templates: its ``templates`` file's where it names one, else the
     benchmark file's own (it is a template file too)."""
-    from gendermt.prompts import PLACEHOLDERS, check_placeholders, load_templates
+    from gendermt.translation.prompts import PLACEHOLDERS, check_placeholders, load_templates
 
     # the file's templates only: the whole file is checked by `check` (its message then
     # names the block, not its templates)
@@ -88,8 +87,7 @@ def configured(benchmarks: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[st
     (what the data stage reads), ``label``, ``rule`` (the rules' name suffix) and
     ``metrics``."""
     from gendermt.benchmarks import registry
-
-    from .data import files
+    from gendermt.benchmarks.declared.data import files
 
     found = {}
     for name, block in benchmarks.items():

@@ -9,7 +9,7 @@ import pathlib
 
 import yaml
 
-import gendermt.errors
+import gendermt.config.errors
 from gendermt.benchmarks.contract import Benchmark, Scorecard
 
 _PKG = "gendermt.benchmarks.declared"
@@ -26,7 +26,7 @@ def spec_files(folder: pathlib.Path = SPECS_DIR) -> list[pathlib.Path]:
 
 def read_file(path: pathlib.Path) -> dict:
     """A benchmark file's YAML, with one-line errors naming it."""
-    error = gendermt.errors.GenderMTError
+    error = gendermt.config.errors.GenderMTError
     if not path.is_file():
         raise error(f"{path}: benchmark file not found")
     try:
@@ -45,7 +45,7 @@ def heading(path) -> dict:
     start-up)."""
     file = pathlib.Path(path)
     spec = read_file(file)
-    error = gendermt.errors.GenderMTError
+    error = gendermt.config.errors.GenderMTError
     for key in ("name", "label"):
         if not isinstance(spec.get(key), str) or not spec[key]:
             raise error(f"{file}: {key}: missing (a declared benchmark names its config key "
@@ -76,7 +76,7 @@ def _contract(path: pathlib.Path) -> Benchmark:
         direction=head["direction"],
         description=head["description"],
         page="../declared-benchmarks.md",
-        rules="workflow/rules/declared.smk",
+        rules="src/gendermt/benchmarks/declared/rules.smk",
         data_keys=("data_root/",),
         data_stage_keys=("data_root/",),
         check=f"{_PKG}.config:check_{name}",

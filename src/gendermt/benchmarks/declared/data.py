@@ -19,9 +19,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gendermt.errors import DatasetError, MissingResourceError
-
-from .spec import data_root, per_gender
+from gendermt.benchmarks.declared.spec import data_root, per_gender
+from gendermt.config.errors import DatasetError, MissingResourceError
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     import pandas as pd
@@ -54,7 +53,7 @@ def files(spec: Mapping[str, Any], langs: Sequence[str], root: str | Path | None
 
 
 def _lines(spec: Mapping[str, Any], folder: Path, lang: str) -> list[dict[str, dict[str, str]]]:
-    from gendermt.textfiles import read_lines
+    from gendermt.data.textfiles import read_lines
 
     read: dict[Path, list[str]] = {}
     columns = {}
@@ -78,7 +77,7 @@ def _lines(spec: Mapping[str, Any], folder: Path, lang: str) -> list[dict[str, d
 
 def _records(path: Path, fmt: str) -> list[tuple[int, dict[str, Any]]]:
     """(line, fields) of every record of a table (blank lines skipped)."""
-    from gendermt.textfiles import read_delimited, read_text
+    from gendermt.data.textfiles import read_delimited, read_text
 
     if fmt == "jsonl":
         found = []
@@ -190,9 +189,9 @@ def build(spec: Mapping[str, Any], langs: Sequence[str], root: str | Path | None
           items_out: str | Path, provenance_out: str | Path) -> None:
     """Workflow stage: the benchmark's files → ``data.parquet`` (:func:`segments`) +
     ``data.json`` (the benchmark file and the files read, with size and sha256; counts)."""
-    from gendermt.data_sources import sha256_file
-    from gendermt.io import write_json
-    from gendermt.stage_tables import write_data_table
+    from gendermt.data.io import write_json
+    from gendermt.data.sources import sha256_file
+    from gendermt.data.stage_tables import write_data_table
 
     paths = files(spec, langs, root)
     items = segments(spec, langs, root)

@@ -16,9 +16,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gendermt.benchmarks.declared.spec import SACREBLEU_METRICS
 from gendermt.benchmarks.mt_geneval.metric import NAME, accuracy, decisions, signature
-
-from .spec import SACREBLEU_METRICS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -118,8 +117,8 @@ def quality_rows(data: pd.DataFrame, hypotheses: Sequence[str], metrics: Sequenc
 
 def hypotheses_of(translations: str | Path, data: pd.DataFrame) -> list[str]:
     """The run's output for every segment, in the data's order (every segment has one)."""
-    from gendermt.errors import GenderMTError
-    from gendermt.io import read_jsonl
+    from gendermt.config.errors import GenderMTError
+    from gendermt.data.io import read_jsonl
 
     hyps = {r["item_id"]: r["hypothesis"] for r in read_jsonl(translations)}
     missing = [i for i in data["item_id"] if i not in hyps]
@@ -152,7 +151,7 @@ def score_run(translations: str | Path, data_path: str | Path, items_out: str | 
     summary (``.json``)."""
     import pandas as pd
 
-    from gendermt.io import write_json, write_parquet, write_table
+    from gendermt.data.io import write_json, write_parquet, write_table
 
     data = pd.read_parquet(data_path)
     hypotheses = hypotheses_of(translations, data)

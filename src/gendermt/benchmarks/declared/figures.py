@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from gendermt.plots import plt, save
+from gendermt.report.plots import plt, save
 
 # the first gender blue, the second red (as MT-GenEval's and FairTranslate's figures), pairs grey
 COLOURS = ("#4393c3", "#d6604d", "#8C8C8C")

@@ -5,7 +5,7 @@ Every ``resources/benchmarks/<name>/benchmark.yaml`` of the project is a benchma
 errors) and for what a schema cannot say (each per-gender mapping names exactly the
 benchmark's genders; a metric against references has references; a table format has its
 ``path``); every message is one line naming the file and the key. The file is also the
-benchmark's prompt template file (``fragments``, ``templates``: :mod:`gendermt.prompts`).
+benchmark's prompt template file (``fragments``, ``templates``: :mod:`gendermt.translation.prompts`).
 """
 
 from __future__ import annotations
@@ -17,10 +17,15 @@ from typing import Any
 
 import yaml
 
-from gendermt.errors import GenderMTError
-
 # found and read (their headings) by the contract, which may import nothing of the package
-from .contract import SPEC_FILE, SPECS_DIR, heading, read_file, spec_files  # noqa: F401
+from gendermt.benchmarks.declared.contract import (  # noqa: F401
+    SPEC_FILE,
+    SPECS_DIR,
+    heading,
+    read_file,
+    spec_files,
+)
+from gendermt.config.errors import GenderMTError
 
 SCHEMA = Path(__file__).with_name("spec.schema.yaml")
 #: Metrics scored against each gender's reference (they need ``data.reference``).
@@ -40,7 +45,7 @@ def _genders_of(path: Path, spec: Mapping[str, Any], key: str) -> None:
 
 
 def _check(path: Path, spec: dict[str, Any]) -> None:
-    from gendermt.config_checks import check_schema
+    from gendermt.config.checks import check_schema
 
     try:
         check_schema(spec, _schema(), fill_defaults=True)
@@ -68,7 +73,7 @@ def _check(path: Path, spec: dict[str, Any]) -> None:
         if "{lang}" not in data["path"] and "language" not in data:
             raise GenderMTError(f"{path}: data.path: without {{lang}} the table holds every "
                                 "language: name its language field in data.language")
-    from gendermt.prompts import PLACEHOLDERS, check_placeholders, load_templates
+    from gendermt.translation.prompts import PLACEHOLDERS, check_placeholders, load_templates
 
     check_placeholders(load_templates(path), PLACEHOLDERS, path)
 

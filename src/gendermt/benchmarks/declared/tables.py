@@ -117,7 +117,7 @@ def build_tables(runs: Sequence[Mapping[str, Any]], genders: Sequence[str],
                  comet: str | Path | None = None, data: str | Path | None = None) -> None:
     """Workflow stage: every run's summary (and COMET's scores) → ``tables/accuracy``,
     ``quality`` and ``summary`` (``.csv``, ``.md``)."""
-    from gendermt.io import write_table
+    from gendermt.data.io import write_table
 
     runs = [dict(r) for r in runs]
     accuracy = accuracy_table(runs, genders)

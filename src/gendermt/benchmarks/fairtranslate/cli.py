@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from gendermt.errors import GenderMTError
-from gendermt.output import print_json
-from gendermt.textfiles import read_lines
+from gendermt.cli.output import print_json
+from gendermt.config.errors import GenderMTError
+from gendermt.data.textfiles import read_lines
 
 
 def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
@@ -28,11 +28,10 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
 def run(args: argparse.Namespace) -> int:
     import pandas as pd
 
+    from gendermt.benchmarks.fairtranslate import GENDERS
+    from gendermt.benchmarks.fairtranslate.data import load
     from gendermt.scoring.metrics import check_metrics
     from gendermt.scoring.score import score_frame
-
-    from . import GENDERS
-    from .data import load
 
     check_metrics(args.metrics)  # before the data are read or any metric computed
     data, _ = load(args.data)
@@ -56,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
             "sentence_signature": info["sentence_signature"],
             "n": {k: info["n"][k] for k in order},
         }
-    from gendermt.run_quality import output_quality, quality_warning
+    from gendermt.scoring.output_quality import output_quality, quality_warning
 
     # per metric (the JSON's keys are metrics): the outputs' clean share, the same for each
     quality = output_quality(hyps, str(frame["tgt_lang"].iat[0]), frame["source"].tolist())

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gendermt.errors import GenderMTError
+from gendermt.config.errors import GenderMTError
 
 
 def clean_outlier(spec: Mapping[str, Any]) -> dict[str, Any]:
     """``clean_outlier`` with its defaults, checked against the block (its systems, and COMET
     among the metrics when it is enabled: the filter keeps rows by their COMET scores)."""
-    from . import outliers
+    from gendermt.benchmarks.fairtranslate import outliers
 
     try:
         settings = outliers.settings_of(spec.get("clean_outlier"), spec["systems"])

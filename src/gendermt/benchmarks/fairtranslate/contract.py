@@ -9,7 +9,7 @@ CONTRACTS = (
         label="FairTranslate",
         order=10,
         package="gendermt.benchmarks.fairtranslate",
-        rules="workflow/rules/fairtranslate.smk",
+        rules="src/gendermt/benchmarks/fairtranslate/rules.smk",
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="en→fr",
         description=(

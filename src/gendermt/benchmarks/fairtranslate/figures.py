@@ -15,10 +15,9 @@ import pandas as pd
 import seaborn as sns
 
 from gendermt.analysis.tables import collect_scores
-from gendermt.plots import save
-
-from . import GENDER_COLOURS, GENDERS, outliers
-from .paper_tables import metric_label
+from gendermt.benchmarks.fairtranslate import GENDER_COLOURS, GENDERS, outliers
+from gendermt.benchmarks.fairtranslate.paper_tables import metric_label
+from gendermt.report.plots import save
 
 PALETTE = GENDER_COLOURS
 

@@ -13,8 +13,8 @@ import argparse
 import io
 import sys
 
-from gendermt.errors import GenderMTError
-from gendermt.textfiles import split_lines
+from gendermt.config.errors import GenderMTError
+from gendermt.data.textfiles import split_lines
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -46,7 +46,7 @@ def _lines(stream: io.TextIOBase) -> list[str]:
 
 
 def run_normalize(args: argparse.Namespace) -> int:
-    from .normalize import normalize
+    from gendermt.benchmarks.fairtranslate.normalize import normalize
 
     out = [normalize(line) for line in _lines(_stdin())]
     sys.stdout.write("".join(line + "\n" for line in out))
@@ -54,7 +54,7 @@ def run_normalize(args: argparse.Namespace) -> int:
 
 
 def run_pronoun(args: argparse.Namespace) -> int:
-    from .pronouns import classify_they, has_they
+    from gendermt.benchmarks.fairtranslate.pronouns import classify_they, has_they
 
     # A bad line does not cost the others their results: it gets an empty output line (so
     # that outputs stay aligned with inputs), is reported on stderr, and the exit status is 2.

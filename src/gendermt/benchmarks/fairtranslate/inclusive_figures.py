@@ -20,11 +20,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from gendermt.plots import save
-
-from . import FORM_COLOURS, GENDERS
-from .occupations import FORMS
-from .pronouns import ECHO, NO_PRONOUN, PRONOUNS, UNTRANSLATED
+from gendermt.benchmarks.fairtranslate import FORM_COLOURS, GENDERS
+from gendermt.benchmarks.fairtranslate.occupations import FORMS
+from gendermt.benchmarks.fairtranslate.pronouns import ECHO, NO_PRONOUN, PRONOUNS, UNTRANSLATED
+from gendermt.report.plots import save
 
 PRONOUN_COLOURS = {"ils": "#b2182b", "elles": "#d6604d", "iels": "#f4a582", "il": "#2166ac",
                    "elle": "#67a9cf", "iel": "#1a9850", NO_PRONOUN: "#a6d96a",

@@ -33,16 +33,24 @@ import pandas as pd
 
 from gendermt.analysis.stats import wilson_interval
 from gendermt.analysis.tables import ordered
-from gendermt.errors import GenderMTError
-from gendermt.io import read_jsonl, write_parquet, write_table, write_text
-from gendermt.progress import Progress
-
-from . import AMBIGUITIES, GENDERS, authors, mode_tables, postprocess_modes
-from .indicators import indicators
-from .mode_tables import PAPER_TABLE4
-from .normalize import normalize_with_rules
-from .occupations import FORMS, NOT_FOUND, TWO_REFERENTS, UNDECIDED, occupation_form
-from .pronouns import (
+from gendermt.benchmarks.fairtranslate import (
+    AMBIGUITIES,
+    GENDERS,
+    authors,
+    mode_tables,
+    postprocess_modes,
+)
+from gendermt.benchmarks.fairtranslate.indicators import indicators
+from gendermt.benchmarks.fairtranslate.mode_tables import PAPER_TABLE4
+from gendermt.benchmarks.fairtranslate.normalize import normalize_with_rules
+from gendermt.benchmarks.fairtranslate.occupations import (
+    FORMS,
+    NOT_FOUND,
+    TWO_REFERENTS,
+    UNDECIDED,
+    occupation_form,
+)
+from gendermt.benchmarks.fairtranslate.pronouns import (
     CLASSES,
     ECHO,
     NO_PRONOUN,
@@ -52,6 +60,9 @@ from .pronouns import (
     classify_they,
     has_they,
 )
+from gendermt.config.errors import GenderMTError
+from gendermt.data.io import read_jsonl, write_parquet, write_table, write_text
+from gendermt.report.progress import Progress
 
 log = logging.getLogger(__name__)
 
@@ -69,9 +80,9 @@ PAPER_WORD_COUNTS = {"ambiguous": (15.775, 13.564), "unambiguous": (22.153, 19.1
 def read_translations(runs: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     """Every run's translation file (``runs``: ``{system, prompt, path}`` records, with
     ``inputs``, the requests it answered, where there are) as one frame: system, prompt,
-    item_id, raw, hypothesis, check (gendermt.output_checks: ``ok``, ``echo``,
+    item_id, raw, hypothesis, check (gendermt.scoring.output_checks: ``ok``, ``echo``,
     ``wrong_language``; the echo check needs ``inputs``)."""
-    from gendermt.output_checks import item_checks
+    from gendermt.scoring.output_checks import item_checks
 
     parts = []
     for run in runs:

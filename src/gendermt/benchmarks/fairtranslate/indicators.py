@@ -13,7 +13,7 @@ paper.
 
 from __future__ import annotations
 
-from .tokens import tokens
+from gendermt.benchmarks.fairtranslate.tokens import tokens
 
 INDICATOR_WORDS = ("iel", "le.a", "un.e", "ce.tte")
 INDICATOR_ENDINGS = ("ien.ne", "ier.ère", "eur.euse", "eur.e", "eux.euse", "tre.esse",

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .pronouns import ECHO, NO_PRONOUN, PRONOUNS, UNTRANSLATED
+from gendermt.benchmarks.fairtranslate.pronouns import ECHO, NO_PRONOUN, PRONOUNS, UNTRANSLATED
 
 MODES = ("authors", "corrected")
 PAPER_SYSTEMS = {"gemma-2-2b": "Gemma2-2B", "mistral-7b": "Mistral-7B",

@@ -31,8 +31,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .normalize import normalize
-from .tokens import find_phrase, tokens
+from gendermt.benchmarks.fairtranslate.normalize import normalize
+from gendermt.benchmarks.fairtranslate.tokens import find_phrase, tokens
 
 FORMS = ("masculine", "feminine", "inclusive")
 DETERMINERS = {

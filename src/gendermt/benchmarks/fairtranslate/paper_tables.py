@@ -21,8 +21,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from gendermt.analysis.layout import columns, p_value, percent, write_layout
-
-from . import GENDERS, STEREOTYPES
+from gendermt.benchmarks.fairtranslate import GENDERS, STEREOTYPES
 
 PAPER_AMBIGUITIES = ("ambiguous", "long unambiguous", "unambiguous")  # the paper's row order
 # Each metric under its real name: the paper's "BLEU" is NLTK's sentence BLEU (method 4),

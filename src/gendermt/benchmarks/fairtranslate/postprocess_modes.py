@@ -2,7 +2,7 @@
 
 ``project`` is the project's ``[first_line, strip_quotes]`` (the first non-empty line, one
 wrapping pair of quotes removed); ``authors`` the authors' ``run_translations.py`` (every
-``"`` removed, then the first line; :func:`gendermt.postprocess.authors`). Both are applied
+``"`` removed, then the first line; :func:`gendermt.translation.postprocess.authors`). Both are applied
 to the same raw outputs of every system × prompt, whichever the run is configured with
 (``configured``), so the table says how many outputs each cleaning changes, on how many the
 two disagree, and the paper's BLEU (NLTK sentence BLEU, method 4, mean over the run's items)
@@ -17,10 +17,10 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from gendermt.errors import GenderMTError
-from gendermt.postprocess import AUTHORS_STEPS, PROJECT_STEPS, pipeline
+from gendermt.config.errors import GenderMTError
 from gendermt.scoring.nltk_bleu import corpus_mean
 from gendermt.scoring.normalization import normalize_all
+from gendermt.translation.postprocess import AUTHORS_STEPS, PROJECT_STEPS, pipeline
 
 MODES = {"project": PROJECT_STEPS, "authors": AUTHORS_STEPS}
 COLUMNS = ["system", "prompt", "outputs", "configured", "project_changed", "authors_changed",

@@ -23,7 +23,7 @@ The rule, on the normalised French (:mod:`.normalize`, so "il ou elle" and "il/e
    said it was easy." → "Il a dit que c'était facile.": the il is the person's).
 4. An empty output, or one that is the English source again, is ``untranslated``: its own
    class, not "no pronoun" (which is an inclusive strategy). So is an output that echoes
-   the prompt's instruction (gendermt.output_checks; the stage passes each output's check):
+   the prompt's instruction (gendermt.scoring.output_checks; the stage passes each output's check):
    ``echo``, counted apart too, since an echoed instruction has no subject pronoun either.
 5. Otherwise the class is the first that applies: ``inclusive`` if any iel;
    ``singular-gendered`` if any il/elle is left; ``plural`` if any ils/elles/iels; else
@@ -43,8 +43,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .normalize import normalize
-from .tokens import tokens
+from gendermt.benchmarks.fairtranslate.normalize import normalize
+from gendermt.benchmarks.fairtranslate.tokens import tokens
 
 CLASSES = ("plural", "singular-gendered", "inclusive", "no-pronoun", "untranslated", "echo")
 PRONOUN_CLASS = {"ils": "plural", "elles": "plural", "iels": "plural",
@@ -53,7 +53,7 @@ PRONOUN_CLASS = {"ils": "plural", "elles": "plural", "iels": "plural",
 PRONOUNS = ("ils", "elles", "iels", "il", "elle", "iel")
 NO_PRONOUN = "none"
 UNTRANSLATED = "untranslated"  # an empty output or a copy of the English
-ECHO = "echo"  # an output that echoes the prompt's instruction (gendermt.output_checks)
+ECHO = "echo"  # an output that echoes the prompt's instruction (gendermt.scoring.output_checks)
 # French subjects that render an English "it" besides il/elle.
 IT_RENDERINGS = frozenset({"c'", "cela", "ça", "ceci"})
 
@@ -186,7 +186,7 @@ def untranslated(english: str, french: str) -> bool:
 
 def classify_they(english: str, french: str, check: str = "ok") -> TheyRendering:
     """The class of the French rendering of the English "they" (see the module doc);
-    ``check``: the output's check (gendermt.output_checks.check_output), ``echo`` for an
+    ``check``: the output's check (gendermt.scoring.output_checks.check_output), ``echo`` for an
     echoed instruction."""
     if untranslated(english, french):
         return TheyRendering(UNTRANSLATED, UNTRANSLATED, ())

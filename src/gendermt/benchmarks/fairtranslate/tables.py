@@ -30,11 +30,15 @@ import pandas as pd
 from gendermt.analysis import stats
 from gendermt.analysis.anova import TEST_NAME, one_way_anova
 from gendermt.analysis.tables import collect_scores, flat_pivot, ordered, score_signatures
-from gendermt.io import write_table, write_text
+from gendermt.benchmarks.fairtranslate import AMBIGUITIES, GENDERS, STEREOTYPES, outliers
+from gendermt.benchmarks.fairtranslate.paper_tables import (
+    METRIC_LABELS,
+    TABLES,
+    metric_label,
+    write_paper_tables,
+)
+from gendermt.data.io import write_table, write_text
 from gendermt.scoring.metric_signature import metric_signature
-
-from . import AMBIGUITIES, GENDERS, STEREOTYPES, outliers
-from .paper_tables import METRIC_LABELS, TABLES, metric_label, write_paper_tables
 
 METADATA = ["example_id", "gender", "stereotype", "ambiguity"]
 #: Bumped when the tables' computation (means of sentence scores over the kept rows) changes.

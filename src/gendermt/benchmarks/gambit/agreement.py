@@ -16,10 +16,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from gendermt.io import write_table
-
-from .grape import load_assignments
-from .labels import LABELS
+from gendermt.benchmarks.gambit.grape import load_assignments
+from gendermt.benchmarks.gambit.labels import LABELS
+from gendermt.data.io import write_table
 
 COLUMNS = ["model", "system", "lang", "detector_a", "detector_b", "texts_a", "texts_b",
            "pairs_both", "pairs_only_a", "pairs_only_b", "label_agreement", "kappa", "note"]

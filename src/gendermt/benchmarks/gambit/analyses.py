@@ -19,8 +19,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from gendermt.analysis.stats import correlation
-
-from .grape import (
+from gendermt.benchmarks.gambit.grape import (
     COUNT_KEYS,
     ENTRY_KEYS,
     PAPER_NATIONAL,

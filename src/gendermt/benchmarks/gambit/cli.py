@@ -6,12 +6,17 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gendermt.errors import DatasetError, GenderMTError
-from gendermt.output import print_json
-
-from .analyses import national_share
-from .grape import ENTRY_KEYS, OVERALL_REFERENCES, load_assignments, score, signature
-from .references import load_labour
+from gendermt.benchmarks.gambit.analyses import national_share
+from gendermt.benchmarks.gambit.grape import (
+    ENTRY_KEYS,
+    OVERALL_REFERENCES,
+    load_assignments,
+    score,
+    signature,
+)
+from gendermt.benchmarks.gambit.references import load_labour
+from gendermt.cli.output import print_json
+from gendermt.config.errors import DatasetError, GenderMTError
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     pass

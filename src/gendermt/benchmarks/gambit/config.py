@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from gendermt.errors import GenderMTError
+from gendermt.config.errors import GenderMTError
 
 
 def runs(spec: Mapping[str, Any], systems: Mapping[str, Any]) -> list[dict[str, str]]:
@@ -75,15 +75,15 @@ def check_references(spec: Mapping[str, Any]) -> None:
 
 def _validate(loader: str, path: str | Path) -> None:
     """``references.<loader>(path)``, skipped when these bytes passed this code before (the
-    loaders need pandas, a third of the workflow's start-up; :mod:`gendermt.startup_cache`)."""
-    from gendermt import startup_cache
-    from gendermt.provenance import code_fingerprint
+    loaders need pandas, a third of the workflow's start-up; :mod:`gendermt.workflow.startup_cache`)."""
+    from gendermt.workflow import startup_cache
+    from gendermt.workflow.fingerprints import code_fingerprint
 
     code = code_fingerprint("gendermt.benchmarks.gambit.references")
     key = startup_cache.content_key(f"valid:{loader}:{code}", Path(path).read_bytes())
     if startup_cache.get(key):
         return
-    from . import references
+    from gendermt.benchmarks.gambit import references
 
     getattr(references, loader)(path)
     startup_cache.put(key, True)
@@ -112,7 +112,7 @@ def judge_system(spec: Mapping[str, Any], systems: Mapping[str, Any], name: str
 def detector_files(spec: Mapping[str, Any], name: str, lang: str) -> list[str]:
     """Files a detector reads: the language's lexicon (and its agreement cues, beside it), or
     the judge's prompt templates."""
-    from .lexicon import cues_path_for
+    from gendermt.benchmarks.gambit.lexicon import cues_path_for
 
     found = spec["detectors"][name]
     files = [found["templates"]] if "templates" in found else []
@@ -125,7 +125,7 @@ def detector_files(spec: Mapping[str, Any], name: str, lang: str) -> list[str]:
 
 
 def detector_gpus(spec: Mapping[str, Any], systems: Mapping[str, Any], name: str) -> int:
-    from gendermt.backends import system_gpus
+    from gendermt.translation.backends import system_gpus
 
     found = spec["detectors"][name]
     return system_gpus(systems[found["system"]]) if "system" in found else 0

@@ -9,7 +9,7 @@ CONTRACTS = (
         label="GAMBIT",
         order=40,
         package="gendermt.benchmarks.gambit",
-        rules="workflow/rules/gambit.smk",
+        rules="src/gendermt/benchmarks/gambit/rules.smk",
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="en→fr, en→el",
         description=(

@@ -38,9 +38,9 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.errors import DatasetError, GenderMTError, MissingResourceError
-from gendermt.io import write_json
-from gendermt.stage_tables import write_data_table
+from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
+from gendermt.data.io import write_json
+from gendermt.data.stage_tables import write_data_table
 
 log = logging.getLogger(__name__)
 
@@ -274,7 +274,7 @@ def check_codes(frame: pd.DataFrame, path: str | Path, column: str,
                 isco_path: str | Path) -> None:
     """Every text's code must be a unit group (level 4) of the ISCO-08 file: a code that is
     not would be dropped, without a word, by every analysis that groups by the hierarchy."""
-    from .isco import load_isco
+    from gendermt.benchmarks.gambit.isco import load_isco
 
     hierarchy = load_isco(isco_path)
     units = set(hierarchy.loc[hierarchy["level"] == 4, "code"])

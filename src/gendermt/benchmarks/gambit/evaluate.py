@@ -17,11 +17,10 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.errors import DatasetError, GenderMTError
-from gendermt.io import read_jsonl, write_json, write_table
-
-from . import lexicon
-from .labels import LABELS
+from gendermt.benchmarks.gambit import lexicon
+from gendermt.benchmarks.gambit.labels import LABELS
+from gendermt.config.errors import DatasetError, GenderMTError
+from gendermt.data.io import read_jsonl, write_json, write_table
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +41,7 @@ def run_detector(texts: Mapping[str, str], candidates: Mapping[str, list[str]], 
     if kind == "lexicon":
         rows, dropped, settings = lexicon.detect(texts, candidates, lang, detector)
     elif kind == "llm-judge":
-        from . import judge
+        from gendermt.benchmarks.gambit import judge
 
         if isco is None:
             raise GenderMTError("the GAMBIT judge needs the ISCO-08 file (its descriptions)")

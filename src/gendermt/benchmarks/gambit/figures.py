@@ -20,10 +20,9 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
-from gendermt.plots import save
-from gendermt.prompts import LANGUAGE_NAMES
-
-from .analyses import intra_model_matrix
+from gendermt.benchmarks.gambit.analyses import intra_model_matrix
+from gendermt.report.plots import save
+from gendermt.translation.prompts import LANGUAGE_NAMES
 
 # The tables the figures are drawn from (``tables/<name>.csv``).
 TABLES = ("grape", "grape_groups", "stereotype_groups", "intra_model_pairs")

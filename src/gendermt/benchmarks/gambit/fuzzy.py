@@ -9,7 +9,7 @@ any substring of the text, 0–100. An occurrence scoring below the configured t
 
 from __future__ import annotations
 
-from .lexicon import normalise
+from gendermt.benchmarks.gambit.lexicon import normalise
 
 DEFAULT_THRESHOLD = 85.0
 

@@ -39,11 +39,10 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gendermt.errors import DatasetError
+from gendermt.benchmarks.gambit.labels import FEMININE, LABELS, MASCULINE, NOT_CLEAR
+from gendermt.benchmarks.gambit.references import lookup_share
+from gendermt.config.errors import DatasetError
 from gendermt.scoring.metric_signature import metric_signature
-
-from .labels import FEMININE, LABELS, MASCULINE, NOT_CLEAR
-from .references import lookup_share
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     import pandas as pd

@@ -29,8 +29,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from gendermt.errors import DatasetError, GenderMTError, MissingResourceError
-from gendermt.io import write_parquet
+from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
+from gendermt.data.io import write_parquet
 
 log = logging.getLogger(__name__)
 

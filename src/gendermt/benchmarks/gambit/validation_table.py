@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from gendermt.io import write_table
+from gendermt.data.io import write_table
 
 COLUMNS = ["detector", "lang", "n", "occupation_accuracy", "gender_accuracy",
            "overall_accuracy", "n_no_detection"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from gendermt.errors import GenderMTError
-from gendermt.output import print_json
-from gendermt.textfiles import read_lines
+from gendermt.cli.output import print_json
+from gendermt.config.errors import GenderMTError
+from gendermt.data.textfiles import read_lines
 
 
 def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
@@ -31,8 +31,8 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .data import load_variants
-    from .metric import evaluate, signature
+    from gendermt.benchmarks.gate.data import load_variants
+    from gendermt.benchmarks.gate.metric import evaluate, signature
 
     reference = load_variants(args.reference)
     if reference["n_variants"].iat[0] != 2:
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
                       args.full_set_recall)
     from pathlib import Path
 
-    from gendermt.run_quality import add_quality, output_quality
+    from gendermt.scoring.output_quality import add_quality, output_quality
 
     # GATE's files are named by their language (ES_2_variants.tsv); an output that is the
     # English source, or in English, is no rewrite (a blank line, no rewrite given, is fine)

@@ -9,7 +9,7 @@ CONTRACTS = (
         label="GATE",
         order=60,
         package="gendermt.benchmarks.gate",
-        rules="workflow/rules/gate.smk",
+        rules="src/gendermt/benchmarks/gate/rules.smk",
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="en→es/fr/it",
         description=(

@@ -19,10 +19,9 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gendermt.errors import DatasetError, GenderMTError
-from gendermt.textfiles import read_delimited, read_text
-
-from . import LANGUAGES
+from gendermt.benchmarks.gate import LANGUAGES
+from gendermt.config.errors import DatasetError, GenderMTError
+from gendermt.data.textfiles import read_delimited, read_text
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     import pandas as pd
@@ -148,8 +147,8 @@ def build(paths: list[str | Path], items_out: str | Path, provenance_out: str | 
 
     import pandas as pd
 
-    from gendermt.io import write_json
-    from gendermt.stage_tables import write_data_table
+    from gendermt.data.io import write_json
+    from gendermt.data.stage_tables import write_data_table
 
     frames = [requests(load_variants(p), language_of(p)) for p in paths]
     items = pd.concat(frames, ignore_index=True)

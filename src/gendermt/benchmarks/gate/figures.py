@@ -33,7 +33,7 @@ def f05_figure(table: pd.DataFrame, intervals: pd.DataFrame | None = None,
     import seaborn as sns
     from matplotlib.patches import Patch
 
-    from gendermt import figure_marks as marks
+    from gendermt.report import figure_marks as marks
 
     overall = table[table["category"] == "overall"].copy()
     overall["system"] = overall["system"].astype(str)
@@ -85,7 +85,7 @@ def build_figures(prf_csv: str | Path, png: str | Path, pdf: str | Path,
     """Workflow stage: ``tables/prf.csv`` (its ``low_quality`` column applies the configured
     clean-share floor) and, where given, ``tables/intervals.csv`` → ``figures/f05.{png,pdf}``
     (overall F0.5)."""
-    from gendermt import figure_marks as marks
-    from gendermt.plots import save
+    from gendermt.report import figure_marks as marks
+    from gendermt.report.plots import save
 
     save(f05_figure(pd.read_csv(prf_csv), marks.read_intervals(intervals_csv), kinds), png, pdf)

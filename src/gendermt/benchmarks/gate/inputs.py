@@ -1,4 +1,4 @@
-"""GATE's requests → ``inputs/{prompt}.jsonl`` (the generic contract; see gendermt.prompts).
+"""GATE's requests → ``inputs/{prompt}.jsonl`` (the generic contract; see gendermt.translation.prompts).
 
 A request is one GATE row in one direction: the English source, its translation with the
 ambiguous person in one gender (the *original*) and the gender asked for. ``source`` is the
@@ -14,8 +14,8 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt import prompts
-from gendermt.io import write_jsonl
+from gendermt.data.io import write_jsonl
+from gendermt.translation import prompts
 
 
 def render(template: dict[str, Any], source: str, translation: str, gender: str,

@@ -16,9 +16,8 @@ from pathlib import Path
 import pandas as pd
 
 from gendermt.analysis.intervals import Group, Spec, by_units, ratio, write_intervals
-from gendermt.io import read_jsonl
-
-from .metric import MATCH, outcome
+from gendermt.benchmarks.gate.metric import MATCH, outcome
+from gendermt.data.io import read_jsonl
 
 UNIT = "row"
 COUNTS = ("matches", "count")

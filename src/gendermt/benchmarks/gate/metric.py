@@ -15,10 +15,9 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from gendermt.errors import GenderMTError
+from gendermt.benchmarks.gate import CATEGORY_ORDER, GENDER_COLUMN
+from gendermt.config.errors import GenderMTError
 from gendermt.scoring.metric_signature import metric_signature
-
-from . import CATEGORY_ORDER, GENDER_COLUMN
 
 MATCH, MISMATCH, EMPTY = "match", "mismatch", "empty"
 #: Bumped when the computation below changes (the tables' signatures say which one ran).

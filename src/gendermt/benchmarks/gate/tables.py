@@ -9,11 +9,16 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.io import read_jsonl, write_table, write_text
-from gendermt.run_quality import CLEAN_SHARE_FLOOR, mark, note, share_text, with_run_quality
+from gendermt.benchmarks.gate.metric import evaluate, signature
+from gendermt.data.io import read_jsonl, write_table, write_text
 from gendermt.scoring.metric_signature import COLUMN as SIGNATURE
-
-from .metric import evaluate, signature
+from gendermt.scoring.output_quality import (
+    CLEAN_SHARE_FLOOR,
+    mark,
+    note,
+    share_text,
+    with_run_quality,
+)
 
 
 def scores_of(data: pd.DataFrame, outputs: Mapping[str, str], min_words: int | None,
@@ -42,7 +47,7 @@ def build_tables(data_path: str | Path, runs: Sequence[Mapping[str, Any]],
     """Workflow stage: every run's outputs (``{system, prompt, path}`` records of its
     translation file) → ``tables/prf.{csv,md}``; ``checks``: the benchmark's
     output_checks.csv, whose clean share (and the low-quality mark below ``floor``, %) each
-    row carries (gendermt.run_quality)."""
+    row carries (gendermt.scoring.output_quality)."""
     data = pd.read_parquet(data_path)
     parts = []
     for run in runs:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from gendermt.errors import GenderMTError
-from gendermt.output import print_json
+from gendermt.cli.output import print_json
+from gendermt.config.errors import GenderMTError
 
 
 def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
@@ -49,7 +49,7 @@ def read_table(path: str | Path):
 
 
 def write_table(frame, path: str | Path) -> None:
-    from gendermt.io import atomic_path
+    from gendermt.data.io import atomic_path
 
     path = Path(path)
     suffix = path.suffix.lower()
@@ -65,8 +65,14 @@ def write_table(frame, path: str | Path) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .data import extract, load_instances
-    from .metric import accuracy_long, accuracy_signature, mark, nested, rewrites_from_table
+    from gendermt.benchmarks.gate_x_e.data import extract, load_instances
+    from gendermt.benchmarks.gate_x_e.metric import (
+        accuracy_long,
+        accuracy_signature,
+        mark,
+        nested,
+        rewrites_from_table,
+    )
 
     if not args.rewrites and not args.write_tuples:
         raise GenderMTError("give --rewrites to score, or --write-tuples to save the tuples")
@@ -88,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         # rewrites given as a table (the workflow's tables say how answers were read)
         "signature": accuracy_signature("table"),
     }
-    from gendermt.run_quality import add_quality, output_quality
+    from gendermt.scoring.output_quality import add_quality, output_quality
 
     # a rewrite that is the source sentence itself (untranslated) is no English rewrite
     result = add_quality(result, output_quality(scored["rewrite"].fillna("").astype(str).tolist(),
@@ -97,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result, getattr(args, "precision", None))
     else:
-        from .metric import table2
+        from gendermt.benchmarks.gate_x_e.metric import table2
 
         # an empty cell (no tuple of that kind) is "-", never "nan"
         print(table2(long).round(2).to_string(index=False, na_rep="-"))

@@ -7,15 +7,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gendermt.errors import GenderMTError
-
-from . import LANGUAGES
+from gendermt.benchmarks.gate_x_e import LANGUAGES
+from gendermt.config.errors import GenderMTError
 
 KEY = "benchmarks.gate-x-e"
 
 
 def check(spec: Mapping[str, Any], config: Mapping[str, Any]) -> None:
-    from gendermt.prompts import load_templates
+    from gendermt.translation.prompts import load_templates
 
     templates = load_templates(spec["templates"])
     wanted = {LANGUAGES[lang][0]: lang for lang in spec["data"]["languages"]

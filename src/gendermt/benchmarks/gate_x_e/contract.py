@@ -9,7 +9,7 @@ CONTRACTS = (
         label="GATE X-E",
         order=50,
         package="gendermt.benchmarks.gate_x_e",
-        rules="workflow/rules/gate_x_e.smk",
+        rules="src/gendermt/benchmarks/gate_x_e/rules.smk",
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="tr/hu/fi/fa→en",
         description=(

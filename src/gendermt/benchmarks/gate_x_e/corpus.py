@@ -14,10 +14,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from gendermt.io import write_table, write_text
-
-from . import swapped
-from .data import load_files
+from gendermt.benchmarks.gate_x_e import swapped
+from gendermt.benchmarks.gate_x_e.data import load_files
+from gendermt.data.io import write_table, write_text
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +130,7 @@ def build_corpus(paths: Sequence[str | Path], outputs: Mapping[str, str],
     """Workflow stage: the published files → ``tables/corpus`` (Table 4), ``tables/swapped``
     (instances whose f and m columns are swapped or mixed, and whether the config excludes
     them) and ``figures/lengths`` (Figure 3)."""
-    from gendermt.plots import save
+    from gendermt.report.plots import save
 
     instances = load_files(paths)
     table4 = label_counts(instances)

@@ -26,13 +26,12 @@ from itertools import product
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gendermt.errors import DatasetError, GenderMTError
-from gendermt.io import write_json, write_parquet
-from gendermt.stage_tables import write_data_table
-from gendermt.textfiles import is_blank, read_delimited
-
-from . import LANGUAGES, SHORT
-from .swapped import flag
+from gendermt.benchmarks.gate_x_e import LANGUAGES, SHORT
+from gendermt.benchmarks.gate_x_e.swapped import flag
+from gendermt.config.errors import DatasetError, GenderMTError
+from gendermt.data.io import write_json, write_parquet
+from gendermt.data.stage_tables import write_data_table
+from gendermt.data.textfiles import is_blank, read_delimited
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     import pandas as pd

@@ -30,7 +30,7 @@ from difflib import SequenceMatcher
 
 import pandas as pd
 
-from .english import kind_of, tokens
+from gendermt.benchmarks.gate_x_e.english import kind_of, tokens
 
 TYPES = ["extraneous noun change", "extraneous pronoun change", "missing noun change",
          "missing pronoun change"]
@@ -203,7 +203,7 @@ def build_errors(runs: list[dict], csv_out: str, md_out: str) -> None:
     ``rewrites/{system}/{prompt}.parquet``) →
     ``tables/errors.csv`` (long form, all runs) and ``errors.md`` (Table 3's layout per run
     and language; "-" where a cell is undefined)."""
-    from gendermt.io import csv_text, write_text
+    from gendermt.data.io import csv_text, write_text
 
     parts, sections = [], []
     for run in runs:

@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from gendermt.io import read_jsonl, write_parquet
-
-from .metric import mark, rewrites_from_answers
-from .neutral_answers import rewrites_from_neutral_answers
+from gendermt.benchmarks.gate_x_e.metric import mark, rewrites_from_answers
+from gendermt.benchmarks.gate_x_e.neutral_answers import rewrites_from_neutral_answers
+from gendermt.data.io import read_jsonl, write_parquet
 
 log = logging.getLogger(__name__)
 

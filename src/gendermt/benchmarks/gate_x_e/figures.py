@@ -22,11 +22,10 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.patches import Patch
 
-from gendermt import figure_marks as marks
-from gendermt.plots import save
-
-from . import SUBTYPES
-from .metric import COLUMNS
+from gendermt.benchmarks.gate_x_e import SUBTYPES
+from gendermt.benchmarks.gate_x_e.metric import COLUMNS
+from gendermt.report import figure_marks as marks
+from gendermt.report.plots import save
 
 
 def _panel(ax, part: pd.DataFrame, colors: dict, poor: bool = False) -> None:

@@ -1,5 +1,5 @@
 """GATE X-E's requests → ``inputs/{prompt}.jsonl``, the same contract as the generic
-``build_inputs`` (gendermt.prompts), with what a rewriter needs.
+``build_inputs`` (gendermt.translation.prompts), with what a rewriter needs.
 
 A request is one instance's source sentence and one of its gender-marked translations (the
 *original*); the rewriter is asked for all three uniform-gender rewrites at once, and each
@@ -17,8 +17,8 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt import prompts
-from gendermt.io import write_jsonl
+from gendermt.data.io import write_jsonl
+from gendermt.translation import prompts
 
 
 def render(template: dict[str, Any], source: str, translation: str, src_lang: str

@@ -14,14 +14,13 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from gendermt.errors import GenderMTError
+from gendermt.benchmarks.gate_x_e import SUBTYPES
+from gendermt.benchmarks.gate_x_e.parse import answer_status, parse_answer
+from gendermt.config.errors import GenderMTError
 from gendermt.scoring.metric_signature import metric_signature
 from gendermt.scoring.sacrebleu_metrics import corpus_score
 from gendermt.scoring.wer import SIGNATURE as WER_SIGNATURE
 from gendermt.scoring.wer import corpus_wer
-
-from . import SUBTYPES
-from .parse import answer_status, parse_answer
 
 ORIGINAL_HEADER = {"feminine": "Fem Orig", "masculine": "Masc Orig", "mixed": "Mixed Orig",
                    "negative": "Negative"}

@@ -3,7 +3,7 @@ the all-neutral rewrite of the original translation, from which the gendered rew
 made by rule (Appendix B.2: unambiguous pronouns mapped to the requested gender, her/his
 disambiguated by the form the neutral rewrite chose).
 
-Templates with ``answer: neutral`` (``resources/prompts/gate-x-e.yaml``: ``gpt35_zero_shot``,
+Templates with ``answer: neutral`` (``src/gendermt/benchmarks/gate_x_e/prompts/rewrite.yaml``: ``gpt35_zero_shot``,
 ``gpt35_few_shot``) are read this way. An answer is "None" (nothing to rewrite: every
 rewrite is the original, as for the step-by-step rewriter), a labelled ``Neutral: …`` line
 (the last one wins, so a system that answers in the three-variant format is read too), or
@@ -17,10 +17,9 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from gendermt.errors import GenderMTError
-from gendermt.rewriting.english_pronouns import gendered_rewrite
-
-from .parse import parse_answer
+from gendermt.benchmarks.gate_x_e.parse import parse_answer
+from gendermt.config.errors import GenderMTError
+from gendermt.translation.rewriting.english_pronouns import gendered_rewrite
 
 _PREFIX = re.compile(r"^\s*(?:rewrite|rewritten(?: text)?|answer|output)\s*[:：]\s*", re.I)
 _QUOTES = "\"'“”‘’`"

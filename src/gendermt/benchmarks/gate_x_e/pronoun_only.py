@@ -16,12 +16,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from gendermt.errors import DatasetError
+from gendermt.benchmarks.gate_x_e import LANGUAGES
+from gendermt.benchmarks.gate_x_e.data import read_rows
+from gendermt.config.errors import DatasetError
 from gendermt.scoring.sacrebleu_metrics import corpus_score
 from gendermt.scoring.wer import corpus_wer
-
-from . import LANGUAGES
-from .data import read_rows
 
 FILE_CODES = {"turkish": "TUR", "finnish": "FIN", "hungarian": "HUN", "farsi": "FARSI"}
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING
 
-from .english import gender_of, tokens
+from gendermt.benchmarks.gate_x_e.english import gender_of, tokens
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     import pandas as pd

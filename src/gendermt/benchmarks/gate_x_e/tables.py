@@ -13,10 +13,14 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.io import write_table, write_text
-
-from .metric import accuracy_long, accuracy_signature, rewriting_quality, table2
-from .parse import ANSWER_STATUSES
+from gendermt.benchmarks.gate_x_e.metric import (
+    accuracy_long,
+    accuracy_signature,
+    rewriting_quality,
+    table2,
+)
+from gendermt.benchmarks.gate_x_e.parse import ANSWER_STATUSES
+from gendermt.data.io import write_table, write_text
 
 #: The rewriting table's signature columns (in its CSV; its Markdown leaves them out).
 SIGNATURES = ["accuracy_signature", "bleu_signature", "wer_signature"]

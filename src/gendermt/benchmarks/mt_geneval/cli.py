@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from gendermt.errors import DatasetError, GenderMTError
-from gendermt.output import print_json
-
-from . import LANGUAGES, SETS, SPLITS
+from gendermt.benchmarks.mt_geneval import LANGUAGES, SETS, SPLITS
+from gendermt.cli.output import print_json
+from gendermt.config.errors import DatasetError, GenderMTError
 
 
 def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
@@ -37,7 +36,7 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
 
 def read_outputs(path: str, expected: int) -> list[str]:
     """One output per line (split on ``\\n`` only), exactly ``expected`` lines."""
-    from gendermt.textfiles import read_lines
+    from gendermt.data.textfiles import read_lines
 
     lines = read_lines(path, "--hyp")
     if len(lines) != expected:
@@ -61,7 +60,7 @@ def _check_args(args: argparse.Namespace) -> None:
 
 
 def write_items(items, path: str) -> None:
-    from gendermt.io import atomic_path, write_jsonl
+    from gendermt.data.io import atomic_path, write_jsonl
 
     suffix = Path(path).suffix.lower()
     if suffix == ".jsonl":
@@ -75,8 +74,12 @@ def write_items(items, path: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .data import load
-    from .evaluate import evaluate_contextual, evaluate_counterfactual, summarise
+    from gendermt.benchmarks.mt_geneval.data import load
+    from gendermt.benchmarks.mt_geneval.evaluate import (
+        evaluate_contextual,
+        evaluate_counterfactual,
+        summarise,
+    )
 
     _check_args(args)
     data = load(args.data, args.lang, args.split, args.which)
@@ -90,9 +93,8 @@ def run(args: argparse.Namespace) -> int:
         items = evaluate_counterfactual(data, masculine, feminine)
         outputs = masculine + feminine
         sources = data["source_masculine"].tolist() + data["source_feminine"].tolist()
-    from gendermt.run_quality import add_quality, output_quality
-
-    from .metric import signature
+    from gendermt.benchmarks.mt_geneval.metric import signature
+    from gendermt.scoring.output_quality import add_quality, output_quality
 
     # an untranslated English output has no gendered word to be wrong: "correct" (issue 48)
     result = add_quality({"lang": args.lang, "split": args.split, "set": args.which,

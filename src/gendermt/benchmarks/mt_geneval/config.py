@@ -7,17 +7,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gendermt.errors import GenderMTError
-
-from .inputs import context_template_name
+from gendermt.benchmarks.mt_geneval.inputs import context_template_name
+from gendermt.config.errors import GenderMTError
 
 KEY = "benchmarks.mt-geneval"
 
 
 def check(spec: Mapping[str, Any], config: Mapping[str, Any]) -> None:
-    from gendermt.prompts import load_templates
-
-    from .data import published_files
+    from gendermt.benchmarks.mt_geneval.data import published_files
+    from gendermt.translation.prompts import load_templates
 
     data = spec["data"]
     split = data.get("split", "test")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .inputs import context_template_name
+from gendermt.benchmarks.mt_geneval.inputs import context_template_name
 
 #: The backends that read a request's rendered ``messages`` (LLMs); every other one reads only
 #: the plain ``source`` (Apertium, hf-seq2seq NMT, a stored file, the reference points). (A list
@@ -25,7 +25,7 @@ def context_shown(settings: dict[str, Any], templates: dict[str, dict[str, Any]]
     the contextual set does not run."""
     if "contextual" not in sets:
         return None
-    from gendermt.backends import backend_class
+    from gendermt.translation.backends import backend_class
 
     if backend_class(settings).name not in READS_MESSAGES:
         return False

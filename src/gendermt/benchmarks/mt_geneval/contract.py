@@ -10,7 +10,7 @@ CONTRACTS = (
         label="MT-GenEval",
         order=80,
         package="gendermt.benchmarks.mt_geneval",
-        rules="workflow/rules/mt_geneval.smk",
+        rules="src/gendermt/benchmarks/mt_geneval/rules.smk",
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="en→ar/de/es/fr/hi/it/pt/ru",
         description=(

@@ -19,10 +19,9 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gendermt.errors import DatasetError, MissingResourceError
-from gendermt.textfiles import read_lines
-
-from . import GENDERS, SETS, SPLITS
+from gendermt.benchmarks.mt_geneval import GENDERS, SETS, SPLITS
+from gendermt.config.errors import DatasetError, MissingResourceError
+from gendermt.data.textfiles import read_lines
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     import pandas as pd
@@ -232,9 +231,9 @@ def build(files: list[str | Path], langs: list[str], split: str, sets: list[str]
     (:func:`published_files`, the rule's inputs) → ``data.parquet`` (one row per segment to
     translate, :func:`segments`) + ``data.json`` (the files read, with size and sha256, and
     the item counts)."""
-    from gendermt.data_sources import sha256_file
-    from gendermt.io import write_json
-    from gendermt.stage_tables import write_data_table
+    from gendermt.data.io import write_json
+    from gendermt.data.sources import sha256_file
+    from gendermt.data.stage_tables import write_data_table
 
     root = root_of(files)
     files = published_files(root, langs, split, sets)

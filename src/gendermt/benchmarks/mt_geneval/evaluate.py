@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .metric import accuracy, decisions
+from gendermt.benchmarks.mt_geneval.metric import accuracy, decisions
 
 log = logging.getLogger(__name__)
 
@@ -124,8 +124,8 @@ def score_run(translations: str | Path, data_path: str | Path, items_out: str | 
     per-segment decisions with the words behind them (``items/{system}/{prompt}.parquet`` and
     ``.csv``) and a summary (``.json``: accuracy per language and set as the official scorer
     defines it, and BLEU/chrF against the right and the counterfactual references)."""
-    from gendermt.errors import GenderMTError
-    from gendermt.io import read_jsonl, write_json, write_parquet, write_table
+    from gendermt.config.errors import GenderMTError
+    from gendermt.data.io import read_jsonl, write_json, write_parquet, write_table
 
     data = pd.read_parquet(data_path)
     hyps = {r["item_id"]: r["hypothesis"] for r in read_jsonl(translations)}

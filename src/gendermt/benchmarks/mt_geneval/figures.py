@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from gendermt import figure_marks as marks
-from gendermt.plots import plt, save
+from gendermt.report import figure_marks as marks
+from gendermt.report.plots import plt, save
 
 # male / female as in FairTranslate's figures; contextual in grey
 COLOURS = {"counterfactual masculine": "#4393c3", "counterfactual feminine": "#d6604d",

@@ -14,8 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gendermt.io import write_jsonl
-from gendermt.prompts import render
+from gendermt.data.io import write_jsonl
+from gendermt.translation.prompts import render
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     pass

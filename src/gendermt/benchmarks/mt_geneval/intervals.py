@@ -33,8 +33,7 @@ from gendermt.analysis.intervals import (
     write_intervals,
 )
 from gendermt.analysis.resample import Settings, point, resampled
-
-from .tables import accuracy_rows
+from gendermt.benchmarks.mt_geneval.tables import accuracy_rows
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     import numpy as np

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .metric import accuracy, signature
+from gendermt.benchmarks.mt_geneval.metric import accuracy, signature
 
 
 def accuracy_rows(items: pd.DataFrame) -> list[dict]:
@@ -157,7 +157,7 @@ def summary_table(accuracy: pd.DataFrame, quality: pd.DataFrame,
 def build_tables(runs: Sequence[Mapping], outputs: Mapping[str, str]) -> None:
     """Workflow stage: every run's decisions and summary → ``tables/accuracy``, ``paper``,
     ``quality`` and ``summary`` (``.csv``, ``.md``)."""
-    from gendermt.io import write_table
+    from gendermt.data.io import write_table
 
     runs = [dict(r) for r in runs]
     accuracy_long = accuracy_table(runs)

@@ -5,13 +5,13 @@ echoed instruction ("use ‘*’ ...") count as mis-generations: so each output 
 the counts are reported, and mis-generation is reported both over every output (the
 authors' procedure) and over the outputs that passed (``misgeneration_clean``).
 
-The checks are every benchmark's (:mod:`gendermt.output_checks`), with Italian as the target.
+The checks are every benchmark's (:mod:`gendermt.scoring.output_checks`), with Italian as the target.
 """
 
 from __future__ import annotations
 
-from gendermt.output_checks import CHECKS, ECHO_SHARE, FUNCTION_WORDS, instruction_of
-from gendermt.output_checks import check_output as _check_output
+from gendermt.scoring.output_checks import CHECKS, ECHO_SHARE, FUNCTION_WORDS, instruction_of
+from gendermt.scoring.output_checks import check_output as _check_output
 
 __all__ = ["CHECKS", "ECHO_SHARE", "ENGLISH", "ITALIAN", "check_output", "instruction_of"]
 

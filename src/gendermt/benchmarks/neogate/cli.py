@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import argparse
 
-from gendermt.errors import GenderMTError
-from gendermt.output import print_json
-from gendermt.textfiles import read_lines
-
-from . import COUNTS, METRICS
+from gendermt.benchmarks.neogate import COUNTS, METRICS
+from gendermt.cli.output import print_json
+from gendermt.config.errors import GenderMTError
+from gendermt.data.textfiles import read_lines
 
 
 def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
@@ -42,9 +41,9 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .data import load
-    from .metric import evaluate, signature
-    from .paradigm import load_mapping, paradigm_neomorphemes
+    from gendermt.benchmarks.neogate.data import load
+    from gendermt.benchmarks.neogate.metric import evaluate, signature
+    from gendermt.benchmarks.neogate.paradigm import load_mapping, paradigm_neomorphemes
 
     mapping = load_mapping(args.mapping)
     data = load(args.data, {"cli": mapping}, args.split)
@@ -64,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
                              wrap_negative_anchor=not args.no_anchor_wrap)
     if args.export_tsv:
         write_export(args.export_tsv, data["number"], lines)
-    from gendermt.run_quality import add_quality, output_quality
+    from gendermt.scoring.output_quality import add_quality, output_quality
 
     # Neo-GATE translates into Italian: an English (untranslated) output has no neomorpheme
     quality = add_quality({}, output_quality(hyps, "it", data["source"].astype(str).tolist()))
@@ -95,7 +94,7 @@ def write_export(path: str, numbers, lines) -> None:
     ``csv.reader(fh, delimiter="\t")``."""
     import csv
 
-    from gendermt.io import atomic_path
+    from gendermt.data.io import atomic_path
 
     with atomic_path(path) as tmp, tmp.open("w", encoding="utf-8", newline="") as out:
         writer = csv.writer(out, delimiter="\t", lineterminator="\n")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gendermt.errors import GenderMTError
-from gendermt.prompts import check_placeholders, load_templates
+from gendermt.config.errors import GenderMTError
+from gendermt.translation.prompts import check_placeholders, load_templates
 
 # Neo-GATE renders its own messages (inputs.py `render`): these placeholders, and no others.
 PLACEHOLDERS = {"user": {"source", "neomorpheme"}, "instruction": {"neomorpheme"},
@@ -15,7 +15,7 @@ PLACEHOLDERS = {"user": {"source", "neomorpheme"}, "instruction": {"neomorpheme"
 
 def check_templates(spec: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """The templates file: every prompt format resolved, each role's placeholders checked."""
-    from .inputs import resolve_templates
+    from gendermt.benchmarks.neogate.inputs import resolve_templates
 
     path = spec["templates"]
     templates = load_templates(path)
@@ -28,7 +28,7 @@ def check_templates(spec: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
 def check(spec: Mapping[str, Any], config: Mapping[str, Any]) -> None:
     """Its runs (format × shots × paradigm) resolve; paradigm systems are defined systems of
     defined paradigms."""
-    from .inputs import resolve_templates, study_runs
+    from gendermt.benchmarks.neogate.inputs import resolve_templates, study_runs
 
     try:
         study_runs(spec, resolve_templates(spec["templates"]))

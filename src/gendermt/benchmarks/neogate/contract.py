@@ -9,7 +9,7 @@ CONTRACTS = (
         label="Neo-GATE",
         order=20,
         package="gendermt.benchmarks.neogate",
-        rules="workflow/rules/neogate.smk",
+        rules="src/gendermt/benchmarks/neogate/rules.smk",
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="en→it",
         description=(
@@ -57,7 +57,7 @@ CONTRACTS = (
         label="Neo-GATE FLORES",
         order=21,
         package="gendermt.benchmarks.neogate",
-        rules="workflow/rules/neogate_flores.smk",
+        rules="src/gendermt/benchmarks/neogate/flores.smk",
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="en→it",
         description=(

@@ -22,14 +22,19 @@ from pathlib import Path
 
 import pandas as pd
 
-from gendermt.errors import DatasetError, MissingResourceError
-from gendermt.io import write_json, write_parquet
-from gendermt.stage_tables import write_data_table
-from gendermt.textfiles import is_blank, read_delimited
-
-from . import COLUMNS, HUB_ID
-from .metric import AnnotationError, parse_annotations
-from .paradigm import TAG, adapt, check_covers, load_mapping, paradigm_neomorphemes
+from gendermt.benchmarks.neogate import COLUMNS, HUB_ID
+from gendermt.benchmarks.neogate.metric import AnnotationError, parse_annotations
+from gendermt.benchmarks.neogate.paradigm import (
+    TAG,
+    adapt,
+    check_covers,
+    load_mapping,
+    paradigm_neomorphemes,
+)
+from gendermt.config.errors import DatasetError, MissingResourceError
+from gendermt.data.io import write_json, write_parquet
+from gendermt.data.stage_tables import write_data_table
+from gendermt.data.textfiles import is_blank, read_delimited
 
 log = logging.getLogger(__name__)
 

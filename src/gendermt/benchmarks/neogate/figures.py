@@ -10,9 +10,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from gendermt.plots import save
-
-from .tables import collect_runs
+from gendermt.benchmarks.neogate.tables import collect_runs
+from gendermt.report.plots import save
 
 TITLES = {"coverage": "Coverage (%)", "accuracy": "Accuracy (%)",
           "cwa": "Coverage-weighted accuracy (%)", "misgeneration": "Mis-generation (%)"}

@@ -7,7 +7,7 @@ line: FLORES-101 ``devtest/eng.devtest`` and ``devtest/ita.devtest``, FLORES-200
 project cannot download them). The paper prompts the LLMs with three demonstrations from
 FLORES' dev set as chat turns (its Table 10: the first user turn says "Translate the
 following English sentence into Italian:", every sentence is wrapped in ``<…>``); a template
-gives those turns (``resources/prompts/neogate-flores.yaml``: ``shots``), NMT systems read the
+gives those turns (``src/gendermt/benchmarks/neogate/prompts/flores.yaml``: ``shots``), NMT systems read the
 plain source. The ``<…>`` around an answer is removed by the ``strip_brackets``
 post-processing step.
 
@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from gendermt.errors import DatasetError, GenderMTError
-from gendermt.io import write_json, write_jsonl
-from gendermt.stage_tables import write_data_table
+from gendermt.config.errors import DatasetError, GenderMTError
+from gendermt.data.io import write_json, write_jsonl
+from gendermt.data.stage_tables import write_data_table
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     import pandas as pd

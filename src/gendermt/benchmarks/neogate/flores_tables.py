@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.io import write_table, write_text
+from gendermt.data.io import write_table, write_text
 
 METRICS = ("bleu", "chrf", "ter", "bertscore", "comet")
 HEADERS = {"bleu": "BLEU", "chrf": "chrF", "ter": "TER ↓", "bertscore": "BERTSc.",

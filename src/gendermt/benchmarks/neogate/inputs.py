@@ -1,7 +1,7 @@
 """Neo-GATE's prompts: formats × demonstrations × paradigms, rendered as chat messages.
 
 A *run* of the study is a prompt format (``zeroshot``, ``direct``, ``binary``, ``ternary``;
-templates in ``resources/prompts/neogate.yaml``), a number of demonstrations (0 for zero-shot;
+templates in ``src/gendermt/benchmarks/neogate/prompts/translate.yaml``), a number of demonstrations (0 for zero-shot;
 1, 4, 8 in the paper) and a paradigm. Each run is one value of the workflow's ``{prompt}``
 wildcard, named ``zeroshot-<paradigm>`` or ``<format>-<k>shot-<paradigm>``
 (e.g. ``ternary-4shot-schwa``), so every run gets its own inputs, translations and scores.
@@ -26,12 +26,11 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from gendermt.errors import GenderMTError
-from gendermt.io import write_jsonl
-from gendermt.prompts import load_templates
-
-from .metric import parse_annotations
-from .paradigm import TAG, describe, load_mapping, paradigm_neomorphemes
+from gendermt.benchmarks.neogate.metric import parse_annotations
+from gendermt.benchmarks.neogate.paradigm import TAG, describe, load_mapping, paradigm_neomorphemes
+from gendermt.config.errors import GenderMTError
+from gendermt.data.io import write_jsonl
+from gendermt.translation.prompts import load_templates
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     import pandas as pd

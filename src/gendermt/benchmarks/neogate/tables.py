@@ -10,11 +10,10 @@ from pathlib import Path
 import pandas as pd
 
 from gendermt.analysis.tables import flat_pivot, ordered
-from gendermt.io import write_table, write_text
-
-from . import COUNTS, METRICS
-from .checks import CHECKS
-from .extract import STATUSES
+from gendermt.benchmarks.neogate import COUNTS, METRICS
+from gendermt.benchmarks.neogate.checks import CHECKS
+from gendermt.benchmarks.neogate.extract import STATUSES
+from gendermt.data.io import write_table, write_text
 
 SHORT = {"coverage": "COV", "accuracy": "ACC", "cwa": "CWA", "misgeneration": "MIS"}
 

@@ -23,7 +23,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from gendermt.errors import MissingResourceError
+from gendermt.config.errors import MissingResourceError
 
 log = logging.getLogger(__name__)
 
@@ -110,8 +110,8 @@ def align_pairs(source: list[list[str]], target: list[list[str]],
     name, settings = aligner_of(alignment)
     if name == "eflomal":
         return align(source, target, settings)
-    from .fastalign import align as fast_align
-    from .fastalign import align_forward
+    from gendermt.benchmarks.winomt.fastalign import align as fast_align
+    from gendermt.benchmarks.winomt.fastalign import align_forward
     if forward_only:
         return align_forward(source, target, settings), [set() for _ in source]
     return fast_align(source, target, settings)

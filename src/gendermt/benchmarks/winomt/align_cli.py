@@ -6,16 +6,21 @@ from __future__ import annotations
 import argparse
 import sys
 
-from gendermt.errors import DatasetError
-
-from .align import ALIGNERS, DEFAULT_ALIGNER, align_pairs, fast_align_words, format_links
+from gendermt.benchmarks.winomt.align import (
+    ALIGNERS,
+    DEFAULT_ALIGNER,
+    align_pairs,
+    fast_align_words,
+    format_links,
+)
+from gendermt.config.errors import DatasetError
 
 ALIASES = {"fastalign": "fast-align"}  # the tool's own spelling
 
 
 def read_bitext(path: str) -> tuple[list[list[str]], list[list[str]]]:
     """Source and target words of every ``source ||| target`` line (``-``: stdin)."""
-    from gendermt.textfiles import read_lines
+    from gendermt.data.textfiles import read_lines
 
     source, target = [], []
     for n, line in enumerate(read_lines(path, "--bitext"), 1):
@@ -47,7 +52,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--aligner", choices=(*ALIGNERS, *ALIASES), default=DEFAULT_ALIGNER,
                    help="fast-align (default; also spelt fastalign) or eflomal")
     p.set_defaults(func=run)
-    from .validate_cli import register as register_validate
+    from gendermt.benchmarks.winomt.validate_cli import register as register_validate
 
     register_validate(tools)
 

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from gendermt.errors import DatasetError
-from gendermt.output import print_json
-
-from . import DEFAULT_READER, LANGUAGES, ORIGINAL_READERS, READERS
-from .align import ALIGNERS, DEFAULT_ALIGNER
-from .original import MORPHOLOGIES
+from gendermt.benchmarks.winomt import DEFAULT_READER, LANGUAGES, ORIGINAL_READERS, READERS
+from gendermt.benchmarks.winomt.align import ALIGNERS, DEFAULT_ALIGNER
+from gendermt.benchmarks.winomt.original import MORPHOLOGIES
+from gendermt.cli.output import print_json
+from gendermt.config.errors import DatasetError
 
 KEYS = ("acc", "f1_male", "f1_female", "delta_g", "share_male", "share_female",
         "share_neutral", "share_unknown")
@@ -52,10 +51,9 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
 
 def read_hypotheses(path: str, sources: list[str]) -> list[str]:
     """Plain lines, or ``source ||| translation`` lines whose source side is checked."""
-    from gendermt.backends.stored import count_error
-    from gendermt.textfiles import read_lines
-
-    from .stored_format import SEPARATOR, same_sentence
+    from gendermt.benchmarks.winomt.stored_format import SEPARATOR, same_sentence
+    from gendermt.data.textfiles import read_lines
+    from gendermt.translation.backends.stored import count_error
 
     lines = read_lines(path, "--hyp")
     if len(lines) != len(sources):
@@ -78,11 +76,10 @@ def read_hypotheses(path: str, sources: list[str]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gendermt.errors import GenderMTError
-
-    from .data import load
-    from .evaluate import predict
-    from .metric import compute, signature
+    from gendermt.benchmarks.winomt.data import load
+    from gendermt.benchmarks.winomt.evaluate import predict
+    from gendermt.benchmarks.winomt.metric import compute, signature
+    from gendermt.config.errors import GenderMTError
 
     if (args.pro is None) != (args.anti is None):
         raise GenderMTError("give both --pro and --anti (ΔS compares the two), or neither")
@@ -106,12 +103,12 @@ def run(args: argparse.Namespace) -> int:
         result["morphology"] = facts["morphology"]
     result["signature"] = signature(args.reader, facts.get("reader_version"), facts["aligner"],
                                     facts.get("alignment"), facts.get("morphology"))
-    from gendermt.run_quality import add_quality, output_quality
+    from gendermt.scoring.output_quality import add_quality, output_quality
 
     # copied English has no gendered article to read: its genders are unreadable, not wrong
     result = add_quality(result, output_quality(hyps, args.lang, data["source"].tolist()))
     if args.sentences:
-        from gendermt.io import atomic_path
+        from gendermt.data.io import atomic_path
         with atomic_path(args.sentences) as tmp:
             if args.sentences.endswith(".parquet"):
                 table.to_parquet(tmp, index=False)

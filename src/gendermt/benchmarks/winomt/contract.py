@@ -9,7 +9,7 @@ CONTRACTS = (
         label="WinoMT",
         order=70,
         package="gendermt.benchmarks.winomt",
-        rules="workflow/rules/winomt.smk",
+        rules="src/gendermt/benchmarks/winomt/rules.smk",
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="en→fr/es/it/de",
         description=(

@@ -18,12 +18,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from gendermt.errors import DatasetError, MissingResourceError
-from gendermt.io import write_json
-from gendermt.stage_tables import write_data_table
-from gendermt.textfiles import read_lines
-
-from . import GENDERS
+from gendermt.benchmarks.winomt import GENDERS
+from gendermt.config.errors import DatasetError, MissingResourceError
+from gendermt.data.io import write_json
+from gendermt.data.stage_tables import write_data_table
+from gendermt.data.textfiles import read_lines
 
 log = logging.getLogger(__name__)
 

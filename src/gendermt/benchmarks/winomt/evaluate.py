@@ -36,10 +36,8 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.io import read_jsonl, write_json, write_parquet, write_table
-
-from . import DEFAULT_READER, LANGUAGES, ORIGINAL_READERS, READERS
-from .align import (
+from gendermt.benchmarks.winomt import DEFAULT_READER, LANGUAGES, ORIGINAL_READERS, READERS
+from gendermt.benchmarks.winomt.align import (
     align_pairs,
     aligner_of,
     entity_positions,
@@ -48,19 +46,20 @@ from .align import (
     source_words,
     tokenize,
 )
-from .lexicon import Lexicon
-from .lexicon import load as load_lexicon
-from .metric import compute
-from .morphology import FrenchMorphology, read_genders
-from .original import (
+from gendermt.benchmarks.winomt.lexicon import Lexicon
+from gendermt.benchmarks.winomt.lexicon import load as load_lexicon
+from gendermt.benchmarks.winomt.metric import compute
+from gendermt.benchmarks.winomt.morphology import FrenchMorphology, read_genders
+from gendermt.benchmarks.winomt.original import (
     morphology_label,
     morphology_of,
     read_original,
     source_indices,
     translated_entity,
 )
-from .spacy_models import load_pipeline
-from .whole_file import whole_lines
+from gendermt.benchmarks.winomt.spacy_models import load_pipeline
+from gendermt.benchmarks.winomt.whole_file import whole_lines
+from gendermt.data.io import read_jsonl, write_json, write_parquet, write_table
 
 log = logging.getLogger(__name__)
 

@@ -17,10 +17,9 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
-from gendermt import figure_marks as marks
-from gendermt.plots import save
-
-from .tables import collect
+from gendermt.benchmarks.winomt.tables import collect
+from gendermt.report import figure_marks as marks
+from gendermt.report.plots import save
 
 PANELS = (("acc", "accuracy (%)"), ("delta_g", "ΔG = F1 male − F1 female"),
           ("delta_s", "ΔS = acc pro − acc anti"))

@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gendermt.analysis.intervals import Group, Spec, by_units, ratio, write_intervals
-
-from . import ORIGINAL_READERS
-from .metric import compute
+from gendermt.benchmarks.winomt import ORIGINAL_READERS
+from gendermt.benchmarks.winomt.metric import compute
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     import numpy as np

@@ -26,7 +26,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from gendermt.errors import DatasetError, MissingResourceError
+from gendermt.config.errors import DatasetError, MissingResourceError
 
 # the repository's resources/ (the package runs from its source tree)
 DEFAULT_PATH = (Path(__file__).resolve().parents[3].parent / "resources" / "winomt"

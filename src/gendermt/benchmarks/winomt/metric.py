@@ -20,9 +20,8 @@ from typing import Any
 
 import pandas as pd
 
+from gendermt.benchmarks.winomt import ORIGINAL_READERS, PREDICTIONS
 from gendermt.scoring.metric_signature import metric_signature
-
-from . import ORIGINAL_READERS, PREDICTIONS
 
 #: Bumped when the metrics below (or the readers' rules) change.
 SIGNATURE_VERSION = 1

@@ -64,11 +64,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
-from gendermt.errors import GenderMTError
-
-from .align import Token
-from .lexicon import Lexicon
-from .spacy_models import FRENCH_MODEL, load_french, load_noun_lemmatizer
+from gendermt.benchmarks.winomt.align import Token
+from gendermt.benchmarks.winomt.lexicon import Lexicon
+from gendermt.benchmarks.winomt.spacy_models import FRENCH_MODEL, load_french, load_noun_lemmatizer
+from gendermt.config.errors import GenderMTError
 
 log = logging.getLogger(__name__)
 

@@ -37,15 +37,14 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from gendermt.errors import GenderMTError, MissingResourceError
-
-from .morphology import (
+from gendermt.benchmarks.winomt.morphology import (
     ARTICLES,
     AUXILIARIES,
     Reading,
     _ending_gender,
 )
-from .spacy_models import SPACY_PIPELINES, import_spacy, load_pipeline
+from gendermt.benchmarks.winomt.spacy_models import SPACY_PIPELINES, import_spacy, load_pipeline
+from gendermt.config.errors import GenderMTError, MissingResourceError
 
 SOURCE_ARTICLES = ("the", "a", "an")
 SPACY_GENDERS = {"Masc": "male", "Fem": "female", "Neut": "neutral"}
@@ -191,7 +190,7 @@ class IsolationReader:
 
 def _words(text: str) -> list[str]:
     """Tokens of a translated entity for the rule tagger: elided articles apart."""
-    from .align import tokenize
+    from gendermt.benchmarks.winomt.align import tokenize
     return [t.text for t in tokenize(text)]
 
 

@@ -10,8 +10,8 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gendermt.backends.stored import file_lines, item_rows
-from gendermt.errors import DatasetError
+from gendermt.config.errors import DatasetError
+from gendermt.translation.backends.stored import file_lines, item_rows
 
 if TYPE_CHECKING:  # the jobs that build a backend import pandas
     import pandas as pd

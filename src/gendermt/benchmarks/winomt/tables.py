@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from gendermt.io import write_table, write_text
-
-from .metric import signature
+from gendermt.benchmarks.winomt.metric import signature
+from gendermt.data.io import write_table, write_text
 
 COLUMNS = ["system", "lang", "n", "acc", "f1_male", "f1_female", "delta_g", "acc_pro",
            "acc_anti", "delta_s", "precision_male", "recall_male", "precision_female",
@@ -172,7 +171,7 @@ def readers_table(summaries: Sequence[str | Path], published: str | Path,
     paper = pd.read_csv(published, dtype={"system": str, "lang": str})
     missing = {"system", "lang", *METRICS} - set(paper)
     if missing:
-        from gendermt.errors import DatasetError
+        from gendermt.config.errors import DatasetError
         raise DatasetError(published, f"no column(s) {', '.join(sorted(missing))}")
     # every run (a system that runs only some languages has no row for the others)
     ran = set(zip(scores["system"], scores["lang"], strict=True))

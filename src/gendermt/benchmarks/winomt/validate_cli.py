@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import argparse
 
-from gendermt.output import print_json
-
-from . import READERS
-from .align import ALIGNERS, DEFAULT_ALIGNER
+from gendermt.benchmarks.winomt import READERS
+from gendermt.benchmarks.winomt.align import ALIGNERS, DEFAULT_ALIGNER
+from gendermt.cli.output import print_json
 
 
 def register(tools: argparse._SubParsersAction) -> None:
@@ -42,11 +41,16 @@ def run(args: argparse.Namespace) -> int:
 
     import pandas as pd
 
-    from gendermt.errors import DatasetError
-
-    from .cli import read_hypotheses
-    from .data import load
-    from .validation import agreement, as_json, label_files, read_items, read_labels
+    from gendermt.benchmarks.winomt.cli import read_hypotheses
+    from gendermt.benchmarks.winomt.data import load
+    from gendermt.benchmarks.winomt.validation import (
+        agreement,
+        as_json,
+        label_files,
+        read_items,
+        read_labels,
+    )
+    from gendermt.config.errors import DatasetError
 
     labels = pd.concat([read_labels(f) for f in label_files(args.labels)], ignore_index=True)
     data = load(args.data)
@@ -62,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     if args.table:
         import json
 
-        from gendermt.io import write_table
+        from gendermt.data.io import write_table
         write_table(table.assign(confusion=table["confusion"].map(
             lambda c: json.dumps(c, sort_keys=True))), args.table)
     if args.json:

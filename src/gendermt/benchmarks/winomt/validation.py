@@ -21,9 +21,8 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.errors import DatasetError
-
-from . import READERS
+from gendermt.benchmarks.winomt import READERS
+from gendermt.config.errors import DatasetError
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +137,7 @@ def read_items(labels: pd.DataFrame, data: pd.DataFrame,
     """Each reader's reading of every labelled item, in ``labels``' order: each (system,
     language) file of ``hypotheses`` (in ``data``'s item order) is aligned and read whole,
     then the labelled items are picked."""
-    from .evaluate import Models, predict
+    from gendermt.benchmarks.winomt.evaluate import Models, predict
 
     unknown = [r for r in readers if r not in READERS]
     if unknown:
@@ -193,7 +192,7 @@ def build_table(labels: Sequence[str | Path], runs: Sequence[Sequence[str]],
     file by the gender stage) → ``tables/validation.{csv,md}``. Labels of a system or
     language the run does not have, or of items outside its data (a subset), are left out
     and counted in the log; the table says which systems each language rests on."""
-    from gendermt.io import write_table
+    from gendermt.data.io import write_table
 
     frame = pd.concat([read_labels(f) for f in labels], ignore_index=True)
     if len(tables) != len(readers) * len(runs):

@@ -1,0 +1,5 @@
+from gendermt.benchmarks.fairtranslate.data import build
+from gendermt.data.io import logging_to
+
+with logging_to(snakemake.log[0]):
+    build(snakemake.output.data, snakemake.output.provenance, **snakemake.params.source)

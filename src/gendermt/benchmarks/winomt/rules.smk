@@ -1,0 +1,409 @@
+# WinoMT (Stanovsky et al. 2019): en.txt (+ pro/anti subsets) → data.parquet; each system's
+# translations per target language (the prompts are named by it: fr, es, it, de) → the
+# entity's gender and WinoMT's metrics; then a table and a figure comparing systems.
+
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+from gendermt.benchmarks.winomt.whole_file import whole_inputs
+
+WINOMT = benchmark_spec("winomt")
+WINOMT_DATA = WINOMT.get("data", {})
+WINOMT_RAW = [WINOMT_DATA[k] for k in ("path", "pro", "anti") if k in WINOMT_DATA]
+WINOMT_SYSTEMS = WINOMT.get("systems", [])
+# every reader scores every run; the first is the headline (summary table, figure, scorecard)
+WINOMT_READERS = WINOMT.get("readers", ["corrected"])
+WINOMT_PUBLISHED = WINOMT.get("published", "resources/winomt/stanovsky2019_table2.csv")
+# the corrected reader's known translations of each occupation (lexicon.py)
+WINOMT_LEXICON = "resources/winomt/occupation_translations.tsv"
+# (system, language) of every run: each system in each language, or in those
+# `system_prompts` gives it (a system built for one language pair, like Apertium en→es)
+WINOMT_RUNS = [(r["system"], r["prompt"]) for r in run_records("winomt")]  # prompt: a language
+# Systems that run every language are scored together, one job per language (winomt_gender);
+# a system that runs only some gets a job per language of its own (winomt_gender_apart).
+WINOMT_APART = [s for s in WINOMT_SYSTEMS if s in WINOMT.get("system_prompts", {})]
+WINOMT_TOGETHER = [s for s in WINOMT_SYSTEMS if s not in WINOMT_APART]
+# On a subset, the systems aligned on their translations of the whole set, the subset read
+# after (`alignment_corpus: whole`; gendermt.benchmarks.winomt.whole_file): without a subset
+# their translations are the whole file already
+WINOMT_WHOLE = [
+    s
+    for s in WINOMT_SYSTEMS
+    if WINOMT.get("subset") and WINOMT.get("alignment_corpus", {}).get(s) == "whole"
+]
+
+
+WINOMT_SUMMARIES = [
+    f"{RESULTS}/winomt/gender/{reader}/{system}/{lang}.json"
+    for reader in WINOMT_READERS[:1]
+    for system, lang in WINOMT_RUNS
+]
+WINOMT_ALL_SUMMARIES = [
+    f"{RESULTS}/winomt/gender/{reader}/{system}/{lang}.json"
+    for reader in WINOMT_READERS
+    for system, lang in WINOMT_RUNS
+]
+
+# the headline reader's per-sentence tables (occupations.csv)
+WINOMT_HEADLINE_TABLES = [
+    f"{RESULTS}/winomt/gender/{WINOMT_READERS[0]}/{system}/{lang}.parquet"
+    for system, lang in WINOMT_RUNS
+]
+# human gender labels of translated entities ({lang}.tsv): tables/validation.csv when named
+WINOMT_LABELS = WINOMT.get("validation_labels")
+WINOMT_LABEL_FILES = sorted(str(p) for p in Path(WINOMT_LABELS).glob("*.tsv")) if WINOMT_LABELS else []
+
+if WINOMT:
+    TARGETS.extend(
+        [f"{RESULTS}/winomt/tables/summary.csv", f"{RESULTS}/winomt/tables/readers.csv",
+         f"{RESULTS}/winomt/tables/occupations.csv"]
+        + expand(f"{RESULTS}/winomt/figures/systems.{{ext}}", ext=["png", "pdf"])
+        + ([f"{RESULTS}/winomt/tables/validation.csv"] if WINOMT_LABELS else [])
+    )
+
+
+localrules: winomt_data, winomt_full_data, winomt_tables, winomt_figures, winomt_readers, winomt_occupations
+
+
+rule winomt_data:
+    input:
+        provenanced(WINOMT_RAW),
+    output:
+        data=f"{RESULTS}/winomt/data.parquet",
+        provenance=f"{RESULTS}/winomt/data.json",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.winomt.data", "gendermt.data.provenance",
+                              "gendermt.data.subsets"),
+        # path, size and sha256 of what it reads: a changed source reruns it
+        data_sources=data_source_identity(WINOMT_RAW),
+        # the declared public data sets they come from (recorded in data.json)
+        datasets=datasets_of(WINOMT_RAW),
+        source=WINOMT_DATA,
+        # a study's stratified, seeded subset (gendermt.data.subsets); absent: the whole set
+        **({"subset": WINOMT["subset"]} if WINOMT.get("subset") else {}),
+    log:
+        f"{LOGS}/winomt/data.log",
+    conda:
+        "../../../../envs/core.yaml"
+    script:
+        "scripts/data.py"
+
+
+# The whole set (no subset), for the systems aligned on their whole file: the data stage's
+# build without its subset step (its own job: the subset's data stage and everything after
+# it stay as they are)
+rule winomt_full_data:
+    input:
+        provenanced(WINOMT_RAW),
+    output:
+        data=f"{RESULTS}/winomt/data_full.parquet",
+        provenance=f"{RESULTS}/winomt/data_full.json",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.winomt.data"),
+        data_sources=data_source_identity(WINOMT_RAW),
+        source=WINOMT_DATA,
+    log:
+        f"{LOGS}/winomt/data_full.log",
+    conda:
+        "../../../../envs/core.yaml"
+    script:
+        "scripts/full_data.py"
+
+
+# A whole-file system's translations of the whole set, for alignment only (a stored file read
+# in full, Apertium on every sentence): the scoring job checks that its lines at the subset's
+# items are the lines it scores
+rule winomt_whole:
+    input:
+        data=f"{RESULTS}/winomt/data_full.parquet",
+        stored=lambda wildcards: stored_outputs_of(
+            SimpleNamespace(benchmark="winomt", system=wildcards.system, prompt=wildcards.lang)
+        ),
+    output:
+        f"{RESULTS}/winomt/whole/{{system}}/{{lang}}.jsonl",
+    wildcard_constraints:
+        system="|".join(re.escape(s) for s in WINOMT_WHOLE) or "(?!)",
+    params:
+        code=lambda wildcards: code_fingerprint(
+            "gendermt.benchmarks.winomt.whole_file", *system_modules(SYSTEMS[wildcards.system])
+        ),
+        settings=lambda wildcards: output_settings(
+            settings_on(config, "winomt", wildcards.system)
+        ),
+        postprocess=WINOMT.get("postprocess", []),
+    resources:
+        **node_resources("winomt_whole"),
+    log:
+        f"{LOGS}/winomt/whole/{{system}}/{{lang}}.log",
+    benchmark:
+        f"{RESULTS}/benchmarks/winomt/whole/{{system}}/{{lang}}.tsv"
+    conda:
+        "../../../../envs/translate.yaml"
+    script:
+        "scripts/whole.py"
+
+
+# One job per target language: spaCy is loaded once, and each system's file is aligned
+# once per reader's tokenisation (each file on its own: a system's links never depend on
+# which other systems the study has).
+rule winomt_gender:
+    input:
+        # on a subset: the whole-file systems' translations of the whole set and its data
+        unpack(whole_inputs(RESULTS, WINOMT_WHOLE, lambda wildcards: WINOMT_TOGETHER)),
+        translations=expand(
+            f"{RESULTS}/winomt/translations/{{system}}/{{{{lang}}}}.jsonl", system=WINOMT_TOGETHER
+        ),
+        data=f"{RESULTS}/winomt/data.parquet",
+        lexicon=WINOMT_LEXICON,
+    output:
+        tables=expand(
+            f"{RESULTS}/winomt/gender/{{reader}}/{{system}}/{{{{lang}}}}.parquet",
+            reader=WINOMT_READERS,
+            system=WINOMT_TOGETHER,
+        ),
+        csvs=expand(
+            f"{RESULTS}/winomt/gender/{{reader}}/{{system}}/{{{{lang}}}}.csv",
+            reader=WINOMT_READERS,
+            system=WINOMT_TOGETHER,
+        ),
+        summaries=expand(
+            f"{RESULTS}/winomt/gender/{{reader}}/{{system}}/{{{{lang}}}}.json",
+            reader=WINOMT_READERS,
+            system=WINOMT_TOGETHER,
+        ),
+    params:
+        code=code_fingerprint("gendermt.benchmarks.winomt.evaluate"),
+        alignment=WINOMT.get("alignment", {}),
+        readers=WINOMT_READERS,
+        systems=WINOMT_TOGETHER,
+        # the original readers' token genders per language (spacy or rules)
+        morphology=WINOMT.get("morphology", {}),
+        # the systems aligned on their whole file (the whole input's order)
+        whole=lambda wildcards: [s for s in WINOMT_TOGETHER if s in WINOMT_WHOLE],
+    resources:
+        **node_resources("winomt_gender"),
+    log:
+        f"{LOGS}/winomt/gender/{{lang}}.log",
+    benchmark:
+        f"{RESULTS}/benchmarks/winomt/gender/{{lang}}.tsv"
+    conda:
+        "../../../../envs/winomt.yaml"
+    script:
+        "scripts/gender.py"
+
+
+# A system that runs only some languages: its own job per language (same scoring; spaCy is
+# loaded once more per such job).
+rule winomt_gender_apart:
+    input:
+        unpack(whole_inputs(RESULTS, WINOMT_WHOLE, lambda wildcards: [wildcards.system])),
+        # a list (of one): the scoring stage takes one file per system
+        translations=[f"{RESULTS}/winomt/translations/{{system}}/{{lang}}.jsonl"],
+        data=f"{RESULTS}/winomt/data.parquet",
+        lexicon=WINOMT_LEXICON,
+    output:
+        tables=expand(
+            f"{RESULTS}/winomt/gender/{{reader}}/{{{{system}}}}/{{{{lang}}}}.parquet",
+            reader=WINOMT_READERS,
+        ),
+        csvs=expand(
+            f"{RESULTS}/winomt/gender/{{reader}}/{{{{system}}}}/{{{{lang}}}}.csv",
+            reader=WINOMT_READERS,
+        ),
+        summaries=expand(
+            f"{RESULTS}/winomt/gender/{{reader}}/{{{{system}}}}/{{{{lang}}}}.json",
+            reader=WINOMT_READERS,
+        ),
+    wildcard_constraints:
+        # only the systems named in system_prompts (none: a pattern nothing matches)
+        system="|".join(re.escape(s) for s in WINOMT_APART) or "(?!)",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.winomt.evaluate"),
+        alignment=WINOMT.get("alignment", {}),
+        readers=WINOMT_READERS,
+        systems=lambda wildcards: [wildcards.system],
+        morphology=WINOMT.get("morphology", {}),
+        whole=lambda wildcards: [wildcards.system] if wildcards.system in WINOMT_WHOLE else [],
+    resources:
+        **node_resources("winomt_gender_apart"),
+    log:
+        f"{LOGS}/winomt/gender/{{system}}/{{lang}}.log",
+    benchmark:
+        f"{RESULTS}/benchmarks/winomt/gender/{{system}}/{{lang}}.tsv"
+    conda:
+        "../../../../envs/winomt.yaml"
+    script:
+        "scripts/gender.py"
+
+
+rule winomt_tables:
+    input:
+        summaries=WINOMT_SUMMARIES,
+    output:
+        csv=table_report(
+            f"{RESULTS}/winomt/tables/summary.csv",
+            caption="report/summary.rst",
+            category="WinoMT",
+            subcategory="Tables",
+        ),
+        md=f"{RESULTS}/winomt/tables/summary.md",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.winomt.tables"),
+        systems=WINOMT.get("systems"),
+        langs=WINOMT.get("prompts"),
+    log:
+        f"{LOGS}/winomt/tables.log",
+    conda:
+        "../../../../envs/core.yaml"
+    script:
+        "scripts/tables.py"
+
+
+rule winomt_readers:
+    input:
+        summaries=WINOMT_ALL_SUMMARIES,
+        published=WINOMT_PUBLISHED,
+    output:
+        csv=table_report(
+            f"{RESULTS}/winomt/tables/readers.csv",
+            caption="report/readers.rst",
+            category="WinoMT",
+            subcategory="Tables",
+        ),
+        md=f"{RESULTS}/winomt/tables/readers.md",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.winomt.tables"),
+        systems=WINOMT_SYSTEMS,
+        langs=WINOMT.get("prompts"),
+        readers=WINOMT_READERS,
+    log:
+        f"{LOGS}/winomt/readers.log",
+    conda:
+        "../../../../envs/core.yaml"
+    script:
+        "scripts/readers.py"
+
+
+rule winomt_occupations:
+    input:
+        tables=WINOMT_HEADLINE_TABLES,
+    output:
+        csv=table_report(
+            f"{RESULTS}/winomt/tables/occupations.csv",
+            caption="report/occupations.rst",
+            category="WinoMT",
+            subcategory="Tables",
+        ),
+        md=f"{RESULTS}/winomt/tables/occupations.md",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.winomt.tables"),
+        systems=WINOMT.get("systems"),
+        langs=WINOMT.get("prompts"),
+    log:
+        f"{LOGS}/winomt/occupations.log",
+    conda:
+        "../../../../envs/core.yaml"
+    script:
+        "scripts/occupations.py"
+
+
+# Each reader against people: the labelled items' readings, from the per-sentence tables
+# (made on the whole file of each system and language)
+if WINOMT_LABELS:
+
+    localrules: winomt_validation
+
+    rule winomt_validation:
+        input:
+            labels=WINOMT_LABEL_FILES,
+            tables=[
+                f"{RESULTS}/winomt/gender/{reader}/{system}/{lang}.parquet"
+                for reader in WINOMT_READERS
+                for system, lang in WINOMT_RUNS
+            ],
+        output:
+            csv=table_report(
+                f"{RESULTS}/winomt/tables/validation.csv",
+                caption="report/validation.rst",
+                category="WinoMT",
+                subcategory="Tables",
+            ),
+            md=f"{RESULTS}/winomt/tables/validation.md",
+        params:
+            code=code_fingerprint("gendermt.benchmarks.winomt.validation"),
+            runs=[list(run) for run in WINOMT_RUNS],
+            readers=WINOMT_READERS,
+        log:
+            f"{LOGS}/winomt/validation.log",
+        conda:
+            "../../../../envs/core.yaml"
+        script:
+            "scripts/validation.py"
+
+
+rule winomt_figures:
+    input:
+        summaries=WINOMT_SUMMARIES,
+        # runs whose outputs are not translations are drawn as low quality
+        checks=output_checks_table("winomt"),
+        # error bars where the workflow computes the intervals (optional)
+        intervals=optional_intervals("winomt"),
+    output:
+        png=figure_report(
+            f"{RESULTS}/winomt/figures/systems.png",
+            caption="report/systems.rst",
+            category="WinoMT",
+            subcategory="Figures",
+        ),
+        pdf=f"{RESULTS}/winomt/figures/systems.pdf",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.winomt.figures"),
+        systems=WINOMT.get("systems"),
+        langs=WINOMT.get("prompts"),
+        kinds=system_kinds(WINOMT.get("systems", [])),
+        quality_floors=config.get("scorecard", {}).get("quality_floors", {}),
+    log:
+        f"{LOGS}/winomt/figures.log",
+    conda:
+        "../../../../envs/plot.yaml"
+    script:
+        "scripts/figures.py"
+
+
+# The headline figures' intervals and paired tests over sentences (the headline reader's
+# per-sentence tables; gendermt.benchmarks.winomt.intervals).
+
+localrules: winomt_intervals
+
+
+rule winomt_intervals:
+    input:
+        tables=[
+            f"{RESULTS}/winomt/gender/{WINOMT_READERS[0]}/{system}/{lang}.parquet"
+            for system, lang in WINOMT_RUNS
+        ],
+    output:
+        **interval_outputs("winomt", "WinoMT"),
+    params:
+        code=code_fingerprint(
+            "gendermt.benchmarks.winomt.intervals",
+            "gendermt.analysis.intervals",
+            "gendermt.analysis.resample",
+        ),
+        runs=[
+            {
+                "system": system,
+                "lang": lang,
+                "path": f"{RESULTS}/winomt/gender/{WINOMT_READERS[0]}/{system}/{lang}.parquet",
+            }
+            for system, lang in WINOMT_RUNS
+        ],
+        reader=WINOMT_READERS[0],
+        bootstrap=statistics_settings().get("bootstrap", {}),
+    log:
+        f"{LOGS}/winomt/intervals.log",
+    conda:
+        "../../../../envs/core.yaml"
+    script:
+        "scripts/intervals.py"

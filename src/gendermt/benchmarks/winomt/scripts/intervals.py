@@ -1,0 +1,6 @@
+from gendermt.benchmarks.winomt.intervals import build_intervals
+from gendermt.data.io import logging_to
+
+with logging_to(snakemake.log[0]):
+    build_intervals(snakemake.params.runs, dict(snakemake.output.items()),
+                    snakemake.params.bootstrap, snakemake.params.reader)

@@ -1,5 +1,0 @@
-from gendermt.benchmarks.fairtranslate.data import build
-from gendermt.io import logging_to
-
-with logging_to(snakemake.log[0]):
-    build(snakemake.output.data, snakemake.output.provenance, **snakemake.params.source)

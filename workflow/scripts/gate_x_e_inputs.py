@@ -1,5 +1,0 @@
-from gendermt.benchmarks.gate_x_e.inputs import build_inputs
-from gendermt.io import logging_to
-
-with logging_to(snakemake.log[0]):
-    build_inputs(snakemake.input.data, snakemake.params.template, snakemake.output[0])

@@ -1,6 +1,0 @@
-from gendermt.benchmarks.gate_x_e.intervals import build_intervals
-from gendermt.io import logging_to
-
-with logging_to(snakemake.log[0]):
-    build_intervals(snakemake.params.runs, dict(snakemake.output.items()),
-                    snakemake.params.bootstrap)
