@@ -39,11 +39,14 @@ def _script(rule) -> str | None:
     return str((Path(rule.snakefile).parent / str(rule.script)).resolve())
 
 
-def _code(params, named: dict) -> dict:
-    """The params named ``code`` or ``*_code``: the modules each fingerprint covers."""
+def _code(params, named: dict, declared: dict) -> dict:
+    """The params named ``code`` or ``*_code``: the modules each fingerprint covers, or, for
+    a declared one (a translation job's), ``{"declared": [what it declares]}``."""
     def modules(value):
         if isinstance(value, str) and value in named:
             return list(named[value])
+        if isinstance(value, str) and value in declared:
+            return {"declared": list(declared[value])}
         return "per job" if callable(value) else f"not a fingerprint: {value!r}"
     return {k: modules(v) for k, v in params.items() if k == "code" or k.endswith("_code")}
 
@@ -76,18 +79,18 @@ def main(workdir: str, *configfiles: str) -> None:
         workflow._prepare_dag(forceall=False, ignore_incomplete=True, lock_warn_only=True)
         workflow._build_dag()
         # the provenance module the workflow's common.smk imported (the checkout's)
-        from gendermt.workflow.fingerprints import NAMED
+        from gendermt.workflow.fingerprints import DECLARED, NAMED
 
         jobs = []
         for job in workflow.dag.jobs:
             params = dict(job.params.items())
             jobs.append({"rule": job.rule.name, "wildcards": dict(job.wildcards_dict),
                          "params": params, "script": _script(job.rule),
-                         "code": _code(params, NAMED),
+                         "code": _code(params, NAMED, DECLARED),
                          "resources": {k: v for k, v in job.resources.items()
                                        if not k.startswith("_")}})
         rules = [{"rule": rule.name, "script": _script(rule), "conda": _conda(rule),
-                  "code": _code(dict(rule.params.items()), NAMED),
+                  "code": _code(dict(rule.params.items()), NAMED, DECLARED),
                   "resources": sorted(k for k, _ in rule.resources.items()
                                       if not k.startswith("_")),
                   "benchmark": None if rule.benchmark is None else str(rule.benchmark),

@@ -4,8 +4,10 @@ A rule's ``params: code=code_fingerprint(...)`` (and any ``*_code`` param) must 
 gendermt module its ``script:`` imports (editing one reruns the job) and no module the script
 does not reach (editing one reruns nothing of it), where "reach" is the script's imports,
 followed transitively, plus the modules the job loads by name, invisible to the imports: the
-backend module of each configured system it builds (a translation job's system, a GAMBIT
-judge, a ConGA annotator) and the scorecard's readers (found through the registry).
+backend module of each configured system it builds (a GAMBIT judge, a ConGA annotator) and the
+scorecard's readers (found through the registry). A translation job's fingerprint is declared
+instead (gendermt.workflow.translation_code: the runner's and its backend's versions, and the
+code of a reader its backend loads by name), so that no refactoring reruns paid translations.
 Checked on every rule of the parsed workflow whose fingerprint is fixed at parse time, and on
 every planned job of the default run (fingerprints computed per job).
 """
@@ -33,9 +35,13 @@ def closure(modules) -> set[str]:
     return set().union(*(modules_run_by(m) for m in modules)) if modules else set()
 
 
+#: rules whose code param is a declared translation fingerprint
+TRANSLATION_RULES = ("translate", "translate_sources")
+
+
 def systems_built(rule: str, wildcards: dict, params: dict) -> list[str]:
     """The configured systems a job builds a backend for."""
-    if rule in ("translate", "translate_sources", "winomt_whole"):
+    if rule in (*TRANSLATION_RULES, "winomt_whole"):
         return [wildcards["system"]]
     if params.get("judge"):
         return list(params["judge"])
@@ -52,6 +58,9 @@ def faults(rule: str, script: str | None, code: dict, backends: list[str]) -> li
         return []
     if not code:
         return [f"{rule}: its script imports {sorted(imports)} but it has no code param"]
+    if rule in TRANSLATION_RULES:
+        return [] if all(isinstance(v, dict) for v in code.values()) else [
+            f"{rule}: its code param is not the declared translation fingerprint: {code}"]
     bad = [f"{rule}: {k} is {v}" for k, v in code.items() if not isinstance(v, list)]
     if bad:
         return bad
@@ -112,11 +121,19 @@ def test_every_fingerprint_covers_what_its_job_runs_and_no_more(planned):
     scripted = {r["rule"] for r in found["rules"] if r["script"]}
     assert scripted and all(found_rule["code"] for found_rule in found["rules"]
                             if found_rule["rule"] in scripted)
-    # the per-job ones: a translation job covers its own system's backend, no other
+    # the per-job ones: a translation job declares its own system's backend and version
+    from gendermt.translation.backends.apertium import Apertium
+    from gendermt.workflow.translation_code import RUNNER_VERSION
+
     translate = [j for j in found["jobs"] if j["rule"] == "translate"]
+    assert translate
+    for job in translate:
+        system = config["systems"][job["wildcards"]["system"]]
+        declared = job["code"]["code"]["declared"]
+        assert declared[:3] == ["translation", RUNNER_VERSION, system["backend"]], job
     stored = next(j for j in translate if j["wildcards"]["system"] == "gambit-mixed")
-    assert "gendermt.translation.backends.stored" in stored["code"]["code"]
-    assert not any("gendermt.translation.backends.hf" in m for m in stored["code"]["code"])
+    assert stored["code"]["code"]["declared"][3:] == [1, []]
+    assert Apertium.request_version == 2  # a version bump is what reruns a backend's jobs
 
 
 def test_a_rule_whose_fingerprint_names_the_wrong_module_is_caught(planned, tmp_path):
@@ -129,7 +146,7 @@ def test_a_rule_whose_fingerprint_names_the_wrong_module_is_caught(planned, tmp_
     assert "does not cover ['gendermt.benchmarks.gate.tables']" in wrong[0]
     assert "gendermt.benchmarks.gate.figures" in wrong[1] and "does not reach" in wrong[1]
     # ... and in a rule file: the parsed workflow shows it
-    rule_file = project / "workflow" / "rules" / "gate.smk"
+    rule_file = project / "src/gendermt/benchmarks/gate/rules.smk"
     text = rule_file.read_text(encoding="utf-8")
     right = 'code=code_fingerprint("gendermt.benchmarks.gate.tables"),'
     assert right in text
@@ -148,12 +165,12 @@ def test_a_rule_whose_fingerprint_names_the_wrong_module_is_caught(planned, tmp_
 
 
 def test_a_script_import_the_fingerprint_misses_is_caught():
-    script = ROOT / "workflow" / "scripts" / "gambit_detect.py"
+    script = ROOT / "src/gendermt/benchmarks/gambit/scripts/detect.py"
     assert "gendermt.benchmarks.gambit.evaluate" in imported_by(script)
-    wrong = faults("gambit_detect", str(script), {"code": ["gendermt.translation.cache", "gendermt.data.io"]},
-                   [])
+    wrong = faults("gambit_detect", str(script),
+                   {"code": ["gendermt.translation.cache", "gendermt.data.io"]}, [])
     assert wrong == ["gambit_detect: its code param does not cover "
-                     "['gendermt.benchmarks.gambit.evaluate'], which gambit_detect.py imports"]
+                     "['gendermt.benchmarks.gambit.evaluate'], which detect.py imports"]
 
 
 def test_the_rules_of_the_benchmarks_the_default_does_not_configure(study_plans):
@@ -164,8 +181,11 @@ def test_the_rules_of_the_benchmarks_the_default_does_not_configure(study_plans)
     _, plans = study_plans
     for study, found in plans.items():
         assert all_faults(found, merged(*study_files(study))) == [], study
-    # a stored system in WinoMT's format: its translation jobs cover the format's reader,
-    # which the stored backend loads by name from WinoMT's contract
+    # a stored system in WinoMT's format: its translation jobs declare the code of the
+    # format's reader, which the stored backend loads by name from WinoMT's contract
+    from gendermt.workflow.fingerprints import content_fingerprint
+
+    reader = content_fingerprint("gendermt.benchmarks.winomt.stored_format")
     in_format = []
     for study, found in plans.items():
         systems = merged(*study_files(study))["systems"]
@@ -175,8 +195,7 @@ def test_the_rules_of_the_benchmarks_the_default_does_not_configure(study_plans)
     if any(spec.get("format") == "winomt" for study in plans
            for spec in merged(*study_files(study))["systems"].values()):
         assert in_format
-    assert all("gendermt.benchmarks.winomt.stored_format" in j["code"]["code"]
-               for j in in_format)
+    assert all(j["code"]["code"]["declared"][4] == [reader] for j in in_format)
 
 
 def test_a_scoring_job_covers_its_benchmarks_normaliser_only_when_it_applies_one():

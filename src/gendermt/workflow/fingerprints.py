@@ -193,7 +193,12 @@ def declared_fingerprint(*parts: object, legacy: bool = True) -> str:
     refactoring reruns translations paid for; a change to what they send bumps a version."""
     payload = json.dumps(parts, sort_keys=True, default=str)
     found = hashlib.sha256(payload.encode()).hexdigest()[:16]
+    DECLARED[found] = DECLARED[_finish(found)] = parts
     return _finish(found) if legacy else found
+
+
+# Each declared fingerprint this process computed → what it declares (tests/dag_params.py).
+DECLARED: dict[str, tuple] = {}
 
 
 #: content (or declared) fingerprint → the fingerprint the same code had before fingerprints
