@@ -5,9 +5,10 @@
     ...
     <!-- END -->
 
-of README.md and docs/**/*.md from the benchmark registry, the embedded default config,
-the study configs, the CLI's parser, the package's folders and a dry run of the default; ``--check`` rewrites nothing
-and exits 1 naming the files that differ (tests/workflow/test_readme.py runs the same comparison).
+of README.md and docs/**/*.md from the benchmark registry, the embedded default config, the study
+configs, the CLI's parser, the package's folders and a dry run of the default; ``--check`` rewrites
+nothing and exits 1 naming the files that differ (tests/workflow/test_readme.py runs the same
+comparison).
 
 What the code cannot say (a benchmark's direction, what it measures, what its scorecard
 figures mean) is written here once, per registry name: a benchmark or scorecard part without
@@ -42,11 +43,11 @@ INLINE = {"job-count", "default-benchmarks"}
 # `Scorecard.figures`); these tables hold only entries a contract does not give.
 BENCHMARK_ROWS: dict[str, tuple[str, str, str]] = {}
 
-# scorecard key → its figures: (JSON key pattern, what it is, better). {lang}, {paradigm},
-# {metric} stand for the run's target languages, Neo-GATE paradigms and FairTranslate's
-# metrics (bleu; comet when scored). tests/workflow/test_readme.py checks every column of the default
-# run's scorecard against these patterns.
-# every benchmark's share of clean outputs (gendermt.scoring.output_checks): a quality floor
+# scorecard key → its figures: (JSON key pattern, what it is, better). {lang}, {paradigm}, {metric}
+# stand for the run's target languages, Neo-GATE paradigms and FairTranslate's metrics (bleu; comet
+# when scored). tests/workflow/test_readme.py checks every column of the default run's scorecard
+# against these patterns. every benchmark's share of clean outputs (gendermt.scoring.output_checks):
+# a quality floor
 CLEAN = ("clean_share", "outputs neither an echo of the prompt nor in the wrong language, % "
          "(a quality floor)", "higher")
 SCORECARD: dict[str, list[tuple[str, str, str]]] = {}
@@ -284,10 +285,11 @@ BENCHMARK_PARTS: dict[str, str] = {
 
 
 def _first_line(init: Path) -> str:
+    """The first line of a module's docstring, as written (its first paragraph, joined)."""
     import ast
 
     doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
-    return doc.strip().split("\n")[0].strip() or "(no docstring)"
+    return " ".join(doc.strip().split("\n\n")[0].split()) or "(no docstring)"
 
 
 def packages_table() -> str:

@@ -1,1 +1,2 @@
-"""One folder per benchmark: its code, rule file, job scripts, report captions, prompt templates and config schema."""
+"""One folder per benchmark: its code, rule file, job scripts, report captions, prompt templates and
+config schema."""
