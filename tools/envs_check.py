@@ -1,13 +1,13 @@
 """Build each env file in a venv of its own, exactly as pinned, and import every rule's code in it.
 
 ``python tools/envs_check.py [ENV ...]`` (``make envs-check``; ENV: ``core``, ``plot.yaml``...,
-default every file in envs/). Per env file: a fresh venv in ``.envs-check/<name>`` (Python 3.11,
-as the files pin), ``pip install`` of its pip list and of its conda packages mapped to PyPI
-names (:data:`gendermt.workflow.env_requirements.PYPI_OF_CONDA`; conda channels are not reachable here),
+default every file in envs/). Per env file: a fresh venv in ``.envs-check/<name>`` (Python 3.11, as
+the files pin), ``pip install`` of its pip list and of its conda packages mapped to PyPI names
+(:data:`gendermt.workflow.env_requirements.PYPI_OF_CONDA`; conda channels are not reachable here),
 then, with only ``src/`` on the path as a job has it (common.smk), an import of every gendermt
 module the env's rules reach (scripts, their closure, the modules loaded by name) and of every
-third-party module those require (so a lazy import inside a function is tried too). pip's cache
-is reused; nothing of the launching environment is on the path.
+third-party module those require (so a lazy import inside a function is tried too). pip's cache is
+reused; nothing of the launching environment is on the path.
 
 torch is only ever ``torch==2.13.0`` (the CPU wheel on this machine's disk): an env file that
 asks for another torch is refused, and every install is constrained to it, so that no package

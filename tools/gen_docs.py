@@ -5,9 +5,10 @@
     ...
     <!-- END -->
 
-of README.md and docs/**/*.md from the benchmark registry, the embedded default config,
-the study configs, the CLI's parser and a dry run of the default; ``--check`` rewrites nothing
-and exits 1 naming the files that differ (tests/workflow/test_readme.py runs the same comparison).
+of README.md and docs/**/*.md from the benchmark registry, the embedded default config, the study
+configs, the CLI's parser, the package's folders and a dry run of the default; ``--check`` rewrites
+nothing and exits 1 naming the files that differ (tests/workflow/test_readme.py runs the same
+comparison).
 
 What the code cannot say (a benchmark's direction, what it measures, what its scorecard
 figures mean) is written here once, per registry name: a benchmark or scorecard part without
@@ -42,11 +43,11 @@ INLINE = {"job-count", "default-benchmarks"}
 # `Scorecard.figures`); these tables hold only entries a contract does not give.
 BENCHMARK_ROWS: dict[str, tuple[str, str, str]] = {}
 
-# scorecard key → its figures: (JSON key pattern, what it is, better). {lang}, {paradigm},
-# {metric} stand for the run's target languages, Neo-GATE paradigms and FairTranslate's
-# metrics (bleu; comet when scored). tests/workflow/test_readme.py checks every column of the default
-# run's scorecard against these patterns.
-# every benchmark's share of clean outputs (gendermt.scoring.output_checks): a quality floor
+# scorecard key → its figures: (JSON key pattern, what it is, better). {lang}, {paradigm}, {metric}
+# stand for the run's target languages, Neo-GATE paradigms and FairTranslate's metrics (bleu; comet
+# when scored). tests/workflow/test_readme.py checks every column of the default run's scorecard
+# against these patterns. every benchmark's share of clean outputs (gendermt.scoring.output_checks):
+# a quality floor
 CLEAN = ("clean_share", "outputs neither an echo of the prompt nor in the wrong language, % "
          "(a quality floor)", "higher")
 SCORECARD: dict[str, list[tuple[str, str, str]]] = {}
@@ -257,6 +258,77 @@ def job_count() -> str:
     return total[1]
 
 
+PACKAGE = ROOT / "src" / "gendermt"
+
+# A benchmark folder's parts (src/gendermt/benchmarks/<pkg>/): the shared ones, what each is.
+# A file or folder no entry names is listed as the benchmark's own, so nothing is left out.
+BENCHMARK_PARTS: dict[str, str] = {
+    "contract.py": "its contract: what the workflow, the CLI, the scorecard and the docs need "
+                   "of it (`CONTRACTS`)",
+    "schema.yaml": "the schema of its config block `benchmarks.<name>`",
+    "rules.smk": "its rule file (the contract's `rules`), included when the config has its "
+                 "block",
+    "scripts/": "one thin script per rule of its rule file",
+    "report/": "the captions of its tables and figures in the report (Jinja `.rst`)",
+    "prompts/": "its versioned prompt templates (YAML)",
+    "dataset.yaml": "the manifest of its public data set (`gendermt.data.datasets`)",
+    "data.py": "stage `data`: published files → `data.parquet` + `data.json`",
+    "inputs.py": "stage `inputs`: data × template → `inputs/{prompt}.jsonl`",
+    "evaluate.py": "stage `evaluate`: one run (system × prompt) → per-item results",
+    "metric.py": "the metric's definitions and its signature",
+    "tables.py": "stage `tables`: every run's results → its tables",
+    "figures.py": "stage `figures`: tables → figures",
+    "cli.py": "`gendermt score <name>`",
+    "scorecard.py": "its scorecard figures, read from its tables",
+    "config.py": "config checks and lookups of its block",
+}
+
+
+def _first_line(init: Path) -> str:
+    """The first line of a module's docstring, as written (its first paragraph, joined)."""
+    import ast
+
+    doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+    return " ".join(doc.strip().split("\n\n")[0].split()) or "(no docstring)"
+
+
+def packages_table() -> str:
+    """Each top-level package of src/gendermt with the first line of its docstring."""
+    rows = ["| package | what it holds (its docstring) |", "|---|---|"]
+    for init in sorted(PACKAGE.glob("*/__init__.py")):
+        rows.append(f"| `src/gendermt/{init.parent.name}/` | {_first_line(init)} |")
+    return "\n".join(rows)
+
+
+def _benchmark_folders() -> list[Path]:
+    return sorted(p.parent for p in (PACKAGE / "benchmarks").glob("*/contract.py"))
+
+
+def _parts(folder: Path) -> list[str]:
+    return sorted(p.name + ("/" if p.is_dir() else "") for p in folder.iterdir()
+                  if p.name not in {"__init__.py", "__pycache__"})
+
+
+def benchmark_folder_table() -> str:
+    """A benchmark folder's parts (BENCHMARK_PARTS), and the benchmark packages that have
+    each; then every part of one benchmark's own."""
+    folders = _benchmark_folders()
+    parts = {f.name: _parts(f) for f in folders}
+    rows = ["| part | what it is | in |", "|---|---|---|"]
+    for name, what in BENCHMARK_PARTS.items():
+        having = [pkg for pkg, names in parts.items() if name in names]
+        if not having:
+            continue
+        where = "every benchmark" if len(having) == len(folders) else ", ".join(
+            f"`{pkg}`" for pkg in having)
+        rows.append(f"| `{name}` | {what} | {where} |")
+    own = [f"`{pkg}/{name}`" for pkg, names in parts.items() for name in names
+           if name not in BENCHMARK_PARTS]
+    rows.append(f"| other modules and files | the benchmark's own (analyses, readers, "
+                f"extra rule files) | {', '.join(own)} |")
+    return "\n".join(rows)
+
+
 PERF_RESULTS = ROOT / "perf" / "results.json"
 
 
@@ -289,6 +361,8 @@ def generators(with_job_count: bool = True) -> dict[str, Callable[[], str]]:
         "scorecard-columns": scorecard_table,
         "cli": cli_list,
         "performance": performance_table,
+        "packages": packages_table,
+        "benchmark-folder": benchmark_folder_table,
     }
     for b in registry.benchmarks():
         out[f"default-systems:{b.name}"] = lambda name=b.name: default_systems_of(name)

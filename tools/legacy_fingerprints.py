@@ -34,7 +34,8 @@ ROOT = Path(__file__).resolve().parents[1]
 EQUIVALENT = {
     "gendermt.data_sources": [
         ("PROJECT = Path(__file__).resolve().parents[2]  # the checkout: src/gendermt/ → ..",
-         "PROJECT = Path(__file__).resolve().parents[3]  # the checkout: src/gendermt/data/ → ../.."),
+         "PROJECT = Path(__file__).resolve().parents[3]  "
+         "# the checkout: src/gendermt/data/ → ../.."),
     ],
 }
 TABLE = ROOT / "src/gendermt/workflow/legacy_fingerprints.json"

@@ -1,1 +1,2 @@
-"""One subpackage per benchmark: its loader, prompts and analyses."""
+"""One folder per benchmark: its code, rule file, job scripts, report captions, prompt templates and
+config schema."""

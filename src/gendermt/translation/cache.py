@@ -1,11 +1,11 @@
 """An on-disk store of raw outputs, so that an identical request is never sent twice.
 
-Keyed by :meth:`gendermt.translation.backends.base.Backend.request_digest` (what determines an output:
-for an API the model's name and the request body as sent; for other backends their identity
-— backend, model, revision, decoding settings — and the rendered request), so that two
-prompts, two benchmarks or a rerun that ask the same thing of the same system share one
-answer. Only answers that passed validation are stored: an empty or whitespace-only output
-is never cached. :meth:`RequestCache.forget` (``gendermt cache forget``) drops entries.
+Keyed by :meth:`gendermt.translation.backends.base.Backend.request_digest` (what determines an
+output: for an API the model's name and the request body as sent; for other backends their identity
+— backend, model, revision, decoding settings — and the rendered request), so that two prompts, two
+benchmarks or a rerun that ask the same thing of the same system share one answer. Only answers that
+passed validation are stored: an empty or whitespace-only output is never cached.
+:meth:`RequestCache.forget` (``gendermt cache forget``) drops entries.
 
 Each entry also records the run that produced it (``run_id``, seconds per item), and the
 ``runs`` table each run's record (start, device, dtype, throughput), so that a rerun served

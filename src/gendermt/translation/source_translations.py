@@ -1,16 +1,15 @@
 """Systems that read only the source (NMT, Apertium): each distinct source translated once
 across prompts, also when the prompts' jobs run in parallel.
 
-Such a system's output depends on the source and the language pair, not on the prompt, so
-the same benchmark under several prompts asks it the same thing several times. The request
-cache answers the repeats only when the prompts' jobs run one after another; parallel jobs
-(several GPUs, a cluster) all start with an empty cache and translate everything. Here one
-job per system and benchmark (`translate_sources` in workflow/rules/translate_sources.smk)
-translates the distinct requests of every prompt the system runs, through the same
-resumable, cached :func:`gendermt.translation.runner.translate_file`; each prompt's job then takes its
-raw outputs from that file (:func:`shared_outputs`, keyed by the request digest the backend
-gives each request, so a job with other settings finds nothing there) and sends nothing, on
-no GPU.
+Such a system's output depends on the source and the language pair, not on the prompt, so the same
+benchmark under several prompts asks it the same thing several times. The request cache answers the
+repeats only when the prompts' jobs run one after another; parallel jobs (several GPUs, a cluster)
+all start with an empty cache and translate everything. Here one job per system and benchmark
+(`translate_sources` in workflow/rules/translate_sources.smk) translates the distinct requests of
+every prompt the system runs, through the same resumable, cached
+:func:`gendermt.translation.runner.translate_file`; each prompt's job then takes its raw outputs
+from that file (:func:`shared_outputs`, keyed by the request digest the backend gives each request,
+so a job with other settings finds nothing there) and sends nothing, on no GPU.
 
 Which systems: a backend with ``prompted = False`` that is ``cacheable`` (lookups such as the
 oracles answer per item, not per source), running two or more prompts of the benchmark.

@@ -1,11 +1,11 @@
 """A declared benchmark's file: found, read and checked.
 
-Every ``resources/benchmarks/<name>/benchmark.yaml`` of the project is a benchmark (its
-``name`` is its folder's). The file is checked against ``spec.schema.yaml`` (unknown keys are
-errors) and for what a schema cannot say (each per-gender mapping names exactly the
-benchmark's genders; a metric against references has references; a table format has its
-``path``); every message is one line naming the file and the key. The file is also the
-benchmark's prompt template file (``fragments``, ``templates``: :mod:`gendermt.translation.prompts`).
+Every ``resources/benchmarks/<name>/benchmark.yaml`` of the project is a benchmark (its ``name`` is
+its folder's). The file is checked against ``spec.schema.yaml`` (unknown keys are errors) and for
+what a schema cannot say (each per-gender mapping names exactly the benchmark's genders; a metric
+against references has references; a table format has its ``path``); every message is one line
+naming the file and the key. The file is also the benchmark's prompt template file (``fragments``,
+``templates``: :mod:`gendermt.translation.prompts`).
 """
 
 from __future__ import annotations

@@ -1,14 +1,14 @@
 """The two cleanings of raw LLM outputs side by side: the project's and the authors'.
 
-``project`` is the project's ``[first_line, strip_quotes]`` (the first non-empty line, one
-wrapping pair of quotes removed); ``authors`` the authors' ``run_translations.py`` (every
-``"`` removed, then the first line; :func:`gendermt.translation.postprocess.authors`). Both are applied
-to the same raw outputs of every system × prompt, whichever the run is configured with
-(``configured``), so the table says how many outputs each cleaning changes, on how many the
-two disagree, and the paper's BLEU (NLTK sentence BLEU, method 4, mean over the run's items)
-under each. The hypothesis normaliser the run scores with (``normalize_hypotheses``) is applied
-to both, as in the scores; the ``clean_outlier`` filter is not (every item counts), so these
-means are not the score tables' where that filter is on.
+``project`` is the project's ``[first_line, strip_quotes]`` (the first non-empty line, one wrapping
+pair of quotes removed); ``authors`` the authors' ``run_translations.py`` (every ``"`` removed, then
+the first line; :func:`gendermt.translation.postprocess.authors`). Both are applied to the same raw
+outputs of every system × prompt, whichever the run is configured with (``configured``), so the
+table says how many outputs each cleaning changes, on how many the two disagree, and the paper's
+BLEU (NLTK sentence BLEU, method 4, mean over the run's items) under each. The hypothesis normaliser
+the run scores with (``normalize_hypotheses``) is applied to both, as in the scores; the
+``clean_outlier`` filter is not (every item counts), so these means are not the score tables' where
+that filter is on.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The LLM-as-judge detector of the paper (§3), on any chat backend of the project.
 
 Per translation, two user turns in one conversation (prompts and few-shot examples per target
-language in ``src/gendermt/benchmarks/gambit/prompts/judge.yaml``; the paper's own prompts are not in the
-seed text, so these are ours):
+language in ``src/gendermt/benchmarks/gambit/prompts/judge.yaml``; the paper's own prompts are not
+in the seed text, so these are ours):
 
 1. *extract*: the occupation titles the text mentions, each with its in-text ``occurrence``
    and a short English ``description``, as JSON;

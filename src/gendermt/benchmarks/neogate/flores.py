@@ -1,15 +1,14 @@
 """Neo-GATE's Table 4: generic en→it translation quality of the systems on FLORES (§4.1),
 BLEU, chrF, TER, BERTScore and COMET, next to the MT reference system opus-mt-en-it.
 
-FLORES files are plain text, one sentence per line, UTF-8, the two languages aligned line by
-line: FLORES-101 ``devtest/eng.devtest`` and ``devtest/ita.devtest``, FLORES-200
-``devtest/eng_Latn.devtest`` and ``devtest/ita_Latn.devtest`` (the user provides them; the
-project cannot download them). The paper prompts the LLMs with three demonstrations from
-FLORES' dev set as chat turns (its Table 10: the first user turn says "Translate the
-following English sentence into Italian:", every sentence is wrapped in ``<…>``); a template
-gives those turns (``src/gendermt/benchmarks/neogate/prompts/flores.yaml``: ``shots``), NMT systems read the
-plain source. The ``<…>`` around an answer is removed by the ``strip_brackets``
-post-processing step.
+FLORES files are plain text, one sentence per line, UTF-8, the two languages aligned line by line:
+FLORES-101 ``devtest/eng.devtest`` and ``devtest/ita.devtest``, FLORES-200
+``devtest/eng_Latn.devtest`` and ``devtest/ita_Latn.devtest`` (the user provides them; the project
+cannot download them). The paper prompts the LLMs with three demonstrations from FLORES' dev set as
+chat turns (its Table 10: the first user turn says "Translate the following English sentence into
+Italian:", every sentence is wrapped in ``<…>``); a template gives those turns
+(``src/gendermt/benchmarks/neogate/prompts/flores.yaml``: ``shots``), NMT systems read the plain
+source. The ``<…>`` around an answer is removed by the ``strip_brackets`` post-processing step.
 
 This module holds the data and inputs stages; the table is :mod:`.flores_tables` (so that
 editing the table reruns no data or inputs job, and so no translation).

@@ -1,10 +1,10 @@
 """Neo-GATE's prompts: formats × demonstrations × paradigms, rendered as chat messages.
 
 A *run* of the study is a prompt format (``zeroshot``, ``direct``, ``binary``, ``ternary``;
-templates in ``src/gendermt/benchmarks/neogate/prompts/translate.yaml``), a number of demonstrations (0 for zero-shot;
-1, 4, 8 in the paper) and a paradigm. Each run is one value of the workflow's ``{prompt}``
-wildcard, named ``zeroshot-<paradigm>`` or ``<format>-<k>shot-<paradigm>``
-(e.g. ``ternary-4shot-schwa``), so every run gets its own inputs, translations and scores.
+templates in ``src/gendermt/benchmarks/neogate/prompts/translate.yaml``), a number of demonstrations
+(0 for zero-shot; 1, 4, 8 in the paper) and a paradigm. Each run is one value of the workflow's
+``{prompt}`` wildcard, named ``zeroshot-<paradigm>`` or ``<format>-<k>shot-<paradigm>`` (e.g.
+``ternary-4shot-schwa``), so every run gets its own inputs, translations and scores.
 
 Demonstrations come from the dev set. The paper chose exemplars "so as to represent the
 average tag density of the dev set … and to offer a balanced mix of singular and plural tags"
