@@ -475,14 +475,14 @@ def interval_outputs(folder, category):
     return {
         "intervals": table_report(
             f"{base}/intervals.csv",
-            caption="../report/intervals.rst",
+            caption=os.path.join(workflow.basedir, "workflow", "report", "intervals.rst"),
             category=category,
             subcategory="Tables",
         ),
         "intervals_md": f"{base}/intervals.md",
         "pairs": table_report(
             f"{base}/pairs.csv",
-            caption="../report/pairs.rst",
+            caption=os.path.join(workflow.basedir, "workflow", "report", "pairs.rst"),
             category=category,
             subcategory="Tables",
         ),
@@ -497,7 +497,11 @@ REPORT_TABLES: dict[str, dict] = {}
 def table_report(path, caption, category, subcategory, labels=None):
     """A table (CSV) for the report: registered for its HTML page; returns the plain path."""
     REPORT_TABLES[path] = {
-        "caption": caption,
+        # as from workflow/rules/report.smk, whose rules register the page: a caption is
+        # written relative to the rule file that names it (a benchmark's, in its folder)
+        "caption": os.path.relpath(
+            os.path.join(workflow.current_basedir.get_path_or_uri(secret_free=True), caption),
+            os.path.join(workflow.basedir, "workflow", "rules")),
         "category": category,
         "subcategory": subcategory,
         "labels": labels or labels_for(path, category),
