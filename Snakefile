@@ -18,8 +18,6 @@ report: "workflow/report/workflow.rst"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/translate.smk"
-include: "workflow/rules/output_checks.smk"
-include: "workflow/rules/translate_sources.smk"
 include: "workflow/rules/score.smk"
 # the rule file of every benchmark the config configures (gendermt.benchmarks.registry: a
 # package with a contract.py); a rule file reads its block with benchmark_spec("<name>")

@@ -15,8 +15,8 @@ SCORECARD_KEYS = [
     for name in BENCHMARK_CONFIG
     if SCORECARD_KEY_OF.get(name, name) in SCORECARD_TABLES
 ]
-# Each benchmark's runs counted for echoes and wrong-language outputs (output_checks.smk):
-# the scorecard marks a run below its clean-share floor as low quality.
+# Each benchmark's runs counted for echoes and wrong-language outputs (the output_checks rule,
+# score.smk): the scorecard marks a run below its clean-share floor as low quality.
 SCORECARD_CHECKS = [
     f"{RESULTS}/{name}/tables/output_checks.csv"
     for name in BENCHMARK_CONFIG

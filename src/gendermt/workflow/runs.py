@@ -1,0 +1,139 @@
+"""Each benchmark's runs as records ({system, prompt, ...}; a run's files are
+<stage>/{system}/{prompt}.*) and the files they make (``workflow/rules/common.smk`` binds
+these by name).
+
+A run is each system on each prompt, or on the prompts its `system_prompts` gives it, unless
+the benchmark's rule file sets ``BENCHMARK_RUNS["<name>"]`` (Neo-GATE sets systems x runs and
+paradigm systems, GAMBIT model x language). The one family of run helpers: run_records, and
+run_paths for a rule's inputs and its `params: runs=`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from snakemake.io import ancient, expand
+
+from gendermt.translation.backends import system_gpus
+from gendermt.translation.source_translations import shares_source_translation
+
+
+class Runs:
+    """The runs of one config's benchmarks, and their files under `results`."""
+
+    def __init__(self, benchmarks: dict, systems: dict, results: str) -> None:
+        self.benchmarks = benchmarks
+        self.systems = systems
+        self.results = results
+        # set by the benchmarks' rule files, read when jobs are planned (BENCHMARK_RUNS)
+        self.runs: dict[str, list[dict]] = {}
+        # benchmark → (its runs' identity, system → prompts): input functions ask per job
+        self._prompts_of: dict[str, tuple] = {}
+
+    def run_records(self, benchmark: str) -> list[dict]:
+        """{system, prompt, ...} of every run of a benchmark."""
+        if benchmark in self.runs:
+            return self.runs[benchmark]
+        spec = self.benchmarks[benchmark]
+        only = spec.get("system_prompts", {})
+        return [{"system": s, "prompt": p} for s in spec["systems"] for p in spec["prompts"]
+                if p in only.get(s, spec["prompts"])]
+
+    def run_paths(self, pattern: str, benchmark: str, **patterns: str) -> list[dict]:
+        """{system, prompt, path} of every run of a benchmark (run_records), `path` being
+        `pattern` ({benchmark}, {system}, {prompt}) filled in, once per path, and a key per
+        further pattern (`summary=...`: the run's other files): what an aggregate stage
+        receives (`params: runs=`), so that no stage reads a run's system and prompt back out
+        of its path."""
+        found: dict[str, dict] = {}
+        for r in self.run_records(benchmark):
+            fill = dict(benchmark=benchmark, system=r["system"], prompt=r["prompt"])
+            path = pattern.format(**fill)
+            found.setdefault(path, {"system": r["system"], "prompt": r["prompt"], "path": path,
+                                    **{k: p.format(**fill) for k, p in patterns.items()}})
+        return list(found.values())
+
+    def translation_records_of(self, wildcards: Any) -> list[dict]:
+        """{system, prompt, path} of every translation file of a benchmark."""
+        return self.run_paths(
+            f"{self.results}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl",
+            wildcards.benchmark)
+
+    def translation_files_of(self, wildcards: Any) -> list[str]:
+        """Every translation file of a benchmark, whatever its runs are made of."""
+        return [r["path"] for r in self.translation_records_of(wildcards)]
+
+    def output_check_records_of(self, wildcards: Any) -> list[dict]:
+        """{system, prompt, path, inputs} of every translation file of a benchmark, with the
+        requests it answered (the output_checks rule)."""
+        return [
+            {**r, "inputs": f"{self.results}/{wildcards.benchmark}/inputs/{r['prompt']}.jsonl"}
+            for r in self.translation_records_of(wildcards)
+        ]
+
+    def output_check_inputs_of(self, wildcards: Any) -> list[str]:
+        """The request files of a benchmark's translation files (once each)."""
+        return sorted({r["inputs"] for r in self.output_check_records_of(wildcards)})
+
+    def score_records(self, benchmark: str) -> list[dict]:
+        """Every score file of a benchmark as a record: each run's sacrebleu scores ({system,
+        prompt, path}), and COMET's and BERTScore's files of all runs when they are asked for
+        ({path}: their rows name system and prompt)."""
+        spec = self.benchmarks[benchmark]
+        records = self.run_paths(
+            f"{self.results}/{{benchmark}}/scores/{{system}}/{{prompt}}.parquet", benchmark)
+        if "comet" in spec.get("metrics", []):
+            # one file for all runs: COMET scores each distinct triple once (scoring/comet.py)
+            records.append({"path": f"{self.results}/{benchmark}/scores/comet.parquet"})
+        if "bertscore" in spec.get("metrics", []):
+            records.append({"path": f"{self.results}/{benchmark}/scores/bertscore.parquet"})
+        return records
+
+    # --- one translation of the distinct sources per system and benchmark (NMT, Apertium:
+    # systems that read only the source; gendermt/translation/source_translations.py) -------
+    def system_prompts(self, benchmark: str, system: str) -> list[str]:
+        """The prompts (Neo-GATE: runs; GAMBIT: languages) a system translates in a benchmark."""
+        runs = self.runs.get(benchmark)
+        token = None if runs is None else (id(runs), len(runs))
+        known = self._prompts_of.get(benchmark)
+        if known is None or known[0] != token:
+            index: dict[str, dict[str, None]] = {}
+            for r in self.run_records(benchmark):
+                index.setdefault(r["system"], {}).setdefault(r["prompt"], None)
+            known = self._prompts_of[benchmark] = (token,
+                                                   {s: list(p) for s, p in index.items()})
+        return list(known[1].get(system, ()))
+
+    def shares_source_translation_of(self, benchmark: str, system: str) -> bool:
+        """Whether a system's prompts of a benchmark share one translation of the sources."""
+        return shares_source_translation(self.systems[system],
+                                         len(self.system_prompts(benchmark, system)))
+
+    def source_translation_of(self, wildcards: Any) -> list:
+        """The system's translation of the distinct sources, for a prompt's job of a system that
+        shares one; ancient: re-made when a prompt is added, it reruns no existing prompt's
+        job."""
+        if not self.shares_source_translation_of(wildcards.benchmark, wildcards.system):
+            return []
+        return [ancient(f"{self.results}/{wildcards.benchmark}/sources/"
+                        f"{wildcards.system}.jsonl")]
+
+    def source_inputs_of(self, wildcards: Any) -> list[str]:
+        """The request files of every prompt a system translates in a benchmark."""
+        return expand(
+            f"{self.results}/{{benchmark}}/inputs/{{prompt}}.jsonl",
+            benchmark=wildcards.benchmark,
+            prompt=self.system_prompts(wildcards.benchmark, wildcards.system),
+        )
+
+    def source_gpus(self, wildcards: Any) -> int:
+        """GPUs of a system's job over the distinct sources."""
+        return system_gpus(self.systems[wildcards.system])
+
+    def translation_gpus(self, wildcards: Any) -> int:
+        """GPUs of a prompt's translation job."""
+        # a prompt's job of a system that shares one translation of the distinct sources only
+        # reads that file: no GPU (the sources job has it)
+        if self.shares_source_translation_of(wildcards.benchmark, wildcards.system):
+            return 0
+        return system_gpus(self.systems[wildcards.system])

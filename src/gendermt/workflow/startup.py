@@ -1,0 +1,130 @@
+"""The workflow's checks before anything is planned or run, and the params of data stages
+(``workflow/rules/common.smk`` calls these).
+
+Each check turns a GenderMTError into Snakemake's WorkflowError with the same message, so
+that a bad config, a missing data file or a damaged cache stops the run at start-up, naming
+what is wrong, instead of failing in a job.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from snakemake.exceptions import WorkflowError
+
+from gendermt.benchmarks import registry
+from gendermt.config.checks import check_config, check_schema
+from gendermt.config.errors import GenderMTError
+from gendermt.config.run_record import check_config_files
+from gendermt.data.datasets import read_by as datasets_read_by
+from gendermt.data.datasets import resolve_config as resolve_datasets
+from gendermt.data.sources import Hasher, check_sources, identity
+from gendermt.translation.backends import unset_api_keys
+from gendermt.translation.cache import check_file as check_cache_file
+from gendermt.translation.cache import configured_dir
+from gendermt.workflow.dag_guard import check_planned_inputs
+from gendermt.workflow.protection import protected_reruns, rerun_allowed, stop_message
+from gendermt.workflow.scheduler_timers import one_pending_reevaluation
+
+
+def check_config_and_schema(config: dict, configfiles: list, basedir: str, memo: Any) -> None:
+    """Checks the config files named and the config against the schema, filling its defaults."""
+    # Config files named on the command line without the default must name their run: the
+    # default's benchmarks are never dropped silently (checked before the schema fills `run`).
+    try:
+        check_config_files(configfiles, config, basedir)
+    except GenderMTError as exc:
+        raise WorkflowError(str(exc)) from exc
+    # The schema (the base schema with every benchmark's fragment, gendermt.benchmarks.
+    # registry), checked once, with a message naming the key, filling in the schema's
+    # defaults as snakemake.utils.validate would.
+    schema = registry.config_schema(Path(basedir) / "workflow/schemas/config.schema.yaml")
+    try:
+        check_schema(config, schema, fill_defaults=True, memo=memo)
+    except GenderMTError as exc:
+        raise WorkflowError(f"config: {exc}") from exc
+
+
+def checked_data(config: dict, hasher: Hasher, main_process: bool) -> list[dict]:
+    """The config's public data sets, fetched and verified; its data files and cache checked."""
+    # Public data sets named by `dataset:<name>/<file>`: fetched into the data cache (or taken
+    # from a local copy) and every file's hash checked against its manifest, then the
+    # references replaced by their cached paths; a mismatch stops here, before anything runs.
+    try:
+        datasets = resolve_datasets(config, hasher)
+    except GenderMTError as exc:
+        raise WorkflowError(str(exc)) from exc
+    if main_process:
+        for d in datasets:
+            print(f"gendermt: data set {d['dataset']} ({d['source']}@{d['commit'][:12]}): "
+                  f"{len(d['files'])} files verified in {d['folder']} (already there "
+                  f"{d['obtained']['cached']}, from a local copy {d['obtained']['local']}, "
+                  f"downloaded {d['obtained']['downloaded']})", file=sys.stderr)
+    # Every configured data file or folder must exist before anything is planned; a damaged
+    # request cache stops here, not in a job (or in every later run, paying again).
+    try:
+        check_cache_file(configured_dir(config))
+        check_sources(config)
+    except GenderMTError as exc:
+        raise WorkflowError(str(exc)) from exc
+    return datasets
+
+
+def checked_templates(config: dict) -> dict:
+    """The checked templates of every benchmark's prompts, by benchmark and prompt."""
+    # Every value the schema cannot check (settings, templates, each benchmark's systems,
+    # prompts and decoding overrides, sacrebleu options, each benchmark's own checks), checked
+    # before any job runs (gendermt.config.checks).
+    try:
+        return check_config(config)
+    except GenderMTError as exc:
+        raise WorkflowError(f"config: {exc}") from exc
+
+
+class DataStages:
+    """The params of data stages: what their sources hold, not when they were written."""
+
+    def __init__(self, hasher: Hasher, datasets: list[dict]) -> None:
+        self.hasher = hasher
+        self.datasets = datasets
+
+    def data_source_identity(self, paths: Iterable[str]) -> Any:
+        """params of a data stage: path, size and sha256 of each file it reads (a changed
+        source reruns the stage and everything downstream, whatever its mtime)."""
+        found = identity(list(paths), self.hasher)
+        self.hasher.save()
+        return found
+
+    def datasets_of(self, paths: Iterable[str]) -> Any:
+        """params of a data stage: the declared public data sets its files come from (source,
+        commit, licence, each file's sha256), which it records in its data.json; [] for
+        none."""
+        return datasets_read_by(list(paths), self.datasets)
+
+
+def before_jobs(workflow: Any, config: dict, results: str, systems: dict) -> None:
+    """The onstart checks of the planned jobs; the scheduler's one re-evaluation timer."""
+    # Snakemake's scheduler keeps one re-evaluation timer pending, not one per finished job
+    # (gendermt.workflow.scheduler_timers: a seventh of the default's CPU).
+    one_pending_reevaluation(workflow.scheduler)
+    # No job reads a results/<run>/ file that no planned job makes (an old run's output taken
+    # as a source file; gendermt.workflow.dag_guard).
+    try:
+        check_planned_inputs(workflow.dag, results)
+    except GenderMTError as exc:
+        raise WorkflowError(str(exc)) from exc
+    # Protected outputs stop the run for every user, root too (Snakemake's own check is the
+    # file's writability, which root always has): gendermt.workflow.protection.
+    jobs = list(workflow.dag.needrun_jobs())
+    if not workflow.touch and not rerun_allowed(config):
+        locked = protected_reruns(jobs)
+        if locked:
+            raise WorkflowError(stop_message(locked))
+    # A system about to translate whose API key is not in the environment stops here too.
+    unset = unset_api_keys(systems, [j.wildcards_dict["system"] for j in jobs
+                                     if j.rule.name in ("translate", "translate_sources")])
+    if unset:
+        raise WorkflowError("\n".join(unset))
