@@ -23,8 +23,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gendermt.workflow.translation_code import translation_fingerprint
 from gendermt.workflow.fingerprints import digest_of, normalized
+from gendermt.workflow.translation_code import translation_fingerprint
 
 ROOT = Path(__file__).resolve().parents[1]
 
