@@ -211,7 +211,7 @@ rule gambit_tables:
         **{
             table: table_report(
                 f"{RESULTS}/gambit/tables/{table}.csv",
-                caption=f"../report/gambit_{gambit_config.figure_caption(table)}.rst",
+                caption=f"report/{gambit_config.figure_caption(table)}.rst",
                 category="GAMBIT",
                 subcategory="Tables",
             )
@@ -261,7 +261,7 @@ rule gambit_figures:
         **{
             f"{figure}_png": figure_report(
                 f"{RESULTS}/gambit/figures/{figure}.png",
-                caption=f"../report/gambit_{gambit_config.figure_caption(figure)}.rst",
+                caption=f"report/{gambit_config.figure_caption(figure)}.rst",
                 category="GAMBIT",
                 subcategory="Figures",
             )
