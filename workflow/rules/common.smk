@@ -19,17 +19,13 @@ from gendermt.workflow import startup_cache
 
 startup_cache.enable(Path(".snakemake/gendermt/startup.json").resolve())
 
-# Snakemake's parse of the rule files included after this one, memoised by their content
-# (gendermt.workflow.rule_file_cache): about 0.06 s of CPU on every snakemake call.
-from gendermt.workflow import rule_file_cache
+# Snakemake internals replaced (gendermt.workflow.snakemake_overrides): the parse of the rule
+# files included after this one memoised by their content (about 0.06 s of CPU on every call),
+# and a script rule's code compared by its script's content, not its path (a move reruns nothing)
+from gendermt.workflow import snakemake_overrides
 
-rule_file_cache.install(sys.modules[type(workflow).__module__])
-
-# a script: rule's code is compared through its `code` param, not by the path of its script
-# (gendermt.workflow.script_rules): moving a script reruns nothing
-from gendermt.workflow import script_rules
-
-script_rules.install()
+snakemake_overrides.install_parse_cache(sys.modules[type(workflow).__module__])
+snakemake_overrides.install_script_rules()
 
 # what the rule files call besides the lookups below
 from gendermt.translation.backends import output_settings, settings_on, system_gpus, system_modules

@@ -27,7 +27,7 @@ from gendermt.translation.cache import check_file as check_cache_file
 from gendermt.translation.cache import configured_dir
 from gendermt.workflow.dag_guard import check_planned_inputs
 from gendermt.workflow.protection import protected_reruns, rerun_allowed, stop_message
-from gendermt.workflow.scheduler_timers import one_pending_reevaluation
+from gendermt.workflow.snakemake_overrides import one_pending_reevaluation
 
 
 def check_config_and_schema(config: dict, configfiles: list, basedir: str, memo: Any) -> None:
@@ -108,7 +108,7 @@ class DataStages:
 def before_jobs(workflow: Any, config: dict, results: str, systems: dict) -> None:
     """The onstart checks of the planned jobs; the scheduler's one re-evaluation timer."""
     # Snakemake's scheduler keeps one re-evaluation timer pending, not one per finished job
-    # (gendermt.workflow.scheduler_timers: a seventh of the default's CPU).
+    # (gendermt.workflow.snakemake_overrides: a seventh of the default's CPU).
     one_pending_reevaluation(workflow.scheduler)
     # No job reads a results/<run>/ file that no planned job makes (an old run's output taken
     # as a source file; gendermt.workflow.dag_guard).

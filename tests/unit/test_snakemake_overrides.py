@@ -1,4 +1,4 @@
-"""A script rule's code is its script's content (gendermt.workflow.script_rules): the Snakemake
+"""A script rule's code is its script's content (gendermt.workflow.snakemake_overrides, part 3): the Snakemake
 internals it replaces are still there and still do what it assumes, and the replacement
 compares content, not paths."""
 
@@ -10,7 +10,7 @@ from types import SimpleNamespace
 from snakemake.jobs import Job
 from snakemake.persistence import PersistenceBase
 
-from gendermt.workflow import script_rules
+from gendermt.workflow import snakemake_overrides as script_rules
 
 
 def test_snakemake_still_has_what_it_replaces():
@@ -25,8 +25,8 @@ def test_snakemake_still_has_what_it_replaces():
 
 
 def test_installed_once():
-    script_rules.install()
-    script_rules.install()
+    script_rules.install_script_rules()
+    script_rules.install_script_rules()
     assert PersistenceBase._code_changed is script_rules._code_changed
     assert PersistenceBase._code is script_rules._code
     assert Job.outputs_older_than_script_or_notebook is script_rules._older
