@@ -13,6 +13,19 @@ does, in order:
 
 Only imports, paths and names change: a module's code is otherwise left byte for byte, so the
 content fingerprints (gendermt.workflow.fingerprints) of the jobs stay what they were.
+
+The edits made by hand after it, in the same change (the commits after this script's run):
+- two modules that find the checkout from ``__file__`` one folder deeper: data/sources.py
+  (``PROJECT``, listed as equivalent in tools/legacy_fingerprints.py) and
+  workflow/fingerprints.py (``ROOT``);
+- GAMBIT's captions that its rule file names through f-strings (``report/{...}.rst``);
+- fingerprints that follow content (gendermt.workflow.fingerprints), translation jobs' declared
+  fingerprint (gendermt.workflow.translation_code), the legacy table
+  (tools/legacy_fingerprints.py), script rules compared by content
+  (gendermt.workflow.snakemake_overrides), a table's caption resolved from the rule file that
+  names it (gendermt.workflow.targets);
+- common.smk's logic into gendermt.workflow.{lookups,runs,targets,startup}, and the shared rule
+  files merged to five; the tests' tiers finished by hand (make test-fast).
 """
 
 from __future__ import annotations
