@@ -36,13 +36,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _ab  # noqa: E402 (perf/_ab.py: the A/B comparison)
-from gendermt.translation.backends.base import Request  # noqa: E402
 
 from gendermt.benchmarks.fairtranslate.data import load  # noqa: E402
 from gendermt.data.io import read_jsonl  # noqa: E402
 from gendermt.scoring import metrics  # noqa: E402
 from gendermt.scoring.comet import distinct_triples  # noqa: E402
 from gendermt.translation.backends import build_backend  # noqa: E402
+from gendermt.translation.backends.base import Request  # noqa: E402
 from gendermt.translation.postprocess import pipeline  # noqa: E402
 
 OFFLINE = {"reference-oracle", "copy-source"}

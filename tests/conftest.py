@@ -1,3 +1,5 @@
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -6,6 +8,52 @@ from gendermt.data.io import write_jsonl
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "resources" / "fairtranslate" / "data" / "train-00000-of-00001.parquet"
+
+
+WORKFLOW_TIER = ROOT / "tests" / "workflow"
+# the session fixtures that run or plan the workflow: only the workflow tier may use them
+WORKFLOW_FIXTURES = {"default_run", "study_plans"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test under tests/workflow/ is a `workflow` test (it runs Snakemake): the marker
+    comes from the folder, not from each file (`make test-fast` runs the other tiers with
+    `-m "not workflow"`). A test of another tier that asks for a workflow fixture is an
+    error: it belongs in tests/workflow/."""
+    for item in items:
+        if WORKFLOW_TIER in item.path.resolve().parents:
+            item.add_marker(pytest.mark.workflow)
+        elif WORKFLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            raise pytest.UsageError(
+                f"{item.nodeid} uses {sorted(WORKFLOW_FIXTURES & set(item.fixturenames))}, "
+                "which run Snakemake: move it to tests/workflow/")
+
+
+def _runs_the_workflow(args) -> bool:
+    """Whether a command line runs Snakemake or the Makefile's run/report/test targets."""
+    argv = [args] if isinstance(args, str | bytes | os.PathLike) else list(args)
+    words = " ".join(map(os.fsdecode, argv)).split()
+    return any(Path(w).name == "snakemake" for w in words) or any(
+        Path(w).name == "make" and nxt in ("run", "report", "test")
+        for w, nxt in zip(words, words[1:], strict=False))
+
+
+@pytest.fixture(autouse=True)
+def _no_workflow_run_outside_its_tier(request, monkeypatch):
+    """The unit and benchmark tiers never start Snakemake (`make test-fast` stays fast): a
+    test there that does fails, naming the command."""
+    if request.node.get_closest_marker("workflow"):
+        return
+    real = subprocess.Popen
+
+    class Guarded(real):
+        def __init__(self, args, *more, **kwargs):
+            if _runs_the_workflow(args):
+                pytest.fail(f"{request.node.nodeid} runs the workflow ({args!r}): "
+                            "move it to tests/workflow/", pytrace=False)
+            super().__init__(args, *more, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", Guarded)
 
 
 @pytest.fixture(scope="session")

@@ -3,7 +3,8 @@
 ``python tools/envs_check.py [ENV ...]`` (``make envs-check``; ENV: ``core``, ``plot.yaml``...,
 default every file in envs/). Per env file: a fresh venv in ``.envs-check/<name>`` (Python 3.11,
 as the files pin), ``pip install`` of its pip list and of its conda packages mapped to PyPI
-names (:data:`gendermt.workflow.env_requirements.PYPI_OF_CONDA`; conda channels are not reachable here),
+names (:data:`gendermt.workflow.env_requirements.PYPI_OF_CONDA`; conda channels are not reachable
+here),
 then, with only ``src/`` on the path as a job has it (common.smk), an import of every gendermt
 module the env's rules reach (scripts, their closure, the modules loaded by name) and of every
 third-party module those require (so a lazy import inside a function is tried too). pip's cache

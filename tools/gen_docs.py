@@ -44,7 +44,8 @@ BENCHMARK_ROWS: dict[str, tuple[str, str, str]] = {}
 
 # scorecard key → its figures: (JSON key pattern, what it is, better). {lang}, {paradigm},
 # {metric} stand for the run's target languages, Neo-GATE paradigms and FairTranslate's
-# metrics (bleu; comet when scored). tests/workflow/test_readme.py checks every column of the default
+# metrics (bleu; comet when scored). tests/workflow/test_readme.py checks every column of the
+# default
 # run's scorecard against these patterns.
 # every benchmark's share of clean outputs (gendermt.scoring.output_checks): a quality floor
 CLEAN = ("clean_share", "outputs neither an echo of the prompt nor in the wrong language, % "

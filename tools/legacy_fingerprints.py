@@ -23,8 +23,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gendermt.workflow.translation_code import translation_fingerprint
 from gendermt.workflow.fingerprints import digest_of, normalized
+from gendermt.workflow.translation_code import translation_fingerprint
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -34,7 +34,8 @@ ROOT = Path(__file__).resolve().parents[1]
 EQUIVALENT = {
     "gendermt.data_sources": [
         ("PROJECT = Path(__file__).resolve().parents[2]  # the checkout: src/gendermt/ → ..",
-         "PROJECT = Path(__file__).resolve().parents[3]  # the checkout: src/gendermt/data/ → ../.."),
+         "PROJECT = Path(__file__).resolve().parents[3]  # the checkout: src/gendermt/data/ "
+         "→ ../.."),
     ],
 }
 TABLE = ROOT / "src/gendermt/workflow/legacy_fingerprints.json"

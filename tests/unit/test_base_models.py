@@ -9,11 +9,11 @@ import os
 
 import numpy as np
 import pytest
-from gendermt.translation.backends.hf import cut_at_stop
 
 from gendermt.config.errors import GenderMTError, MissingResourceError
 from gendermt.data.io import read_jsonl, write_jsonl
 from gendermt.translation.backends import Request, build_backend, check_system, gguf
+from gendermt.translation.backends.hf import cut_at_stop
 from gendermt.translation.runner import translate_file
 
 from .. import tiny_models
@@ -221,7 +221,8 @@ def test_gemma_base_translates_few_shot_and_stops_at_the_line_end():
         pytest.skip(str(exc))
     from gendermt.translation.prompts import load_templates, render
 
-    template = load_templates("src/gendermt/benchmarks/fairtranslate/prompts/translate.yaml")["fewshot"]
+    template = load_templates(
+        "src/gendermt/benchmarks/fairtranslate/prompts/translate.yaml")["fewshot"]
     requests = [Request(f"i{n}", s, render(template, s, "en", "fr"), "en", "fr")
                 for n, s in enumerate(["The cat is sleeping on the chair.",
                                        "I am reading a book."])]

@@ -130,7 +130,8 @@ class Benchmark:
     #: licence, sha256 of every file; gendermt.data.datasets), which a config names by
     #: ``dataset:<name>/<file>``.
     datasets: tuple[str, ...] = ()
-    #: Template placeholders beyond the generic ones (``gendermt.translation.prompts.PLACEHOLDERS``).
+    #: Template placeholders beyond the generic ones
+    # (``gendermt.translation.prompts.PLACEHOLDERS``).
     placeholders: frozenset[str] = frozenset()
     #: ``"module:function"`` of ``check(spec, config) -> None``: raises ``GenderMTError``
     #: (message starting with the key below ``benchmarks.<name>``) for what the schema cannot
@@ -158,7 +159,8 @@ class Benchmark:
     #: here; the score and COMET jobs' fingerprints cover the module (normalizer_modules).
     normalizers: Mapping[str, str] = field(default_factory=dict)
     #: Formats of the ``stored`` backend it provides: name → :class:`StoredFormat`
-    #: (gendermt.translation.backends.stored finds them here; a translation job of a system in one of
+    #: (gendermt.translation.backends.stored finds them here; a translation job of a system in one
+    # of
     #: them covers the reader's module in its code fingerprint).
     stored_formats: Mapping[str, StoredFormat] = field(default_factory=dict)
     #: Columns its data table (``data.parquet``) must hold beyond the generic ones

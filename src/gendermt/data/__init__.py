@@ -1,1 +1,2 @@
-"""Data in and out: public data sets and their sources, subsets, the files the tools read and the results they write (never half-written)."""
+"""Data in and out: public data sets and their sources, subsets, the files the tools read and the
+results they write (never half-written)."""

@@ -23,6 +23,8 @@ from gendermt.config.errors import GenderMTError
 
 PROJECT = Path(__file__).resolve().parents[3]  # the checkout: src/gendermt/data/ → ../..
 SAMPLES = PROJECT / "resources"  # data the project writes itself
+# files the project ships: its data, and its packages' own (the benchmarks' prompt files)
+SHIPPED = (SAMPLES, PROJECT / "src" / "gendermt")
 
 # Per benchmark (its contract's data_keys): the config keys (dotted, `*` any key, trailing `/`
 # a folder) of the files and folders its block names; and the keys whose files its data stage
@@ -42,16 +44,14 @@ class Source:
 
     @property
     def sample(self) -> bool:
-        """Whether this is data the project ships (resources/), not the published data."""
+        """Whether this is a file the project ships (resources/, or its packages' own such as a
+        benchmark's prompt file), not the published data."""
         return is_sample(self.path)
 
 
 def is_sample(path: str | Path) -> bool:
-    try:
-        Path(path).resolve().relative_to(SAMPLES)
-    except ValueError:
-        return False
-    return True
+    resolved = Path(path).resolve()
+    return any(resolved.is_relative_to(root) for root in SHIPPED)
 
 
 def _walk(node: Any, parts: list[str], key: str):

@@ -77,7 +77,8 @@ class Scorecard:
     floors: dict[str, float] = field(default_factory=dict)
     #: Quality floors per benchmark and key (what :meth:`below_floor` uses).
     benchmark_floors: dict[str, dict[str, float]] = field(default_factory=dict)
-    #: Each system's kind (``model``, ``baseline``, ``oracle``: gendermt.translation.backends.system_kind);
+    #: Each system's kind (``model``, ``baseline``, ``oracle``:
+    # gendermt.translation.backends.system_kind);
     #: a system not named is a model. Oracles are reference points: never contenders for a
     #: lead, never tinted.
     kinds: dict[str, str] = field(default_factory=dict)

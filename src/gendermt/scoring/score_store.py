@@ -9,7 +9,8 @@ the store is not an input of any job: moving or deleting it reruns nothing, it o
 scores again.
 
 Standard library only: it must import in the COMET environment (``.venv-comet``) as well.
-One SQLite file, as the request cache (:mod:`gendermt.translation.cache`): several jobs may read and write
+One SQLite file, as the request cache (:mod:`gendermt.translation.cache`): several jobs may read and
+write
 it at once (SQLite locks the file); a job killed mid-write leaves the last committed chunk.
 It needs a local or lock-honouring filesystem (on a cluster without one, a node-local
 ``cache.scores_dir``). Non-finite scores are never stored.

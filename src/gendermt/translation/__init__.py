@@ -1,2 +1,3 @@
-"""Translation: prompts, the runner, the engine and its request cache, the backends, post-processing and extraction."""
+"""Translation: prompts, the runner, the engine and its request cache, the backends, post-processing
+and extraction."""
 

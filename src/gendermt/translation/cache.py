@@ -1,6 +1,7 @@
 """An on-disk store of raw outputs, so that an identical request is never sent twice.
 
-Keyed by :meth:`gendermt.translation.backends.base.Backend.request_digest` (what determines an output:
+Keyed by :meth:`gendermt.translation.backends.base.Backend.request_digest` (what determines an
+output:
 for an API the model's name and the request body as sent; for other backends their identity
 — backend, model, revision, decoding settings — and the rendered request), so that two
 prompts, two benchmarks or a rerun that ask the same thing of the same system share one

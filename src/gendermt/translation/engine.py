@@ -15,9 +15,11 @@ annotator all call a backend through :class:`Engine`. It owns:
   of their claims, in one commit (a kill loses at most the batch in flight; a rerun sends
   nothing already answered); at most every ``SYNC_EVERY`` seconds, and after the last
   batch, the caller's copy is made durable (``on_batch``: translation fsyncs its partial
-  file) and that commit is synced to disk (see :mod:`gendermt.translation.cache`); a backend giving the
+  file) and that commit is synced to disk (see :mod:`gendermt.translation.cache`); a backend giving
+  the
   wrong number of answers is an error; an item that fails for good
-  (:class:`~gendermt.translation.backends.base.ItemFailed`) does not discard its batch's other answers:
+  (:class:`~gendermt.translation.backends.base.ItemFailed`) does not discard its batch's other
+  answers:
   they are kept, and then the run fails naming the item(s); progress counts items.
 
 What a crash costs: a process killed at any point (SIGKILL included) loses no answer it

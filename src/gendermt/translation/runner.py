@@ -13,12 +13,14 @@ post-processing needs no new translation.
 
 The calling itself is :class:`gendermt.translation.engine.Engine`'s, as for the GAMBIT judge and the
 ConGA annotator: before anything is sent, requests are looked up in the request cache
-(:mod:`gendermt.translation.cache`); identical requests within the file are sent once; the rest go in
+(:mod:`gendermt.translation.cache`); identical requests within the file are sent once; the rest go
+in
 batches sorted by length (``longest-first``). Each answer goes to the partial file as it
 arrives, each batch's answers then to the cache (a cache that cannot be written costs a
 warning, never the job; answers a kill left in the partial file but not yet in the cache are
 stored there by the run that resumes). One item that fails for good (the backend's
-:class:`~gendermt.translation.backends.base.ItemFailed`) does not discard the answers of its batch: they
+:class:`~gendermt.translation.backends.base.ItemFailed`) does not discard the answers of its batch:
+they
 are kept, the batch is finished, and then the job fails naming the item(s). What stays here:
 the partial file (resumption), the answers the system's shared source translations give,
 the run records, and the output and its metadata.
@@ -156,7 +158,8 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     With ``cache_dir``, outputs are looked up in and added to the request cache there;
     ``benchmark`` (and the inputs' prompt) fill placeholders in settings such as a stored
     file's path. ``postprocess`` gives each record's ``hypothesis`` (the workflow leaves it
-    empty here and extracts in a stage of its own, :func:`gendermt.translation.extract.extract_file`).
+    empty here and extracts in a stage of its own,
+    :func:`gendermt.translation.extract.extract_file`).
     ``threads`` (the job's) caps the CPU threads a model backend uses. Each output records
     why it ended (``finish_reason``: ``eos``/``stop``, ``length`` when cut off at the token
     budget, ``n/a`` for systems that do not generate; an output taken from the request cache

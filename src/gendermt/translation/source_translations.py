@@ -7,7 +7,8 @@ cache answers the repeats only when the prompts' jobs run one after another; par
 (several GPUs, a cluster) all start with an empty cache and translate everything. Here one
 job per system and benchmark (`translate_sources` in workflow/rules/translate_sources.smk)
 translates the distinct requests of every prompt the system runs, through the same
-resumable, cached :func:`gendermt.translation.runner.translate_file`; each prompt's job then takes its
+resumable, cached :func:`gendermt.translation.runner.translate_file`; each prompt's job then takes
+its
 raw outputs from that file (:func:`shared_outputs`, keyed by the request digest the backend
 gives each request, so a job with other settings finds nothing there) and sends nothing, on
 no GPU.

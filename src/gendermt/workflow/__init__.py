@@ -1,1 +1,2 @@
-"""Helpers only the Snakefile uses: code fingerprints, placement, protection, and the overrides of Snakemake internals."""
+"""Helpers only the Snakefile uses: code fingerprints, placement, protection, and the overrides of
+Snakemake internals."""

@@ -3,7 +3,8 @@
 Snakemake puts the launching environment on each job's path, so a rule whose ``conda:`` env
 file lacks a package still runs from a full virtualenv; only ``--software-deployment-method
 conda`` shows it. This module reads imports without importing anything (as
-:mod:`gendermt.workflow.fingerprints` does for gendermt's own modules) and names what an env file must
+:mod:`gendermt.workflow.fingerprints` does for gendermt's own modules) and names what an env file
+must
 pin. Used by tests/workflow/test_env_imports.py and tools/envs_check.py.
 
 The rule for an import (``import x`` / ``from x import y``, at module level or inside a

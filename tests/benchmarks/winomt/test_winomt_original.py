@@ -14,7 +14,7 @@ from gendermt.benchmarks.winomt.original import (
 )
 from gendermt.config.errors import GenderMTError
 
-from ...test_winomt_gender import OCCUPATIONS, corpus
+from .test_winomt_gender import OCCUPATIONS, corpus
 
 pytest.importorskip("spacy", reason="the `winomt` extra is not installed")
 

@@ -19,7 +19,7 @@ from gendermt.benchmarks.winomt.spacy_models import (
 from gendermt.config.errors import GenderMTError
 
 from ...conftest import ROOT
-from ...test_winomt_gender import corpus
+from .test_winomt_gender import corpus
 
 WINOMT = ROOT.parent / "shared" / "data" / "winomt"
 

@@ -1,6 +1,7 @@
 """An LLM annotator that tags Italian outputs following the ConGA rules (§5.2–5.3).
 
-The prompt lives in a versioned template file (``src/gendermt/benchmarks/conga/prompts/annotate.yaml``:
+The prompt lives in a versioned template file
+(``src/gendermt/benchmarks/conga/prompts/annotate.yaml``:
 ``system`` and ``user`` texts with ``{english}``, the tagged English gold, and ``{italian}``,
 the output to annotate). The model runs through the project's backends (any chat backend:
 ``hf-causal``, ``vllm``, ``openai-compatible`` …), each request carrying the messages.
@@ -10,7 +11,8 @@ Its answer is accepted only if it is the output itself with well-formed Italian 
 removed. Anything else leaves the output unannotated, with the reason and the raw answer
 kept in the annotation record; nothing is repaired or guessed.
 
-Requests go through the engine translation's go through (:func:`gendermt.translation.engine.ask`: the
+Requests go through the engine translation's go through (:func:`gendermt.translation.engine.ask`:
+the
 request cache, keyed by the annotator's identity and the rendered request; ``cache.dir`` of
 the workflow config), and each batch's answers are stored as they come: a rerun, or a job
 resumed after a kill, sends only what was never answered.

@@ -5,7 +5,8 @@ Every ``resources/benchmarks/<name>/benchmark.yaml`` of the project is a benchma
 errors) and for what a schema cannot say (each per-gender mapping names exactly the
 benchmark's genders; a metric against references has references; a table format has its
 ``path``); every message is one line naming the file and the key. The file is also the
-benchmark's prompt template file (``fragments``, ``templates``: :mod:`gendermt.translation.prompts`).
+benchmark's prompt template file (``fragments``, ``templates``:
+:mod:`gendermt.translation.prompts`).
 """
 
 from __future__ import annotations

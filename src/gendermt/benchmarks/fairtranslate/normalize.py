@@ -52,7 +52,8 @@ object pronouns ("il le ou la voit") becomes ``le.a``, which is harmless for the
 
 Where it applies: the inclusive-language analyses (:mod:`.inclusive_tables`) normalise every
 hypothesis themselves and keep the text as written beside it. It is deliberately *not* a
-translation post-processing step (``gendermt.translation.postprocess.STEPS``), unlike in the authors'
+translation post-processing step (``gendermt.translation.postprocess.STEPS``), unlike in the
+authors'
 pipeline: the references are not normalised (neither are they by the authors), so BLEU/COMET
 would compare canonical spellings with the references' own (``caissier.ère`` against
 ``caissier.ière``); and translation jobs would depend on this module, so that every edit of

@@ -2,7 +2,8 @@
 
 ``project`` is the project's ``[first_line, strip_quotes]`` (the first non-empty line, one
 wrapping pair of quotes removed); ``authors`` the authors' ``run_translations.py`` (every
-``"`` removed, then the first line; :func:`gendermt.translation.postprocess.authors`). Both are applied
+``"`` removed, then the first line; :func:`gendermt.translation.postprocess.authors`). Both are
+applied
 to the same raw outputs of every system × prompt, whichever the run is configured with
 (``configured``), so the table says how many outputs each cleaning changes, on how many the
 two disagree, and the paper's BLEU (NLTK sentence BLEU, method 4, mean over the run's items)

@@ -75,7 +75,8 @@ def check_references(spec: Mapping[str, Any]) -> None:
 
 def _validate(loader: str, path: str | Path) -> None:
     """``references.<loader>(path)``, skipped when these bytes passed this code before (the
-    loaders need pandas, a third of the workflow's start-up; :mod:`gendermt.workflow.startup_cache`)."""
+    loaders need pandas, a third of the workflow's start-up;
+    :mod:`gendermt.workflow.startup_cache`)."""
     from gendermt.workflow import startup_cache
     from gendermt.workflow.fingerprints import code_fingerprint
 

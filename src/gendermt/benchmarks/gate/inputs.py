@@ -1,4 +1,5 @@
-"""GATE's requests → ``inputs/{prompt}.jsonl`` (the generic contract; see gendermt.translation.prompts).
+"""GATE's requests → ``inputs/{prompt}.jsonl`` (the generic contract; see
+gendermt.translation.prompts).
 
 A request is one GATE row in one direction: the English source, its translation with the
 ambiguous person in one gender (the *original*) and the gender asked for. ``source`` is the

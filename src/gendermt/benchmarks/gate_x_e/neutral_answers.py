@@ -3,7 +3,8 @@ the all-neutral rewrite of the original translation, from which the gendered rew
 made by rule (Appendix B.2: unambiguous pronouns mapped to the requested gender, her/his
 disambiguated by the form the neutral rewrite chose).
 
-Templates with ``answer: neutral`` (``src/gendermt/benchmarks/gate_x_e/prompts/rewrite.yaml``: ``gpt35_zero_shot``,
+Templates with ``answer: neutral`` (``src/gendermt/benchmarks/gate_x_e/prompts/rewrite.yaml``:
+``gpt35_zero_shot``,
 ``gpt35_few_shot``) are read this way. An answer is "None" (nothing to rewrite: every
 rewrite is the original, as for the step-by-step rewriter), a labelled ``Neutral: …`` line
 (the last one wins, so a system that answers in the three-variant format is read too), or

@@ -1,6 +1,7 @@
 """Reading a rewriter's answer: the three variants, "None", or nothing usable.
 
-The prompt (src/gendermt/benchmarks/gate_x_e/prompts/rewrite.yaml) asks for the last lines ``Neutral: …``,
+The prompt (src/gendermt/benchmarks/gate_x_e/prompts/rewrite.yaml) asks for the last lines
+``Neutral: …``,
 ``Feminine: …``, ``Masculine: …``, or ``Answer: None``. Models wrap these in Markdown, number
 them, call them "neutral variant" or "Female translation", quote them, repeat them in their
 reasoning, or stop early; the parser takes the *last* occurrence of each label, so the worked

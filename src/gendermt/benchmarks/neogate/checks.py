@@ -5,7 +5,8 @@ echoed instruction ("use ‘*’ ...") count as mis-generations: so each output 
 the counts are reported, and mis-generation is reported both over every output (the
 authors' procedure) and over the outputs that passed (``misgeneration_clean``).
 
-The checks are every benchmark's (:mod:`gendermt.scoring.output_checks`), with Italian as the target.
+The checks are every benchmark's (:mod:`gendermt.scoring.output_checks`), with Italian as the
+target.
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ line: FLORES-101 ``devtest/eng.devtest`` and ``devtest/ita.devtest``, FLORES-200
 project cannot download them). The paper prompts the LLMs with three demonstrations from
 FLORES' dev set as chat turns (its Table 10: the first user turn says "Translate the
 following English sentence into Italian:", every sentence is wrapped in ``<…>``); a template
-gives those turns (``src/gendermt/benchmarks/neogate/prompts/flores.yaml``: ``shots``), NMT systems read the
+gives those turns (``src/gendermt/benchmarks/neogate/prompts/flores.yaml``: ``shots``), NMT systems
+read the
 plain source. The ``<…>`` around an answer is removed by the ``strip_brackets``
 post-processing step.
 

@@ -1,7 +1,8 @@
 """Neo-GATE's prompts: formats × demonstrations × paradigms, rendered as chat messages.
 
 A *run* of the study is a prompt format (``zeroshot``, ``direct``, ``binary``, ``ternary``;
-templates in ``src/gendermt/benchmarks/neogate/prompts/translate.yaml``), a number of demonstrations (0 for zero-shot;
+templates in ``src/gendermt/benchmarks/neogate/prompts/translate.yaml``), a number of demonstrations
+(0 for zero-shot;
 1, 4, 8 in the paper) and a paradigm. Each run is one value of the workflow's ``{prompt}``
 wildcard, named ``zeroshot-<paradigm>`` or ``<format>-<k>shot-<paradigm>``
 (e.g. ``ternary-4shot-schwa``), so every run gets its own inputs, translations and scores.

@@ -26,7 +26,8 @@ probable source word (NULL: no link). What the C++ tool does, and so what this d
 ``mean_srclen_multiplier`` only enters the tool's ``-s`` scores, never its links, so it has no
 setting here. On the eight published WinoMT outputs with the tool's links in
 ``shared/reference/fast_align`` this gives every link the tool gives (100.00 % per file,
-tests/benchmarks/winomt/test_winomt_fastalign.py). Vectorised over all cells of all sentence pairs: each side
+tests/benchmarks/winomt/test_winomt_fastalign.py). Vectorised over all cells of all sentence pairs:
+each side
 encoded once for both directions, the prior computed once per cell geometry (m, n, j, i),
 the Viterbi pick a segmented maximum. EM has no random step, and the two sums that move λ
 run left to right as the tool's loop (not BLAS's, whose order changes with its thread

@@ -12,10 +12,9 @@ import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from gendermt.translation.backends.base import Backend, ItemFailed, Request
-
 from gendermt.config.canonical import canonical
 from gendermt.config.errors import GenderMTError
+from gendermt.translation.backends.base import Backend, ItemFailed, Request
 
 if TYPE_CHECKING:  # pandas is imported by the jobs that build a backend, not at planning
     import pandas as pd

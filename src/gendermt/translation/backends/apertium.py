@@ -33,9 +33,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gendermt.translation.backends.base import Backend, Request
-
 from gendermt.config.errors import GenderMTError, MissingResourceError
+from gendermt.translation.backends.base import Backend, Request
 
 if TYPE_CHECKING:  # annotations only: the workflow imports backends to plan
     import pandas as pd

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from gendermt.translation.backends.base import Backend, Request
-
 from gendermt.config.errors import GenderMTError
+from gendermt.translation.backends.base import Backend, Request
 from gendermt.translation.rewriting.english_pronouns import has_gendered_pronoun, rewrite_all
 
 GENDER_ORDER = ("neutral", "feminine", "masculine")

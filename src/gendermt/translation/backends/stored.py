@@ -25,11 +25,10 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gendermt.translation.backends.base import Backend, Request
-
 from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
 from gendermt.data.subsets import ROW
 from gendermt.data.textfiles import read_text, split_lines
+from gendermt.translation.backends.base import Backend, Request
 
 if TYPE_CHECKING:  # the workflow imports backends to plan; the jobs import pandas
     import pandas as pd

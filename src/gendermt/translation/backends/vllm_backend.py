@@ -10,10 +10,10 @@ import logging
 from typing import Any, ClassVar
 
 import pandas as pd
-from gendermt.translation.backends.base import Backend, Request
-from gendermt.translation.backends.hf import DTYPES, locate_model
 
 from gendermt.config.errors import GenderMTError, MissingResourceError
+from gendermt.translation.backends.base import Backend, Request
+from gendermt.translation.backends.hf import DTYPES, locate_model
 
 log = logging.getLogger(__name__)
 
