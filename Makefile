@@ -65,9 +65,14 @@ test: $(VENV)/.installed
 	$(BIN)/pytest
 
 # The fast tiers only (tests/unit, tests/benchmarks): no Snakemake run, under 2 minutes on
-# 2 cores; tests/workflow (every test that runs the pipeline, marked `workflow`) is left to `make test`
+# 2 cores (the two tiers at once, one core each; the benchmarks' report follows the unit one).
+# tests/workflow (every test that runs the pipeline, marked `workflow`) is left to `make test`.
+FAST_PYTEST = $(BIN)/pytest -m "not workflow" -p no:cacheprovider
 test-fast: $(VENV)/.installed
-	$(BIN)/pytest -m "not workflow" tests/unit tests/benchmarks
+	@log=$$(mktemp); $(FAST_PYTEST) tests/benchmarks >$$log 2>&1 & bench=$$!; \
+	$(FAST_PYTEST) tests/unit; unit=$$?; \
+	wait $$bench; status=$$?; echo "--- tests/benchmarks ---"; cat $$log; rm -f $$log; \
+	[ $$unit = 0 ] && [ $$status = 0 ]
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check src tests workflow/scripts perf tools

