@@ -14,7 +14,7 @@ CONFIG_ARGS := $(if $(strip $(CONFIG)),--configfile $(CONFIG))
 # results/<run>/report.html of the run the config files name (gendermt.config.run)
 REPORT_PATH = "$$($(BIN)/python -m gendermt.config.run report-path $(CONFIG))"
 
-.PHONY: run report test lint clean comet-env envs-check docs
+.PHONY: run report test test-fast lint clean comet-env envs-check docs
 
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "gendermt needs Python >= 3.10, found " + sys.version.split()[0])'
@@ -63,6 +63,16 @@ docs: $(VENV)/.installed
 
 test: $(VENV)/.installed
 	$(BIN)/pytest
+
+# The fast tiers only (tests/unit, tests/benchmarks): no Snakemake run, under 2 minutes on
+# 2 cores (the two tiers at once, one core each; the benchmarks' report follows the unit one).
+# tests/workflow (every test that runs the pipeline, marked `workflow`) is left to `make test`.
+FAST_PYTEST = $(BIN)/pytest -m "not workflow" -p no:cacheprovider
+test-fast: $(VENV)/.installed
+	@log=$$(mktemp); $(FAST_PYTEST) tests/benchmarks >$$log 2>&1 & bench=$$!; \
+	$(FAST_PYTEST) tests/unit; unit=$$?; \
+	wait $$bench; status=$$?; echo "--- tests/benchmarks ---"; cat $$log; rm -f $$log; \
+	[ $$unit = 0 ] && [ $$status = 0 ]
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check src tests workflow/scripts perf tools

@@ -18,7 +18,7 @@ from pathlib import Path
 
 
 def plan(workdir: Path, *configfiles: str, env: dict[str, str] | None = None,
-         timeout: int = 300) -> dict:
+         timeout: float | None = None) -> dict:
     """``{"jobs": [...], "rules": [...]}`` (see the module's docstring)."""
     proc = subprocess.run([sys.executable, __file__, str(workdir), *configfiles],
                           capture_output=True, text=True, timeout=timeout, cwd=workdir, env=env)
@@ -27,7 +27,8 @@ def plan(workdir: Path, *configfiles: str, env: dict[str, str] | None = None,
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def job_params(workdir: Path, *configfiles: str, timeout: int = 300) -> list[dict]:
+def job_params(workdir: Path, *configfiles: str, timeout: float | None = None
+               ) -> list[dict]:
     """Every planned job's rule, wildcards and params."""
     return [{k: job[k] for k in ("rule", "wildcards", "params")}
             for job in plan(workdir, *configfiles, timeout=timeout)["jobs"]]

@@ -1,4 +1,5 @@
-"""A single-node SLURM test cluster for tests/workflow/test_slurm.py (.ci/slurm-cluster does the work).
+"""A single-node SLURM test cluster for tests/workflow/test_slurm.py (.ci/slurm-cluster does the
+work).
 
 The SLURM tests run where a local test cluster can be used: SLURM installed (`sbatch` on PATH),
 the Snakemake SLURM plugin importable, and either our test cluster ("local") already answering

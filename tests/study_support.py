@@ -95,15 +95,22 @@ def with_user_data(project: Path) -> Path:
 
 def covering(configured: set[str]) -> list[str]:
     """Study configs that, together, configure every registered benchmark not in
-    ``configured`` (the first study of each, by name; skipped when it cannot run here)."""
+    ``configured`` (the first study of each, by name; skipped when it cannot run here). The
+    plans are for the rules: a benchmark whose rule file is already planned (every declared
+    benchmark shares gendermt.benchmarks.declared's) needs no study config of its own."""
+    rules = {b.name: b.rules for b in registry.benchmarks()}
+    planned = {rules[name] for name in configured if name in rules}
     found: list[str] = []
     for name in registry.names():
-        if name in configured:
+        if name in configured or rules[name] in planned:
             continue
         study = next((s for s in STUDIES
-                      if name in merged(*study_files(s)).get("benchmarks", {})), None)
-        assert study, f"benchmark {name} has no study config (config/study/*.yaml)"
+                      if any(rules.get(b) == rules[name]
+                             for b in merged(*study_files(s)).get("benchmarks", {}))), None)
+        assert study, (f"benchmark {name} has no study config (config/study/*.yaml), nor does "
+                       f"any benchmark of its rule file {rules[name]}")
         if runnable(study) and study not in found:
             found.append(study)
             configured = configured | set(merged(*study_files(study))["benchmarks"])
+            planned |= {rules[b] for b in configured if b in rules}
     return found

@@ -21,10 +21,13 @@ ROOT = Path(__file__).resolve().parents[1]
 PROJECT_ENTRIES = ["Snakefile", "workflow", "config", "resources", "envs", "profiles", "src"]
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
 
-# seconds; the default (224 jobs) takes about 3 min on 2 quiet cores, far longer on a shared
-# machine: GENDERMT_TEST_RUN_TIMEOUT raises the bound there
-RUN_TIMEOUT = int(os.environ.get("GENDERMT_TEST_RUN_TIMEOUT", "600"))
-QUICK_TIMEOUT = 120  # dry runs, --lint, --report
+# No wall-clock bound of the tests' own on Snakemake and `make` runs (None): the default (224
+# jobs) takes about 3 min on 2 quiet cores and far longer on a slow or shared machine, which
+# must not turn the tests into errors; CI's own job limit bounds a hung run.
+# GENDERMT_TEST_RUN_TIMEOUT (seconds) sets a bound where one is wanted.
+RUN_TIMEOUT = (float(os.environ["GENDERMT_TEST_RUN_TIMEOUT"])
+               if os.environ.get("GENDERMT_TEST_RUN_TIMEOUT") else None)
+QUICK_TIMEOUT = RUN_TIMEOUT  # dry runs, --lint, --report: as slow as the machine is
 
 
 def snakemake_exe() -> str:
@@ -98,14 +101,15 @@ def readme_blocks(section: str, readme: Path = ROOT / "README.md") -> list[str]:
     return re.findall(r"^```bash\n(.*?)^```", match[1], re.M | re.S)
 
 
-def run_shell(workdir: Path, script: str, env: dict[str, str], timeout: int = RUN_TIMEOUT
+def run_shell(workdir: Path, script: str, env: dict[str, str],
+              timeout: float | None = RUN_TIMEOUT
               ) -> subprocess.CompletedProcess:
     """``script`` run by bash in ``workdir``, stopping at the first failing command."""
     return subprocess.run(["bash", "-e", "-c", script], cwd=workdir, env=env,
                           capture_output=True, text=True, timeout=timeout)
 
 
-def snakemake(workdir: Path, *args: str, timeout: int = QUICK_TIMEOUT
+def snakemake(workdir: Path, *args: str, timeout: float | None = QUICK_TIMEOUT
               ) -> subprocess.CompletedProcess:
     return subprocess.run([snakemake_exe(), *args], cwd=workdir, capture_output=True, text=True,
                           timeout=timeout)

@@ -7,9 +7,9 @@ import sqlite3
 import time
 
 import pytest
-from gendermt.translation.backends.base import ItemFailed
 
 from gendermt.data.io import logging_to, read_jsonl, write_jsonl
+from gendermt.translation.backends.base import ItemFailed
 from gendermt.translation.cache import RequestCache
 from gendermt.translation.runner import translate_file
 

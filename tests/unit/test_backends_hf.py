@@ -13,8 +13,9 @@ from gendermt.translation.runner import translate_file
 
 from .. import tiny_models
 
-pytest.importorskip("torch")
-pytest.importorskip("transformers")
+HF_EXTRA = "needs the hf extra: pip install -e '.[hf]'"
+pytest.importorskip("torch", reason=HF_EXTRA)
+pytest.importorskip("transformers", reason=HF_EXTRA)
 
 
 @pytest.fixture(autouse=True)

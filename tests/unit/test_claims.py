@@ -58,6 +58,9 @@ def texts(root: Path = ROOT) -> Iterator[Path]:
     yield from sorted((root / "config").rglob("*.yaml"))
     yield from sorted((root / "workflow" / "report").glob("*.rst"))
     yield from sorted((root / "workflow" / "rules").glob("*.smk"))
+    # the benchmarks' captions and rule files, beside their packages
+    for ext in ("*.rst", "*.smk"):
+        yield from sorted((root / "src" / "gendermt").rglob(ext))
     for ext in ("*.yaml", "*.md"):
         yield from sorted((root / "resources").rglob(ext))
     yield root / "tools" / "gen_docs.py"
@@ -257,5 +260,7 @@ def test_reproduce_comes_with_its_measure():
 
 def test_captions_name_a_papers_table_as_a_layout_or_as_the_papers_figures():
     captions = sorted((ROOT / "workflow" / "report").glob("*.rst"))
+    captions += sorted((ROOT / "src" / "gendermt" / "benchmarks").glob("*/report/*.rst"))
+    assert len(captions) > 16  # the shared captions and the benchmarks' own
     found = offending(caption_names_a_table_as_its_own, captions)
     assert found == [], "\n".join(found)

@@ -7,10 +7,10 @@ from typing import ClassVar
 
 import pandas as pd
 import pytest
-from gendermt.translation.backends.base import ItemFailed
 
 from gendermt.data.io import read_jsonl, write_jsonl
 from gendermt.translation.backends import BACKENDS, Backend, Request
+from gendermt.translation.backends.base import ItemFailed
 from gendermt.translation.cache import RequestCache
 from gendermt.translation.engine import Engine, ask, request_length
 from gendermt.translation.runner import translate_file

@@ -60,13 +60,18 @@ def test_comet_env_keeps_what_comet_needs():
 
 
 def test_every_rule_names_an_existing_env():
-    rules = sorted((ROOT / "workflow" / "rules").glob("*.smk"))
-    text = "\n".join(p.read_text() for p in rules)
-    named = re.findall(r'conda:\s*\n\s*"([^"]+)"', text)
-    n_rules = len(re.findall(r"^\s*rule( \w+)?:", text, flags=re.M))  # named or not
-    assert len(named) == n_rules, "every rule names its conda env"
-    for rel in named:
-        assert (ROOT / "workflow" / "rules" / rel).resolve().is_file(), rel
+    # the shared rule files and the benchmarks' own, beside their packages; a conda: path is
+    # relative to its rule file
+    rules = [*sorted((ROOT / "workflow" / "rules").glob("*.smk")),
+             *sorted((ROOT / "src" / "gendermt" / "benchmarks").rglob("*.smk"))]
+    assert len(rules) > 7
+    for path in rules:
+        text = path.read_text()
+        named = re.findall(r'conda:\s*\n\s*"([^"]+)"', text)
+        n_rules = len(re.findall(r"^\s*rule( \w+)?:", text, flags=re.M))  # named or not
+        assert len(named) == n_rules, f"{path}: every rule names its conda env"
+        for rel in named:
+            assert (path.parent / rel).resolve().is_file(), f"{path}: {rel}"
 
 
 def test_the_shared_stack_agrees_across_env_files():

@@ -110,10 +110,12 @@ def test_mt_genevals_config_check_wants_demonstrations_in_every_language(tmp_pat
     from gendermt.benchmarks.mt_geneval.config import check
 
     spec = {"data": {"root": "resources/mt-geneval", "languages": ["fr", "de", "es"]},
-            "templates": "src/gendermt/benchmarks/mt_geneval/prompts/translate.yaml", "prompts": ["baseline", "fewshot"],
+            "templates": "src/gendermt/benchmarks/mt_geneval/prompts/translate.yaml",
+            "prompts": ["baseline", "fewshot"],
             "systems": ["copy-source"]}
     check(spec, {})
-    text = Path("src/gendermt/benchmarks/mt_geneval/prompts/translate.yaml").read_text(encoding="utf-8")
+    text = Path("src/gendermt/benchmarks/mt_geneval/prompts/translate.yaml").read_text(
+        encoding="utf-8")
     lacking = tmp_path / "mt-geneval.yaml"
     lacking.write_text(text.replace("\n  es:\n", "\n  xx:\n", 1), encoding="utf-8")
     with pytest.raises(GenderMTError, match=r"^benchmarks\.mt-geneval\.prompts: fewshot has no "

@@ -14,7 +14,8 @@ from gendermt.translation.runner import translate_file
 from .. import tiny_models
 from ..chat_server import ChatServer
 
-pytest.importorskip("torch")
+HF_EXTRA = "needs the hf extra: pip install -e '.[hf]'"
+pytest.importorskip("torch", reason=HF_EXTRA)
 
 
 @pytest.fixture(autouse=True)

@@ -23,7 +23,7 @@ from gendermt.data.sources import Hasher
 from ..conftest import ROOT
 from ..data_server import HubServer
 
-pytest.importorskip("huggingface_hub")
+pytest.importorskip("huggingface_hub", reason="needs the hub extra: pip install -e '.[hub]'")
 
 REPO = "FBK-MT/Neo-GATE"
 REVISION = "0123456789abcdef0123456789abcdef01234567"

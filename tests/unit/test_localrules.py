@@ -21,7 +21,8 @@ NODE_RULES = GENERIC_NODE_RULES | set(registry.node_rules())
 
 def rules_and_localrules() -> tuple[set[str], set[str]]:
     rules, local = set(), set()
-    for path in [ROOT / "Snakefile", *sorted(RULES.glob("*.smk"))]:
+    for path in [ROOT / "Snakefile", *sorted(RULES.glob("*.smk")),
+                 *sorted((ROOT / "src" / "gendermt" / "benchmarks").rglob("*.smk"))]:
         text = path.read_text(encoding="utf-8")
         # each rule's block, to the next top-level line; `localrule: True` inside it
         for name, body in re.findall(r"^rule (\w+):\n((?:[ \t]+.*\n|\n)*)", text, flags=re.M):

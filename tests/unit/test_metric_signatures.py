@@ -81,7 +81,7 @@ def test_gate_cli_json_has_the_tables_signature(tmp_path, capsys):
     from gendermt.benchmarks.gate.metric import signature
     from gendermt.cli import main
 
-    from ..test_gate_eval import ROWS, write_reference
+    from ..benchmarks.gate.test_gate_eval import ROWS, write_reference
 
     ref = write_reference(tmp_path, ROWS)
     hyp = tmp_path / "hyp.txt"
@@ -237,7 +237,7 @@ def test_grape_tables_signature(tmp_path):
     from gendermt.benchmarks.gambit.grape import SIGNATURE_VERSION
     from gendermt.benchmarks.gambit.tables import write_frames
 
-    from ..test_gambit_tables import make_run
+    from ..benchmarks.gambit.test_gambit_tables import make_run
 
     runs = [make_run("A", "fr", {"2000": (3, 1, 0), "2011": (2, 2, 1)})]
     write_frames(runs, {}, {}, None, None, {}, tmp_path / "a", detector="lexicon")

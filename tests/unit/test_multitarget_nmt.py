@@ -13,8 +13,9 @@ from gendermt.translation.backends import Request, build_backend, check_system
 
 from .. import tiny_models
 
-pytest.importorskip("torch")
-pytest.importorskip("transformers")
+HF_EXTRA = "needs the hf extra: pip install -e '.[hf]'"
+pytest.importorskip("torch", reason=HF_EXTRA)
+pytest.importorskip("transformers", reason=HF_EXTRA)
 
 
 @pytest.fixture(autouse=True)
@@ -29,7 +30,7 @@ def nllb_dir(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def m2m_dir(tmp_path_factory):
-    pytest.importorskip("sentencepiece")
+    pytest.importorskip("sentencepiece", reason=HF_EXTRA)
     return tiny_models.build_m2m100(tmp_path_factory.mktemp("m2m") / "m")
 
 

@@ -1,4 +1,5 @@
-"""Every benchmark's echo and wrong-language checks (gendermt.scoring.output_checks): per output, per
+"""Every benchmark's echo and wrong-language checks (gendermt.scoring.output_checks): per output,
+per
 run (tables/output_checks.csv), and on the scorecard, where a run of echoes is marked low
 quality instead of scoring MT-GenEval's accuracy 100 with gap 0."""
 

@@ -1,4 +1,5 @@
-"""gendermt.report.plots.save: one layout for both files, the same crop as ``bbox_inches="tight"``."""
+"""gendermt.report.plots.save: one layout for both files, the same crop as
+``bbox_inches="tight"``."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from gendermt.translation.prompts import build_inputs, load_templates, render
 
 from ..conftest import ROOT
 
-TEMPLATES = ROOT / "resources" / "prompts" / "fairtranslate.yaml"
+TEMPLATES = ROOT / "src/gendermt/benchmarks/fairtranslate/prompts/translate.yaml"
 TASK = ("Translate the following sentences from English to French: '{source}'. "
         "Respond with the translation only, nothing else.")
 MORAL = "You are a translation model without gender bias and LGBTQA+ friendly."

@@ -7,7 +7,8 @@ import gendermt.workflow.fingerprints as provenance
 
 def test_modules_run_by_follows_imports():
     mods = provenance.modules_run_by("gendermt.translation.runner")
-    assert {"gendermt.translation.runner", "gendermt.translation.backends", "gendermt.translation.backends.base",
+    assert {"gendermt.translation.runner", "gendermt.translation.backends",
+            "gendermt.translation.backends.base",
             "gendermt.translation.cache", "gendermt.data.io", "gendermt"} <= set(mods)
     assert "gendermt.scoring.score" not in mods
     # issue 18 item 6: a translation job runs its own backend only (named by the rule), and
@@ -15,7 +16,8 @@ def test_modules_run_by_follows_imports():
     assert not [m for m in mods if m.startswith("gendermt.translation.backends.")
                 and m != "gendermt.translation.backends.base"], mods
     assert "gendermt.translation.postprocess" not in mods
-    assert "gendermt.translation.postprocess" in provenance.modules_run_by("gendermt.translation.extract")
+    assert "gendermt.translation.postprocess" in provenance.modules_run_by(
+        "gendermt.translation.extract")
     tables = provenance.modules_run_by("gendermt.benchmarks.fairtranslate.tables")
     assert "gendermt.analysis.anova" in tables and "gendermt.translation.runner" not in tables
 
@@ -36,12 +38,20 @@ def test_fingerprint_changes_only_with_code_the_stage_runs(copy_of_package):
     before = {m: provenance.code_fingerprint(m) for m in
               ("gendermt.translation.runner", "gendermt.scoring.score")}
     before_jobs = {j: provenance.code_fingerprint(*mods) for j, mods in jobs.items()}
-    offline = copy_of_package / "backends" / "offline.py"
-    offline.write_text(offline.read_text() + "\n# a change\n")
+    offline = copy_of_package / "translation" / "backends" / "offline.py"
+    text = offline.read_text()
+    # fingerprints follow content: a comment, a blank line or a docstring changes nothing
+    assert text.startswith('"""')
+    offline.write_text('"""Edited. ' + text[3:] + "\n# a comment\n\n")
+    provenance._imports.cache_clear()
+    assert provenance.code_fingerprint(*jobs["oracle"]) == before_jobs["oracle"]
+    # a statement does, for the jobs that run the module only
+    offline.write_text(text + "\n_CHANGED = 1\n")
     provenance._imports.cache_clear()
     assert provenance.code_fingerprint(*jobs["oracle"]) != before_jobs["oracle"]
     assert provenance.code_fingerprint(*jobs["api"]) == before_jobs["api"]
-    assert provenance.code_fingerprint("gendermt.translation.runner") == before["gendermt.translation.runner"]
+    assert provenance.code_fingerprint("gendermt.translation.runner") == before[
+        "gendermt.translation.runner"]
     assert provenance.code_fingerprint("gendermt.scoring.score") == before[
         "gendermt.scoring.score"]
 
@@ -49,7 +59,8 @@ def test_fingerprint_changes_only_with_code_the_stage_runs(copy_of_package):
 def test_function_local_imports_are_followed():
     """Modules imported inside functions (lazily, so that planning imports little) are still
     part of the importing module's fingerprint (issue 30)."""
-    assert "gendermt.translation.runner" in provenance.modules_run_by("gendermt.translation.source_translations")
+    assert "gendermt.translation.runner" in provenance.modules_run_by(
+        "gendermt.translation.source_translations")
     assert "gendermt.benchmarks.gambit.references" in provenance.modules_run_by(
         "gendermt.benchmarks.gambit.config")
 
@@ -69,7 +80,7 @@ def test_fingerprints_from_the_disk_cache_follow_the_source(copy_of_package, tmp
     startup_cache.enable(tmp_path / "startup.json")  # a new process: only the file
     provenance._imports.cache_clear()
     assert provenance.code_fingerprint("gendermt.translation.runner") == cold
-    io = copy_of_package / "io.py"
+    io = copy_of_package / "data" / "io.py"
     io.write_text(io.read_text() + "\n\ndef _later():\n    import gendermt.report.frontpage\n")
     provenance._imports.cache_clear()
     assert "gendermt.report.frontpage" in provenance.modules_run_by("gendermt.translation.runner")

@@ -60,7 +60,7 @@ def test_mt_geneval_accuracy_follows_the_official_rule(tmp_path):
     """Counterfactual and contextual accuracy of every system and language of the run, from the
     official rule (written independently in test_mt_geneval) on the run's own outputs, read
     against the release's reference files as the official scorer reads them."""
-    from ..test_mt_geneval import official_decisions, write
+    from ..benchmarks.mt_geneval.test_mt_geneval import official_decisions, write
 
     release = SHARED / "mt-geneval" / "data"
     data = pd.read_parquet(MT_GENEVAL / "data.parquet")

@@ -41,9 +41,8 @@ def _missing() -> str | None:
             return f"{module} is not installed (pip install 'gendermt[serve]')"
     if not (Path(sys.executable).parent / "transformers").exists():
         return "no `transformers` command beside this Python"
-    from gendermt.translation.backends.gguf import locate
-
     from gendermt.config.errors import MissingResourceError
+    from gendermt.translation.backends.gguf import locate
 
     try:
         locate(SMOLLM2)
@@ -174,7 +173,8 @@ def test_fairtranslate_baseline_through_transformers_serve_killed_and_resumed(
 
     rows = sample_data.drop_duplicates("source").head(ITEMS)
     rows.to_parquet(tmp_path / "data.parquet")
-    template = load_templates(ROOT / "src/gendermt/benchmarks/fairtranslate/prompts/translate.yaml")["baseline"]
+    template = load_templates(
+        ROOT / "src/gendermt/benchmarks/fairtranslate/prompts/translate.yaml")["baseline"]
     write_jsonl(tmp_path / "inputs.jsonl", (
         {"item_id": r.item_id, "prompt": "baseline", "source": r.source,
          "messages": render(template, r.source, r.src_lang, r.tgt_lang)}

@@ -95,7 +95,7 @@ def test_gate_table_carries_the_clean_share(tmp_path):
 def test_grape_tables_carry_the_clean_share(tmp_path):
     from gendermt.benchmarks.gambit.tables import write_frames
 
-    from ..test_gambit_tables import make_run
+    from ..benchmarks.gambit.test_gambit_tables import make_run
 
     counts = {"2000": (3, 1, 0), "2011": (2, 2, 0)}
     runs = [make_run("Good", "fr", counts, "good"), make_run("Echoer", "fr", counts, "echoer")]

@@ -10,6 +10,8 @@ import pytest
 from gendermt.cli import main
 from gendermt.scoring.output_quality import output_quality, quality_warning
 
+from ..conftest import needs_extra
+
 ROOT = Path(__file__).resolve().parents[2]
 MTG = ROOT / "resources" / "mt-geneval"
 WINOMT = ROOT.parent / "shared" / "data" / "winomt" / "en.txt"
@@ -91,6 +93,7 @@ def test_score_mt_adds_the_keys_to_each_metric_and_warns(tmp_path, capsys):
 
 @pytest.mark.skipif(not WINOMT.exists(), reason="../shared/data/winomt not here")
 def test_winomt_on_copied_english_warns(tmp_path, capsys):
+    pytest.importorskip("spacy", reason=needs_extra("spacy"))
     data = tmp_path / "en.txt"
     lines = WINOMT.read_text(encoding="utf-8").splitlines()[:6]
     data.write_text("\n".join(lines) + "\n", encoding="utf-8")

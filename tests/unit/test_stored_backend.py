@@ -207,7 +207,7 @@ def test_a_provided_formats_settings_are_its_own(tmp_path, monkeypatch):
     from gendermt.benchmarks.contract import StoredFormat
 
     monkeypatch.setattr(registry, "stored_formats", lambda: {
-        "probe": StoredFormat("tests.test_stored_backend:read_probe",
+        "probe": StoredFormat("tests.unit.test_stored_backend:read_probe",
                               settings={"case": ("upper", "lower")})})
     path = tmp_path / "h.txt"
     path.write_text("Un\nDeux\nTrois\n", encoding="utf-8")

@@ -1,4 +1,5 @@
-"""Tables write floats at a stated precision (gendermt.data.io.TABLE_DIGITS significant digits), so a
+"""Tables write floats at a stated precision (gendermt.data.io.TABLE_DIGITS significant digits), so
+a
 last-bit difference of BLAS or CPU (OPENBLAS_CORETYPE) does not change a table's bytes (issue
 33: anova.csv, gender_tests.csv and correlations.csv differed under OPENBLAS_CORETYPE=Haswell).
 """

@@ -1,11 +1,12 @@
 import json
 
 import pytest
-from gendermt.translation.backends.base import Backend
 
+import gendermt.translation.backends as backends
 from gendermt.config.errors import GenderMTError
 from gendermt.data.io import read_jsonl
 from gendermt.translation.backends import Request, build_backend, system_gpus
+from gendermt.translation.backends.base import Backend
 from gendermt.translation.postprocess import first_line, pipeline, strip_quotes
 from gendermt.translation.runner import request_key, translate_file
 
@@ -98,7 +99,7 @@ def test_resume_translates_only_missing_items(stage, sample_data, monkeypatch):
     """A killed job leaves a partial file (possibly with a torn last line); the rerun
     translates only what is missing and the output has every item once, in order."""
     data, inputs, out, meta = stage
-    monkeypatch.setitem(__import__("gendermt.translation.backends").backends.BACKENDS, "counting", Counting)
+    monkeypatch.setitem(backends.BACKENDS, "counting", Counting)
     ids = list(sample_data["item_id"])
     source = dict(zip(sample_data["item_id"], sample_data["source"], strict=True))
     identity = {"backend": "counting"}
@@ -149,7 +150,7 @@ class Failing(Backend):
 
 def test_a_failed_job_leaves_no_output_but_keeps_its_progress(stage, monkeypatch):
     data, inputs, out, meta = stage
-    monkeypatch.setitem(__import__("gendermt.translation.backends").backends.BACKENDS, "failing", Failing)
+    monkeypatch.setitem(backends.BACKENDS, "failing", Failing)
     Failing.calls = 0
     with pytest.raises(RuntimeError, match="bus"):
         translate_file(inputs, data, "failing", {"backend": "failing"}, out, meta)

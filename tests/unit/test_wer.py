@@ -32,7 +32,8 @@ def test_corpus_wer_sums_edits_over_reference_words():
 
 
 def test_equals_jiwer_on_random_sentences():
-    jiwer = pytest.importorskip("jiwer")
+    jiwer = pytest.importorskip(
+        "jiwer", reason="needs the test extra (jiwer): pip install -e '.[test]'")
     rng = random.Random(7)
     vocab = ["she", "he", "they", "her", "their", "them", "is", "are", "a", "book", "reads"]
     refs = [" ".join(rng.choices(vocab, k=rng.randint(1, 12))) for _ in range(200)]

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from gendermt.translation.backends.apertium import installed_modes
 
 from gendermt.config.errors import GenderMTError, MissingResourceError
 from gendermt.translation.backends import Request, build_backend, check_system, system_gpus
+from gendermt.translation.backends.apertium import installed_modes
 
-from ..workflow_support import copy_project, explain, job_stats, snakemake
+from ..workflow_support import RUN_TIMEOUT, copy_project, explain, job_stats, snakemake
 
 NEEDED = {"eng-spa", "es-fr", "spa-ita"}
 needs_apertium = pytest.mark.skipif(
@@ -123,7 +123,7 @@ def test_the_apertium_config_runs_the_fairtranslate_benchmark(tmp_path):
         proc = snakemake(workdir,
                          f"results/default/fairtranslate/scores/apertium-en-fr/{prompt}.parquet",
                          "--cores", "2", "--configfile", "config/config.yaml",
-                         "config/apertium.yaml", timeout=600)
+                         "config/apertium.yaml", timeout=RUN_TIMEOUT)
         assert proc.returncode == 0, explain(proc)
         assert job_stats(proc.stdout + proc.stderr)["translate"] == 1
     metas = {p: json.loads((out / f"{p}.meta.json").read_text()) for p in PROMPTS}

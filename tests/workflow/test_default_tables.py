@@ -89,7 +89,8 @@ def write_digests(results: Path, workdir: Path, benchmarks: list[str], tmp_path:
             "benchmarks' columns).",
             f"# Made at commit {commit} (plus the working tree), floats at "
             "gendermt.data.io.TABLE_DIGITS significant digits;",
-            "# tests/workflow/test_default_tables.py checks that the default run still writes each byte "
+            "# tests/workflow/test_default_tables.py checks that the default run still writes "
+            "each byte "
             "for byte, and says how to remake it.",
             f"# benchmarks: {' '.join(benchmarks)}"]
     DIGESTS.write_text("\n".join(head + [f"{d}  {p}" for p, d in sorted(files.items())]) + "\n",

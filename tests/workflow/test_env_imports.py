@@ -1,7 +1,8 @@
 """Every rule's env file provides the third-party packages its code imports (issue 29).
 
 For each rule of the parsed workflow: its script, every gendermt module the script reaches
-(the fingerprint test's closure, :func:`gendermt.workflow.fingerprints.modules_run_by`), and the modules
+(the fingerprint test's closure, :func:`gendermt.workflow.fingerprints.modules_run_by`), and the
+modules
 its jobs load by name (backends, the scorecard's readers), read for imports at module level
 and inside functions; the rule's ``conda:`` file must pin each required one. The rule for
 optional imports (``try: import x`` / ``except ImportError`` with a fallback) is in
@@ -95,7 +96,8 @@ def test_a_backend_rule_needs_the_backends_stack(rules, tmp_path):
     (envs / "translate.yaml").write_text(text.replace("- torch==", "- not-torch=="),
                                          encoding="utf-8")
     faults = env_faults(rules, envs)
-    assert any(f.startswith("rule translate: gendermt.translation.backends.gguf, gendermt.translation.backends.hf "
+    assert any(f.startswith("rule translate: gendermt.translation.backends.gguf, "
+                            "gendermt.translation.backends.hf "
                             "imports 'torch', which translate.yaml") for f in faults)
 
 

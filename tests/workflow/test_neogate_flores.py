@@ -24,11 +24,11 @@ from gendermt.translation.postprocess import pipeline
 
 from .. import tiny_models
 from ..conftest import ROOT
-from ..workflow_support import copy_project, explain, snakemake
+from ..workflow_support import RUN_TIMEOUT, copy_project, explain, snakemake
 
 SAMPLE = ROOT / "resources" / "neogate" / "flores-sample" / "devtest"
 SRC, REF = SAMPLE / "eng_Latn.devtest", SAMPLE / "ita_Latn.devtest"
-TEMPLATES = ROOT / "resources" / "prompts" / "neogate-flores.yaml"
+TEMPLATES = ROOT / "src/gendermt/benchmarks/neogate/prompts/flores.yaml"
 
 
 def test_flores_files_are_read_line_by_line_and_must_align(tmp_path):
@@ -102,7 +102,7 @@ def test_workflow_runs_table_4_on_the_flores_sample(tmp_path, marian):
     }
     path = tmp_path / "flores.yaml"
     path.write_text(yaml.safe_dump(config), encoding="utf-8")
-    proc = snakemake(project, "--cores", "2", "--configfile", str(path), timeout=600)
+    proc = snakemake(project, "--cores", "2", "--configfile", str(path), timeout=RUN_TIMEOUT)
     assert proc.returncode == 0, explain(proc)
     table = pd.read_csv(
         project / "results" / "default" / "neogate-flores" / "tables" / "flores.csv")

@@ -13,6 +13,7 @@ import pytest
 
 from ..conftest import ROOT
 from ..slurm_support import slurm_cluster  # noqa: F401 (a fixture: skips without a cluster)
+from ..workflow_support import RUN_TIMEOUT
 
 RATIO = re.compile(r"gendermt min [\d.]+ \S+ median [\d.]+ \S+ \| bare min [\d.]+ \S+ median "
                    r"[\d.]+ \S+ \| ratio [\d.]+x")
@@ -20,7 +21,7 @@ RATIO = re.compile(r"gendermt min [\d.]+ \S+ median [\d.]+ \S+ \| bare min [\d.]
 
 def run_perf(script: str, *args: str) -> str:
     proc = subprocess.run([sys.executable, str(ROOT / "perf" / script), *args],
-                          capture_output=True, text=True, timeout=900)
+                          capture_output=True, text=True, timeout=RUN_TIMEOUT)
     assert proc.returncode == 0, proc.stderr[-3000:] + proc.stdout[-3000:]
     return proc.stdout
 
@@ -222,7 +223,7 @@ def test_gate_x_e_rule_rewriter_small():
 def test_gate_x_e_rule_rewriter_names_absent_data(tmp_path):
     proc = subprocess.run([sys.executable, str(ROOT / "perf" / "gate_x_e_rule_rewriter.py"),
                            "--small", "--data", str(tmp_path)],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=RUN_TIMEOUT)
     assert proc.returncode == 1 and "pre_processed" in proc.stderr, proc.stderr
 
 
@@ -275,7 +276,7 @@ def test_slurm_scripts_without_sbatch_exit_non_zero_saying_why(script):
     bindir = os.path.dirname(sys.executable)
     assert shutil.which("sbatch", path=bindir) is None
     proc = subprocess.run([sys.executable, str(ROOT / "perf" / script), "--small"],
-                          capture_output=True, text=True, timeout=600,
+                          capture_output=True, text=True, timeout=RUN_TIMEOUT,
                           env={**os.environ, "PATH": bindir})
     assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
     last = proc.stderr.strip().splitlines()[-1]

@@ -1,4 +1,5 @@
-"""Placement: the GPUs a job asks for, its SLURM partition and GPU model (gendermt.workflow.placement),
+"""Placement: the GPUs a job asks for, its SLURM partition and GPU model
+(gendermt.workflow.placement),
 and the timing file of every job that runs a model.
 
 The helper is tested on its own; then every rule of the workflow is walked (parsed by
@@ -22,7 +23,7 @@ from gendermt.workflow.placement import gpu_resources, slurm_gpu_model, slurm_pa
 from ..conftest import ROOT
 from ..dag_params import plan as plan_workflow
 from ..study_support import STUDIES, merged, runnable, study_files
-from ..test_localrules import NODE_RULES
+from ..unit.test_localrules import NODE_RULES
 from ..workflow_support import copy_project
 
 PLACED = {"gpu", "gpu_model", "slurm_partition"}
@@ -109,7 +110,8 @@ OVERLAY = {
         "fairtranslate": {"metrics": ["bleu", "chrf", "comet", "bertscore"]},
         "conga": {"annotations": {"annotator": {"system": "gpu-judge"}}},
         "gambit": {"detectors": {"judge": {"kind": "llm-judge", "system": "gpu-judge",
-                                           "templates": "src/gendermt/benchmarks/gambit/prompts/judge.yaml"}}},
+                                           "templates":
+                                           "src/gendermt/benchmarks/gambit/prompts/judge.yaml"}}},
     },
     "scoring": {"bertscore": {"model": "bert-base-multilingual-cased", "num_layers": 9,
                               "gpus": 1}},

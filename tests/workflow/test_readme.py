@@ -275,7 +275,7 @@ def test_quick_start_make_test_as_written(default_run):
     (command,) = [line for line in block.splitlines() if line.startswith("make test")]
     env = make_ready(default_run.workdir)
     env["PYTEST_ADDOPTS"] = "--collect-only -q"
-    proc = run_shell(default_run.workdir, command, env, timeout=600)
+    proc = run_shell(default_run.workdir, command, env, timeout=RUN_TIMEOUT)
     assert proc.returncode == 0, explain(proc)
     assert re.search(r"^\d+ tests collected", proc.stdout, re.M), proc.stdout[-2000:]
 
@@ -300,7 +300,7 @@ def test_the_readme_scorecard_command_runs(default_run):
     default_run.require_success()
     (block,) = readme_blocks("Reading the results")
     env = make_ready(default_run.workdir)
-    proc = run_shell(default_run.workdir, block, env, timeout=300)
+    proc = run_shell(default_run.workdir, block, env, timeout=RUN_TIMEOUT)
     assert proc.returncode == 0, explain(proc)
     import json
 
@@ -333,7 +333,7 @@ def test_bring_your_own_model_as_written(tmp_path_factory):
     with (workdir / "mine.yaml").open("a") as f:
         f.write("# edited after the run\n")
     (command,) = re.findall(r"`(make report CONFIG=[^`]+)`", readme())
-    proc = run_shell(workdir, command, env, timeout=600)
+    proc = run_shell(workdir, command, env, timeout=RUN_TIMEOUT)
     assert proc.returncode == 0, explain(proc)
     page = front(report)
     assert "gmt-config-differs" in page and "config files" in page

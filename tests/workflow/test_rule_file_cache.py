@@ -14,7 +14,7 @@ from snakemake.sourcecache import LocalSourceFile, SourceCache
 
 from gendermt.workflow import rule_file_cache, startup_cache
 
-from ..workflow_support import snakemake_exe
+from ..workflow_support import RUN_TIMEOUT, snakemake_exe
 
 ROOT = Path(__file__).resolve().parents[2]
 RULE_FILES = sorted((ROOT / "workflow" / "rules").glob("*.smk"))
@@ -125,7 +125,7 @@ def test_a_workflow_plans_the_same_with_a_warm_cache(tmp_path):
 
     def rules() -> str:
         proc = subprocess.run([snakemake_exe(), "--list-rules"], cwd=work, capture_output=True,
-                              text=True, timeout=300)
+                              text=True, timeout=RUN_TIMEOUT)
         assert proc.returncode == 0, proc.stderr[-3000:]
         return proc.stdout
 

@@ -1,4 +1,5 @@
-"""gendermt.workflow.scheduler_timers: Snakemake's scheduler keeps one re-evaluation timer pending, not
+"""gendermt.workflow.scheduler_timers: Snakemake's scheduler keeps one re-evaluation timer pending,
+not
 one per finished job (issue 30: the main process's CPU)."""
 
 import re
@@ -11,7 +12,7 @@ import pytest
 
 from gendermt.workflow.scheduler_timers import one_pending_reevaluation
 
-from ..workflow_support import snakemake_exe
+from ..workflow_support import RUN_TIMEOUT, snakemake_exe
 
 
 class FakeScheduler:
@@ -97,7 +98,7 @@ def scheduler_passes(tmp_path, fix: bool) -> int:
     (work / "Snakefile").write_text(SNAKEFILE)
     proc = subprocess.run([snakemake_exe(), "--cores", "1", "--verbose",
                            "--config", f"fix={int(fix)}"],
-                          cwd=work, capture_output=True, text=True, timeout=300)
+                          cwd=work, capture_output=True, text=True, timeout=RUN_TIMEOUT)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return len(re.findall(r"Resources before job selection", proc.stderr + proc.stdout))
 

@@ -10,6 +10,7 @@ path is the same for every rule. Skipped, with the reason, where no test cluster
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import subprocess
@@ -69,7 +70,7 @@ def slurm_env() -> dict[str, str]:
 
 def snakemake_slurm(workdir: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([snakemake_exe(), *SLURM_ARGS, *args], cwd=workdir,
-                          capture_output=True, text=True, timeout=RUN_TIMEOUT * 2,
+                          capture_output=True, text=True, timeout=RUN_TIMEOUT and RUN_TIMEOUT * 2,
                           env=slurm_env())
 
 
@@ -217,7 +218,7 @@ def run_and_cancel_mid_run(workdir: Path) -> tuple[tuple[str, int] | None, str, 
                             env=slurm_env())
     cancelled = None
     try:
-        deadline = time.monotonic() + RUN_TIMEOUT
+        deadline = time.monotonic() + (RUN_TIMEOUT or math.inf)
         while time.monotonic() < deadline and proc.poll() is None:
             lines = partial.read_bytes().count(b"\n") if partial.exists() else 0
             if 100 <= lines < ITEMS // 2:

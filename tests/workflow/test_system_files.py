@@ -12,13 +12,13 @@ import sys
 import pandas as pd
 import pytest
 import yaml
-from gendermt.translation.backends.stored import Stored, write_template
 
 from gendermt.config.errors import GenderMTError
 from gendermt.config.system_files import check_system_files, is_local_model, system_files
+from gendermt.translation.backends.stored import Stored, write_template
 
 from ..conftest import ROOT
-from ..workflow_support import snakemake_exe
+from ..workflow_support import RUN_TIMEOUT, snakemake_exe
 
 STORED = {"backend": "stored", "path": "outputs/{benchmark}/{prompt}.txt"}
 
@@ -144,7 +144,7 @@ def test_the_template_command(tmp_path):
 
     def run(*args):
         return subprocess.run([sys.executable, "-m", "gendermt", "stored", "template", *args],
-                              capture_output=True, text=True, timeout=120,
+                              capture_output=True, text=True, timeout=RUN_TIMEOUT,
                               env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"})
 
     proc = run("--benchmark", "fairtranslate", "--out", str(tmp_path / "mine"),
@@ -192,7 +192,7 @@ def test_an_old_output_is_never_taken_as_a_source_file(tmp_path, guarded):
     (tmp_path / "results/r").mkdir(parents=True)
     (tmp_path / "results/r/raw.txt").write_text("an earlier run's output\n")
     proc = subprocess.run([snakemake_exe(), "--cores", "1"], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=RUN_TIMEOUT)
     if not guarded:
         assert proc.returncode == 0  # Snakemake's own behaviour: the old file is used
         assert (tmp_path / "results/r/table.csv").read_text() == "an earlier run's output\n"

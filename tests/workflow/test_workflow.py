@@ -197,7 +197,8 @@ def test_translation_metadata_records_system_backend_and_template(default_run):
 
     default_run.require_success()
     config = yaml.safe_load(default_run.path("config/config.yaml").read_text(encoding="utf-8"))
-    templates = load_templates(default_run.path("src/gendermt/benchmarks/fairtranslate/prompts/translate.yaml"))
+    templates = load_templates(
+        default_run.path("src/gendermt/benchmarks/fairtranslate/prompts/translate.yaml"))
     for system, prompt in sorted(RUNS):
         meta = read_json(default_run.path(FT / "translations" / system / f"{prompt}.meta.json"))
         where = f"{system}/{prompt}.meta.json"

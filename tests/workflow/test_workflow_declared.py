@@ -26,7 +26,8 @@ CONFIG = {
         "mt-geneval": {
             "data": {"root": "resources/mt-geneval", "languages": LANGS, "split": "test",
                      "sets": ["counterfactual"]},
-            "templates": "src/gendermt/benchmarks/mt_geneval/prompts/translate.yaml", "prompts": ["baseline"],
+            "templates": "src/gendermt/benchmarks/mt_geneval/prompts/translate.yaml",
+            "prompts": ["baseline"],
             "systems": SYSTEMS, "postprocess": ["first_line", "strip_quotes"],
             "metrics": ["bleu", "chrf"]},
         NAME: {"languages": LANGS, "prompts": ["baseline"], "systems": SYSTEMS,
@@ -113,14 +114,15 @@ def test_summary_scorecard_and_finish_reasons(project):
 
 def test_every_declared_rule_fingerprints_and_provides_what_its_script_runs(
         tmp_path_factory):
-    """tests/workflow/test_fingerprints.py's and tests/workflow/test_env_imports.py's checks, on a plan of the
+    """tests/workflow/test_fingerprints.py's and tests/workflow/test_env_imports.py's checks, on a
+    plan of the
     declared benchmark (the default does not run it, so those tests never see its rules)."""
     from pathlib import Path
 
     from ..conftest import ROOT
     from ..dag_params import plan
-    from ..test_env_imports import env_faults
-    from ..test_fingerprints import all_faults
+    from .test_env_imports import env_faults
+    from .test_fingerprints import all_faults
 
     project = copy_project(tmp_path_factory.mktemp("declared-plan") / "project",
                            share_cache=False)

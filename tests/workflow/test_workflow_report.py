@@ -8,13 +8,14 @@ import re
 
 import pytest
 
-from ..workflow_support import explain, snakemake
+from ..workflow_support import RUN_TIMEOUT, explain, snakemake
 
 
 @pytest.fixture(scope="module")
 def report(default_run):
     default_run.require_success()
-    proc = snakemake(default_run.workdir, "--report", "results/default/report.html", timeout=300)
+    proc = snakemake(default_run.workdir, "--report", "results/default/report.html",
+                     timeout=RUN_TIMEOUT)
     assert proc.returncode == 0, explain(proc)
     html = default_run.path("results/default/report.html").read_text(encoding="utf-8")
 

@@ -32,7 +32,8 @@ BIG = "big/fairtranslate.parquet"
 def mini_config(data: str, run: str = "mini", systems: dict | None = None) -> dict:
     return {"run": run,
             "benchmarks": {"fairtranslate": {
-                "data": {"path": data}, "templates": "src/gendermt/benchmarks/fairtranslate/prompts/translate.yaml",
+                "data": {"path": data},
+                "templates": "src/gendermt/benchmarks/fairtranslate/prompts/translate.yaml",
                 "prompts": ["baseline"], "systems": list(systems or {"copy-source": 0}),
                 "postprocess": ["first_line"], "metrics": ["bleu"],
                 "clean_outlier": {"enabled": False}}},

@@ -176,10 +176,10 @@ def test_cli_json_equals_the_workflow(run, records, capsys):
 
 
 def test_report_leads_with_the_scorecard(run):
-    from ..workflow_support import snakemake
+    from ..workflow_support import RUN_TIMEOUT, snakemake
 
     report = run.path("report.html")
-    proc = snakemake(run.workdir, "--report", str(report), timeout=300)
+    proc = snakemake(run.workdir, "--report", str(report), timeout=RUN_TIMEOUT)
     assert proc.returncode == 0, proc.stderr
     html = report.read_text(encoding="utf-8")
     cats = json.loads(re.search(r"var categories = (\{.*?\});\n", html).group(1))

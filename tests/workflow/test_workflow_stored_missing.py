@@ -13,7 +13,7 @@ import pytest
 
 from .. import default_plan as plan
 from ..conftest import ROOT
-from ..workflow_support import output_of, planned_jobs, snakemake
+from ..workflow_support import RUN_TIMEOUT, output_of, planned_jobs, snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -62,7 +62,7 @@ def test_missing_stored_outputs_stop_the_start_up_and_change_nothing(project, dr
 def test_the_template_files_let_it_plan_the_systems_translations(project):
     proc = subprocess.run([sys.executable, "-m", "gendermt", "stored", "template",
                            "--benchmark", "fairtranslate", "--out", "outputs"],
-                          cwd=project, capture_output=True, text=True, timeout=120,
+                          cwd=project, capture_output=True, text=True, timeout=RUN_TIMEOUT,
                           env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"})
     assert proc.returncode == 0, proc.stderr
     (project / "mine.yaml").write_text(MINE.replace(

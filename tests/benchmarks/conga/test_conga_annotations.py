@@ -26,7 +26,7 @@ from ...conftest import ROOT
 
 SAMPLE = ROOT / "resources" / "conga" / "gENder-IT-sample.tsv"
 ALTERNATIVES = ROOT / "resources" / "conga" / "annotations" / "translations.tsv"
-TEMPLATES = ROOT / "resources" / "prompts" / "conga-annotate.yaml"
+TEMPLATES = ROOT / "src/gendermt/benchmarks/conga/prompts/annotate.yaml"
 IT = TagScheme.target()
 
 

@@ -463,7 +463,8 @@ def test_load_needs_exactly_one_source():
 @pytest.fixture
 def hf_offline(monkeypatch):
     """Offline mode for huggingface_hub, which reads HF_HUB_OFFLINE once at import."""
-    hf_constants = pytest.importorskip("huggingface_hub.constants")
+    hf_constants = pytest.importorskip(
+        "huggingface_hub.constants", reason="needs the hub extra: pip install -e '.[hub]'")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setattr(hf_constants, "HF_HUB_OFFLINE", True)
     assert hf_constants.is_offline_mode()

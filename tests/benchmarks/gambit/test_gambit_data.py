@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from gendermt.translation.backends.stored import read_table
 
 from gendermt.benchmarks.gambit.data import TEXT_TYPES, build, isco_code_of, load, text_type_of
 from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
+from gendermt.translation.backends.stored import read_table
 
 ROOT = Path(__file__).resolve().parents[3]
 RES = ROOT / "resources" / "gambit"

@@ -12,11 +12,11 @@ from gendermt.translation.prompts import load_templates
 
 from ...conftest import ROOT
 
-PROMPTS = ROOT / "resources" / "prompts"
+PROMPTS = ROOT / "src" / "gendermt" / "benchmarks"
 
 
 def test_gate_x_e_prompt_renders_source_and_translation():
-    template = load_templates(PROMPTS / "gate-x-e.yaml")["step_by_step"]
+    template = load_templates(PROMPTS / "gate_x_e/prompts/rewrite.yaml")["step_by_step"]
     messages = gxe_inputs.render(template, "Onu gördüm.", "I saw her.", "tr")
     assert [m["role"] for m in messages] == ["system", "user"]
     user = messages[-1]["content"]
@@ -28,7 +28,7 @@ def test_gate_x_e_prompt_renders_source_and_translation():
 
 
 def test_gate_x_e_prompt_examples_are_answers_the_parser_reads():
-    template = load_templates(PROMPTS / "gate-x-e.yaml")["step_by_step"]
+    template = load_templates(PROMPTS / "gate_x_e/prompts/rewrite.yaml")["step_by_step"]
     examples = template["user"].split("Example ")[1:]
     parsed = [parse_answer(e.split("Now the sentence")[0]) for e in examples]
     assert [p.none for p in parsed] == [False, True, False]
@@ -36,7 +36,7 @@ def test_gate_x_e_prompt_examples_are_answers_the_parser_reads():
 
 
 def test_gate_prompt_renders_gender_and_language():
-    template = load_templates(PROMPTS / "gate.yaml")["rewrite"]
+    template = load_templates(PROMPTS / "gate/prompts/rewrite.yaml")["rewrite"]
     messages = gate_inputs.render(template, "The doctor came.", "La doctora vino.",
                                   "masculine", "es")
     user = messages[-1]["content"]

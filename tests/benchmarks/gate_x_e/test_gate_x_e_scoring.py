@@ -207,7 +207,7 @@ def test_gpt35_templates_render_the_translation_only():
     from gendermt.benchmarks.gate_x_e.inputs import render
     from gendermt.translation.prompts import load_templates
 
-    templates = load_templates(ROOT / "resources" / "prompts" / "gate-x-e.yaml")
+    templates = load_templates(ROOT / "src/gendermt/benchmarks/gate_x_e/prompts/rewrite.yaml")
     zero, few = templates["gpt35_zero_shot"], templates["gpt35_few_shot"]
     assert zero["answer"] == few["answer"] == "neutral" and zero["version"] == 1
     assert "answer" not in templates["step_by_step"]

@@ -23,7 +23,7 @@ from gendermt.config.errors import GenderMTError
 from ...conftest import ROOT
 
 NEOGATE = ROOT / "resources" / "neogate"
-TEMPLATES = ROOT / "resources" / "prompts" / "neogate.yaml"
+TEMPLATES = ROOT / "src/gendermt/benchmarks/neogate/prompts/translate.yaml"
 PARADIGMS = {"asterisk": {"mapping": str(NEOGATE / "asterisk.json")},
              "schwa": {"mapping": str(NEOGATE / "schwa.json")}}
 

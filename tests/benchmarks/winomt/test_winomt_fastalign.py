@@ -10,6 +10,7 @@ from gendermt.benchmarks.winomt.align import parse_links
 from gendermt.benchmarks.winomt.fastalign import _digamma, _dlogz, _viterbi, _z, align_forward
 
 from ...conftest import ROOT
+from . import WINOMT_EXTRA
 
 SHARED = ROOT.parent / "shared"
 REFERENCE = SHARED / "reference" / "fast_align"
@@ -130,7 +131,7 @@ def test_align_command_rejects_a_line_without_separator(tmp_path, capsys):
 
 
 def test_align_command_with_eflomal(tmp_path, capsys):
-    pytest.importorskip("eflomal", reason="eflomal (the `winomt` extra) is not installed")
+    pytest.importorskip("eflomal", reason=WINOMT_EXTRA)
     from gendermt.cli import main
 
     bitext = tmp_path / "bitext.txt"

