@@ -32,6 +32,11 @@ ROOT = Path(__file__).resolve().parents[1]
 #: one folder deeper finds the checkout one parent further up. Applied to the old source, so
 #: that the old fingerprint names the new code.
 EQUIVALENT = {
+    # the judge's default prompt file, moved into GAMBIT's folder: the same file's path
+    "gendermt.benchmarks.gambit.judge": [
+        ('DEFAULT_TEMPLATES = ROOT / "resources" / "prompts" / "gambit-judge.yaml"',
+         'DEFAULT_TEMPLATES = Path(__file__).resolve().parent / "prompts" / "judge.yaml"'),
+    ],
     "gendermt.data_sources": [
         ("PROJECT = Path(__file__).resolve().parents[2]  # the checkout: src/gendermt/ → ..",
          "PROJECT = Path(__file__).resolve().parents[3]  "
