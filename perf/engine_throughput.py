@@ -168,25 +168,25 @@ def keep_alive_client(port: int, texts: list[str], concurrency: int) -> float:
 
 @contextlib.contextmanager
 def sending_cpu() -> Iterator[list[float]]:
-    """CPU seconds of this process (every thread) while the engine sends (Engine.run), in
-    the list given, once the block ends."""
+    """CPU seconds of this process (every thread) while the engine sends (Engine.send, its
+    generator run to its end), in the list given, once the block ends."""
     from gendermt.translation.engine import Engine
 
     spent = [0.0]
-    run = Engine.run
+    send = Engine.send
 
-    def timed(self: Engine, *args: object, **kwargs: object) -> None:
+    def timed(self: Engine, *args: object, **kwargs: object) -> Iterator[object]:
         c0 = time.process_time()
         try:
-            run(self, *args, **kwargs)
+            yield from send(self, *args, **kwargs)
         finally:
             spent[0] += time.process_time() - c0
 
-    Engine.run = timed  # type: ignore[method-assign]
+    Engine.send = timed  # type: ignore[method-assign]
     try:
         yield spent
     finally:
-        Engine.run = run  # type: ignore[method-assign]
+        Engine.send = send  # type: ignore[method-assign]
 
 
 def engine_job(url: str, texts: list[str], concurrency: int, batch_size: int,

@@ -332,15 +332,25 @@ def test_a_rerun_from_the_cache_keeps_the_first_runs_record(stage):
 def test_answers_cached_under_the_old_key_are_still_served(stage, tmp_path):
     """Migration: entries stored before the key became the body as sent (the settings with
     base_url, and the request) are served while the body built now is the one built then."""
-    from gendermt.translation.backends import Request
-    from gendermt.translation.runner import request_digest
+    from gendermt.translation.backends import Backend, Request
 
     with FaultServer() as server:
         settings = settings_for(server, temperature=0, max_tokens=32, cache_identity=None)
         identity = {"backend": "openai-compatible", **{
             k: v for k, v in sorted(settings.items())
             if k in ("base_url", "model", "temperature", "max_tokens")}}
-        old = {request_digest(identity, Request(r.item_id, r.source, [
+
+        class Before(Backend):  # the key then: the identity and the request's fields
+            name = "openai-compatible"
+
+            def identity(self):
+                return identity
+
+            def translate(self, batch):
+                raise AssertionError("never sent")
+
+        before = Before({}, None)
+        old = {before.request_digest(Request(r.item_id, r.source, [
             {"role": "user", "content": r.source}])): f"old {r.source}"
             for r in stage.rows.itertuples()}
         RequestCache(tmp_path / "cache").put_many(old, "openai-compatible")

@@ -16,7 +16,7 @@ from gendermt.data.io import read_jsonl, write_jsonl
 from gendermt.translation import engine as engine_module
 from gendermt.translation.backends import Request, build_backend
 from gendermt.translation.cache import RequestCache, _filesystem_of, journal_mode
-from gendermt.translation.engine import Engine
+from gendermt.translation.engine import SYNC, Engine
 from gendermt.translation.runner import translate_file
 
 from ..chat_server import ChatServer
@@ -96,20 +96,19 @@ def test_the_deadline_holds_on_a_reused_connection(stage):
 
 def commits_and_syncs(tmp_path, server, monkeypatch, sync_every, n=N, batch_size=4):
     """Run the engine on ``n`` requests; count the cache's commits while sending, its
-    durable ones, and the caller's syncs (``on_batch``)."""
+    durable ones, and the caller's syncs (``SYNC``)."""
     monkeypatch.setattr(engine_module, "SYNC_EVERY", sync_every)
     backend = build_backend({"backend": "openai-compatible", "base_url": server.url,
                              "model": "m", "batch_size": batch_size, "concurrency": 2},
                             pd.DataFrame(), {})
-    cache = RequestCache(tmp_path / "cache")
     requests = [Request(f"i{k}", f"source {k}", [{"role": "user", "content": f"source {k}"}])
                 for k in range(n)]
-    engine = Engine(backend, cache, requests, who="test", run_id="r1")
-    engine.plan(engine.lookup(), "given")
+    engine = Engine(backend, tmp_path / "cache", requests, who="test", run_id="r1")
+    cache = engine.cache  # the engine's own
+    engine.prepare("given")
     statements = []
     cache._con().set_trace_callback(statements.append)
-    synced = []
-    engine.run(lambda *a: None, on_batch=lambda: synced.append(time.monotonic()))
+    synced = [time.monotonic() for answer in engine.send() if answer is SYNC]
     commits = sum(s.strip().upper() == "COMMIT" for s in statements)
     durable = sum("synchronous=FULL" in s for s in statements)
     return commits, durable, len(synced), cache

@@ -2,13 +2,12 @@ import json
 
 import pytest
 
-import gendermt.translation.backends as backends
 from gendermt.config.errors import GenderMTError
 from gendermt.data.io import read_jsonl
-from gendermt.translation.backends import Request, build_backend, system_gpus
+from gendermt.translation.backends import BACKENDS, Request, build_backend, system_gpus
 from gendermt.translation.backends.base import Backend
 from gendermt.translation.postprocess import first_line, pipeline, strip_quotes
-from gendermt.translation.runner import request_key, translate_file
+from gendermt.translation.runner import translate_file
 
 
 def requests_for(data):
@@ -99,21 +98,21 @@ def test_resume_translates_only_missing_items(stage, sample_data, monkeypatch):
     """A killed job leaves a partial file (possibly with a torn last line); the rerun
     translates only what is missing and the output has every item once, in order."""
     data, inputs, out, meta = stage
-    monkeypatch.setitem(backends.BACKENDS, "counting", Counting)
+    monkeypatch.setitem(BACKENDS, "counting", Counting)
     ids = list(sample_data["item_id"])
     source = dict(zip(sample_data["item_id"], sample_data["source"], strict=True))
-    identity = {"backend": "counting"}
+    counting = Counting({"backend": "counting"}, None)  # its request digest: the key
     partial = out.with_name(out.name + ".partial")
     partial.parent.mkdir(parents=True)
     done = [ids[3], ids[0], ids[10]]  # any order, as batches may finish
     stale = ids[20]  # made for another prompt: must be translated again
     with partial.open("w") as fh:
         for item in done:
-            key = request_key(identity, Request(item, source[item], []))
+            key = counting.request_digest(Request(item, source[item], []))[:16]
             fh.write(json.dumps({"item_id": item, "key": key, "raw": '"kept"',
                                  "seconds": 0.1}) + "\n")
-        key = request_key(identity, Request(stale, source[stale], [{"role": "user",
-                                                                     "content": "other"}]))
+        key = counting.request_digest(Request(stale, source[stale], [{"role": "user",
+                                                                       "content": "other"}]))[:16]
         fh.write(json.dumps({"item_id": stale, "key": key, "raw": "old", "seconds": 0}) + "\n")
         fh.write('{"item_id": "' + ids[11] + '", "raw": "tor')  # killed mid-write
     Counting.seen = []
@@ -150,7 +149,7 @@ class Failing(Backend):
 
 def test_a_failed_job_leaves_no_output_but_keeps_its_progress(stage, monkeypatch):
     data, inputs, out, meta = stage
-    monkeypatch.setitem(backends.BACKENDS, "failing", Failing)
+    monkeypatch.setitem(BACKENDS, "failing", Failing)
     Failing.calls = 0
     with pytest.raises(RuntimeError, match="bus"):
         translate_file(inputs, data, "failing", {"backend": "failing"}, out, meta)

@@ -10,26 +10,29 @@ annotator all call a backend through :class:`Engine`. It owns:
   as an oracle answers per item and is not deduplicated), in batches of the backend's size,
   in the order the caller asks for (``given``, or ``longest-first`` as translation does:
   what is batched together can change an LLM's answers, so the order is part of a run);
-* the sending: each answer is handed to the caller as it arrives (translation writes it to
-  its partial file), then each batch's answers are written to the cache, with the release of their
-  claims, in one commit (a kill loses at most the batch in flight; a rerun sends nothing already
-  answered); at most every ``SYNC_EVERY`` seconds, and after the last batch, the caller's copy is
-  made durable (``on_batch``: translation fsyncs its partial file) and that commit is synced to disk
-  (see :mod:`gendermt.translation.cache`); a backend giving the wrong number of answers is an error;
+* the sending (:meth:`Engine.send`, a generator): each answer is yielded to the caller as it
+  arrives (translation writes it to its partial file), then each batch's answers are written to
+  the cache, with the release of their claims, in one commit (a kill loses at most the batch in
+  flight; a rerun sends nothing already answered); at most every ``SYNC_EVERY`` seconds, and
+  after the last batch, the engine yields :data:`SYNC` before that commit (the caller makes its
+  copy durable: translation fsyncs its partial file) and that commit is synced to disk (see
+  :mod:`gendermt.translation.cache`); a backend giving the wrong number of answers is an error;
   an item that fails for good (:class:`~gendermt.translation.backends.base.ItemFailed`) does not
-  discard its batch's other answers: they are kept, and then the run fails naming the item(s);
-  progress counts items.
+  discard its batch's other answers: they are kept, and then the sending fails naming the
+  item(s) (:attr:`Engine.failed`).
 
 What a crash costs: a process killed at any point (SIGKILL included) loses no answer it
 received (each is in the partial file's OS buffers as it arrives and in the cache at its
 batch's commit); an OS crash or power loss loses at most the last ``SYNC_EVERY`` seconds of
 answers, which the rerun asks again. The backend's connections and threads are its own for
 the job (a keep-alive pool and one executor, reused by every batch) and closed when
-:meth:`Engine.run` ends.
+:meth:`Engine.send` ends.
 
-A cache that cannot be opened, read or written costs a warning, never the answers. What a
-caller does around the engine (translation's partial file, run records and metadata) stays
-with the caller; :func:`ask` is the whole loop for a model used as an instrument.
+The engine opens the request cache (and backfills it with answers a caller kept that it lacks,
+:meth:`Engine.prepare`) and keeps the caller's run records there (:meth:`Engine.record_run`). A
+cache that cannot be opened, read or written costs a warning, never the answers. What a caller
+does around the engine (translation's partial file, run records and metadata) stays with the
+caller; :func:`ask` is the whole loop for a model used as an instrument.
 """
 
 from __future__ import annotations
@@ -40,9 +43,9 @@ import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from gendermt.config.errors import GenderMTError
 from gendermt.report.progress import Progress
@@ -58,7 +61,7 @@ CLAIM_STALE_AFTER = 120.0
 CLAIM_HEARTBEAT = 20.0
 #: Seconds between looks at the cache while waiting for another process's answers.
 CLAIM_POLL = 0.5
-#: Seconds between two syncs to disk of what was answered (the caller's ``on_batch``, e.g.
+#: Seconds between two syncs to disk of what was answered (the caller's on ``SYNC``, e.g.
 #: the partial file's fsync, and a durable cache commit): an fsync costs milliseconds, a
 #: batch from a fast server less, so a sync a batch would be most of a job's time; what a
 #: power loss can take is bounded by this instead.
@@ -96,22 +99,64 @@ def damaged_cache(cache_dir: str | Path | None, exc: BaseException) -> GenderMTE
         f"(mv {where} {where}.damaged) to start a new one, or restore it from a copy")
 
 
-class Engine:
-    """Sends ``requests`` (each answered once) to ``backend`` through ``cache``.
+class Answer(NamedTuple):
+    """One answer, for every item of ``group`` (a digest, or an item id without ``dedupe``):
+    the raw output, its seconds (since its batch started; an entry's stored seconds), why it
+    ended (``finish``), the run that made it (``run``) and whether it was taken as made
+    elsewhere (``cached``: the request cache, a shared translation, another process) rather
+    than sent by this run."""
 
-    ``who`` names the caller in messages; ``digests`` (by item id) saves computing them
-    again; ``dedupe``: identical requests (same digest) are sent once and their answer given
-    to every item that asked (False for backends that answer per item); ``run_id`` is stored
-    with each cache entry; ``kept_in`` says where answers are kept besides the cache (a
-    partial file), for messages; ``count_tokens``: count output tokens (``tokens``) with the
-    backend's tokenizer.
+    group: str
+    raw: str
+    seconds: float
+    finish: str
+    run: str | None
+    cached: bool
+
+    @classmethod
+    def of_entry(cls, group: str, entry: Mapping[str, Any]) -> Answer:
+        """The answer a cache entry (or a shared translation, ``{"raw"}``) gives."""
+        return cls(group, entry["raw"], entry.get("seconds") or 0.0,
+                   entry.get("finish") or "unknown", entry.get("run_id"), True)
+
+
+class Sync:
+    """Yielded by :meth:`Engine.send` when the caller's copy of what it was given is due to
+    be made durable (translation fsyncs its partial file): at most every ``SYNC_EVERY``
+    seconds, after the last batch and after a batch with failures, always before that
+    batch's answers go to the cache (a kill between the two leaves answers only in the
+    caller's copy: the resuming run backfills the cache from it)."""
+
+    def __repr__(self) -> str:
+        return "SYNC"
+
+
+SYNC = Sync()
+
+
+class Engine:
+    """Sends ``requests`` (each answered once) to ``backend`` through the request cache.
+
+    ``cache``: the request cache's directory (opened here, for a ``cacheable`` backend;
+    None: no cache) or a cache already open. ``who`` names the caller in messages;
+    ``digests`` (by item id) saves computing them again; ``dedupe``: identical requests
+    (same digest) are sent once and their answer given to every item that asked (False for
+    backends that answer per item); ``run_id`` is stored with each cache entry; ``kept_in``
+    says where answers are kept besides the cache (a partial file), for messages;
+    ``count_tokens``: count output tokens (``tokens``) with the backend's tokenizer.
+
+    The calls, in order: :meth:`prepare` (what is answered already, what to send), then
+    :meth:`send` (a generator: each answer as it arrives).
     """
 
-    def __init__(self, backend: Any, cache: RequestCache, requests: Iterable[Request], *,
-                 who: str, digests: Mapping[str, str] | None = None, dedupe: bool = True,
+    def __init__(self, backend: Any, cache: RequestCache | str | Path | None,
+                 requests: Iterable[Request], *, who: str,
+                 digests: Mapping[str, str] | None = None, dedupe: bool = True,
                  run_id: str | None = None, kept_in: str | Path | None = None,
                  count_tokens: bool = False) -> None:
-        self.backend, self.cache, self.who, self.run_id = backend, cache, who, run_id
+        self.backend, self.who, self.run_id = backend, who, run_id
+        self.cache = (cache if isinstance(cache, RequestCache)
+                      else open_cache(cache if backend.cacheable else None))
         self.kept_in = kept_in
         self.requests = list(requests)
         self.digests = {r.item_id: (digests[r.item_id] if digests is not None
@@ -133,9 +178,30 @@ class Engine:
         #: tokens the backend generated (those its outputs leave out included); None where
         #: it does not say
         self.generated: int | None = None
+        #: the requests that failed for good in the batch :meth:`send` failed on
+        self.failed: list[Request] = []
         self._synced = time.monotonic()  # when answers were last synced to disk
 
     # ------------------------------------------------------------------ the look-up
+    def prepare(self, order: Order, kept: Mapping[str, Mapping[str, Any]] | None = None,
+                shared: Mapping[str, str] | None = None) -> dict[str, dict[str, Any]]:
+        """The answers at hand by digest (:meth:`lookup`'s cache entries, then ``shared``
+        raw outputs by digest, ``{"raw"}``), once ``kept`` answers the cache lacks are
+        stored there (:meth:`backfill`); plans the rest (:meth:`plan`, in ``order``)."""
+        at_hand = self.lookup()
+        backfilled = self.backfill(kept or {})
+        if backfilled:
+            log.info("%d resumed outputs the request cache %s lacked (a kill between the two) "
+                     "stored there", backfilled, self.cache.path)
+        shared_found = {d: {"raw": shared[d]} for d in dict.fromkeys(self.digests.values())
+                        if self.backend.cacheable and d in (shared or {}) and d not in at_hand}
+        if shared_found:
+            log.info("%d requests answered by the system's translation of the distinct sources",
+                     len(shared_found))
+        at_hand.update(shared_found)
+        self.plan(at_hand, order)
+        return at_hand
+
     def lookup(self, requests: Iterable[Request] | None = None) -> dict[str, dict[str, Any]]:
         """Cache entries (``{"raw", "run_id", "seconds"}``) by current digest of ``requests``
         (default: all), those found under a legacy key re-stored under the current one."""
@@ -238,43 +304,51 @@ class Engine:
                        {d: kept[d].get("finish") for d in digests})
         return sum(map(len, by_run.values()))
 
-    def run(self, on_answer: Callable[[str, str, float, str], None], *,
-            progress: Progress | None = None,
-            on_batch: Callable[[], None] | None = None,
-            on_failures: Callable[[list[tuple[Request, Exception]]], None] | None = None,
-            on_cached: Callable[[str, dict[str, Any]], None] | None = None
-            ) -> None:
-        """Send :attr:`to_send` (see :meth:`plan`) in batches.
 
-        ``on_answer(group, raw, seconds, finish_reason)`` as each answer arrives (seconds
-        since its batch started); ``on_batch()`` once a batch is complete, before its answers
-        go to the cache, at most every ``SYNC_EVERY`` seconds and after the last batch and a
-        batch with failures (make the caller's copy durable: a power loss takes at most what
-        came since); ``on_failures(failures)`` before the run fails on items that failed for
-        good (the batch's other answers are kept). The backend is closed (its ``close()``:
-        connections, threads) when the run ends.
+    # ------------------------------------------------------------------ the run records
+    def record_run(self, run_id: str, record: Mapping[str, Any]) -> None:
+        """Keep a run's record in the cache (a cache that cannot be written: a warning)."""
+        try:
+            self.cache.put_run(run_id, dict(record))
+        except sqlite3.Error as exc:
+            log.warning("the request cache %s cannot be written (%s)", self.cache.path, exc)
+
+    def runs(self, run_ids: Iterable[str]) -> dict[str, dict]:
+        """The cache's records of ``run_ids`` (none where it cannot be read)."""
+        try:
+            return self.cache.runs(run_ids)
+        except sqlite3.Error:
+            return {}
+
+    # ------------------------------------------------------------------ the sending
+    def send(self) -> Iterator[Answer | Sync]:
+        """Send :attr:`to_send` (see :meth:`plan`) in batches, yielding each
+        :class:`Answer` as it arrives (its seconds: since its batch started) and
+        :data:`SYNC` when the caller's copy is due to be made durable (see :class:`Sync`).
+
+        An item that fails for good does not discard its batch's other answers: they are
+        yielded and cached, then the run fails naming the item(s) (:attr:`failed` holds
+        them). The backend is closed (its ``close()``: connections, threads) when the
+        sending ends; close the generator (``contextlib.closing``) if not iterating to its end.
 
         With a cache and ``dedupe``, each request is claimed in the cache before it is sent
         (:meth:`RequestCache.claim`): one that another process sharing the cache is sending
         now is not sent again; its answer is taken from the cache once that process stored
-        it (``on_cached(group, entry)``, by default ``on_answer``), and sent here only if
-        that process gave it up (failed, died, or stopped refreshing its claims).
+        it (an answer with ``cached`` set), and sent here only if that process gave it up
+        (failed, died, or stopped refreshing its claims).
         """
         try:
-            self._run(on_answer, progress, on_batch, on_failures, on_cached)
+            self._synced = time.monotonic()
+            if self.cache.path is None or not self.dedupe:
+                yield from self._send(self.to_send)
+            else:
+                yield from self._send_claimed()
         finally:  # the job's connections and threads
             close = getattr(self.backend, "close", None)
             if close is not None:
                 close()
 
-    def _run(self, on_answer: Callable[[str, str, float, str], None],
-             progress: Progress | None, on_batch: Callable[[], None] | None,
-             on_failures: Callable[[list[tuple[Request, Exception]]], None] | None,
-             on_cached: Callable[[str, dict[str, Any]], None] | None) -> None:
-        self._synced = time.monotonic()
-        if self.cache.path is None or not self.dedupe:
-            self._send(self.to_send, on_answer, progress, on_batch, on_failures)
-            return
+    def _send_claimed(self) -> Iterator[Answer | Sync]:
         owner = owner_id(self.run_id or uuid.uuid4().hex[:12])
         pending = list(self.to_send)
         stop = threading.Event()
@@ -296,100 +370,73 @@ class Engine:
                 ours = [r for r in pending if self.digests[r.item_id] in mine]
                 pending = [r for r in pending if self.digests[r.item_id] not in mine]
                 if ours:
-                    self._send(ours, on_answer, progress, on_batch, on_failures, owner)
+                    yield from self._send(ours, owner)
                 if pending:
-                    pending = self._answered_elsewhere(pending, on_answer, on_cached,
-                                                       progress, wait=not ours)
+                    left: list[Request] = []
+                    yield from self._answered_elsewhere(pending, left, wait=not ours)
+                    pending = left
         finally:
             stop.set()
             beat.join()
             with contextlib.suppress(sqlite3.Error):
                 self.cache.release(owner)
 
-    def _answered_elsewhere(self, pending: list[Request],
-                            on_answer: Callable[[str, str, float, str], None],
-                            on_cached: Callable[[str, dict[str, Any]], None] | None,
-                            progress: Progress | None, wait: bool) -> list[Request]:
-        """Hand over the answers of ``pending`` that another process stored; returns those
-        still missing (after a short wait when nothing else is to be done)."""
+    def _answered_elsewhere(self, pending: list[Request], left: list[Request],
+                            wait: bool) -> Iterator[Answer]:
+        """The answers of ``pending`` that another process stored; those still missing go
+        to ``left`` (after a short wait when nothing else is to be done)."""
         if wait:
             time.sleep(CLAIM_POLL)
         try:
             found = self.cache.entries(self.digests[r.item_id] for r in pending)
         except sqlite3.Error:
             found = {}
-        left = []
         for r in pending:
             entry = found.get(self.digests[r.item_id])
             if entry is None:
                 left.append(r)
                 continue
             group = self.group[r.item_id]
-            if on_cached is not None:
-                on_cached(group, entry)
-            else:
-                on_answer(group, entry["raw"], entry.get("seconds") or 0.0,
-                          entry.get("finish") or "unknown")
             self.from_elsewhere += len(self.items_of[group])
-            if progress is not None:
-                progress.update(len(self.items_of[group]))
-        return left
+            yield Answer.of_entry(group, entry)
 
-    def _send(self, requests: list[Request], on_answer: Callable[[str, str, float, str], None],
-              progress: Progress | None, on_batch: Callable[[], None] | None,
-              on_failures: Callable[[list[tuple[Request, Exception]]], None] | None,
-              owner: str | None = None) -> None:
-        """Send ``requests`` in batches (see :meth:`run`); ``owner``'s claims of each batch
+    def _send(self, requests: list[Request], owner: str | None = None
+              ) -> Iterator[Answer | Sync]:
+        """Send ``requests`` in batches (see :meth:`send`); ``owner``'s claims of each batch
         are released in the commit of its answers."""
-        backend = self.backend
-        for start in range(0, len(requests), backend.batch_size):
-            batch = requests[start:start + backend.batch_size]
-            answers = _Batch(self, batch, on_answer, progress)
-            backend.finish_reasons = backend.generated_tokens = None
-            self._answer(batch, answers)
-            b0, failures, got, finish, outs, extra = (answers.b0, answers.failures,
-                                                      answers.got, answers.finish,
-                                                      answers.outs, answers.extra)
-            if extra or len(outs) + len(failures) != len(batch):
-                raise RuntimeError(f"{self.who}: backend {backend.name} returned "
-                                   f"{len(outs) + len(failures) + extra} answers for "
-                                   f"{len(batch)} requests")
-            per_item = (time.perf_counter() - b0) / len(batch)
+        size = self.backend.batch_size
+        for start in range(0, len(requests), size):
+            batch = requests[start:start + size]
+            answers = _Batch(self, batch)
+            self.backend.finish_reasons = self.backend.generated_tokens = None
+            for i, raw in self.backend.translate_each(batch):
+                answer = answers.take(i, raw)
+                if answer is not None:
+                    yield answer
+            answers.check()
+            per_item = (time.perf_counter() - answers.b0) / len(batch)
             # the caller's copy first (a kill between the two leaves answers only there:
             # the resuming run backfills the cache from it), synced when due
             now = time.monotonic()
-            sync = bool(failures) or start + backend.batch_size >= len(requests) or \
+            sync = bool(answers.failures) or start + size >= len(requests) or \
                 now - self._synced >= SYNC_EVERY
             if sync:
                 self._synced = now
-                if on_batch is not None:
-                    on_batch()
+                yield SYNC
             # one commit: the answers and the release of their claims (the heartbeat keeps
             # the others fresh: refreshing them all a batch rewrote every claim row)
-            self.store(got, {self.digests[r.item_id]: per_item for r in batch}, finish=finish,
+            self.store(answers.got, {self.digests[r.item_id]: per_item for r in batch},
+                       finish=answers.finish, durable=sync,
                        release=None if owner is None else
-                       (owner, [self.digests[r.item_id] for r in batch]), durable=sync)
-            self._tally(batch, outs)
-            if failures:
-                if on_failures is not None:
-                    on_failures(failures)
-                self._raise_failures(failures, len(batch) - len(failures))
-            blank = sum(is_blank(raw) for raw in outs)
+                       (owner, [self.digests[r.item_id] for r in batch]))
+            self._tally(batch, answers.outs)
+            if answers.failures:
+                self.failed = [r for r, _ in answers.failures]
+                self._raise_failures(answers.failures, len(batch) - len(answers.failures))
+            blank = sum(is_blank(raw) for raw in answers.outs)
             if blank:
                 log.warning("%s: %d empty output(s) in this batch (kept%s, not cached)",
                             self.who, blank, f" in {self.kept_in}" if self.kept_in else "")
-
-    def _answer(self, batch: list[Request], answers: _Batch) -> None:
-        """The backend's answers to ``batch``, each taken by ``answers`` as it arrives."""
-        backend = self.backend
-        # A backend that answers in threads of its own hands each answer over there
-        # (no thread switch an answer); any other yields them here.
-        into = getattr(backend, "translate_into", None)
-        if into is not None:
-            into(batch, answers.take)
-        else:
-            for i, raw in backend.translate_each(batch):
-                answers.take(i, raw)
 
     def _tally(self, batch: list[Request], outs: list[str]) -> None:
         """Count a sent batch: its requests, its outputs' tokens (with ``count_tokens``)
@@ -421,64 +468,64 @@ class Engine:
 class _Batch:
     """What a batch's answers gave so far; :meth:`take` takes each as it arrives."""
 
-    def __init__(self, engine: Engine, batch: list[Request],
-                 on_answer: Callable[[str, str, float, str], None],
-                 progress: Progress | None) -> None:
-        self.engine, self.batch, self.on_answer, self.progress = (engine, batch, on_answer,
-                                                                  progress)
+    def __init__(self, engine: Engine, batch: list[Request]) -> None:
+        self.engine, self.batch = engine, batch
         self.b0 = time.perf_counter()
         self.failures: list[tuple[Request, Exception]] = []
         self.got: dict[str, str] = {}
         self.finish: dict[str, str] = {}
         self.outs: list[str] = []
         self.extra = 0
-        self._lock = threading.Lock()
 
-    def take(self, i: int, raw: Any) -> None:
-        """Answer ``i`` (or the error it failed with), in whichever thread it arrives in,
-        one at a time: handed to the caller at once."""
+    def take(self, i: int, raw: Any) -> Answer | None:
+        """Answer ``i`` (or the error it failed with): the answer to hand to the caller at
+        once (None for a failure or an answer nobody asked for)."""
         engine, backend = self.engine, self.engine.backend
-        with self._lock:
-            if not 0 <= i < len(self.batch):
-                self.extra += 1
-                return
-            req = self.batch[i]
-            if isinstance(raw, Exception):
-                self.failures.append((req, raw))
-                return
-            if not isinstance(raw, str):
-                raise RuntimeError(f"{engine.who}: backend {backend.name} returned "
-                                   f"{type(raw).__name__} for item {req.item_id}")
-            seconds = time.perf_counter() - self.b0
-            digest = engine.digests[req.item_id]
-            self.got[digest] = raw
-            self.outs.append(raw)
-            group = engine.group[req.item_id]
-            self.finish[digest] = reason = backend.finish_reason_of(i, req)
-            self.on_answer(group, raw, seconds, reason)
-            n = len(engine.items_of[group])
-            engine.answered += n
-            if self.progress is not None:
-                self.progress.update(n)
+        if not 0 <= i < len(self.batch):
+            self.extra += 1
+            return None
+        req = self.batch[i]
+        if isinstance(raw, Exception):
+            self.failures.append((req, raw))
+            return None
+        if not isinstance(raw, str):
+            raise RuntimeError(f"{engine.who}: backend {backend.name} returned "
+                               f"{type(raw).__name__} for item {req.item_id}")
+        seconds = time.perf_counter() - self.b0
+        digest = engine.digests[req.item_id]
+        self.got[digest] = raw
+        self.outs.append(raw)
+        group = engine.group[req.item_id]
+        self.finish[digest] = reason = backend.finish_reason_of(i, req)
+        engine.answered += len(engine.items_of[group])
+        return Answer(group, raw, seconds, reason, engine.run_id, False)
+
+    def check(self) -> None:
+        """A backend giving the wrong number of answers is an error."""
+        if self.extra or len(self.outs) + len(self.failures) != len(self.batch):
+            raise RuntimeError(f"{self.engine.who}: backend {self.engine.backend.name} "
+                               f"returned {len(self.outs) + len(self.failures) + self.extra} "
+                               f"answers for {len(self.batch)} requests")
 
 
-def ask(backend: Any, cache: RequestCache, requests: list[Request], desc: str,
-        who: str = "judge", unit: str = "text", order: Order = "given"
+def ask(backend: Any, cache: RequestCache | str | Path | None, requests: list[Request],
+        desc: str, who: str = "judge", unit: str = "text", order: Order = "given"
         ) -> tuple[dict[str, str], int, int]:
     """Answers by item id, for a chat model used as an instrument (the GAMBIT judge, the
-    ConGA annotator). Each request is looked up in the cache first; identical requests are
-    sent once, in ``order`` (default: as given); each batch's answers are cached as it
-    returns, so a rerun after a kill sends only what was never answered. Returns
-    ``(answers, requests sent, distinct requests answered from the cache)``."""
+    ConGA annotator); ``cache``: as :class:`Engine`'s (a directory, or a cache open). Each
+    request is looked up in the cache first; identical requests are sent once, in ``order``
+    (default: as given); each batch's answers are cached as it returns, so a rerun after a
+    kill sends only what was never answered. Returns ``(answers, requests sent, distinct
+    requests answered from the cache)``."""
     engine = Engine(backend, cache, requests, who=who)
-    raw = {d: e["raw"] for d, e in engine.lookup().items()}
+    raw = {d: e["raw"] for d, e in engine.prepare(order).items()}
     cached = len(raw)
-    todo = engine.plan(raw, order)
-
-    def on_answer(group: str, answer: str, seconds: float, finish: str) -> None:
-        raw[group] = answer
-
     with Progress(len(requests), desc, unit=unit,
-                  initial=sum(len(engine.items_of[d]) for d in raw)) as bar:
-        engine.run(on_answer, progress=bar)
-    return {r.item_id: raw[engine.digests[r.item_id]] for r in requests}, len(todo), cached
+                  initial=sum(len(engine.items_of[d]) for d in raw)) as bar, \
+            contextlib.closing(engine.send()) as answers:
+        for answer in answers:
+            if isinstance(answer, Answer):
+                raw[answer.group] = answer.raw
+                bar.update(len(engine.items_of[answer.group]))
+    return ({r.item_id: raw[engine.digests[r.item_id]] for r in requests},
+            len(engine.to_send), cached)

@@ -31,13 +31,11 @@ cache or resumed does not overwrite how the outputs were first made.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib
 import json
 import logging
 import os
 import platform
-import sqlite3
 import time
 import uuid
 from collections import Counter
@@ -50,9 +48,9 @@ from typing import IO, Any
 import gendermt
 from gendermt.data.io import read_jsonl, write_json, write_jsonl
 from gendermt.report.progress import Progress
-from gendermt.translation.backends import Request, build_backend
+from gendermt.translation.backends import Backend, Request, build_backend
 from gendermt.translation.backends.base import TRUNCATED
-from gendermt.translation.engine import Engine, open_cache
+from gendermt.translation.engine import Answer, Engine
 
 log = logging.getLogger(__name__)
 
@@ -132,20 +130,6 @@ def _throughput_apart(backend: Any, engine: Engine, sent: list[Request], seconds
             "tokens_after_first_line": backend.count_tokens(after) if after else 0}
 
 
-def request_digest(identity: dict[str, Any], request: Request) -> str:
-    """What determines a raw output: the backend's identity (backend, model, revision,
-    decoding settings) and the rendered request; the request cache's key for backends that
-    do not say what they send (:meth:`Backend.request_digest`, which jobs use)."""
-    payload = json.dumps([identity, request.source, request.messages, request.src_lang,
-                          request.tgt_lang], sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(payload.encode()).hexdigest()
-
-
-def request_key(identity: dict[str, Any], request: Request) -> str:
-    """The short form of :func:`request_digest` that partial records carry."""
-    return request_digest(identity, request)[:16]
-
-
 def translate_file(inputs: str | Path, data: str | Path, system: str, settings: dict[str, Any],
                    output: str | Path, meta: str | Path, postprocess: Sequence[str] = (),
                    cache_dir: str | Path | None = None, benchmark: str = "",
@@ -164,21 +148,39 @@ def translate_file(inputs: str | Path, data: str | Path, system: str, settings: 
     digest this system already made for every prompt
     (:mod:`gendermt.translation.source_translations`), taken like cache entries.
     """
-    output = Path(output)
     records = read_jsonl(inputs)
+    prompt = records[0]["prompt"] if records else ""
+    translate_records(records, job_backend(settings, data, benchmark, prompt, threads), system,
+                      output, meta, postprocess, cache_dir, benchmark, shared)
+
+
+def job_backend(settings: dict[str, Any], data: str | Path, benchmark: str, prompt: str,
+                threads: int | None) -> Backend:
+    """The job's backend: its settings resolved, once, for the job's ``benchmark`` and
+    ``prompt`` (such as a stored file's path), with the job's CPU ``threads``."""
+    backend = build_backend(settings, data, {"benchmark": benchmark, "prompt": prompt})
+    backend.threads = threads
+    return backend
+
+
+def translate_records(records: list[dict], backend: Backend, system: str, output: str | Path,
+                      meta: str | Path, postprocess: Sequence[str] = (),
+                      cache_dir: str | Path | None = None, benchmark: str = "",
+                      shared: Mapping[str, str] | None = None) -> None:
+    """:func:`translate_file` for inputs' ``records`` already read and the job's ``backend``
+    (:func:`job_backend`)."""
+    output = Path(output)
     requests = [Request(r["item_id"], r["source"], r["messages"], r.get("src_lang", ""),
                         r.get("tgt_lang", "")) for r in records]
     # Imported by name, so that the translation job's code fingerprint leaves it out: the
     # workflow extracts hypotheses in a stage of its own (`extract`), and an edit of the
     # post-processing code must not redo translations.
     extract = importlib.import_module("gendermt.translation.postprocess").pipeline(postprocess)
-    context = {"benchmark": benchmark, "prompt": records[0]["prompt"] if records else ""}
-    backend = build_backend(settings, data, context)
-    backend.threads = threads
     job = _open_job(system, records, requests, backend, output, cache_dir)
     cached = _answers_at_hand(job, shared)
-    job.to_send = job.engine.plan(cached, "longest-first")
-    job.this_run = _run_record(job.run_id, system, benchmark, context["prompt"])
+    job.to_send = job.engine.to_send
+    job.this_run = _run_record(job.run_id, system, benchmark,
+                               records[0]["prompt"] if records else "")
     t0 = time.perf_counter()
     job.partial.parent.mkdir(parents=True, exist_ok=True)
     with job.partial.open("a", encoding="utf-8") as fh, \
@@ -221,10 +223,6 @@ class _Job:
     this_run: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def cache(self) -> Any:
-        return self.engine.cache
-
-    @property
     def runs_file(self) -> Path:
         return _runs_path(self.partial)
 
@@ -236,10 +234,7 @@ class _Job:
             return
         with self.runs_file.open("a", encoding="utf-8") as rf:
             rf.write(json.dumps(self.this_run, ensure_ascii=False) + "\n")
-        try:
-            self.cache.put_run(self.run_id, self.this_run)
-        except sqlite3.Error as exc:
-            log.warning("the request cache %s cannot be written (%s)", self.cache.path, exc)
+        self.engine.record_run(self.run_id, self.this_run)
 
 
 @dataclass
@@ -252,23 +247,17 @@ class _PartialWriter:
     keys: Mapping[str, str]
     items_of: Mapping[str, list[Request]]
 
-    def take(self, group: str, raw: str, seconds: float, cached_from: str | None,
-             run: str | None, finish: str = "unknown") -> int:
-        """Record ``group``'s answer; returns how many items it answers."""
-        for req in self.items_of[group]:
-            rec = {"item_id": req.item_id, "key": self.keys[req.item_id], "raw": raw,
-                   "seconds": round(seconds, 6), "finish": finish,
-                   **({"cached": True} if cached_from else {}),
-                   **({"run": run} if run else {})}
+    def take(self, answer: Answer) -> int:
+        """Record the answer of its group's items; returns how many items it answers."""
+        for req in self.items_of[answer.group]:
+            rec = {"item_id": req.item_id, "key": self.keys[req.item_id], "raw": answer.raw,
+                   "seconds": round(answer.seconds, 6), "finish": answer.finish,
+                   **({"cached": True} if answer.cached else {}),
+                   **({"run": answer.run} if answer.run else {})}
             self.done[req.item_id] = rec
             self.fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
         self.fh.flush()  # in the OS's hands: a SIGKILL no longer loses it
-        return len(self.items_of[group])
-
-    def take_entry(self, group: str, entry: Mapping[str, Any]) -> int:
-        """Record a request cache entry's answer (or a shared translation's), as cached."""
-        return self.take(group, entry["raw"], entry.get("seconds") or 0.0, "cache",
-                         entry.get("run_id"), entry.get("finish") or "unknown")
+        return len(self.items_of[answer.group])
 
     def sync(self) -> None:
         os.fsync(self.fh.fileno())
@@ -317,36 +306,24 @@ def _open_job(system: str, records: list[dict], requests: list[Request], backend
     if done:
         log.info("resuming %s: %d of %d items already translated", partial, len(done),
                  len(requests))
-    cache = open_cache(cache_dir if backend.cacheable else None)
     run_id = uuid.uuid4().hex[:12]
     # Identical requests within the file are sent once (for systems whose output is a
-    # function of the request: lookups such as the oracles answer per item), longest first.
-    engine = Engine(backend, cache, todo, who=system, digests=digests,
+    # function of the request: lookups such as the oracles answer per item), longest first;
+    # the engine opens the request cache (for a cacheable backend).
+    engine = Engine(backend, cache_dir, todo, who=system, digests=digests,
                     dedupe=backend.cacheable, run_id=run_id, kept_in=partial, count_tokens=True)
     return _Job(system, records, requests, backend, identity, digests, keys, partial, done,
                 todo, run_id, engine)
 
 
 def _answers_at_hand(job: _Job, shared: Mapping[str, str] | None) -> dict[str, dict]:
-    """Answers by digest that need no sending: the request cache's, then the system's shared
-    translation of the sources'. Resumed answers the cache lacks are stored there first."""
-    engine, digests, todo = job.engine, job.digests, job.todo
-    cached = engine.lookup()
-    # Resumed answers this system made (not those taken from the cache or shared
-    # translations, which a `forget` may have meant to drop)
-    backfilled = engine.backfill({digests[i]: r for i, r in job.done.items()
-                                  if job.backend.cacheable and not r.get("cached")})
-    if backfilled:
-        log.info("%d resumed outputs the request cache %s lacked (a kill between the two) "
-                 "stored there", backfilled, job.cache.path)
-    shared_found = {digests[r.item_id]: {"raw": shared[digests[r.item_id]]} for r in todo
-                    if job.backend.cacheable and digests[r.item_id] in (shared or {})
-                    and digests[r.item_id] not in cached}
-    if shared_found:
-        log.info("%d requests answered by the system's translation of the distinct sources",
-                 len(shared_found))
-    cached.update(shared_found)
-    return cached
+    """Answers by digest that need no sending (the request cache's, then the system's shared
+    translation of the sources'), once the engine stored there the resumed answers this
+    system made that the cache lacks (not those taken from the cache or shared translations,
+    which a `forget` may have meant to drop); the engine plans the rest, longest first."""
+    kept = {job.digests[i]: r for i, r in job.done.items()
+            if job.backend.cacheable and not r.get("cached")}
+    return job.engine.prepare("longest-first", kept=kept, shared=shared)
 
 
 def _run_record(run_id: str, system: str, benchmark: str, prompt: str) -> dict[str, Any]:
@@ -360,31 +337,35 @@ def _run_record(run_id: str, system: str, benchmark: str, prompt: str) -> dict[s
 
 def _translate(job: _Job, writer: _PartialWriter, cached: Mapping[str, Mapping[str, Any]],
                bar: Progress, t0: float) -> int:
-    """Write the answers at hand to the partial file, then send the rest, each answer
+    """Write the answers at hand to the partial file, then those the engine sends, each
     written as it arrives. Returns how many items the request cache answered (another job
     sharing it included)."""
     engine = job.engine
-    n_cached = sum(writer.take_entry(d, e) for d, e in cached.items())
+    n_cached = sum(writer.take(Answer.of_entry(d, e)) for d, e in cached.items())
     if n_cached:
-        log.info("%d items found in the request cache %s", n_cached, job.cache.path)
+        log.info("%d items found in the request cache %s", n_cached, engine.cache.path)
         writer.sync()
         bar.update(n_cached)
     if job.to_send:
         job.save_run(resolved=job.backend.provenance())
-
-    def failed(failures: list[tuple[Request, Exception]]) -> None:
-        job.save_run(requests_sent=engine.sent, seconds=round(time.perf_counter() - t0, 3),
-                     failed_items=[r.item_id for r, _ in failures])
-
-    # Each answer reaches the partial file as it arrives; the engine has it fsynced
-    # (on_batch) at most every SYNC_EVERY seconds and after the last batch, before that
-    # batch's answers go to the cache: a kill between the two leaves answers only in the
-    # partial file (the resuming run backfills them).
-    engine.run(lambda group, raw, seconds, finish: writer.take(group, raw, seconds, None,
-                                                               job.run_id, finish),
-               progress=bar, on_batch=writer.sync, on_failures=failed,
-               # answered meanwhile by another job sharing the cache: taken as cached
-               on_cached=writer.take_entry)
+    # Each answer reaches the partial file as it arrives (those another job sharing the
+    # cache answered meanwhile, as cached); the engine has it fsynced (SYNC) at most every
+    # SYNC_EVERY seconds and after the last batch, before that batch's answers go to the
+    # cache: a kill between the two leaves answers only in the partial file (the resuming
+    # run backfills them).
+    try:
+        with contextlib.closing(engine.send()) as answers:
+            for answer in answers:
+                if isinstance(answer, Answer):
+                    bar.update(writer.take(answer))
+                else:
+                    writer.sync()
+    except Exception:
+        if engine.failed:  # items that failed for good: the batch's answers are kept
+            job.save_run(requests_sent=engine.sent,
+                         seconds=round(time.perf_counter() - t0, 3),
+                         failed_items=[r.item_id for r in engine.failed])
+        raise
     return n_cached + engine.from_elsewhere
 
 
@@ -439,8 +420,7 @@ def _runs_made(job: _Job, answered: int) -> list[dict]:
         if rec.get("run") and rec["run"] != job.run_id:
             producers.setdefault(rec["run"], []).append(float(rec.get("seconds") or 0))
     known = _read_runs(job.runs_file)
-    with contextlib.suppress(sqlite3.Error):
-        known.update({k: v for k, v in job.cache.runs(producers).items() if k not in known})
+    known.update({k: v for k, v in job.engine.runs(producers).items() if k not in known})
     return _earlier_runs(producers, known) + ([{**job.this_run, "items_here": answered}]
                                               if job.to_send else [])
 

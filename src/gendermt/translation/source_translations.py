@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from gendermt.data.io import read_jsonl, write_jsonl
-from gendermt.translation.backends import Request, backend_class, build_backend
+from gendermt.translation.backends import Request, backend_class
 
 PROMPT = "sources"  # the `prompt` of the distinct-source requests (no template: no prompt)
 
@@ -63,19 +63,19 @@ def translate_sources(input_files: Sequence[str | Path], data: str | Path, syste
     outputs (``output``, ``meta``), resumable and cached as any translation."""
     # the runner (engine, cache) is imported by this job only: the workflow imports this
     # module to plan (shares_source_translation)
-    from gendermt.translation.runner import translate_file
+    from gendermt.translation.runner import job_backend, translate_records
 
     records = distinct_requests(input_files)
-    # the backend's own key (identity, request code version, what it sends); building it
-    # loads no model
-    backend = build_backend(settings, data,
-                            {"benchmark": benchmark, "prompt": PROMPT})
+    # the job's one backend (its settings resolved once): its own key (identity, request
+    # code version, what it sends) for each request, then the translation; building it loads
+    # no model
+    backend = job_backend(settings, data, benchmark, PROMPT, threads)
     for rec in records:
         rec["digest"] = backend.request_digest(Request(
             rec["item_id"], rec["source"], [], rec["src_lang"], rec["tgt_lang"]))
     write_jsonl(requests, records)
-    translate_file(requests, data, system, settings, output, meta, (), cache_dir=cache_dir,
-                   benchmark=benchmark, threads=threads)
+    translate_records(records, backend, system, output, meta, (), cache_dir=cache_dir,
+                      benchmark=benchmark)
 
 
 def shared_outputs(translations: str | Path) -> dict[str, str]:

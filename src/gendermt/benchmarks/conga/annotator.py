@@ -94,7 +94,7 @@ def annotate_with_llm(records: list[dict[str, Any]], english: pd.Series,
     ``annotated`` with source ``llm:<system>@<template>:v<version>``. Returns
     ``(requests sent, answers from the cache)``."""
     from gendermt.translation.backends import Request, build_backend
-    from gendermt.translation.engine import ask, open_cache
+    from gendermt.translation.engine import ask
 
     if not records:
         return 0, 0
@@ -104,8 +104,7 @@ def annotate_with_llm(records: list[dict[str, Any]], english: pd.Series,
     requests = [Request(r["item_id"], r["hypothesis"],
                         render(template, english[r["item_id"]], r["hypothesis"]), "it", "it")
                 for r in records]
-    cache = open_cache(cache_dir if backend.cacheable else None)
-    answers, sent, cached = ask(backend, cache, requests,
+    answers, sent, cached = ask(backend, cache_dir, requests,
                                 f"annotating with {annotator['system']}", who="annotator",
                                 unit="item")
     for rec in records:

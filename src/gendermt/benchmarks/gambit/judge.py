@@ -214,7 +214,7 @@ def detect(texts: Mapping[str, str], candidates: Mapping[str, list[str]], lang: 
     """
     from gendermt.benchmarks.gambit.embeddings import load_model
     from gendermt.translation.backends import Request, build_backend
-    from gendermt.translation.engine import ask, open_cache
+    from gendermt.translation.engine import ask
 
     opts = {**DEFAULTS, **{k: v for k, v in detector.items() if v is not None}}
     name = detector.get("system")
@@ -231,13 +231,12 @@ def detect(texts: Mapping[str, str], candidates: Mapping[str, list[str]], lang: 
     if missing:
         raise GenderMTError(f"GAMBIT judge: candidate ISCO code(s) {missing[:5]} are not in "
                             "the ISCO-08 file")
-    cache = open_cache(cache_dir if backend.cacheable else None)
     dropped: Counter = Counter()
 
     texts = {k: v for k, v in texts.items() if v and v.strip()}
     first = {tid: extract_messages(prompts, text) for tid, text in texts.items()}
     answers1, sent1, cached1 = ask(
-        backend, cache, [Request(tid, texts[tid], msgs, lang, lang) for tid, msgs in
+        backend, cache_dir, [Request(tid, texts[tid], msgs, lang, lang) for tid, msgs in
                          first.items()], f"judge {name} ({lang}): occupations")
     extracted: dict[str, list[dict[str, str]]] = {}
     for tid in texts:
@@ -249,7 +248,7 @@ def detect(texts: Mapping[str, str], candidates: Mapping[str, list[str]], lang: 
             extracted[tid] = parsed
     second = {tid: label_messages(prompts, first[tid], answers1[tid]) for tid in extracted}
     answers2, sent2, cached2 = ask(
-        backend, cache, [Request(tid, texts[tid], msgs, lang, lang) for tid, msgs in
+        backend, cache_dir, [Request(tid, texts[tid], msgs, lang, lang) for tid, msgs in
                          second.items()], f"judge {name} ({lang}): genders")
 
     found: list[tuple[str, dict[str, str], str]] = []

@@ -682,41 +682,6 @@ class OpenAICompatible(Backend):
         for _ in range(min(self.concurrency, len(batch))):
             self._workers.submit(drain)
 
-    def translate_into(self, batch: list[Request], take: Callable[[int, Any], None]) -> None:
-        """Send ``batch``, each answer to ``take(index, answer)`` (an error, for an item that
-        failed for good) in the thread it arrived in; returns once all were taken. An
-        error ``take`` raises stops the batch (what is not sent yet is not sent) and is
-        raised here once the requests in flight ended."""
-        stop = threading.Event()
-        finished = threading.Event()
-        raised: list[BaseException] = []
-        left = [len(batch)]
-        count = threading.Lock()
-
-        def taken(i: int, out: Any) -> None:
-            try:
-                take(i, out)
-            except BaseException as exc:
-                raised.append(exc)
-                stop.set()
-
-        def done() -> None:
-            with count:
-                left[0] -= 1
-                if not left[0]:
-                    finished.set()
-
-        if not batch:
-            return
-        self._start(batch, taken, stop, done)
-        try:
-            finished.wait()
-        except BaseException:  # interrupted: nothing more of this batch is sent
-            stop.set()
-            raise
-        if raised:
-            raise raised[0]
-
     def translate_each(self, batch: list[Request]) -> Iterator[tuple[int, str | Exception]]:
         answers: queue.SimpleQueue[tuple[int, Any]] = queue.SimpleQueue()
         stop = threading.Event()
