@@ -72,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:  # noqa: C901 (one flat argument
 
     data, _ = load(ROOT / "resources" / "fairtranslate" / "data" /
                    "train-00000-of-00001.parquet")
-    template = load_templates(ROOT / "src/gendermt/benchmarks/fairtranslate/prompts/translate.yaml")["fewshot"]
+    template = load_templates(ROOT / "src/gendermt/benchmarks/fairtranslate/prompts"
+                               / "translate.yaml")["fewshot"]
     rows = data.drop_duplicates("source").head(args.items)
     requests = [Request(r.item_id, r.source, render(template, r.source, r.src_lang, r.tgt_lang),
                         r.src_lang, r.tgt_lang) for r in rows.itertuples()]

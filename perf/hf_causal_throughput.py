@@ -52,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", torch.get_num_threads())))
     data, _ = load(ROOT / "resources" / "fairtranslate" / "data" /
                    "train-00000-of-00001.parquet")
-    template = load_templates(ROOT / "src/gendermt/benchmarks/fairtranslate/prompts/translate.yaml")["baseline"]
+    template = load_templates(ROOT / "src/gendermt/benchmarks/fairtranslate/prompts"
+                               / "translate.yaml")["baseline"]
     rows = data.drop_duplicates("source").head(args.items)
     requests = []
     for row in rows.itertuples():

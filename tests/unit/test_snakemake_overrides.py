@@ -1,4 +1,5 @@
-"""A script rule's code is its script's content (gendermt.workflow.snakemake_overrides, part 3): the Snakemake
+"""A script rule's code is its script's content (gendermt.workflow.snakemake_overrides,
+part 3): the Snakemake
 internals it replaces are still there and still do what it assumes, and the replacement
 compares content, not paths."""
 

@@ -1,5 +1,6 @@
-"""gendermt.workflow.rule_file_cache: Snakemake's parse of the rule files served from the start-up
-cache gives exactly what Snakemake's parser gives (issue 30: the fixed start-up)."""
+"""gendermt.workflow.snakemake_overrides (part 1): Snakemake's parse of the rule files served
+from the start-up cache gives exactly what Snakemake's parser gives (issue 30: the fixed
+start-up)."""
 
 import inspect
 import subprocess
@@ -12,7 +13,7 @@ import snakemake.parser
 import snakemake.workflow
 from snakemake.sourcecache import LocalSourceFile, SourceCache
 
-from gendermt.workflow import rule_file_cache, startup_cache
+from gendermt.workflow import snakemake_overrides, startup_cache
 
 from ..workflow_support import RUN_TIMEOUT, snakemake_exe
 
@@ -45,7 +46,7 @@ def workflow_stub(tmp_path):
 def test_every_rule_file_parses_from_the_cache_as_snakemake_parses_it(tmp_path, cache):
     parser = Counting()
     module = types.SimpleNamespace(parse=parser)
-    assert rule_file_cache.install(module)
+    assert snakemake_overrides.install_parse_cache(module)
     workflow, count = workflow_stub(tmp_path), 0
     for path in RULE_FILES:
         source = LocalSourceFile(str(path))
@@ -65,7 +66,7 @@ def test_every_rule_file_parses_from_the_cache_as_snakemake_parses_it(tmp_path, 
 def test_an_edited_file_or_another_rule_count_is_parsed_again(tmp_path, cache):
     parser = Counting()
     module = types.SimpleNamespace(parse=parser)
-    rule_file_cache.install(module)
+    snakemake_overrides.install_parse_cache(module)
     workflow = workflow_stub(tmp_path)
     path = tmp_path / "rules.smk"
     path.write_text('rule a:\n    output: "a"\n    shell: "touch {output}"\n')
@@ -85,7 +86,7 @@ def test_an_edited_file_or_another_rule_count_is_parsed_again(tmp_path, cache):
 def test_a_file_with_another_shell_command_goes_to_snakemake(tmp_path, cache):
     parser = Counting()
     module = types.SimpleNamespace(parse=parser)
-    rule_file_cache.install(module)
+    snakemake_overrides.install_parse_cache(module)
     workflow = workflow_stub(tmp_path)
     source = LocalSourceFile(str(RULE_FILES[0]))
     for _ in range(2):
@@ -97,7 +98,7 @@ def test_a_file_with_another_shell_command_goes_to_snakemake(tmp_path, cache):
 def test_nothing_is_replaced_while_the_cache_is_off(monkeypatch):
     monkeypatch.setattr(startup_cache, "_path", None)
     module = types.SimpleNamespace(parse=Counting())
-    assert not rule_file_cache.install(module)
+    assert not snakemake_overrides.install_parse_cache(module)
     assert isinstance(module.parse, Counting)
 
 

@@ -1,6 +1,5 @@
-"""gendermt.workflow.scheduler_timers: Snakemake's scheduler keeps one re-evaluation timer pending,
-not
-one per finished job (issue 30: the main process's CPU)."""
+"""gendermt.workflow.snakemake_overrides (part 2): Snakemake's scheduler keeps one
+re-evaluation timer pending, not one per finished job (issue 30: the main process's CPU)."""
 
 import re
 import subprocess
@@ -10,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gendermt.workflow.scheduler_timers import one_pending_reevaluation
+from gendermt.workflow.snakemake_overrides import one_pending_reevaluation
 
 from ..workflow_support import RUN_TIMEOUT, snakemake_exe
 
@@ -77,7 +76,7 @@ def test_the_installed_snakemake_has_what_is_replaced():
 
 
 SNAKEFILE = """
-from gendermt.workflow.scheduler_timers import one_pending_reevaluation
+from gendermt.workflow.snakemake_overrides import one_pending_reevaluation
 
 onstart:
     if config.get("fix"):
