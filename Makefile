@@ -64,15 +64,12 @@ docs: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(BIN)/pytest
 
-# The fast tiers only (tests/unit, tests/benchmarks): no Snakemake run, under 2 minutes on
-# 2 cores (the two tiers at once, one core each; the benchmarks' report follows the unit one).
-# tests/workflow (every test that runs the pipeline, marked `workflow`) is left to `make test`.
-FAST_PYTEST = $(BIN)/pytest -m "not workflow" -p no:cacheprovider
+# The fast tiers only (tests/unit, tests/benchmarks): no Snakemake run, no real model or server
+# (tests/integration), under 2 minutes on 2 cores (pytest-xdist: one worker a core, a test file
+# a worker). tests/integration and tests/workflow are left to `make test`.
 test-fast: $(VENV)/.installed
-	@log=$$(mktemp); $(FAST_PYTEST) tests/benchmarks >$$log 2>&1 & bench=$$!; \
-	$(FAST_PYTEST) tests/unit; unit=$$?; \
-	wait $$bench; status=$$?; echo "--- tests/benchmarks ---"; cat $$log; rm -f $$log; \
-	[ $$unit = 0 ] && [ $$status = 0 ]
+	$(BIN)/pytest -m "not workflow" -p no:cacheprovider -n $(CORES) --dist loadfile \
+		tests/unit tests/benchmarks
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check src tests workflow/scripts perf tools

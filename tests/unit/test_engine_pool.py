@@ -1,6 +1,6 @@
 """The engine's per-job resources (issue 30): one keep-alive connection pool, one executor
 and one SQLite connection per job, one commit a batch, syncs to disk at a stated cadence;
-closed when the job ends; every crash guarantee kept (tests/unit/test_kill_resume.py and the
+closed when the job ends; every crash guarantee kept (tests/integration/test_kill_resume.py and the
 fault tests run on the same code)."""
 
 import json

@@ -11,16 +11,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gendermt.config.errors import GenderMTError
-from gendermt.data.sources import PROJECT, Hasher, configured_sources, identity, is_sample
+from gendermt.data.sources import Hasher, configured_sources, identity, is_sample
 
 DEFAULT_CONFIG = "config/config.yaml"
 
-
-
-def _in_package(path: str) -> bool:
-    """A file of the package itself (a benchmark's own file, in its folder): shipped with the
-    project, like resources/."""
-    return Path(path).resolve().is_relative_to(PROJECT / "src" / "gendermt")
 
 def check_config_files(named: Sequence[str], config: dict, basedir: str | Path) -> None:
     """Config files named on the command line replace the embedded default; a set of them
@@ -87,7 +81,7 @@ def summary(run: str, configfiles: Sequence[str], config: dict, basedir: str | P
         data = ".data." in source.key
         entry = {"benchmark": source.key.split(".")[1], "key": source.key,
                  "path": source.path, "data": data, "sample": source.sample and data,
-                 "project_file": source.sample or _in_package(source.path),
+                 "project_file": source.sample,
                  "size": sum(f["size"] for f in files)}
         if source.folder:
             entry["files"] = len(files)
