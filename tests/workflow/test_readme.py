@@ -244,7 +244,7 @@ def test_make_run_and_report_take_the_config_files():
     runs = [line for line in proc.stdout.splitlines() if "/snakemake " in line]
     assert len(runs) == 3, proc.stdout
     assert all("--configfile config/config.yaml mine.yaml" in line for line in runs)
-    assert all("run_config report-path config/config.yaml mine.yaml" in line
+    assert all("config.run report-path config/config.yaml mine.yaml" in line
                for line in runs if "--report" in line)
 
 

@@ -62,9 +62,19 @@ def test_runtime_settings_and_postprocessing_rerun_no_translation(finished_copy)
     assert {wc["benchmark"] for rule, wc in jobs if rule == "extract"} == {"fairtranslate"}
 
 
-def test_editing_one_backend_reruns_only_its_systems(finished_copy):
+def test_a_backends_version_reruns_only_its_systems_and_its_code_none(finished_copy):
+    """A translation job's code param is declared (gendermt.workflow.translation_code): a
+    refactoring of a backend reruns no translation; a bump of its `request_version` (a change
+    to what it sends) reruns its systems' and no other's."""
     module = finished_copy / "src/gendermt/translation/backends/rule_rewriter.py"
-    module.write_text(module.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    text = module.read_text(encoding="utf-8")
+    module.write_text(text + "\n\ndef _unused() -> int:\n    return 1\n", encoding="utf-8")
+    stats, jobs = dry_run(finished_copy)
+    assert "translate" not in stats, jobs
+    anchor = '    name: ClassVar[str] = "rule-rewriter"\n'
+    assert anchor in text
+    module.write_text(text.replace(anchor, anchor + "    request_version: ClassVar[int] = 2\n"),
+                      encoding="utf-8")
     for path in (finished_copy / "results").glob("*/raw/rule-rewriter/*"):
         path.chmod(path.stat().st_mode | 0o200)  # protected (README, "Protected outputs")
     stats, jobs = dry_run(finished_copy)
