@@ -1,3 +1,4 @@
+import importlib.util
 import os
 import subprocess
 from pathlib import Path
@@ -54,8 +55,10 @@ def _missing_extra(exc: BaseException | None) -> str | None:
     seen = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
-        if (isinstance(exc, ModuleNotFoundError)
-                and (exc.name or "").partition(".")[0] in EXTRAS):
+        top = (getattr(exc, "name", None) or "").partition(".")[0]
+        # only where the extra is really absent: a wrong import of an installed one is a bug
+        if isinstance(exc, ModuleNotFoundError) and top in EXTRAS \
+                and importlib.util.find_spec(top) is None:
             return exc.name
         exc = exc.__cause__ or exc.__context__
     return None
