@@ -168,17 +168,14 @@ def content_fingerprint(module: str, *more: str) -> str:
     key = (ROOT, module, *more)
     hit = _MEMO.get(key)
     if hit is not None and _stamps(hit[1]) == hit[2]:
-        NAMED[hit[0]] = (module, *more)
-        return hit[0]
-    names = sorted(set().union(*(modules_run_by(m) for m in (module, *more))))
-    files = tuple(_file_of(name) for name in names)
-    stamps = _stamps(files)
-    parts = sorted(d for d in (_content_digest(f, s) for f, s in zip(files, stamps, strict=True))
-                   if d)
-    found = digest_of(parts)
-    NAMED[found] = (module, *more)
-    NAMED[_finish(found)] = (module, *more)
-    _MEMO[key] = (found, files, stamps)
+        found = hit[0]
+    else:
+        names = sorted(set().union(*(modules_run_by(m) for m in (module, *more))))
+        files = tuple(_file_of(name) for name in names)
+        stamps = _stamps(files)
+        found = digest_of([d for d in map(_content_digest, files, stamps) if d])
+        _MEMO[key] = (found, files, stamps)
+    NAMED[found] = NAMED[_finish(found)] = (module, *more)
     return found
 
 
