@@ -16,6 +16,7 @@ import hashlib
 import os
 import threading
 import time
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -169,6 +170,12 @@ def script_code(rule: Any) -> str | None:
     file = script_file(rule)
     if file is None:
         return None
+    stat = file.stat()
+    return _script_code(file, stat.st_mtime_ns, stat.st_size)
+
+
+@cache  # asked for every output of every planned job: one parse a script (and version of it)
+def _script_code(file: Path, mtime_ns: int, size: int) -> str:
     return PREFIX + hashlib.sha256(normalized(file.read_bytes())).hexdigest()
 
 
