@@ -102,6 +102,8 @@ def score(spec: dict[str, Any], lang: str, outputs: dict[str, str],
                                spec["metrics"])
     result: dict[str, Any] = {"benchmark": spec["name"], "lang": lang,
                               "genders": list(spec["genders"])}
+    if spec["data"].get("blank_cells") == "skip":  # items left out for a blank cell
+        result["skipped_blank"] = data.attrs["skipped_blank"][lang]
     if summary["accuracy"]:
         result.update({k: v for k, v in summary["accuracy"][0].items() if k != "lang"})
         result["accuracy_signature"] = summary["accuracy_signature"]

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gendermt.benchmarks.declared.spec import data_root, per_gender
+from gendermt.benchmarks.declared.spec import data_path, data_root, path_templates, per_gender
 from gendermt.config.errors import DatasetError, MissingResourceError
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
@@ -35,15 +35,11 @@ def _columns(spec: Mapping[str, Any]) -> dict[str, dict[str, str]]:
 
 def files(spec: Mapping[str, Any], langs: Sequence[str], root: str | Path | None = None
           ) -> list[Path]:
-    """The files the data stage reads for ``langs`` (its inputs), checked to exist."""
+    """The files the data stage reads for ``langs`` (its inputs), checked to exist and to
+    stay inside the data root."""
     folder = data_root(spec, root)
-    data = spec["data"]
-    if data["format"] == "lines":
-        names = [n for named in _columns(spec).values() for n in named.values()]
-        paths = [folder / n.format(lang=lang) for lang in langs for n in dict.fromkeys(names)]
-    else:
-        paths = [folder / data["path"].format(lang=lang) for lang in langs]
-    paths = list(dict.fromkeys(paths))
+    paths = list(dict.fromkeys(data_path(spec, folder, key, lang)
+                               for lang in langs for key in path_templates(spec)))
     missing = [p for p in paths if not p.is_file()]
     if missing:
         raise MissingResourceError(
@@ -52,15 +48,48 @@ def files(spec: Mapping[str, Any], langs: Sequence[str], root: str | Path | None
     return paths
 
 
-def _lines(spec: Mapping[str, Any], folder: Path, lang: str) -> list[dict[str, dict[str, str]]]:
+def _key(spec: Mapping[str, Any], column: str, gender: str) -> str:
+    """The file's key of a column (``reference.female`` where it names one per gender)."""
+    return column if isinstance(spec["data"][column], str) else f"{column}.{gender}"
+
+
+def _without_blanks(spec: Mapping[str, Any], items: list[dict[str, Any]],
+                    where: Any) -> tuple[list[dict[str, Any]], int]:
+    """``items`` less those with a blank cell, and how many those were: a blank source,
+    reference or word list is refused (``data.blank_cells: refuse``, the default: the file,
+    row and column named) or its item skipped (``skip``). A blank reference would otherwise
+    leave the item no gendered word to be wrong about, and count it correct."""
+    from gendermt.data.textfiles import is_blank
+
+    skip = spec["data"].get("blank_cells", "refuse") == "skip"
+    kept = []
+    for item in items:
+        blank = next(((c, g) for c in COLUMNS if c in item
+                      for g, text in item[c].items() if is_blank(text)), None)
+        if blank is None:
+            kept.append(item)
+        elif not skip:
+            path, column = where(item, *blank)
+            raise DatasetError(path, "blank cell (every item needs its source, references "
+                                     "and word lists; or set data.blank_cells: skip in the "
+                                     "benchmark file to leave such items out, counted)",
+                               row=item["line"], column=column)
+    return kept, len(items) - len(kept)
+
+
+def _lines(spec: Mapping[str, Any], folder: Path, lang: str
+           ) -> tuple[list[dict[str, Any]], int]:
     from gendermt.data.textfiles import read_lines
 
     read: dict[Path, list[str]] = {}
-    columns = {}
+    columns: dict[str, dict[str, list[str]]] = {}
+    where: dict[tuple[str, str], tuple[Path, str]] = {}
     for column, named in _columns(spec).items():
         columns[column] = {}
-        for gender, name in named.items():
-            path = folder / name.format(lang=lang)
+        for gender in named:
+            key = _key(spec, column, gender)
+            path = data_path(spec, folder, key, lang)
+            where[column, gender] = (path, f"data.{key}")
             if path not in read:
                 read[path] = read_lines(path)
             columns[column][gender] = read[path]
@@ -70,9 +99,10 @@ def _lines(spec: Mapping[str, Any], folder: Path, lang: str) -> list[dict[str, d
         raise DatasetError(next(iter(counts)), f"the files of one language must have as many "
                                                f"lines as each other ({listing})")
     n = next(iter(counts.values()), 0)
-    return [{"line": i + 1, "id": f"{i + 1:05d}",
-             **{c: {g: lines[i] for g, lines in by.items()} for c, by in columns.items()}}
-            for i in range(n)]
+    items = [{"line": i + 1, "id": f"{i + 1:05d}",
+              **{c: {g: lines[i] for g, lines in by.items()} for c, by in columns.items()}}
+             for i in range(n)]
+    return _without_blanks(spec, items, lambda _, column, gender: where[column, gender])
 
 
 def _records(path: Path, fmt: str) -> list[tuple[int, dict[str, Any]]]:
@@ -109,7 +139,7 @@ def _records(path: Path, fmt: str) -> list[tuple[int, dict[str, Any]]]:
 
 
 def _table(spec: Mapping[str, Any], folder: Path, langs: Sequence[str]
-           ) -> dict[str, list[dict[str, Any]]]:
+           ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, int]]:
     data = spec["data"]
     wanted = {f"data.{c}" + ("" if isinstance(data[c], str) else f".{g}"): field
               for c, named in _columns(spec).items() for g, field in named.items()}
@@ -117,7 +147,8 @@ def _table(spec: Mapping[str, Any], folder: Path, langs: Sequence[str]
         if key in data:
             wanted[f"data.{key}"] = data[key]
     by_lang: dict[str, list[dict[str, Any]]] = {lang: [] for lang in langs}
-    for path in dict.fromkeys(folder / data["path"].format(lang=lang) for lang in langs):
+    path_of = {lang: data_path(spec, folder, "path", lang) for lang in langs}
+    for path in dict.fromkeys(path_of.values()):
         records = _records(path, data["format"])
         fields = set().union(*(r.keys() for _, r in records)) if records else set()
         for key, field in wanted.items():
@@ -126,7 +157,7 @@ def _table(spec: Mapping[str, Any], folder: Path, langs: Sequence[str]
                                          f"{', '.join(sorted(fields)) or 'none'})")
         for line, record in records:
             lang = str(record[data["language"]]) if "language" in data else \
-                next(lg for lg in langs if folder / data["path"].format(lang=lg) == path)
+                next(lg for lg in langs if path_of[lg] == path)
             if lang not in by_lang:
                 continue  # a language the run does not ask for
             missing = [f for f in wanted.values() if record.get(f) is None]
@@ -136,21 +167,38 @@ def _table(spec: Mapping[str, Any], folder: Path, langs: Sequence[str]
                     else f"{line:05d}"}
             for column, named in _columns(spec).items():
                 item[column] = {g: str(record[f]) for g, f in named.items()}
+            item["path"] = path
             by_lang[lang].append(item)
-    return by_lang
+    return _tables_without_blanks(spec, by_lang)
+
+
+def _tables_without_blanks(spec: Mapping[str, Any], by_lang: dict[str, list[dict[str, Any]]]
+                           ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, int]]:
+    """:func:`_without_blanks` of each language's items (a cell named by file and field)."""
+    skipped = {}
+    for lang, items in by_lang.items():
+        by_lang[lang], skipped[lang] = _without_blanks(
+            spec, items, lambda item, column, gender: (item["path"],
+                                                       _columns(spec)[column][gender]))
+    return by_lang, skipped
 
 
 def segments(spec: Mapping[str, Any], langs: Sequence[str], root: str | Path | None = None
              ) -> pd.DataFrame:
     """One row per item × gender: ``item_id``, ``pair_id``, ``gender``, ``line``, ``source``,
     ``reference`` and ``counterfactual_reference``, ``words`` and ``counterfactual_words``
-    (empty when the file gives none), ``src_lang``, ``tgt_lang``."""
+    (empty when the file gives none), ``src_lang``, ``tgt_lang``. ``attrs["skipped_blank"]``:
+    per language, the items left out for a blank cell (``data.blank_cells: skip``)."""
     import pandas as pd
 
     folder = data_root(spec, root)
     genders = list(spec["genders"])
-    items = ({lang: _lines(spec, folder, lang) for lang in langs}
-             if spec["data"]["format"] == "lines" else _table(spec, folder, langs))
+    if spec["data"]["format"] == "lines":
+        read = {lang: _lines(spec, folder, lang) for lang in langs}
+        items = {lang: found for lang, (found, _) in read.items()}
+        skipped = {lang: n for lang, (_, n) in read.items()}
+    else:
+        items, skipped = _table(spec, folder, langs)
     rows = []
     for lang in langs:
         seen: set[str] = set()
@@ -173,7 +221,9 @@ def segments(spec: Mapping[str, Any], langs: Sequence[str], root: str | Path | N
     columns = ["item_id", "pair_id", "gender", "line", "source", "reference",
                "counterfactual_reference", "words", "counterfactual_words", "src_lang",
                "tgt_lang"]
-    return pd.DataFrame(rows, columns=columns)
+    frame = pd.DataFrame(rows, columns=columns)
+    frame.attrs["skipped_blank"] = {lang: int(skipped.get(lang, 0)) for lang in langs}
+    return frame
 
 
 #: What the data stage reads of a benchmark file (its params: editing the prompt or the
@@ -205,6 +255,8 @@ def build(spec: Mapping[str, Any], langs: Sequence[str], root: str | Path | None
         "files": [{"path": str(p), "size": p.stat().st_size, "sha256": sha256_file(p)}
                   for p in paths],
         "segments": int(len(items)),
+        # items left out for a blank cell (data.blank_cells: skip), per language
+        "skipped_blank": items.attrs["skipped_blank"],
         "items": {lang: int(n) for lang, n in
                   items.groupby("tgt_lang", sort=True)["pair_id"].nunique().items()},
     })

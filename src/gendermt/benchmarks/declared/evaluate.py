@@ -145,10 +145,14 @@ def summarise(data: pd.DataFrame, hypotheses: Sequence[str], genders: Sequence[s
 def score_run(translations: str | Path, data_path: str | Path, items_out: str | Path,
               items_csv: str | Path, summary_out: str | Path, genders: Sequence[str],
               metrics: Sequence[str], options: Mapping[str, Mapping] | None = None,
-              tokenize: Mapping[str, str] | None = None) -> None:
+              tokenize: Mapping[str, str] | None = None,
+              provenance: str | Path | None = None) -> None:
     """Workflow stage: ``translations/{system}/{prompt}.jsonl`` + ``data.parquet`` → the
     per-segment decisions (``items/{system}/{prompt}.parquet`` and ``.csv``) and the run's
-    summary (``.json``)."""
+    summary (``.json``; with ``provenance``, the data stage's ``data.json``, the items left
+    out for a blank cell per language: ``skipped_blank``)."""
+    import json
+
     import pandas as pd
 
     from gendermt.data.io import write_json, write_parquet, write_table
@@ -160,4 +164,7 @@ def score_run(translations: str | Path, data_path: str | Path, items_out: str | 
     write_table(items, items_csv)
     log.info("%s: %s", translations, {r["lang"]: round(r["accuracy"], 3)
                                       for r in summary["accuracy"] if r["accuracy"] is not None})
+    if provenance is not None:
+        summary["skipped_blank"] = json.loads(Path(provenance).read_text(
+            encoding="utf-8")).get("skipped_blank", {})
     write_json(summary_out, {"translations": str(translations), **summary})

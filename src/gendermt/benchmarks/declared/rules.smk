@@ -63,6 +63,8 @@ for _name, _declared in DECLARED.items():
         input:
             translations=f"{_out}/translations/{{system}}/{{prompt}}.jsonl",
             data=f"{_out}/data.parquet",
+            # its skipped_blank counts go into the run's summary
+            provenance=f"{_out}/data.json",
         output:
             decisions=f"{_out}/items/{{system}}/{{prompt}}.parquet",
             decisions_csv=f"{_out}/items/{{system}}/{{prompt}}.csv",

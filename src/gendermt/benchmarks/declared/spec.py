@@ -44,6 +44,25 @@ def _genders_of(path: Path, spec: Mapping[str, Any], key: str) -> None:
                             "gender, or one name shared by all)")
 
 
+def _check_format(path: Path, spec: dict[str, Any]) -> None:
+    """The keys of the data's format, and its paths (:func:`_check_path`)."""
+    data = spec["data"]
+    if data["format"] == "lines":
+        extra = [k for k in ("path", "language", "id") if k in data]
+        if extra:
+            raise GenderMTError(f"{path}: data.{extra[0]}: not a key of format `lines` (each "
+                                "column names its own file)")
+    else:
+        if "path" not in data:
+            raise GenderMTError(f"{path}: data.path: format {data['format']} reads one table "
+                                "per `path` (write {lang} where the target language goes)")
+    for key, template in path_templates(spec).items():
+        _check_path(path, key, template)
+    if data["format"] != "lines" and "{lang}" not in data["path"] and "language" not in data:
+        raise GenderMTError(f"{path}: data.path: without {{lang}} the table holds every "
+                            "language: name its language field in data.language")
+
+
 def _check(path: Path, spec: dict[str, Any]) -> None:
     from gendermt.config.checks import check_schema
 
@@ -61,18 +80,7 @@ def _check(path: Path, spec: dict[str, Any]) -> None:
     if lacking and "reference" not in data:
         raise GenderMTError(f"{path}: metrics: {', '.join(lacking)} need data.reference (a "
                             "reference per gender)")
-    if data["format"] == "lines":
-        extra = [k for k in ("path", "language", "id") if k in data]
-        if extra:
-            raise GenderMTError(f"{path}: data.{extra[0]}: not a key of format `lines` (each "
-                                "column names its own file)")
-    else:
-        if "path" not in data:
-            raise GenderMTError(f"{path}: data.path: format {data['format']} reads one table "
-                                "per `path` (write {lang} where the target language goes)")
-        if "{lang}" not in data["path"] and "language" not in data:
-            raise GenderMTError(f"{path}: data.path: without {{lang}} the table holds every "
-                                "language: name its language field in data.language")
+    _check_format(path, spec)
     from gendermt.translation.prompts import PLACEHOLDERS, check_placeholders, load_templates
 
     check_placeholders(load_templates(path), PLACEHOLDERS, path)
@@ -124,6 +132,62 @@ def data_root(spec: Mapping[str, Any], override: str | Path | None = None) -> Pa
     root = Path(spec["data"].get("root", "."))
     return root if root.is_absolute() else Path(os.path.normpath(Path(spec["file"]).parent
                                                                  / root))
+
+
+#: The placeholders a data path may use.
+PATH_PLACEHOLDERS = ("lang",)
+
+
+def path_templates(spec: Mapping[str, Any]) -> dict[str, str]:
+    """``{key: template}`` of every data path the file names (``path``, or each column's
+    file for format ``lines``; ``source.female`` for a per-gender one)."""
+    data = spec["data"]
+    if data["format"] != "lines":
+        return {"path": data["path"]}
+    found = {}
+    for column in ("source", "reference", "words"):
+        value = data.get(column)
+        if isinstance(value, str):
+            found[column] = value
+        elif value:
+            found.update({f"{column}.{g}": name for g, name in value.items()})
+    return found
+
+
+def _check_path(path: Path, key: str, template: str) -> None:
+    """A data path fills only {lang} and stays below its root (no `..`, not absolute)."""
+    from pathlib import PurePath
+
+    from gendermt.config.placeholders import check
+
+    check(template, PATH_PLACEHOLDERS, f"{path}: data.{key}")
+    parts = PurePath(template)
+    if parts.is_absolute():
+        raise GenderMTError(f"{path}: data.{key}: {template!r} is an absolute path; data "
+                            "paths are relative to the data root (data.root, or the config's "
+                            "data_root)")
+    if ".." in parts.parts:
+        raise GenderMTError(f"{path}: data.{key}: {template!r} climbs out of the data root "
+                            "with '..'; move the files below it or set the root (data.root, "
+                            "or the config's data_root) instead")
+
+
+def data_path(spec: Mapping[str, Any], folder: Path, key: str, lang: str) -> Path:
+    """The file of ``data.<key>`` for ``lang`` under ``folder``, checked to stay inside it
+    (a symlink pointing out of the root is refused; its content is never shown)."""
+    import os
+
+    from gendermt.config.placeholders import fill
+
+    template = path_templates(spec)[key]
+    _check_path(Path(spec["file"]), key, template)
+    file = folder / fill(template, {"lang": lang}, f"{spec['file']}: data.{key}")
+    real, root = Path(os.path.realpath(file)), Path(os.path.realpath(folder))
+    if not real.is_relative_to(root):
+        raise GenderMTError(f"{file}: data.{key} resolves outside the data root {folder} "
+                            "(a symlink out of it); copy the file below the root or set the "
+                            "root to where it is")
+    return file
 
 
 def gap_label(spec: Mapping[str, Any]) -> str:

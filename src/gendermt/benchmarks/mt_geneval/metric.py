@@ -6,6 +6,10 @@ words. The words of the correct-gender reference that the counterfactual referen
 *incorrect* words. An output is incorrect when it contains an incorrect word, and correct
 otherwise (even when it contains no correct word). On the counterfactual set an item is correct
 only when both its masculine and its feminine translations are.
+
+One departure, which no item of the release meets: an empty reference (no word at all) makes
+the output incorrect. The rule would find no incorrect word and count it correct, so that a
+blank reference cell raised the accuracy (issue 51).
 """
 
 from __future__ import annotations
@@ -47,7 +51,8 @@ class Decision:
 def decide(hypothesis: str, reference: str, counterfactual: str) -> Decision:
     hyp, ref, ctf = words(hypothesis), words(reference), words(counterfactual)
     right, wrong = hyp & (ref - ctf), hyp & (ctf - ref)
-    return Decision(not wrong, frozenset(right), frozenset(wrong))
+    # nothing to compare against is never a correct output
+    return Decision(bool(ref) and not wrong, frozenset(right), frozenset(wrong))
 
 
 def decisions(hypotheses: Sequence[str], references: Sequence[str],
