@@ -93,11 +93,11 @@ class Stored(Backend):
             allowed = known[fmt].settings[key]
             if settings[key] not in allowed:
                 raise GenderMTError(f"backend 'stored': {key} must be {' or '.join(allowed)}")
-        try:
-            str(settings["path"]).format(**{k: k for k in PLACEHOLDERS})
-        except (KeyError, IndexError, ValueError) as exc:
-            raise GenderMTError(f"backend 'stored': path {settings['path']!r} may use only "
-                                f"{{benchmark}} and {{prompt}} ({exc})") from exc
+        from gendermt.config.placeholders import check
+
+        # not str.format: it would evaluate {prompt.__class__} (issue 51)
+        check(str(settings["path"]), PLACEHOLDERS,
+              "backend 'stored': path may use only {benchmark} and {prompt}")
 
     @classmethod
     def modules_by_name(cls, settings: dict[str, Any]) -> tuple[str, ...]:
@@ -147,11 +147,10 @@ class Stored(Backend):
 
 def resolve_path(template: str, context: dict[str, str]) -> str:
     """``path`` with ``{benchmark}`` and ``{prompt}`` filled in from the job's context."""
-    try:
-        return str(template).format(**{k: context[k] for k in PLACEHOLDERS if k in context})
-    except KeyError as exc:
-        raise GenderMTError(f"backend 'stored': path {template!r} needs {exc}, which this job "
-                            "does not give") from exc
+    from gendermt.config.placeholders import fill
+
+    return fill(str(template), {k: context[k] for k in PLACEHOLDERS if k in context},
+                "backend 'stored': path", PLACEHOLDERS)
 
 
 def file_lines(path: Path) -> list[str]:
