@@ -84,15 +84,37 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Options that name an input file, checked before any reader opens them (issue 51: a
+#: device or an oversized file is one line, whichever reader the command uses).
+INPUT_OPTIONS = ("hyp", "ref", "src", "data", "reference", "source", "target", "spec",
+                 "hyp_masculine", "hyp_feminine")
+
+
+def check_inputs(args: argparse.Namespace) -> None:
+    """Every input file option: no device, no regular file over the input limit
+    (:func:`gendermt.data.textfiles.check_input`)."""
+    from gendermt.data.textfiles import check_input
+
+    for name in INPUT_OPTIONS:
+        value = getattr(args, name, None)
+        if isinstance(value, str):
+            check_input(value, f"--{name.replace('_', '-')}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from gendermt.report import progress
 
     args = build_parser().parse_args(argv)
     progress.set_quiet(args.quiet)
     try:
+        check_inputs(args)
         return args.func(args)
     except GenderMTError as exc:
         print(f"gendermt: error: {exc}", file=sys.stderr)
+        return 2
+    except MemoryError:  # a backstop: inputs are bounded (GENDERMT_MAX_INPUT_BYTES)
+        print("gendermt: error: out of memory reading the inputs (lower "
+              "GENDERMT_MAX_INPUT_BYTES, or give smaller files)", file=sys.stderr)
         return 2
 
 

@@ -8,6 +8,9 @@ are numbered, and fails with a message naming the file (and the line) instead of
   or a form feed inside a line are text, as the workflow's ``stored`` backend reads them, so
   they cannot shift every later line; a final newline ends the last line;
 * ``-`` names standard input;
+* what is read is bounded: at most ``GENDERMT_MAX_INPUT_BYTES`` bytes (default 2 GiB, far
+  above any benchmark's file), and a device (``/dev/zero``) is no file: either ends in one
+  line instead of a process that grows until the kernel kills it;
 * rows of a delimited file carry their physical line number (the header is line 1, blank
   lines are counted), so that a message points at the line an editor shows.
 """
@@ -16,13 +19,71 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+import stat
 import sys
 import unicodedata
 from pathlib import Path
+from typing import BinaryIO
 
 from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
 
 STDIN = "-"
+#: The environment variable bounding what one input may hold, in bytes.
+MAX_INPUT_ENV = "GENDERMT_MAX_INPUT_BYTES"
+DEFAULT_MAX_INPUT = 2 * 1024 ** 3
+_CHUNK = 1 << 20
+
+
+def max_input_bytes() -> int:
+    """The most bytes one input file may hold (``GENDERMT_MAX_INPUT_BYTES``, default 2 GiB)."""
+    value = os.environ.get(MAX_INPUT_ENV, "").strip()
+    if not value:
+        return DEFAULT_MAX_INPUT
+    try:
+        limit = int(value)
+    except ValueError:
+        limit = 0
+    if limit <= 0:
+        raise GenderMTError(f"{MAX_INPUT_ENV}={value!r}: give a positive number of bytes "
+                            f"(default {DEFAULT_MAX_INPUT})")
+    return limit
+
+
+def _too_large(label: str, limit: int) -> GenderMTError:
+    return GenderMTError(f"{label}: more than {limit} bytes, the input limit (raise it with "
+                         f"{MAX_INPUT_ENV}=BYTES if the file is meant to be this large)")
+
+
+def check_input(path: str | Path, what: str = "") -> None:
+    """Refuse, before any reader opens it, an input that is a device (``/dev/zero``) or a
+    regular file over :func:`max_input_bytes`. For readers that are not this module's
+    (pandas, pyarrow); pipes and standard input are bounded as :func:`read_text` reads."""
+    if str(path) == STDIN:
+        return
+    label = f"{what} file {path}" if what else str(path)
+    try:
+        mode = os.stat(path)
+    except OSError:
+        return  # a missing file: the reader's own message
+    if stat.S_ISCHR(mode.st_mode) or stat.S_ISBLK(mode.st_mode):
+        raise GenderMTError(f"{label}: not a regular file (a device); give a file, or '-' "
+                            "for standard input")
+    limit = max_input_bytes()
+    if stat.S_ISREG(mode.st_mode) and mode.st_size > limit:
+        raise _too_large(label, limit)
+
+
+def _read_bounded(stream: BinaryIO, label: str) -> bytes:
+    """At most :func:`max_input_bytes` bytes of ``stream``, read in chunks (never more)."""
+    limit = max_input_bytes()
+    chunks, size = [], 0
+    while chunk := stream.read(min(_CHUNK, limit + 1 - size)):
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            raise _too_large(label, limit)
+    return b"".join(chunks)
 
 
 def _decode(data: bytes, where: object) -> str:
@@ -40,17 +101,22 @@ def read_text(path: str | Path, what: str = "") -> str:
     label = f"{what} file {path}" if what else str(path)
     if str(path) == STDIN:
         stream = sys.stdin
-        data = stream.buffer.read() if hasattr(stream, "buffer") else stream.read()
-        if isinstance(data, str):  # already text (a test's StringIO)
-            return data.removeprefix("\ufeff")
-        return _decode(data, f"standard input ({what})" if what else "standard input")
+        where = f"standard input ({what})" if what else "standard input"
+        if not hasattr(stream, "buffer"):  # already text (a test's StringIO)
+            text = stream.read(max_input_bytes() + 1)
+            if len(text) > max_input_bytes():
+                raise _too_large(where, max_input_bytes())
+            return text.removeprefix("\ufeff")
+        return _decode(_read_bounded(stream.buffer, where), where)
     file = Path(path)
     if not file.exists():
         raise MissingResourceError(f"{label} does not exist")
     if file.is_dir():
         raise GenderMTError(f"{label}: is a folder, not a file")
+    check_input(file, what)
     try:
-        data = file.read_bytes()
+        with file.open("rb") as fh:
+            data = _read_bounded(fh, label)
     except OSError as exc:
         raise GenderMTError(f"{label}: cannot read it: {exc.strerror or exc}") from None
     return _decode(data, label)
