@@ -129,3 +129,33 @@ def test_a_tag_before_the_source_for_madlad_style_models(tmp_path):
     tags = sorted(c["ids"][0][0] for c in calls)
     assert tags == sorted(tok.convert_tokens_to_ids(["<2fr>", "<2de>"]))
     assert all(c["forced"] is None for c in calls)
+
+
+def test_an_unknown_target_language_is_refused_before_the_weights_load(nllb_dir, monkeypatch):
+    """Issue 51 item 9: the data's languages are checked on the tokenizer; the weights'
+    loader is never called, and the message names the system, the language and the codes."""
+    data = pd.DataFrame({"item_id": ["a", "b"], "src_lang": ["en", "en"],
+                         "tgt_lang": ["fr", "tlh"]})
+    backend = build_backend({"backend": "hf-seq2seq", "model": str(nllb_dir)}, data)
+    backend.system_name = "my-nllb"
+
+    class NoWeights:
+        @staticmethod
+        def from_pretrained(*args, **kwargs):
+            raise AssertionError("the weights were loaded")
+
+    monkeypatch.setattr(backend, "_model_class", lambda: NoWeights)
+    with pytest.raises(GenderMTError, match=r"^system my-nllb: .*target language 'tlh' "
+                                            r"\(its codes: [a-z]{3}_[A-Z][a-z]{3}, "):
+        backend.load()
+
+
+def test_the_job_names_its_system_to_the_backend(nllb_dir, tmp_path):
+    from gendermt.translation.runner import translate_records
+
+    data = pd.DataFrame({"item_id": ["a"], "src_lang": ["en"], "tgt_lang": ["tlh"]})
+    backend = build_backend({"backend": "hf-seq2seq", "model": str(nllb_dir)}, data)
+    records = [{"item_id": "a", "source": "x", "messages": [], "src_lang": "en",
+                "tgt_lang": "tlh", "prompt": "p"}]
+    with pytest.raises(GenderMTError, match=r"^system nmt-x: .*'tlh'"):
+        translate_records(records, backend, "nmt-x", tmp_path / "o.jsonl", tmp_path / "m.json")

@@ -170,6 +170,7 @@ def translate_records(records: list[dict], backend: Backend, system: str, output
     """:func:`translate_file` for inputs' ``records`` already read and the job's ``backend``
     (:func:`job_backend`)."""
     output = Path(output)
+    backend.system_name = system  # its errors name the system (a model's are the model's)
     requests = [Request(r["item_id"], r["source"], r["messages"], r.get("src_lang", ""),
                         r.get("tgt_lang", "")) for r in records]
     # Imported by name, so that the translation job's code fingerprint leaves it out: the

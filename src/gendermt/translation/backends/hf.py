@@ -290,9 +290,18 @@ class HFSeq2Seq(HFBackend):
     def _tokenizer_kwargs(self) -> dict[str, Any]:
         return {"src_lang": self.settings["src_lang"]} if "src_lang" in self.settings else {}
 
-    def load(self) -> None:
-        super().load()
-        tok, tgt = self._tokenizer, self.settings.get("tgt_lang")
+    def _check_tokenizer(self, tok: Any) -> None:
+        """The model's language controls, from its tokenizer, and every target language of
+        the data checked on them: an unknown one stops the job before the weights load
+        (issue 51), naming the system, the language and the model's codes."""
+        try:
+            self._language_controls(tok)
+        except GenderMTError as exc:
+            system = getattr(self, "system_name", "")
+            raise GenderMTError(f"system {system}: {exc}" if system else str(exc)) from None
+
+    def _language_controls(self, tok: Any) -> None:
+        tgt = self.settings.get("tgt_lang")
         self.forced_bos = None
         self.family = nmt_languages.family(tok)
         self.lang_codes = dict(self.settings.get("lang_codes", {}))
@@ -313,6 +322,10 @@ class HFSeq2Seq(HFBackend):
             src = self.data["src_lang"] if "src_lang" in self.data.columns else None
             for n, lang in enumerate(self.data["tgt_lang"].astype(str)):
                 self._languages(src.iloc[n] if src is not None else "", lang)
+
+    def load(self) -> None:
+        super().load()  # the language controls: _check_tokenizer, before the weights
+        tgt = self.settings.get("tgt_lang")
         log.info("hf-seq2seq: %s: %s", self.model_name,
                  f"target fixed ({tgt})" if tgt is not None else
                  f"the target language of each request ({self.family})" if self.family
