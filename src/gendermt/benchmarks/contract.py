@@ -166,6 +166,11 @@ class Benchmark:
     #: (``gendermt.data.stage_tables.DATA_COLUMNS``), column → kind (``string``, ``number``,
     #: ``boolean``, ``any``): checked when its data stage writes the table.
     data_columns: Mapping[str, str] = field(default_factory=dict)
+    #: Columns its data table always holds that a study's ``subset`` may stratify by
+    #: (``by``) or keep together (``unit``), beyond the generic ones: a subset naming
+    #: another stops the run at start-up, naming the config key (issue 51); the data stage
+    #: requires them of its table (:func:`gendermt.data.stage_tables.data_columns`).
+    subset_columns: tuple[str, ...] = ()
     #: Its rules that need a node (load or call a model) → their resources; the rule file
     #: gives them with ``resources: **node_resources("<rule>")`` (common.smk), the tests find
     #: them here (tests/unit/test_localrules.py, tests/workflow/test_placement.py).

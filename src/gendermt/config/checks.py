@@ -143,10 +143,30 @@ def check_config(config: Mapping[str, Any]) -> dict[str, dict[str, dict[str, Any
     check_scoring(config.get("scoring", {}))
     check_bertscore_configured(config)
     check_scorecard(config)
+    check_subsets(config.get("benchmarks", {}))
     # each benchmark's own checks (its contract's `check`)
     for name, spec in config.get("benchmarks", {}).items():
         registry.get(name).check_config(spec, config)
     return templates
+
+
+def check_subsets(benchmarks: Mapping[str, Any]) -> None:
+    """A subset's ``by`` and ``unit`` name columns the benchmark's data table holds (the
+    generic ones and its contract's ``subset_columns``): checked before any data job runs,
+    which would otherwise fail after the data stage's work (issue 51)."""
+    from gendermt.data.stage_tables import data_columns
+
+    for name, spec in benchmarks.items():
+        subset = spec.get("subset") or {}
+        if not subset:
+            continue
+        known = list(data_columns(name))
+        wanted = [("by", c) for c in subset.get("by", [])] + [("unit", subset.get("unit",
+                                                                                 "item_id"))]
+        for key, column in wanted:
+            if column not in known:
+                raise GenderMTError(f"benchmarks.{name}.subset.{key}: no column {column!r} in "
+                                    f"{name}'s data (a subset may use: {', '.join(known)})")
 
 
 def check_systems(systems: Mapping[str, Any]) -> None:

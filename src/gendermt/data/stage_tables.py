@@ -51,10 +51,13 @@ def check_table(benchmark: str, stage: str, path: str | Path, frame: pd.DataFram
 
 
 def data_columns(benchmark: str) -> dict[str, str]:
-    """The data table's required columns of a benchmark: the generic ones and its own."""
+    """The data table's required columns of a benchmark: the generic ones, its own and those
+    a subset may use (its contract's ``subset_columns``, of any kind)."""
     from gendermt.benchmarks import registry
 
-    return {**DATA_COLUMNS, **registry.get(benchmark).data_columns}
+    contract = registry.get(benchmark)
+    return {**DATA_COLUMNS, **{c: "any" for c in contract.subset_columns},
+            **contract.data_columns}
 
 
 def write_data_table(benchmark: str, path: str | Path, frame: pd.DataFrame) -> None:

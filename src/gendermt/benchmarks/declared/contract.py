@@ -73,6 +73,8 @@ def _contract(path: pathlib.Path) -> Benchmark:
         label=label,
         order=head["order"],
         package=_PKG,
+        # the data columns a study's subset may stratify by or keep together
+        subset_columns=("pair_id", "gender", "line"),
         direction=head["direction"],
         description=head["description"],
         page="../declared-benchmarks.md",

@@ -9,6 +9,8 @@ CONTRACTS = (
         label="FairTranslate",
         order=10,
         package="gendermt.benchmarks.fairtranslate",
+        # the data columns a study's subset may stratify by or keep together
+        subset_columns=("gender", "ambiguity", "stereotype", "occupation"),
         rules="src/gendermt/benchmarks/fairtranslate/rules.smk",
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="en→fr",

@@ -9,6 +9,8 @@ CONTRACTS = (
         label="GAMBIT",
         order=40,
         package="gendermt.benchmarks.gambit",
+        # the data columns a study's subset may stratify by or keep together
+        subset_columns=("text_type", "isco"),
         rules="src/gendermt/benchmarks/gambit/rules.smk",
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="en→fr, en→el",

@@ -9,6 +9,8 @@ CONTRACTS = (
         label="GATE X-E",
         order=50,
         package="gendermt.benchmarks.gate_x_e",
+        # the data columns a study's subset may stratify by or keep together
+        subset_columns=("instance_id", "language", "category", "original_gender"),
         rules="src/gendermt/benchmarks/gate_x_e/rules.smk",
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="tr/hu/fi/fa→en",

@@ -10,6 +10,8 @@ CONTRACTS = (
         label="MT-GenEval",
         order=80,
         package="gendermt.benchmarks.mt_geneval",
+        # the data columns a study's subset may stratify by or keep together
+        subset_columns=("pair_id", "gender", "set", "split"),
         rules="src/gendermt/benchmarks/mt_geneval/rules.smk",
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="en→ar/de/es/fr/hi/it/pt/ru",

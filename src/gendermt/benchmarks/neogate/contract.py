@@ -9,6 +9,8 @@ CONTRACTS = (
         label="Neo-GATE",
         order=20,
         package="gendermt.benchmarks.neogate",
+        # the data columns a study's subset may stratify by or keep together
+        subset_columns=("gate_id", "number"),
         rules="src/gendermt/benchmarks/neogate/rules.smk",
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="en→it",

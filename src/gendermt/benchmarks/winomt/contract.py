@@ -9,6 +9,8 @@ CONTRACTS = (
         label="WinoMT",
         order=70,
         package="gendermt.benchmarks.winomt",
+        # the data columns a study's subset may stratify by or keep together
+        subset_columns=("gold", "stereotype", "entity"),
         rules="src/gendermt/benchmarks/winomt/rules.smk",
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="en→fr/es/it/de",
