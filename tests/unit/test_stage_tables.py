@@ -39,12 +39,15 @@ def test_a_column_of_the_wrong_kind_is_named(tmp_path):
 
 def test_a_good_table_is_written(tmp_path):
     path = tmp_path / "data.parquet"
-    write_data_table("fairtranslate", path, pd.DataFrame(GOOD))
+    write_data_table("neogate-flores", path, pd.DataFrame(GOOD))
     assert pd.read_parquet(path).columns.tolist() == list(GOOD)
 
 
 def test_a_contract_adds_its_own_columns():
-    assert data_columns("gate") == dict(DATA_COLUMNS)
+    assert data_columns("neogate-flores") == dict(DATA_COLUMNS)
+    # the columns a subset may use are required too (issue 51)
+    assert data_columns("gate") == {**DATA_COLUMNS, "language": "any",
+                                    "requested_gender": "any", "data_split": "any"}
 
 
 def test_every_data_stage_writes_through_the_check():
