@@ -50,10 +50,12 @@ envs-check: $(VENV)/.installed
 	$(BIN)/python tools/envs_check.py $(ENVS)
 
 run: $(VENV)/.installed
+	$(BIN)/python -m gendermt.config.run check $(CONFIG)
 	$(BIN)/snakemake --cores $(CORES) --resources gpu=$(GPUS) $(CONFIG_ARGS)
 	$(BIN)/snakemake $(CONFIG_ARGS) --report $(REPORT_PATH)
 
 report: $(VENV)/.installed
+	$(BIN)/python -m gendermt.config.run check $(CONFIG)
 	$(BIN)/snakemake $(CONFIG_ARGS) --report $(REPORT_PATH)
 
 # README.md's and docs/' generated sections (<!-- BEGIN generated:NAME -->), from the code:

@@ -86,6 +86,13 @@ def _check_schema(config: Mapping[str, Any], schema: Mapping[str, Any],
                                 f"{', '.join(allowed)}")
     note = error.schema.get("description") if error.validator in ("oneOf", "anyOf") else None
     message = error.message
+    if error.validator in ("maxLength", "minLength") and isinstance(error.instance, str):
+        # the limit, not only jsonschema's "is too long" (a name of 200 characters)
+        bound = "at most" if error.validator == "maxLength" else "at least"
+        shown = (f"{error.instance[:40]!r}..." if len(error.instance) > 40
+                 else repr(error.instance))
+        message = (f"{shown} has {len(error.instance)} characters; {bound} "
+                   f"{error.validator_value} are allowed")
     if len(message) > 500:  # a huge value: its start and size, not all of it
         value = error.instance
         shown = (f"{value[:40]!r}... ({len(value)} characters)" if isinstance(value, str)

@@ -2,7 +2,11 @@
 
 ``make run`` / ``make report`` take the run's config files (``CONFIG="a.yaml b.yaml"``) and
 need the run's name for the report's path: ``python -m gendermt.config.run report-path
-[CONFIG...]`` prints ``results/<run>/report.html``. A report made with config files other than
+[CONFIG...]`` prints ``results/<run>/report.html``; ``... check [CONFIG...]`` reads every file
+strictly first (one line for a folder, a missing, UTF-16 or binary file, or a key given
+twice, where ``snakemake --configfile`` gives a traceback or says nothing).
+
+A report made with config files other than
 those the run's results were made from says so on its front page (:func:`report_note`,
 written by ``workflow/rules/report.smk`` at every start-up, shown by ``workflow.rst``)."""
 
@@ -14,9 +18,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import yaml
-
 from gendermt.config.errors import GenderMTError
+from gendermt.config.files import read_config
 from gendermt.config.run_record import DEFAULT_CONFIG
 
 # What the front page compares: what the results were made from, not when or by which commit.
@@ -29,15 +32,18 @@ def run_name(configfiles: Sequence[str], root: str | Path = ".") -> str:
     files = list(configfiles) or [str(Path(root) / DEFAULT_CONFIG)]
     name = None
     for path in files:
-        try:
-            data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-        except OSError as err:
-            raise GenderMTError(f"{path}: cannot read the config file ({err.strerror})") from None
-        except yaml.YAMLError as err:
-            raise GenderMTError(f"{path}: not YAML ({err})") from None
-        if isinstance(data, dict) and data.get("run") is not None:
+        data = read_config(path)
+        if data.get("run") is not None:
             name = str(data["run"])
     return name or "default"
+
+
+def check_files(configfiles: Sequence[str]) -> None:
+    """Every config file readable, UTF-8 YAML, a mapping with no key twice
+    (:func:`gendermt.config.files.read_config`): what Snakemake's own loading does not say
+    in one line (``make run`` and ``make report`` call this first)."""
+    for path in configfiles:
+        read_config(path)
 
 
 def differences(now: dict, last: dict) -> list[str]:
@@ -84,11 +90,15 @@ def write_report_note(summary: dict, run_json: str | Path, dest: str | Path) -> 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] != "report-path":
-        print("usage: python -m gendermt.config.run report-path [CONFIG ...]", file=sys.stderr)
+    if not args or args[0] not in ("report-path", "check"):
+        print("usage: python -m gendermt.config.run report-path|check [CONFIG ...]",
+              file=sys.stderr)
         return 2
     try:
-        print(f"results/{run_name(args[1:])}/report.html")
+        if args[0] == "check":
+            check_files(args[1:])
+        else:
+            print(f"results/{run_name(args[1:])}/report.html")
     except GenderMTError as err:
         print(f"gendermt: {err}", file=sys.stderr)
         return 2

@@ -93,8 +93,22 @@ def system_files(config: Mapping[str, Any],
     return list(found.values())
 
 
-def missing_lines(files: Iterable[SystemFile]) -> list[str]:
-    """One line per system with missing files: the system, the key and the paths."""
+#: What to do about a missing file, by kind (a model's advice is not a stored output's).
+HINTS = {
+    "stored outputs": "write the files (`gendermt stored template --benchmark B --out DIR` "
+                      "writes an empty one per prompt) or fix the key; nothing was run",
+    "model folder": "a model folder holds the model's config.json, tokenizer files and "
+                    "weights (e.g. `huggingface-cli download ORG/NAME --local-dir DIR`, or a "
+                    "Hub id ORG/NAME instead of a path; docs/bring-your-own-model.md) or fix "
+                    "the key; nothing was run",
+    "GGUF file": "give the .gguf file's path, or an installed package's file "
+                 "(package/file.gguf; docs/backends.md), or fix the key; nothing was run",
+}
+
+
+def missing_lines(files: Iterable[SystemFile]) -> list[tuple[str, str]]:
+    """One line per system with missing files (the system, the key and the paths), with the
+    files' kind."""
     by_system: dict[tuple[str, str, str], list[SystemFile]] = {}
     for file in files:
         if not file.exists():
@@ -105,7 +119,7 @@ def missing_lines(files: Iterable[SystemFile]) -> list[str]:
             f"{f.path} ({f.benchmark}, prompt {f.prompt})" if kind == "stored outputs"
             else f.path for f in missing[:SHOWN])
         more = f" and {len(missing) - SHOWN} more" if len(missing) > SHOWN else ""
-        lines.append(f"system {system}: {key}: {kind} not found: {shown}{more}")
+        lines.append((f"system {system}: {key}: {kind} not found: {shown}{more}", kind))
     return lines
 
 
@@ -114,6 +128,4 @@ def check_system_files(config: Mapping[str, Any],
     """Stop, naming system, key and path, if a file a planned run needs does not exist."""
     lines = missing_lines(system_files(config, runs))
     if lines:
-        hint = ("write the files (`gendermt stored template --benchmark B --out DIR` writes an "
-                "empty one per prompt) or fix the key; nothing was run")
-        raise GenderMTError("\n".join(f"{line} ({hint})" for line in lines))
+        raise GenderMTError("\n".join(f"{line} ({HINTS[kind]})" for line, kind in lines))

@@ -65,15 +65,10 @@ def _kinds(args: argparse.Namespace) -> dict[str, str]:
 
     if not getattr(args, "configfile", None):
         return kinds_in(args.results)
-    import yaml
+    from gendermt.config.files import read_config
 
     systems: dict = {}
     for path in args.configfile:
-        try:
-            with open(path, encoding="utf-8") as handle:
-                data = yaml.safe_load(handle) or {}
-        except OSError as err:
-            raise GenderMTError(f"{path}: cannot read the config file ({err.strerror})") \
-                from None
-        systems.update((data.get("systems") or {}) if isinstance(data, dict) else {})
+        data = read_config(path)
+        systems.update(data.get("systems") or {})
     return kinds_of(systems)

@@ -18,7 +18,8 @@ from snakemake.exceptions import WorkflowError
 from gendermt.benchmarks import registry
 from gendermt.config.checks import check_config, check_schema
 from gendermt.config.errors import GenderMTError
-from gendermt.config.run_record import check_config_files
+from gendermt.config.files import read_config
+from gendermt.config.run_record import DEFAULT_CONFIG, check_config_files
 from gendermt.data.datasets import read_by as datasets_read_by
 from gendermt.data.datasets import resolve_config as resolve_datasets
 from gendermt.data.sources import Hasher, check_sources, identity
@@ -35,6 +36,10 @@ def check_config_and_schema(config: dict, configfiles: list, basedir: str, memo:
     # Config files named on the command line without the default must name their run: the
     # default's benchmarks are never dropped silently (checked before the schema fills `run`).
     try:
+        # Snakemake loaded them already, keeping the last of a key given twice: each is read
+        # again strictly (gendermt.config.files), the default too when none is named
+        for path in configfiles or [str(Path(basedir) / DEFAULT_CONFIG)]:
+            read_config(path)
         check_config_files(configfiles, config, basedir)
     except GenderMTError as exc:
         raise WorkflowError(str(exc)) from exc
