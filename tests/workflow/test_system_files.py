@@ -87,7 +87,7 @@ def test_model_files_and_folders_but_not_hub_ids(tmp_path, monkeypatch):
     with pytest.raises(GenderMTError) as caught:
         check_system_files(config, _runs(config))
     lines = str(caught.value).splitlines()
-    assert [line.split(" (write")[0] for line in lines] == [
+    assert [line.split(" (")[0] for line in lines] == [
         "system gguf: systems.gguf.model: GGUF file not found: /nowhere/model-Q4.gguf",
         "system folder: systems.folder.model: model folder not found: ./models/opus",
         "system packaged: systems.packaged.model: GGUF file not found: "
