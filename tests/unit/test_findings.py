@@ -267,6 +267,10 @@ def test_docs_findings_is_the_public_runs_page():
     regenerated = page(PUBLIC, COMMAND, [PUBLIC_GEMMA])
     assert COMMAND in committed
     assert differences(committed, regenerated, llm_systems(PUBLIC_GEMMA)) == []
+    # and its copy, docs/findings.json, is the same page's (so the check without results,
+    # page against copy, compares the page with the run's figures)
+    copy = json.loads((ROOT / "docs" / "findings.json").read_text(encoding="utf-8"))
+    assert copy["command"] == COMMAND and copy_differences(committed, copy) == []
 
 
 def test_an_llms_figures_on_a_too_small_subset_are_only_checked_to_be_there():
@@ -361,3 +365,55 @@ def test_docs_findings_full_set_figures_carry_intervals():
     assert figures
     with_ci = [t for t in figures if "[" in t]
     assert len(with_ci) >= 0.9 * len(figures), (len(with_ci), len(figures))
+
+
+def _edits(text: str) -> list[tuple[str, str]]:
+    """(what, edited page): every decimal figure anywhere on the page (tables, claims and
+    prose) changed in its last digit, every "(low quality)" mark and every interval removed."""
+    import re
+
+    out = []
+    for m in re.finditer(r"-?\d+\.\d+", text):
+        digit = str((int(m.group()[-1]) + 1) % 10)
+        out.append((f"figure {m.group()} at {m.start()}",
+                    text[:m.end() - 1] + digit + text[m.end():]))
+    for pattern in (r" \(low quality\)", r" \[-?\d+\.\d+, -?\d+\.\d+\]"):
+        out += [(f"{m.group()!r} at {m.start()}", text[:m.start()] + text[m.end():])
+                for m in re.finditer(pattern, text)]
+    return out
+
+
+def test_every_hand_edit_of_docs_findings_is_caught_without_the_run():
+    # issue 51 item 10: without results/, the committed copy (docs/findings.json) catches a
+    # changed figure anywhere on the page, prose included, a removed "(low quality)" mark and
+    # a removed interval
+    text = FINDINGS.read_text(encoding="utf-8")
+    copy = json.loads(FINDINGS_COPY.read_text(encoding="utf-8"))
+    edits = _edits(text)
+    assert sum("low quality" in what for what, _ in edits) >= 1
+    assert sum("[" in what for what, _ in edits) >= 100
+    missed = [what for what, edited in edits if not copy_differences(edited, copy)]
+    assert missed == []
+
+
+def test_a_prose_edit_is_named_by_its_line(tmp_path):
+    text = page(write_run(tmp_path / "public"), "gendermt findings")
+    copy = json.loads(json.dumps(copy_of(text, "gendermt findings")))
+    edited = text.replace("better higher", "better lower", 1)
+    found = copy_differences(edited, copy)
+    assert len(found) == 1 and "differs from its copy's" in found[0] and "line" in found[0]
+
+
+def test_a_run_with_no_benchmark_the_page_knows_exits_2_naming_it(tmp_path, capsys):
+    card = [{"system": "google", "my-bench": {"run": "x", "acc": 50.0}}]
+    results = write_run(tmp_path / "public", card)
+    out = tmp_path / "findings.md"
+    assert main(["findings", "--results", str(results), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "no benchmark the findings page knows" in err and "my-bench" in err
+    assert "winomt" in err and len(err.strip().splitlines()) == 1
+    assert not out.exists() and not out.with_suffix(".json").exists()
+    # a run on subsets with none either: named too
+    full = write_run(tmp_path / "full")
+    assert main(["findings", "--results", str(full), "--subset-results", str(results)]) == 2
+    assert f"{results}: " in capsys.readouterr().err

@@ -41,6 +41,7 @@ def check_schema(config: Mapping[str, Any], schema: Mapping[str, Any] | str | Pa
 
     ``memo`` (:mod:`gendermt.workflow.startup_cache`): a config and schema that passed before are
     not validated again; the defaults then come from the cache (the same config, filled)."""
+    check_key_names(config)  # first: a schema error may print the value it refuses
     if not isinstance(schema, Mapping):  # the base schema with every benchmark's fragment
         schema = registry.config_schema(schema)
     import json
@@ -60,6 +61,22 @@ def check_schema(config: Mapping[str, Any], schema: Mapping[str, Any] | str | Pa
         snapshot = json.loads(json.dumps(config, default=repr))
         if snapshot == config:  # only what JSON keeps as it is (no int keys, no dates)
             memo.put(key, snapshot)  # a copy, as above
+
+
+def check_key_names(config: Any, where: str = "") -> None:
+    """Every ``api_key_env`` in the config (at any depth) names an environment variable;
+    one that does not is most likely the key itself, refused without being shown."""
+    from gendermt.translation.backends import KEY_NOT_SHOWN, plausible_env_name
+
+    if isinstance(config, Mapping):
+        for name, value in config.items():
+            key = f"{where}.{name}" if where else str(name)
+            if name == "api_key_env" and not plausible_env_name(value):
+                raise GenderMTError(f"{key}: {KEY_NOT_SHOWN}")
+            check_key_names(value, key)
+    elif isinstance(config, list):
+        for index, value in enumerate(config):
+            check_key_names(value, f"{where}.{index}" if where else str(index))
 
 
 def _check_schema(config: Mapping[str, Any], schema: Mapping[str, Any],

@@ -21,6 +21,7 @@ from typing import Any
 import pandas as pd
 
 from gendermt.config.errors import GenderMTError
+from gendermt.report.mdtext import md_cells, md_code, md_text
 
 UNDEFINED = "–"  # as the scorecard: the system ran, the figure is undefined there
 DIGITS = 2  # as the scorecard's Markdown
@@ -189,10 +190,10 @@ def low_quality(markdown: Path) -> set[tuple[str, str]]:
             if line.startswith("| ")]
     if not rows:
         return set()
-    head = [c.strip() for c in rows[0].strip().strip("|").split("|")]
+    head = md_cells(rows[0])
     marked = set()
     for row in rows[1:]:
-        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        cells = [c.replace("\\|", "|") for c in md_cells(row)]
         marked |= {(cells[0], head[i]) for i, c in enumerate(cells)
                    if i and c.endswith("(low quality)")}
     return marked
@@ -272,8 +273,8 @@ def benchmark_section(key: str, run: Mapping[str, Any], level: str = "##",
     if legend.empty or not records:
         return []
     label = LABELS.get(key, key)
-    head = ["system", *[str(c).split(" · ", 1)[-1] for c in legend["column"]]]
-    title = f"{label}, on a subset: {subset}" if subset else label
+    head = ["system", *[md_text(str(c).split(" · ", 1)[-1]) for c in legend["column"]]]
+    title = f"{label}, on a subset: {md_text(subset)}" if subset else label
     lines = [f"{level} {title}", "",
              "| " + " | ".join(head) + " |",
              "|" + "|".join(["---"] + ["--:"] * (len(head) - 1)) + "|"]
@@ -286,16 +287,17 @@ def benchmark_section(key: str, run: Mapping[str, Any], level: str = "##",
             values.setdefault(fig.key, {})[system] = value
             low = " (low quality)" if (system, fig.column) in run.get("low", ()) else ""
             cells.append(fmt(value, part.get(f"{fig.key}_ci")) + low)
-        shown = system if kinds.get(system, "model") == "model" else \
-            f"{system} ({kinds[system]})"
+        shown = md_text(system) if kinds.get(system, "model") == "model" else \
+            f"{md_text(system)} ({kinds[system]})"
         lines.append("| " + " | ".join([shown, *cells]) + " |")
     lines.append("")
     # each run once, in the systems' order (a system's `run` may list several)
     runs = list(dict.fromkeys(p for r in records if r[key].get("run")
                               for p in str(r[key]["run"]).split(", ") if p))
-    units = "; ".join(f"{str(f.column).split(' · ', 1)[-1]}: {f.unit}, better {f.better}"
-                      for f in legend.itertuples())
-    lines += [f"Run{'s' if len(runs) > 1 else ''}: {', '.join(runs) or 'the only one'}. "
+    units = "; ".join(md_text(f"{str(f.column).split(' · ', 1)[-1]}: {f.unit}, better "
+                              f"{f.better}") for f in legend.itertuples())
+    lines += [f"Run{'s' if len(runs) > 1 else ''}: "
+              f"{', '.join(map(md_text, runs)) or 'the only one'}. "
               f"{units}.", ""]
     if key == "winomt":
         lines += winomt_reader_lines(run.get("tables", {}))
@@ -307,11 +309,13 @@ def benchmark_section(key: str, run: Mapping[str, Any], level: str = "##",
                 and (s, fig.column) not in run.get("low", ())}
 
     systems = sorted({s for fig in legend.itertuples() for s in contenders(fig)})
-    parts = {r["system"]: r[key] for r in records}
+    # the claims name systems as the table does (as text, never as Markdown)
+    parts = {md_text(r["system"]): r[key] for r in records}
     shown = [c for fig in legend.itertuples()
-             if (c := claim(fig, contenders(fig), parts))]
+             if (c := claim(fig, {md_text(s): v for s, v in contenders(fig).items()}, parts))]
     if shown:
-        lines += [f"**What the figures show.** {CLAIMS_INTRO} (of {', '.join(systems)}): "
+        named = ", ".join(map(md_text, systems))
+        lines += [f"**What the figures show.** {CLAIMS_INTRO} (of {named}): "
                   + "; ".join(shown) + ".", ""]
     if key in LIMITS:
         on = (f" Every row of this table is of the same subset, {subset}, never of the "
@@ -329,14 +333,14 @@ def winomt_reader_lines(tables: Mapping[str, pd.DataFrame]) -> list[str]:
     summary = tables.get("summary")
     if summary is None or "signature" not in summary:
         return []
-    readers = ", ".join(f"`{r}`" for r in dict.fromkeys(summary["reader"].astype(str)))
-    signatures = "; ".join(f"`{s}`" for s in dict.fromkeys(summary["signature"].astype(str)))
+    readers = ", ".join(md_code(r) for r in dict.fromkeys(summary["reader"].astype(str)))
+    signatures = "; ".join(md_code(s) for s in dict.fromkeys(summary["signature"].astype(str)))
     lines = [f"Reader: {readers}, the project's default reader (gender read from the "
              f"aligned words of each entity; signature {signatures}). The paper's figures and "
              f"the authors' own reader are beside it below; {FIDELITY} says where and why "
              "they differ.", ""]
     if "artefacts" in summary:
-        counts = [f"{r.system} ({r.lang}) {int(r.artefacts)}"
+        counts = [f"{md_text(r.system)} ({md_text(r.lang)}) {int(r.artefacts)}"
                   for r in summary.itertuples() if not pd.isna(r.artefacts)]
         lines += ["Artefacts (entities read from a word that is not a translation of the "
                   "occupation, e.g. *la motor* for driver; per system and language, of "
@@ -371,9 +375,10 @@ def paper_section(tables: Mapping[str, pd.DataFrame], level: str = "###") -> lis
         # the paper and the authors' reader print one decimal (the authors' rounding)
         cells = [fmt(_num(r.get(f"{fig}_{src}")), digits=DIGITS if src == "corrected" else 1)
                  for fig, _ in figures for src, _ in sources]
-        lines.append("| " + " | ".join([str(r["system"]), str(r["lang"]), *cells]) + " |")
+        lines.append("| " + " | ".join([md_text(r["system"]), md_text(r["lang"]), *cells])
+                     + " |")
     lines.append("")
-    off = [f"{r['system']} ({r['lang']}): {r['published_off']}"
+    off = [f"{md_text(r['system'])} ({md_text(r['lang'])}): {r['published_off']}"
            for r in readers.to_dict("records")
            if isinstance(r.get("published_off"), str) and r["published_off"]]
     if off:
@@ -404,10 +409,11 @@ def occupations_section(tables: Mapping[str, pd.DataFrame], level: str = "###"
     for (system, lang), part in table.groupby(["system", "lang"], sort=False):
         top = part.reindex(part["delta_s_contribution"].abs()
                            .sort_values(ascending=False).index).head(TOP_OCCUPATIONS)
-        named = ", ".join(f"{r.occupation} {r.delta_s_contribution:+.2f}"
+        named = ", ".join(f"{md_text(r.occupation)} {r.delta_s_contribution:+.2f}"
                           + (f" ({int(r.artefacts)} of {int(r.n)} artefacts)"
                              if r.artefacts else "") for r in top.itertuples())
-        lines.append(f"| {system} | {lang} | {fmt(part['delta_s_contribution'].sum())} | "
+        lines.append(f"| {md_text(system)} | {md_text(lang)} | "
+                     f"{fmt(part['delta_s_contribution'].sum())} | "
                      f"{int(part['artefacts'].sum())} | {named} |")
     return lines + [""]
 
@@ -419,7 +425,7 @@ def validation_section(tables: Mapping[str, pd.DataFrame], level: str = "###") -
         return []
     readers = list(dict.fromkeys(table["reader"]))
     sure = [r for r in ("corrected", "published") if r in readers] or readers[:2]
-    head = ["lang", "n", *readers, *(f"{r}, sure rows" for r in sure)]
+    head = ["lang", "n", *map(md_text, readers), *(f"{md_text(r)}, sure rows" for r in sure)]
     lines = [f"{level} WinoMT: the readers against labelled entities", "",
              "Agreement (%) of each reader with labels written by reading the translations "
              f"({LABELS_PAGE}: 30 entities per published system and language, drawn with a "
@@ -437,10 +443,10 @@ def validation_section(tables: Mapping[str, pd.DataFrame], level: str = "###") -
             cells += [fmt(rows.loc[r, "agreement_sure"], (rows.loc[r, "ci_low_sure"],
                                                           rows.loc[r, "ci_high_sure"]))
                       + f" of {int(rows.loc[r, 'n_sure'])}" for r in sure]
-        lines.append("| " + " | ".join([str(lang), str(int(part["n"].iloc[0])), *cells])
+        lines.append("| " + " | ".join([md_text(lang), str(int(part["n"].iloc[0])), *cells])
                      + " |")
     lines.append("")
-    below = [str(lang) for lang, part in table.groupby("lang", sort=False)
+    below = [md_text(lang) for lang, part in table.groupby("lang", sort=False)
              if {"corrected", "published"} <= set(part["reader"])
              and (rows := part.set_index("reader")).loc["corrected", "agree"]
              < rows.loc["published", "agree"]]
@@ -463,17 +469,29 @@ def subset_of(results: str | Path, key: str) -> str:
     return describe(json.loads(path.read_text(encoding="utf-8")).get("subset") or {})
 
 
+def known_benchmarks(results: str | Path, card: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The benchmarks of a run's scorecard that the page knows (``LABELS``), in the page's
+    order; none is an error naming what the run has, not an empty page."""
+    benchmarks = [k for k in LABELS if any(r.get(k) is not None for r in card)]
+    if not benchmarks:
+        has = sorted({k for r in card for k, v in r.items() if k != "system" and v})
+        raise GenderMTError(f"{results}: no benchmark the findings page knows in its "
+                            f"scorecard (it has {', '.join(has) or 'none'}; the page knows "
+                            f"{', '.join(LABELS)}); run one of those first")
+    return benchmarks
+
+
 def subset_sections(results: str | Path) -> list[str]:
     """A run on subsets (config/study/public-gemma.yaml): its benchmarks' tables, each
     naming its subset, under a heading of their own."""
     run = read_run(results)
     summary = run["summary"]
     name = summary.get("run", Path(results).name)
-    configs = ", ".join(f"`{c['path']}`" for c in summary.get("config_files", []))
-    benchmarks = [k for k in LABELS if any(r.get(k) is not None for r in run["card"])]
-    llms = [s for s in _kind_of(summary) if _is_llm(summary, s)]
-    lines = [f"## On subsets: run `{name}`", "",
-             f"Run `{name}` ({configs or 'no config file'}) scores "
+    configs = ", ".join(md_code(c["path"]) for c in summary.get("config_files", []))
+    benchmarks = known_benchmarks(results, run["card"])
+    llms = [md_text(s) for s in _kind_of(summary) if _is_llm(summary, s)]
+    lines = [f"## On subsets: run {md_code(name)}", "",
+             f"Run {md_code(name)} ({configs or 'no config file'}) scores "
              f"{', '.join(llms) or 'its systems'} beside systems of the full-set tables on a "
              "fixed, stratified, seeded subset of each benchmark's items (every system on "
              "the same items; the subset is recorded in each benchmark's `data.json`). Its "
@@ -492,8 +510,9 @@ def data_section(summary: Mapping[str, Any]) -> list[str]:
     lines = ["## Data", "", "| data set | repository | commit | licence | files |",
              "|---|---|---|---|--:|"]
     for d in sets:
-        lines.append(f"| {d['dataset']} | {d['repository']} | `{d['commit'][:12]}` | "
-                     f"{d['licence']} | {len(d['files'])} |")
+        lines.append(f"| {md_text(d['dataset'])} | {md_text(d['repository'])} | "
+                     f"{md_code(d['commit'][:12]).replace('|', chr(92) + '|')} | "
+                     f"{md_text(d['licence'])} | {len(d['files'])} |")
     return lines + ["", "Every file's sha256 is in the run summary (`report/run.json`) and in "
                         "each benchmark's `data.json`; the manifests are listed in "
                         "docs/data-sources.md.", ""]
@@ -503,19 +522,19 @@ def page(results: str | Path, command: str, subsets: Sequence[str | Path] = ()) 
     """The findings page of the run in ``results`` (and of runs on subsets, ``subsets``)."""
     run = read_run(results)
     summary = run["summary"]
-    configs = ", ".join(f"`{c['path']}`" for c in summary.get("config_files", []))
-    benchmarks = [k for k in LABELS if any(r.get(k) is not None for r in run["card"])]
+    configs = ", ".join(md_code(c["path"]) for c in summary.get("config_files", []))
+    benchmarks = known_benchmarks(results, run["card"])
     kinds = _kind_of(summary)
-    lines = [f"# Findings: run `{summary.get('run', Path(results).name)}`", "",
-             f"Written by `{command}` from that run's scorecard (every figure as the "
+    lines = [f"# Findings: run {md_code(summary.get('run', Path(results).name))}", "",
+             f"Written by {md_code(command)} from that run's scorecard (every figure as the "
              "scorecard prints it: two decimals, its confidence interval in brackets, a "
              "bootstrap over the benchmark's own unit (sentence, item, pair, instance, row), "
              "paired across the systems scored on the same items, whose level, unit, "
              "resamples and seed are in the run's scorecard/legend.csv and each table's "
              "signature; – where a figure is undefined or the system did not run that part, "
              "e.g. a language pair it lacks). Do not edit: regenerate (the command also "
-             "writes findings.json, the page's figures and claims, which its check compares "
-             f"the page with). Config: {configs or '(none)'}.", ""]
+             "writes findings.json, the page's figures, claims and text, which its check "
+             f"compares the page with). Config: {configs or '(none)'}.", ""]
     lines += data_section(summary)
     for key in benchmarks:
         subset = subset_of(results, key)
@@ -554,9 +573,9 @@ def rows_of(text: str) -> list[tuple[str, str, str, str]]:
         if line.startswith("#"):
             section = line.lstrip("#").strip()
         elif _is_head(lines, k):
-            head = [c.strip() for c in line.strip().strip("|").split("|")]
+            head = md_cells(line)
         elif section != "Data" and line.startswith("| "):
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            cells = md_cells(line)
             found += [(section, cells[0], head[i] if i < len(head) else "",
                        c.removesuffix(" (low quality)")) for i, c in enumerate(cells) if i]
     return found
@@ -587,7 +606,7 @@ def _masked(text: str, tolerant: set[str]) -> list[str]:
     out, on_subsets = [], False
     for line in text.splitlines():
         on_subsets = on_subsets or line.startswith("## On subsets")
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        cells = md_cells(line)
         if line.startswith("| ") and cells[0].split(" (")[0] in tolerant:
             out.append(f"| {cells[0]} | (within the tolerance)")
         elif on_subsets and line.startswith("**What the figures show.**"):
@@ -604,6 +623,7 @@ def differences(committed: str, regenerated: str, tolerant: set[str] = frozenset
     ``tolerance`` in their own unit; the rest of the text must be equal. [] when it is the
     run's page."""
     found = []
+    tolerant = {md_text(s) for s in tolerant}  # as the page names them
     a, b = rows_of(committed), rows_of(regenerated)
     if [r[:3] for r in a] != [r[:3] for r in b]:
         return ["the tables' rows differ from the run's (regenerate the page)"]
@@ -637,7 +657,7 @@ def cells_of(text: str) -> list[dict[str, str]]:
         if line.startswith("#"):
             section = line.lstrip("#").strip()
         elif line.startswith("| "):
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            cells = md_cells(line)
             if _is_head(lines, k):
                 head = cells
                 continue
@@ -653,11 +673,21 @@ def claims_of(text: str) -> list[str]:
             if line.startswith("**What the figures show.**")]
 
 
+def prose_of(text: str) -> list[tuple[int, str]]:
+    """(line number, line) of every line of a page that is neither a table row nor a claim:
+    headings and paragraphs, whose figures (the WinoMT reader's differences from the paper,
+    counts of items) a hand edit could change as well."""
+    return [(n, line) for n, line in enumerate(text.splitlines(), 1)
+            if not line.startswith("| ") and not line.startswith("**What the figures show.**")]
+
+
 def copy_of(text: str, command: str) -> dict[str, Any]:
     """The page's machine-readable copy (docs/findings.json beside docs/findings.md): every
-    table cell as printed and every claim, so that a hand edit of the page (a figure, an
-    interval, a "(low quality)" mark) is caught without the run's results."""
-    return {"command": command, "cells": cells_of(text), "claims": claims_of(text)}
+    table cell as printed, every claim and every other line (``text``), so that a hand edit
+    of the page (a figure, an interval, a "(low quality)" mark, anywhere) is caught without
+    the run's results."""
+    return {"command": command, "cells": cells_of(text), "claims": claims_of(text),
+            "text": [line for _, line in prose_of(text)]}
 
 
 def copy_text(copy: Mapping[str, Any]) -> str:
@@ -667,7 +697,8 @@ def copy_text(copy: Mapping[str, Any]) -> str:
 
     return (f'{{\n  "command": {json.dumps(copy["command"], ensure_ascii=False)},\n'
             f'  "cells": [\n{items(copy["cells"])}\n  ],\n'
-            f'  "claims": [\n{items(copy["claims"])}\n  ]\n}}\n')
+            f'  "claims": [\n{items(copy["claims"])}\n  ],\n'
+            f'  "text": [\n{items(copy.get("text", []))}\n  ]\n}}\n')
 
 
 def copy_differences(text: str, copy: Mapping[str, Any]) -> list[str]:
@@ -683,5 +714,19 @@ def copy_differences(text: str, copy: Mapping[str, Any]) -> list[str]:
                          f"{got['text']!r} on the page, {want['text']!r} in its copy")
     if claims_of(text) != list(copy.get("claims", [])):
         found.append("the page's claims differ from its copy's (regenerate the page)")
+    if "text" not in copy:
+        found.append("its copy has no text lines (regenerate the page and its copy with the "
+                     "command the page names)")
+        return found
+    prose, want = prose_of(text), list(copy["text"])
+    for (n, line), wanted in zip(prose, want, strict=False):
+        if line != wanted:
+            found.append(f"line {n}: the page's text differs from its copy's "
+                         f"(regenerate the page)")
+            break
+    else:
+        if len(prose) != len(want):
+            found.append(f"the page has {len(prose)} lines of text, its copy {len(want)} "
+                         f"(regenerate the page)")
     return found
 

@@ -14,6 +14,7 @@ import pandas as pd
 from gendermt.config.run_record import environment, now
 from gendermt.data.io import write_json, write_text
 from gendermt.report import htmltable
+from gendermt.report.mdtext import md_code, md_text
 
 TABLE_START, TABLE_END = "<!-- gmt-table -->", "<!-- /gmt-table -->"
 # The scorecard page's compact part (each benchmark's headline figures): the front page shows
@@ -135,13 +136,23 @@ def front_html(summary: dict, scorecard_page: str | None, legend: pd.DataFrame |
     return "\n".join(parts)
 
 
+def _md_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with its text cells as Markdown text (:func:`md_text`)."""
+    return frame.apply(lambda column: [md_text(v) if isinstance(v, str) else v
+                                       for v in column])
+
+
 def markdown(summary: dict) -> str:
-    lines = [f"# Run `{summary['run']}`", "",
-             f"- commit: {summary['commit']}", f"- written: {summary.get('date', '')}",
-             "- config files: " + ", ".join(c["path"] for c in summary["config_files"]),
-             f"- {verdict(summary)}", "", "## Data sources", "",
-             sources_frame(summary).to_markdown(index=False), "", "## Systems", "",
-             systems_frame(summary).to_markdown(index=False), ""]
+    """run.md: the run's names, paths and systems shown as text, never as Markdown (as
+    front.html escapes them for HTML)."""
+    lines = [f"# Run {md_code(summary['run'])}", "",
+             f"- commit: {md_text(summary['commit'])}",
+             f"- written: {md_text(summary.get('date', ''))}",
+             "- config files: " + ", ".join(md_text(c["path"])
+                                            for c in summary["config_files"]),
+             f"- {md_text(verdict(summary))}", "", "## Data sources", "",
+             _md_frame(sources_frame(summary)).to_markdown(index=False), "", "## Systems", "",
+             _md_frame(systems_frame(summary)).to_markdown(index=False), ""]
     return "\n".join(lines)
 
 

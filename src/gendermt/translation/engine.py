@@ -23,10 +23,12 @@ annotator all call a backend through :class:`Engine`. It owns:
 
 What a crash costs: a process killed at any point (SIGKILL included) loses no answer it
 received (each is in the partial file's OS buffers as it arrives and in the cache at its
-batch's commit); an OS crash or power loss loses at most the last ``SYNC_EVERY`` seconds of
-answers, which the rerun asks again. The backend's connections and threads are its own for
-the job (a keep-alive pool and one executor, reused by every batch) and closed when
-:meth:`Engine.send` ends.
+batch's commit; when the caller fails to keep an answer, e.g. its partial file on a full disk,
+or the backend or the sending stops mid-batch, the batch's answers that arrived are committed
+to the cache before the error goes on); an OS crash or power loss loses at most the last
+``SYNC_EVERY`` seconds of answers, which the rerun asks again. The backend's connections and
+threads are its own for the job (a keep-alive pool and one executor, reused by every batch)
+and closed when :meth:`Engine.send` ends.
 
 The engine opens the request cache (and backfills it with answers a caller kept that it lacks,
 :meth:`Engine.prepare`) and keeps the caller's run records there (:meth:`Engine.record_run`). A
@@ -408,13 +410,21 @@ class Engine:
         for start in range(0, len(requests), size):
             batch = requests[start:start + size]
             answers = _Batch(self, batch)
+            release = None if owner is None else (owner, [self.digests[r.item_id]
+                                                          for r in batch])
             self.backend.finish_reasons = self.backend.generated_tokens = None
-            for i, raw in self.backend.translate_each(batch):
-                answer = answers.take(i, raw)
-                if answer is not None:
-                    yield answer
+            try:
+                for i, raw in self.backend.translate_each(batch):
+                    answer = answers.take(i, raw)
+                    if answer is not None:
+                        yield answer
+            except BaseException:
+                # the caller could not keep an answer (its partial file on a full disk), the
+                # backend failed or the sending was stopped: what arrived is paid for, and
+                # goes to the cache before the error does, so a rerun sends none of it again
+                self._store_batch(answers, release, durable=True)
+                raise
             answers.check()
-            per_item = (time.perf_counter() - answers.b0) / len(batch)
             # the caller's copy first (a kill between the two leaves answers only there:
             # the resuming run backfills the cache from it), synced when due
             now = time.monotonic()
@@ -422,13 +432,14 @@ class Engine:
                 now - self._synced >= SYNC_EVERY
             if sync:
                 self._synced = now
-                yield SYNC
+                try:
+                    yield SYNC
+                except BaseException:  # the caller's copy cannot be synced: the cache's is
+                    self._store_batch(answers, release, durable=True)
+                    raise
             # one commit: the answers and the release of their claims (the heartbeat keeps
             # the others fresh: refreshing them all a batch rewrote every claim row)
-            self.store(answers.got, {self.digests[r.item_id]: per_item for r in batch},
-                       finish=answers.finish, durable=sync,
-                       release=None if owner is None else
-                       (owner, [self.digests[r.item_id] for r in batch]))
+            self._store_batch(answers, release, durable=sync)
             self._tally(batch, answers.outs)
             if answers.failures:
                 self.failed = [r for r, _ in answers.failures]
@@ -437,6 +448,14 @@ class Engine:
             if blank:
                 log.warning("%s: %d empty output(s) in this batch (kept%s, not cached)",
                             self.who, blank, f" in {self.kept_in}" if self.kept_in else "")
+
+    def _store_batch(self, answers: _Batch, release: tuple[str, list[str]] | None,
+                     durable: bool) -> None:
+        """A batch's answers received so far into the cache, with the release of its claims
+        (:meth:`store`), each answer's seconds the batch's time so far per item."""
+        per_item = (time.perf_counter() - answers.b0) / len(answers.batch)
+        self.store(answers.got, {self.digests[r.item_id]: per_item for r in answers.batch},
+                   finish=answers.finish, durable=durable, release=release)
 
     def _tally(self, batch: list[Request], outs: list[str]) -> None:
         """Count a sent batch: its requests, its outputs' tokens (with ``count_tokens``)

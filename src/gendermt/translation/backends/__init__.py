@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -120,13 +121,29 @@ def output_settings(settings: dict[str, Any]) -> dict[str, Any]:
     return canonical(backend_class(settings).output_settings(settings))
 
 
+#: What ``api_key_env`` may hold: an environment variable's name. Anything else (a key pasted
+#: in its place, most often) is refused with KEY_NOT_SHOWN, never echoed: the message reaches
+#: the terminal and Snakemake's log.
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
+KEY_NOT_SHOWN = ("api_key_env must name an environment variable; the value given looks like "
+                 "a key and is not shown")
+
+
+def plausible_env_name(value: Any) -> bool:
+    """Whether ``value`` can be the name of an environment variable (``ENV_NAME``)."""
+    return isinstance(value, str) and ENV_NAME.fullmatch(value) is not None
+
+
 def unset_api_keys(systems: dict[str, dict[str, Any]], names: Any) -> list[str]:
     """One line per system of ``names`` whose ``api_key_env`` names an unset environment
-    variable (checked before any job runs, not when the first job starts)."""
+    variable (checked before any job runs, not when the first job starts), or holds what
+    cannot be a variable's name (not shown)."""
     found = []
     for name in sorted(set(names)):
         env = (systems.get(name) or {}).get("api_key_env")
-        if env and not os.environ.get(str(env)):
+        if env is not None and not plausible_env_name(env):
+            found.append(f"systems.{name}.api_key_env: {KEY_NOT_SHOWN}")
+        elif env and not os.environ.get(str(env)):
             found.append(f"systems.{name}.api_key_env: the environment variable {env} is not "
                          f"set; export it with the API key before running")
     return found
@@ -154,4 +171,5 @@ def build_backend(settings: dict[str, Any], data: pd.DataFrame | str | os.PathLi
 
 __all__ = ["BACKENDS", "BACKEND_MODULES", "Backend", "ItemFailed", "Request",
            "backend_module", "build_backend", "check_system", "output_settings",
-           "settings_on", "system_gpus", "system_kind", "system_modules", "unset_api_keys"]
+           "settings_on", "system_gpus", "system_kind", "system_modules", "unset_api_keys",
+           "KEY_NOT_SHOWN", "plausible_env_name"]

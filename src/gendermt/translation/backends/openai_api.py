@@ -304,6 +304,10 @@ class OpenAICompatible(Backend):
     @classmethod
     def check_settings(cls, settings: dict[str, Any]) -> None:
         super().check_settings(settings)
+        from gendermt.translation.backends import KEY_NOT_SHOWN, plausible_env_name
+
+        if "api_key_env" in settings and not plausible_env_name(settings["api_key_env"]):
+            raise GenderMTError(KEY_NOT_SHOWN)  # before anything that might show settings
         url = str(settings["base_url"])
         if not url.startswith(("http://", "https://")):
             raise GenderMTError(f"backend 'openai-compatible': base_url must start with "
