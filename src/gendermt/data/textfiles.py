@@ -21,6 +21,7 @@ import unicodedata
 from pathlib import Path
 
 from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
+from gendermt.data import reads
 
 STDIN = "-"
 
@@ -53,6 +54,7 @@ def read_text(path: str | Path, what: str = "") -> str:
         data = file.read_bytes()
     except OSError as exc:
         raise GenderMTError(f"{label}: cannot read it: {exc.strerror or exc}") from None
+    reads.note(file, data)  # hashed from these bytes, checked in a data stage (one read)
     return _decode(data, label)
 
 
