@@ -665,6 +665,7 @@ def _fetch_hub_file(download: Any, manifest: Manifest, data_file: DataFile, fold
 
     attempts = max(1, int(settings["retries"]))
     last = ""
+    failed: BaseException | None = None
     for attempt in range(1, attempts + 1):
         staging = _staging(cache).with_suffix(".d")
         try:
@@ -689,18 +690,59 @@ def _fetch_hub_file(download: Any, manifest: Manifest, data_file: DataFile, fold
             raise
         except Exception as exc:  # noqa: BLE001 - network, HTTP and offline errors alike
             # huggingface_hub has already retried with back-off: not again here
-            last = _reason(exc)
+            last, failed = _reason(exc), exc
             break
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         log.warning("%s: attempt %d of %d: %s", data_file.path, attempt, attempts, last)
         if attempt < attempts:
             time.sleep(float(settings["retry_wait"]) * 2 ** (attempt - 1))
+    code = _http_status(failed)
+    if code is not None:  # the Hub answered: not a network failure
+        advice = (f"the Hub has no such file at that revision: check its path and revision "
+                  f"in {manifest.declared_in}, or data_sources.hub_endpoint" if code == 404
+                  else "try again later, or use a local copy (data_sources.local) or a Hub "
+                  "mirror (data_sources.hub_endpoint)")
+        raise GenderMTError(f"cannot fetch {data_file.path} of {manifest.where} (HTTP {code}: "
+                            f"{last}); {advice}")
+    if failed is not None and not _network_failed(failed):
+        raise GenderMTError(f"cannot fetch {data_file.path} of {manifest.where} ({last}); try "
+                            "again later, or use a local copy (data_sources.local) or a Hub "
+                            "mirror (data_sources.hub_endpoint)")
     raise GenderMTError(
         f"cannot fetch {data_file.path} of {manifest.where} ({last}); without network, set "
         f"data_sources.local to a folder holding {manifest.name}/{data_file.file} (a copy "
         "of the Hub's files with the manifest's hashes) or data_sources.hub_endpoint to a "
         "reachable Hub mirror")
+
+
+def _chain(exc: BaseException | None) -> Iterable[BaseException]:
+    """``exc`` and its causes, outermost first."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        yield exc
+        exc = exc.__cause__ or exc.__context__
+
+
+def _http_status(exc: BaseException | None) -> int | None:
+    """The HTTP status a failure carries (huggingface_hub's errors keep the response)."""
+    for link in _chain(exc):
+        code = getattr(getattr(link, "response", None), "status_code", None)
+        if isinstance(code, int):
+            return code
+    return None
+
+
+#: The exception classes (by name: requests, httpx and the standard library each have their
+#: own) that mean the network failed: no connection, no name, no answer in time.
+NETWORK_FAILURES = {"ConnectionError", "ConnectError", "TransportError", "Timeout",
+                    "TimeoutException", "TimeoutError", "gaierror"}
+
+
+def _network_failed(exc: BaseException) -> bool:
+    return any(cls.__name__ in NETWORK_FAILURES
+               for link in _chain(exc) for cls in type(link).__mro__)
 
 
 def _reason(exc: BaseException) -> str:
