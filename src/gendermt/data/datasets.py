@@ -342,7 +342,7 @@ def materialise(manifest: Manifest, settings: Mapping[str, Any], hasher: Hasher
                 raise _mismatch("cached file", target, data_file.sha256, actual,
                                 f"{manifest.declared_in}; delete it to fetch it again")
             if target.stat().st_nlink > 1:  # an earlier version's hard link: a copy now
-                _place(target, target, cache, data_file, manifest)
+                _unlink_hard_link(target, cache, data_file, manifest)
             how["cached"] += 1
         else:
             missing.append(data_file)
@@ -417,7 +417,7 @@ def _sweep(cache: Path) -> None:
             if entry.is_dir() and not entry.is_symlink():
                 shutil.rmtree(entry, ignore_errors=True)
             else:
-                with contextlib.suppress(FileNotFoundError):
+                with contextlib.suppress(OSError):  # gone already, or a read-only cache
                     entry.unlink()
 
 
@@ -449,6 +449,17 @@ def _place(source: Path, target: Path, cache: Path, data_file: DataFile,
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
+
+
+def _unlink_hard_link(target: Path, cache: Path, data_file: DataFile, manifest: Manifest
+                      ) -> None:
+    """A cached file an earlier version hard-linked to a local copy, replaced by a copy of
+    its own; where the cache is read-only, left as it is (nothing writes through it there)."""
+    try:
+        _place(target, target, cache, data_file, manifest)
+    except PermissionError:
+        log.warning("%s shares its bytes with another file (a hard link) and the data cache "
+                    "is read-only: left as it is", target)
 
 
 class _Failed(Exception):
