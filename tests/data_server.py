@@ -6,6 +6,7 @@ on demand:
 ``tamper``   200 with the file's bytes, one changed (same size: only the hash tells)
 ``long``     200 with the file's bytes and more after them (``Content-Length`` says so)
 ``slow``     200 with the full ``Content-Length``, the body sent at ``rate`` bytes a second
+``unavailable`` 503, no body
 
 ``faults`` maps a path (``/gate-x-e/LICENSE``) to the faults of its successive requests
 (``["drop"]``: the first request is cut off, the next served whole); ``always`` faults every
@@ -48,6 +49,11 @@ class DataServer:
                     server.requests[path] += 1
                     queue = server.faults.get(path) or []
                     fault = queue.pop(0) if queue else server.always.get(path)
+                if fault == "unavailable":
+                    self.send_response(503)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 if server.routes is not None:
                     file = server.routes.get(path, server.root / "\0absent")
                 else:

@@ -151,6 +151,20 @@ def test_http_404_is_named_and_not_retried(tmp_path):
     assert partial(cache) == []
 
 
+def test_http_503_is_named_and_retried(tmp_path):
+    cache = tmp_path / "cache"
+    manifest = toy(tmp_path / "served")
+    path = f"/{NAME}/a/file.bin"
+    with DataServer(tmp_path / "served", faults={path: ["unavailable"]}) as server:
+        _, how = datasets.materialise(manifest, settings(cache, mirror=server.mirror),
+                                      Hasher(None))
+        assert server.requests[path] == 2 and how["downloaded"] == 1
+    with DataServer(tmp_path / "served", always={path: "unavailable"}) as server, \
+            pytest.raises(GenderMTError, match=r"HTTP 503 .*3 attempts\); try again later"):
+        datasets.materialise(manifest, settings(tmp_path / "c2", mirror=server.mirror),
+                             Hasher(None))
+
+
 def test_a_body_longer_than_declared_is_too_long_not_cut_off(tmp_path):
     cache = tmp_path / "cache"
     manifest = toy(tmp_path / "served")

@@ -466,9 +466,10 @@ class _Failed(Exception):
     """One attempt at a file failed: why (in words), whether another attempt may help, and
     whether the network itself failed (the only case for the no-network advice)."""
 
-    def __init__(self, reason: str, retry: bool = True, network: bool = False) -> None:
+    def __init__(self, reason: str, retry: bool = True, network: bool = False,
+                 status: int | None = None) -> None:
         super().__init__(reason)
-        self.reason, self.retry, self.network = reason, retry, network
+        self.reason, self.retry, self.network, self.status = reason, retry, network, status
 
 
 def _download_all(manifest: Manifest, files: list[DataFile], folder: Path,
@@ -526,10 +527,15 @@ def _failure_message(url: str, failed: _Failed, attempts: int, manifest: Manifes
                   f"{manifest.name}/ (in the config file: `data_sources: {{local: "
                   f"{LOCAL_EXAMPLE}}}`, or --config 'data_sources={{local: {LOCAL_EXAMPLE}}}') "
                   "or data_sources.mirror at a reachable copy")
-    elif failed.reason.startswith("HTTP 4"):
+    elif failed.status in (404, 410):
         advice = f"the server has no such file: check {where}"
+    elif failed.status is not None and failed.status < 500 and failed.status not in (408, 429):
+        advice = f"the server refused it: check {where} and its access rules"
     elif failed.reason.startswith("too long"):
         advice = f"the file there is not the declared one: check {where}"
+    elif "data_sources.deadline" in failed.reason:
+        advice = ("raise data_sources.deadline, or use a faster data_sources.mirror or a "
+                  "local copy (data_sources.local)")
     else:
         advice = ("try again later, or use a faster data_sources.mirror or a local copy "
                   "(data_sources.local)")
@@ -600,7 +606,7 @@ def _check_response(response: Any, data_file: DataFile) -> None:
     if code != 200:
         # 5xx, 408 and 429 may pass; any other status (404) will not
         raise _Failed(f"HTTP {code} {response.reason or ''}".rstrip(),
-                      retry=code >= 500 or code in (408, 429))
+                      retry=code >= 500 or code in (408, 429), status=code)
     declared = response.headers.get("Content-Length", "")
     if (declared.isdigit() and int(declared) > data_file.size
             and not response.headers.get("Content-Encoding")):
