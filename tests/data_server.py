@@ -4,6 +4,9 @@ on demand:
 
 ``drop``     200 with the full ``Content-Length``, half the body, then the connection closes
 ``tamper``   200 with the file's bytes, one changed (same size: only the hash tells)
+``long``     200 with the file's bytes and more after them (``Content-Length`` says so)
+``slow``     200 with the full ``Content-Length``, the body sent at ``rate`` bytes a second
+``unavailable`` 503, no body
 
 ``faults`` maps a path (``/gate-x-e/LICENSE``) to the faults of its successive requests
 (``["drop"]``: the first request is cut off, the next served whole); ``always`` faults every
@@ -24,8 +27,9 @@ from urllib.parse import unquote
 class DataServer:
     def __init__(self, root: Path, faults: dict[str, list[str]] | None = None,
                  always: dict[str, str] | None = None,
-                 routes: dict[str, Path] | None = None) -> None:
+                 routes: dict[str, Path] | None = None, rate: float = 64.0) -> None:
         self.root = Path(root)
+        self.rate = rate  # bytes a second of a ``slow`` fault
         self.routes = None if routes is None else {k: Path(v) for k, v in routes.items()}
         self.faults = {k: list(v) for k, v in (faults or {}).items()}
         self.always = dict(always or {})
@@ -45,6 +49,11 @@ class DataServer:
                     server.requests[path] += 1
                     queue = server.faults.get(path) or []
                     fault = queue.pop(0) if queue else server.always.get(path)
+                if fault == "unavailable":
+                    self.send_response(503)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 if server.routes is not None:
                     file = server.routes.get(path, server.root / "\0absent")
                 else:
@@ -55,21 +64,7 @@ class DataServer:
                     self.send_header("Content-Length", "0")
                     self.end_headers()
                     return
-                body = file.read_bytes()
-                if fault == "tamper":
-                    body = bytes([body[0] ^ 1]) + body[1:]
-                self.send_response(200)
-                self.send_header("Content-Type", "application/octet-stream")
-                self.send_header("Content-Length", str(len(body)))
-                if fault == "drop":
-                    self.send_header("Connection", "close")
-                self.end_headers()
-                if fault == "drop":
-                    self.wfile.write(body[: len(body) // 2])
-                    self.wfile.flush()
-                    self.close_connection = True
-                    return
-                self.wfile.write(body)
+                _send(self, file.read_bytes(), fault, server.rate)
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
@@ -159,3 +154,43 @@ class HubServer(DataServer):
     def endpoint(self) -> str:
         """The ``data_sources.hub_endpoint`` that points at this server."""
         return f"http://127.0.0.1:{self.port}"
+
+
+def _send(self: BaseHTTPRequestHandler, body: bytes, fault: str | None, rate: float
+          ) -> None:
+    """A 200 answer with ``body``, as ``fault`` (if any) says."""
+    if fault == "tamper":
+        body = bytes([body[0] ^ 1]) + body[1:]
+    elif fault == "long":
+        body += b"and more bytes than the manifest declares\n"
+    self.send_response(200)
+    self.send_header("Content-Type", "application/octet-stream")
+    self.send_header("Content-Length", str(len(body)))
+    if fault == "drop":
+        self.send_header("Connection", "close")
+    self.end_headers()
+    if fault == "drop":
+        self.wfile.write(body[: len(body) // 2])
+        self.wfile.flush()
+        self.close_connection = True
+        return
+    if fault == "slow":
+        _trickle(self, body, rate)
+        return
+    self.wfile.write(body)
+
+
+def _trickle(self: BaseHTTPRequestHandler, body: bytes, rate: float) -> None:
+    """``body`` at ``rate`` bytes a second, a quarter second's worth at a time,
+    until it is sent or the client has gone."""
+    import time
+
+    step = max(1, int(rate / 4))
+    try:
+        for start in range(0, len(body), step):
+            self.wfile.write(body[start:start + step])
+            self.wfile.flush()
+            time.sleep(step / rate)
+    except OSError:  # the client gave up (a deadline): nothing more to send
+        pass
+    self.close_connection = True

@@ -172,8 +172,24 @@ def test_hub_down_and_no_local_copy_is_one_line_naming_repo_revision_and_setting
     assert "\n" not in message
     assert REPO in message and REVISION in message
     assert "data_sources.local" in message and "data_sources.hub_endpoint" in message
+    assert "without network" in message  # the network failed: the advice is for that
     assert not [p for p in (tmp_path / "cache").rglob("*") if p.is_file()]
     assert waits, "huggingface_hub retried with back-off before the error"
+
+
+def test_a_file_the_hub_lacks_is_named_as_such_without_the_no_network_advice(tmp_path):
+    """HTTP 404 from the Hub is no network failure: the line says what was not found and
+    what to check, not how to work offline (issue 51)."""
+    manifest = pinned_manifest(tmp_path)
+    served = {(REPO, REVISION, name): local for name, local in FILES.items()
+              if name != "Neo-GATE-dev.tsv"}
+    with HubServer(served) as server, pytest.raises(GenderMTError) as caught:
+        datasets.resolve_config(config(tmp_path / "cache", hub_endpoint=server.endpoint),
+                                Hasher(None), {"neogate": manifest})
+    message = str(caught.value)
+    assert "\n" not in message and "Neo-GATE-dev.tsv" in message
+    assert "404" in message and "without network" not in message
+    assert manifest.declared_in in message  # what to check
 
 
 def test_a_local_copy_of_a_hub_data_set_is_used_offline(tmp_path):

@@ -300,3 +300,29 @@ def test_the_run_summary_lists_each_data_set_with_every_file(tmp_path):
         f.file: f.sha256 for f in manifest.files}
     assert "folder" not in entry and "obtained" not in entry  # where it came from: not a result
     assert "datasets" not in summary("x", [], {"benchmarks": {}, "systems": {}}, ROOT)
+
+
+@pytest.mark.workflow
+@needs_shared
+def test_the_no_network_advice_is_a_config_snakemake_accepts(tmp_path):
+    """With the network down, start-up's advice (`--config 'data_sources={local: ...}'`) is
+    taken by Snakemake 9 as it is given, and the run then uses the local copy (issue 51)."""
+    import re
+
+    from ..workflow_support import copy_project, explain, output_of, snakemake
+
+    workdir = copy_project(tmp_path / "project", share_cache=False)
+    down = f"http://127.0.0.1:{free_port()}/{{dataset}}/{{file}}"
+    study = _study(workdir, tmp_path / "cache", mirror=down, retries=1)
+    target = "results/fetched/gate-x-e/data.json"
+    proc = snakemake(workdir, target, "--cores", "1", "-n", "--configfile", str(study))
+    assert proc.returncode != 0, explain(proc)
+    advised = re.search(r"--config '([^']*)'", output_of(proc))
+    assert advised, explain(proc)
+    # the copy beside this test's project is not at ../shared/data: the same advice, with
+    # where it is here
+    entry = advised.group(1).replace("../shared/data", str(SHARED))
+    proc = snakemake(workdir, target, "--cores", "1", "-n", "--configfile", str(study),
+                     "--config", entry)
+    assert proc.returncode == 0, explain(proc)
+    assert "from a local copy 17" in output_of(proc), explain(proc)

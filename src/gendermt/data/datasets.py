@@ -17,11 +17,15 @@ data set is there with the manifest's hash:
 1. already in the cache with the right hash: nothing is done (the hash is memoised by
    :class:`gendermt.data.sources.Hasher`, so a rerun reads no file again);
 2. else from a local copy (``data_sources.local``: folders holding ``<name>/``, e.g. CI's
-   ``../shared/data``), when its hash matches: copied (hard-linked where possible), no network;
-3. else downloaded through Snakemake's HTTP storage plugin (``snakemake-storage-plugin-http``)
-   from the public host or ``data_sources.mirror``, into a staging folder, retried when cut
-   off, and moved into place only once its size and hash match: a partial file never lies
-   where a complete one is expected. A Hub dataset's files come through ``huggingface_hub``
+   ``../shared/data``), when its hash matches: copied (never hard-linked: a write through
+   either would change the other), hashed as it is copied, no network;
+3. else downloaded (``requests``, streamed) from the public host or ``data_sources.mirror``
+   into a staging file, hashed as it arrives, within ``data_sources.deadline`` seconds per
+   file and at ``data_sources.min_rate`` bytes a second at least (a progress line every
+   :data:`PROGRESS_EVERY` seconds while it lasts), retried when cut off or too slow (not on
+   HTTP 404 or a body longer than declared), and moved into place only once its size and
+   hash match: a partial file never lies where a complete one is expected, and no staging
+   file outlives its process. A Hub dataset's files come through ``huggingface_hub``
    (``hf_hub_download`` at the pinned revision; ``data_sources.hub_endpoint``, else
    huggingface_hub's own ``HF_ENDPOINT``, names the Hub or a mirror of it), staged and checked
    the same way.
@@ -30,14 +34,20 @@ Any hash mismatch stops start-up, naming the file and both hashes, before anythi
 job, nothing written under results/). Why at start-up and not as a job with ``storage.http``
 inputs: every data stage's params (its sources' sha256) and the start-up checks read the
 files while the workflow is parsed, and a mismatch must stop the run before any job starts.
+The data stages check again what they read (:mod:`gendermt.data.reads`): a file changed
+after start-up stops its stage.
 """
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
+import hashlib
 import logging
 import os
 import shutil
+import socket
+import string
+import sys
 import time
 import uuid
 from collections.abc import Iterable, Mapping
@@ -62,7 +72,20 @@ GITHUB_URL = "https://raw.githubusercontent.com/{repo}/{commit}/{path}"
 HUB_URL = "https://huggingface.co/datasets/{repo}/resolve/{commit}/{path}"
 #: Defaults of the ``data_sources`` config block (the schema repeats them).
 DEFAULTS: dict[str, Any] = {"cache": "data-cache", "local": [], "mirror": None,
-                            "hub_endpoint": None, "retries": 3, "retry_wait": 2.0}
+                            "hub_endpoint": None, "retries": 3, "retry_wait": 2.0,
+                            "deadline": 600.0, "min_rate": 4096}
+#: The placeholders a ``data_sources.mirror`` template may hold (no other field, no
+#: attribute or index access: a template is filled with these names only).
+PLACEHOLDERS = ("repo", "commit", "path", "dataset", "file")
+#: A download's waits: for the connection; for any byte, and the span over which its rate
+#: must keep up ``data_sources.min_rate``; between its progress lines (a slow download
+#: shows it is alive, a fast one prints nothing).
+CONNECT_TIMEOUT = 30.0
+RATE_WINDOW = 30.0
+PROGRESS_EVERY = 10.0
+CHUNK = 1 << 16
+#: The local copy the advice names (CI's, beside the checkout).
+LOCAL_EXAMPLE = "../shared/data"
 
 
 @dataclass(frozen=True)
@@ -239,10 +262,31 @@ def referenced(config: Mapping[str, Any], known: Mapping[str, Manifest]) -> list
 
 
 def settings_of(config: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``data_sources`` block with its defaults; a mirror template with a placeholder
+    it cannot fill stops, in one line."""
     settings = {**DEFAULTS, **(config.get("data_sources") or {})}
     local = settings["local"]
     settings["local"] = [local] if isinstance(local, str) else list(local or [])
+    if settings["mirror"]:
+        check_mirror(str(settings["mirror"]))
     return settings
+
+
+def check_mirror(template: str) -> None:
+    """Stop, naming the placeholder, if ``template`` holds one other than
+    :data:`PLACEHOLDERS` (``{0}``, ``{}``, ``{file.__class__}`` included) or is no template."""
+    allowed = ", ".join(f"{{{p}}}" for p in PLACEHOLDERS)
+    try:
+        fields = [(field, spec, conv) for _, field, spec, conv in
+                  string.Formatter().parse(template) if field is not None]
+    except ValueError as exc:  # an unmatched brace
+        raise GenderMTError(f"data_sources.mirror: {template!r} is not a URL template "
+                            f"({exc}); its placeholders: {allowed}") from None
+    for field, spec, conv in fields:
+        if field not in PLACEHOLDERS or spec or conv:
+            shown = "{" + field + (f"!{conv}" if conv else "") + (f":{spec}" if spec else "")
+            raise GenderMTError(f"data_sources.mirror: unknown placeholder {shown}}} in "
+                                f"{template!r}; the placeholders are {allowed}")
 
 
 def resolve_config(config: dict, hasher: Hasher | None = None,
@@ -286,6 +330,8 @@ def materialise(manifest: Manifest, settings: Mapping[str, Any], hasher: Hasher
     """Every file of ``manifest`` in the cache with its hash; returns the folder and how many
     files were already there, copied from a local copy, and downloaded."""
     folder = cache_folder(manifest, settings)
+    cache = Path(settings["cache"])
+    _sweep(cache)  # what a killed run left in .partial/
     how = {"cached": 0, "local": 0, "downloaded": 0}
     missing = []
     for data_file in manifest.files:
@@ -295,6 +341,8 @@ def materialise(manifest: Manifest, settings: Mapping[str, Any], hasher: Hasher
             if actual != data_file.sha256:
                 raise _mismatch("cached file", target, data_file.sha256, actual,
                                 f"{manifest.declared_in}; delete it to fetch it again")
+            if target.stat().st_nlink > 1:  # an earlier version's hard link: a copy now
+                _unlink_hard_link(target, cache, data_file, manifest)
             how["cached"] += 1
         else:
             missing.append(data_file)
@@ -303,7 +351,7 @@ def materialise(manifest: Manifest, settings: Mapping[str, Any], hasher: Hasher
     for data_file in missing:
         local = _local_copy(manifest, data_file, settings, hasher)
         if local:
-            _place(local, folder / data_file.file, Path(settings["cache"]))
+            _place(local, folder / data_file.file, cache, data_file, manifest)
             how["local"] += 1
         else:
             pending.append(data_file)
@@ -329,86 +377,287 @@ def _local_copy(manifest: Manifest, data_file: DataFile, settings: Mapping[str, 
 
 def _staging(cache: Path) -> Path:
     """A new staging file in the cache's ``.partial/``: beside the data sets, never inside
-    one (a data stage hashes a whole folder), on the same file system (an atomic rename)."""
+    one (a data stage hashes a whole folder), on the same file system (an atomic rename).
+    Its name holds this host and process, so that a later run knows a killed run's file
+    from one a live run is still writing (:func:`_sweep`)."""
     staging = cache / ".partial"
     staging.mkdir(parents=True, exist_ok=True)
-    return staging / f"{uuid.uuid4().hex}.part"
+    return staging / f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex}.part"
 
 
-def _place(source: Path, target: Path, cache: Path) -> None:
-    """A copy of ``source`` at ``target``, atomically (a hard link, else a copy; then a
-    rename)."""
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # someone else's process: alive
+        return True
+    return True
+
+
+def _sweep(cache: Path) -> None:
+    """Remove the staging files (and Hub staging folders) that no live process writes: those
+    of a process of this host that is gone (a run killed mid-download), and nameless ones of
+    an earlier version not touched for an hour. Another host's are left (a shared cache)."""
+    staging = cache / ".partial"
+    if not staging.is_dir():
+        return
+    host = socket.gethostname()
+    for entry in staging.iterdir():
+        stem = entry.name.split(".", 1)[0]
+        owner, _, rest = stem.rpartition("-")[0].rpartition("-")
+        pid = rest if owner else ""
+        stale = False
+        if owner == host and pid.isdigit():
+            stale = not _alive(int(pid))
+        elif not owner and "-" not in stem:  # an earlier version's uuid name
+            with contextlib.suppress(OSError):
+                stale = time.time() - entry.lstat().st_mtime > 3600
+        if stale:
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                with contextlib.suppress(OSError):  # gone already, or a read-only cache
+                    entry.unlink()
+
+
+def _copy_checked(source: Path, tmp: Path, data_file: DataFile, manifest: Manifest) -> None:
+    """``source`` copied to ``tmp``, hashed as it is copied (the bytes placed are the bytes
+    checked: the copy may have changed since it was hashed)."""
+    digest = hashlib.sha256()
+    with open(source, "rb") as src, open(tmp, "wb") as out:
+        for block in iter(lambda: src.read(1 << 20), b""):
+            digest.update(block)
+            out.write(block)
+    if digest.hexdigest() != data_file.sha256:
+        raise _mismatch("local copy", source, data_file.sha256, digest.hexdigest(),
+                        f"{manifest.declared_in}, data_sources.local; it changed while "
+                        "being copied")
+
+
+def _place(source: Path, target: Path, cache: Path, data_file: DataFile,
+           manifest: Manifest) -> None:
+    """A copy of ``source`` at ``target``, atomically (a copy, then a rename). A copy, never
+    a hard link: a link shares its bytes with the local copy, so a write through either
+    would change the other (and a cached file nobody verified again). The data sets are a
+    few MB, so copying costs nothing worth a link's risk."""
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = _staging(cache)
     try:
-        try:
-            os.link(source, tmp)
-        except OSError:
-            shutil.copy2(source, tmp)
+        _copy_checked(source, tmp, data_file, manifest)
         os.replace(tmp, target)
     finally:
-        if tmp.exists():
+        with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
+
+
+def _unlink_hard_link(target: Path, cache: Path, data_file: DataFile, manifest: Manifest
+                      ) -> None:
+    """A cached file an earlier version hard-linked to a local copy, replaced by a copy of
+    its own; where the cache is read-only, left as it is (nothing writes through it there)."""
+    try:
+        _place(target, target, cache, data_file, manifest)
+    except PermissionError:
+        log.warning("%s shares its bytes with another file (a hard link) and the data cache "
+                    "is read-only: left as it is", target)
+
+
+class _Failed(Exception):
+    """One attempt at a file failed: why (in words), whether another attempt may help, and
+    whether the network itself failed (the only case for the no-network advice)."""
+
+    def __init__(self, reason: str, retry: bool = True, network: bool = False,
+                 status: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason, self.retry, self.network, self.status = reason, retry, network, status
 
 
 def _download_all(manifest: Manifest, files: list[DataFile], folder: Path,
                   settings: Mapping[str, Any]) -> None:
-    asyncio.run(_download_files(manifest, files, folder, settings))
-
-
-async def _download_files(manifest: Manifest, files: list[DataFile], folder: Path,
-                          settings: Mapping[str, Any]) -> None:
-    try:
-        from snakemake_storage_plugin_http import StorageProvider, StorageProviderSettings
-    except ImportError as exc:  # the workflow's environment lacks the plugin
-        raise GenderMTError("fetching public data needs snakemake-storage-plugin-http "
-                            f"(pip install snakemake-storage-plugin-http): {exc}") from None
     cache = Path(settings["cache"])
-    provider = StorageProvider(local_prefix=cache / ".partial", logger=log,
-                               settings=StorageProviderSettings())
     for data_file in files:
         url = manifest.url(data_file, settings["mirror"])
-        await _download(provider, url, data_file, folder / data_file.file, cache, manifest,
-                        settings)
+        _download(url, data_file, folder / data_file.file, cache, manifest, settings)
 
 
-async def _download(provider: Any, url: str, data_file: DataFile, target: Path, cache: Path,
-                    manifest: Manifest, settings: Mapping[str, Any]) -> None:
-    from gendermt.data.sources import sha256_file
-
+def _download(url: str, data_file: DataFile, target: Path, cache: Path, manifest: Manifest,
+              settings: Mapping[str, Any]) -> None:
+    """One file into a staging file, hashed as it arrives, moved into place once its size
+    and hash match; retried (``retries``, ``retry_wait``) when another attempt may help,
+    within ``deadline`` seconds in all. The staging file is removed on every way out."""
     attempts = max(1, int(settings["retries"]))
-    last = ""
+    deadline = float(settings["deadline"])
+    started = time.monotonic()
+    failed = _Failed("no attempt")
     for attempt in range(1, attempts + 1):
-        obj = provider.object(url)
         tmp = _staging(cache)
-        obj.set_local_path(tmp)
         try:
-            await obj.managed_retrieve()
-        except Exception as exc:  # noqa: BLE001 - the plugin wraps every failure
-            last = _reason(exc)
-            log.warning("%s: attempt %d of %d failed: %s", url, attempt, attempts, last)
-        else:
-            size = tmp.stat().st_size if tmp.exists() else -1
-            if size == data_file.size:
-                actual = sha256_file(tmp)
-                if actual != data_file.sha256:
-                    tmp.unlink()
-                    raise _mismatch("downloaded file", url, data_file.sha256, actual,
-                                    f"{manifest.declared_in}; the file at that URL is not "
-                                    "the declared one")
-                target.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(tmp, target)
+            actual = _fetch(url, data_file, tmp, started, settings)
+            if actual != data_file.sha256:
+                raise _mismatch("downloaded file", url, data_file.sha256, actual,
+                                f"{manifest.declared_in}; the file at that URL is not the "
+                                "declared one")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(tmp, target)
+            return
+        except _Failed as exc:
+            failed = exc
+            log.warning("%s: attempt %d of %d failed: %s", url, attempt, attempts, exc.reason)
+        finally:  # a deadline, an error, Ctrl-C: no staging file stays behind
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+        wait = float(settings["retry_wait"]) * 2 ** (attempt - 1)
+        if not failed.retry or attempt == attempts:
+            break
+        if time.monotonic() - started + wait >= deadline:
+            failed = _Failed(f"{failed.reason}; data_sources.deadline ({deadline:g} s) "
+                             "leaves no time for another attempt", retry=False)
+            break
+        time.sleep(wait)
+    raise GenderMTError(_failure_message(url, failed, attempt, manifest, settings))
+
+
+def _failure_message(url: str, failed: _Failed, attempts: int, manifest: Manifest,
+                     settings: Mapping[str, Any]) -> str:
+    tried = f"{attempts} attempt{'s' if attempts > 1 else ''}"
+    where = (f"data_sources.mirror ({settings['mirror']})" if settings["mirror"]
+             else f"the manifest's repository and commit ({manifest.declared_in})")
+    if failed.network:
+        advice = (f"without network, point data_sources.local at a folder holding "
+                  f"{manifest.name}/ (in the config file: `data_sources: {{local: "
+                  f"{LOCAL_EXAMPLE}}}`, or --config 'data_sources={{local: {LOCAL_EXAMPLE}}}') "
+                  "or data_sources.mirror at a reachable copy")
+    elif failed.status in (404, 410):
+        advice = f"the server has no such file: check {where}"
+    elif failed.status is not None and failed.status < 500 and failed.status not in (408, 429):
+        advice = f"the server refused it: check {where} and its access rules"
+    elif failed.reason.startswith("too long"):
+        advice = f"the file there is not the declared one: check {where}"
+    elif "data_sources.deadline" in failed.reason:
+        advice = ("raise data_sources.deadline, or use a faster data_sources.mirror or a "
+                  "local copy (data_sources.local)")
+    else:
+        advice = ("try again later, or use a faster data_sources.mirror or a local copy "
+                  "(data_sources.local)")
+    return f"cannot fetch {url} ({failed.reason}; {tried}); {advice}"
+
+
+def _fetch(url: str, data_file: DataFile, tmp: Path, started: float,
+           settings: Mapping[str, Any]) -> str:
+    """One attempt: ``url`` streamed into ``tmp``, hashed as it arrives; its sha256.
+    Raises :class:`_Failed` saying what went wrong."""
+    import requests
+    from urllib3.exceptions import HTTPError as Urllib3Error
+
+    clock = _Clock(started, float(settings["deadline"]), data_file.size)
+    response = _request(url, clock)
+    with response:
+        _check_response(response, data_file)
+        transfer = _Transfer(url, data_file.size, float(settings["min_rate"]), clock)
+        try:
+            with open(tmp, "wb") as out:
+                transfer.copy(response.raw, out)
+        except (Urllib3Error, requests.exceptions.RequestException, OSError) as exc:
+            if clock.left() <= 0:
+                raise clock.passed(transfer.done) from None
+            raise _Failed(f"got {transfer.done:,} bytes of {data_file.size:,} (cut off: "
+                          f"{_reason(exc)})") from None
+    if transfer.done < data_file.size:
+        raise _Failed(f"got {transfer.done:,} bytes of {data_file.size:,} (cut off)")
+    return transfer.digest.hexdigest()
+
+
+@dataclass
+class _Clock:
+    """A file's deadline: ``deadline`` seconds from its first attempt's start."""
+
+    started: float
+    deadline: float
+    size: int
+
+    def left(self) -> float:
+        return self.deadline - (time.monotonic() - self.started)
+
+    def passed(self, done: int) -> _Failed:
+        return _Failed(f"data_sources.deadline ({self.deadline:g} s) passed with {done:,} of "
+                       f"{self.size:,} bytes", retry=False)
+
+
+def _request(url: str, clock: _Clock) -> Any:
+    """The streamed GET of ``url``, every wait bounded (the connection, then each read: a
+    server that goes quiet); a failure to reach the server is the network's."""
+    import requests
+
+    if clock.left() <= 0:
+        raise clock.passed(0)
+    timeout = (min(CONNECT_TIMEOUT, clock.left()), min(RATE_WINDOW, clock.left()))
+    try:
+        return requests.get(url, stream=True, timeout=timeout)
+    except requests.exceptions.ReadTimeout:
+        raise _Failed(f"no answer within {timeout[1]:g} s") from None
+    except (requests.exceptions.ConnectionError, requests.exceptions.Timeout) as exc:
+        raise _Failed(_reason(exc), network=True) from None
+    except requests.exceptions.RequestException as exc:  # a malformed URL and the like
+        raise _Failed(_reason(exc), retry=False) from None
+
+
+def _check_response(response: Any, data_file: DataFile) -> None:
+    code = response.status_code
+    if code != 200:
+        # 5xx, 408 and 429 may pass; any other status (404) will not
+        raise _Failed(f"HTTP {code} {response.reason or ''}".rstrip(),
+                      retry=code >= 500 or code in (408, 429), status=code)
+    declared = response.headers.get("Content-Length", "")
+    if (declared.isdigit() and int(declared) > data_file.size
+            and not response.headers.get("Content-Encoding")):
+        raise _Failed(f"too long: the server sends {int(declared):,} bytes, the manifest "
+                      f"declares {data_file.size:,}", retry=False)
+
+
+class _Transfer:
+    """A body copied to a file, hashed as it arrives, held to the deadline and the minimum
+    rate, with a progress line at most every PROGRESS_EVERY seconds."""
+
+    def __init__(self, url: str, size: int, min_rate: float, clock: _Clock) -> None:
+        self.url, self.size, self.min_rate, self.clock = url, size, min_rate, clock
+        self.digest = hashlib.sha256()
+        self.done = 0
+
+    def copy(self, raw: Any, out: Any) -> None:
+        begun = shown = window = time.monotonic()
+        in_window = 0
+        while True:
+            if self.clock.left() <= 0:
+                raise self.clock.passed(self.done)
+            chunk = raw.read1(CHUNK, decode_content=True)  # what has come, not a full block
+            if not chunk:
                 return
-            last = f"got {size} bytes of {data_file.size} (cut off)"
-            log.warning("%s: attempt %d of %d: %s", url, attempt, attempts, last)
-        if tmp.exists():
-            tmp.unlink()
-        if attempt < attempts:
-            time.sleep(float(settings["retry_wait"]) * 2 ** (attempt - 1))
-    raise GenderMTError(
-        f"cannot fetch {url} ({last}); without network, set data_sources.local to a folder "
-        f"holding {manifest.name}/ (e.g. --config data_sources.local=../shared/data) or "
-        "data_sources.mirror to a reachable copy")
+            self.done += len(chunk)
+            if self.done > self.size:
+                raise _Failed(f"too long: more than the manifest's {self.size:,} bytes",
+                              retry=False)
+            self.digest.update(chunk)
+            out.write(chunk)
+            in_window += len(chunk)
+            now = time.monotonic()
+            if now - shown >= PROGRESS_EVERY:
+                _report_progress(self.url, self.done, self.size, self.done / (now - begun))
+                shown = now
+            if now - window >= RATE_WINDOW:
+                self._keeps_up(in_window / (now - window), now - window)
+                window, in_window = now, 0
+
+    def _keeps_up(self, rate: float, span: float) -> None:
+        if rate < self.min_rate:
+            raise _Failed(f"too slow: {rate:,.0f} B/s over {span:.0f} s, below "
+                          f"data_sources.min_rate ({self.min_rate:g} B/s)")
+
+
+def _report_progress(url: str, done: int, total: int, rate: float) -> None:
+    """One progress line of a long download (at most one a PROGRESS_EVERY seconds)."""
+    share = f" ({100 * done / total:.0f}%)" if total > 0 else ""
+    print(f"gendermt: fetching {url}: {done:,} of {total:,} bytes{share}, {rate:,.0f} B/s",
+          file=sys.stderr, flush=True)
 
 
 def _download_hub(manifest: Manifest, files: list[DataFile], folder: Path,
@@ -433,6 +682,7 @@ def _fetch_hub_file(download: Any, manifest: Manifest, data_file: DataFile, fold
 
     attempts = max(1, int(settings["retries"]))
     last = ""
+    failed: BaseException | None = None
     for attempt in range(1, attempts + 1):
         staging = _staging(cache).with_suffix(".d")
         try:
@@ -457,18 +707,59 @@ def _fetch_hub_file(download: Any, manifest: Manifest, data_file: DataFile, fold
             raise
         except Exception as exc:  # noqa: BLE001 - network, HTTP and offline errors alike
             # huggingface_hub has already retried with back-off: not again here
-            last = _reason(exc)
+            last, failed = _reason(exc), exc
             break
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         log.warning("%s: attempt %d of %d: %s", data_file.path, attempt, attempts, last)
         if attempt < attempts:
             time.sleep(float(settings["retry_wait"]) * 2 ** (attempt - 1))
+    code = _http_status(failed)
+    if code is not None:  # the Hub answered: not a network failure
+        advice = (f"the Hub has no such file at that revision: check its path and revision "
+                  f"in {manifest.declared_in}, or data_sources.hub_endpoint" if code == 404
+                  else "try again later, or use a local copy (data_sources.local) or a Hub "
+                  "mirror (data_sources.hub_endpoint)")
+        raise GenderMTError(f"cannot fetch {data_file.path} of {manifest.where} (HTTP {code}: "
+                            f"{last}); {advice}")
+    if failed is not None and not _network_failed(failed):
+        raise GenderMTError(f"cannot fetch {data_file.path} of {manifest.where} ({last}); try "
+                            "again later, or use a local copy (data_sources.local) or a Hub "
+                            "mirror (data_sources.hub_endpoint)")
     raise GenderMTError(
         f"cannot fetch {data_file.path} of {manifest.where} ({last}); without network, set "
         f"data_sources.local to a folder holding {manifest.name}/{data_file.file} (a copy "
         "of the Hub's files with the manifest's hashes) or data_sources.hub_endpoint to a "
         "reachable Hub mirror")
+
+
+def _chain(exc: BaseException | None) -> Iterable[BaseException]:
+    """``exc`` and its causes, outermost first."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        yield exc
+        exc = exc.__cause__ or exc.__context__
+
+
+def _http_status(exc: BaseException | None) -> int | None:
+    """The HTTP status a failure carries (huggingface_hub's errors keep the response)."""
+    for link in _chain(exc):
+        code = getattr(getattr(link, "response", None), "status_code", None)
+        if isinstance(code, int):
+            return code
+    return None
+
+
+#: The exception classes (by name: requests, httpx and the standard library each have their
+#: own) that mean the network failed: no connection, no name, no answer in time.
+NETWORK_FAILURES = {"ConnectionError", "ConnectError", "TransportError", "Timeout",
+                    "TimeoutException", "TimeoutError", "gaierror"}
+
+
+def _network_failed(exc: BaseException) -> bool:
+    return any(cls.__name__ in NETWORK_FAILURES
+               for link in _chain(exc) for cls in type(link).__mro__)
 
 
 def _reason(exc: BaseException) -> str:

@@ -6,12 +6,17 @@ import json
 from pathlib import Path
 
 from gendermt.data.io import write_json
+from gendermt.data.reads import Ledger, read_datasets
 
 
-def add_datasets(provenance_path: str | Path, datasets: list[dict]) -> None:
+def add_datasets(provenance_path: str | Path, datasets: list[dict],
+                 ledger: Ledger | None = None) -> None:
     """Add ``datasets`` (source, commit, licence, URL, size and sha256 of every file the stage
     read) to a data stage's data.json; with none (no declared data set) the file is left as
-    the stage wrote it."""
+    the stage wrote it. With the stage's ``ledger`` (gendermt.data.reads.checking), each
+    file's size and sha256 are those of the bytes it read, not the manifest's."""
+    if ledger is not None:
+        datasets = read_datasets(datasets, ledger)
     if not datasets:
         return
     path = Path(provenance_path)

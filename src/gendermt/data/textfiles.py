@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
+from gendermt.data import reads
 
 STDIN = "-"
 #: The environment variable bounding what one input may hold, in bytes.
@@ -119,6 +120,7 @@ def read_text(path: str | Path, what: str = "") -> str:
             data = _read_bounded(fh, label)
     except OSError as exc:
         raise GenderMTError(f"{label}: cannot read it: {exc.strerror or exc}") from None
+    reads.note(file, data)  # hashed from these bytes, checked in a data stage (one read)
     return _decode(data, label)
 
 

@@ -143,19 +143,18 @@ def requests(frame: pd.DataFrame, language: str) -> pd.DataFrame:
 
 def build(paths: list[str | Path], items_out: str | Path, provenance_out: str | Path) -> None:
     """Workflow stage: 2-variant TSVs → ``data.parquet`` (requests) + ``data.json``."""
-    import hashlib
-
     import pandas as pd
 
+    from gendermt.data import reads
     from gendermt.data.io import write_json
     from gendermt.data.stage_tables import write_data_table
 
-    frames = [requests(load_variants(p), language_of(p)) for p in paths]
+    with reads.recording():  # each file's hash taken as it is read (gendermt.data.reads)
+        frames = [requests(load_variants(p), language_of(p)) for p in paths]
+        files = [reads.identity(p) for p in paths]
     items = pd.concat(frames, ignore_index=True)
     write_data_table("gate", items_out, items)
     write_json(provenance_out, {
-        "files": [{"path": str(p), "size": Path(p).stat().st_size,
-                   "sha256": hashlib.sha256(Path(p).read_bytes()).hexdigest()}
-                  for p in paths],
+        "files": files,
         "requests": int(len(items)), "quoting": "gateeval",
     })

@@ -17,7 +17,6 @@ compares it with its reference.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import re
 from collections.abc import Sequence
@@ -29,6 +28,7 @@ from typing import TYPE_CHECKING
 from gendermt.benchmarks.gate_x_e import LANGUAGES, SHORT
 from gendermt.benchmarks.gate_x_e.swapped import flag
 from gendermt.config.errors import DatasetError, GenderMTError
+from gendermt.data import reads
 from gendermt.data.io import write_json, write_parquet
 from gendermt.data.stage_tables import write_data_table
 from gendermt.data.textfiles import is_blank, read_delimited
@@ -349,7 +349,9 @@ def build(paths: Sequence[str | Path], items_out: str | Path, tuples_out: str | 
     and ``data.json`` (where the data came from, and what was left out). With
     ``exclude_swapped``, the instances whose f and m columns are swapped or mixed
     (``swapped.flag``) make no request; by default they are kept, as published."""
-    instances = load_files(paths)
+    with reads.recording():  # each file's hash taken as it is read (gendermt.data.reads)
+        instances = load_files(paths)
+        files = [reads.identity(p) for p in paths]
     flagged = flag(instances)
     if exclude_swapped and len(flagged):
         log.info("left out %d instance(s) with swapped or mixed f/m columns: %s",
@@ -359,9 +361,7 @@ def build(paths: Sequence[str | Path], items_out: str | Path, tuples_out: str | 
     write_data_table("gate-x-e", items_out, items)
     write_parquet(tuples_out, tuples)
     write_json(provenance_out, {
-        "files": [{"path": str(p), "size": Path(p).stat().st_size,
-                   "sha256": hashlib.sha256(Path(p).read_bytes()).hexdigest()}
-                  for p in paths],
+        "files": files,
         "instances": int(len(instances)),
         "instances_with_3plus_agmes_left_out": int((instances["agmes"] >= 3).sum()),
         "swapped_or_mixed_fm": {"instances": flagged["instance_id"].tolist(),

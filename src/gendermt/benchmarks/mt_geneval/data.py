@@ -231,13 +231,15 @@ def build(files: list[str | Path], langs: list[str], split: str, sets: list[str]
     (:func:`published_files`, the rule's inputs) → ``data.parquet`` (one row per segment to
     translate, :func:`segments`) + ``data.json`` (the files read, with size and sha256, and
     the item counts)."""
+    from gendermt.data import reads
     from gendermt.data.io import write_json
-    from gendermt.data.sources import sha256_file
     from gendermt.data.stage_tables import write_data_table
 
     root = root_of(files)
     files = published_files(root, langs, split, sets)
-    items = segments(root, langs, split, sets)
+    with reads.recording():  # each file's hash taken as it is read (gendermt.data.reads)
+        items = segments(root, langs, split, sets)
+        read = [reads.identity(p) for p in files]
     write_data_table("mt-geneval", items_out, items)
     counts = (items.groupby(["tgt_lang", "set"], sort=True)["pair_id"].nunique()
               .reset_index(name="items").to_dict("records"))
@@ -245,8 +247,7 @@ def build(files: list[str | Path], langs: list[str], split: str, sets: list[str]
         "dataset": "MT-GenEval (Currey et al., EMNLP 2022)",
         "root": str(data_root(root)), "languages": list(langs), "split": split,
         "sets": list(sets),
-        "files": [{"path": str(p), "size": p.stat().st_size, "sha256": sha256_file(p)}
-                  for p in files],
+        "files": read,
         "segments": int(len(items)),
         "items": [{k: (int(v) if k == "items" else v) for k, v in c.items()} for c in counts],
     })

@@ -12,7 +12,6 @@ translation files follow.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from pathlib import Path
 
@@ -20,6 +19,7 @@ import pandas as pd
 
 from gendermt.benchmarks.winomt import GENDERS
 from gendermt.config.errors import DatasetError, MissingResourceError
+from gendermt.data import reads
 from gendermt.data.io import write_json
 from gendermt.data.stage_tables import write_data_table
 from gendermt.data.textfiles import read_lines
@@ -95,18 +95,15 @@ def load(path: str | Path, pro: str | Path | None = None, anti: str | Path | Non
     return frame
 
 
-def _sha256(path: str | Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
 def build(path: str, pro: str | None, anti: str | None, output: str, provenance: str) -> None:
     """Workflow stage: the published files → ``data.parquet`` (+ where it came from)."""
-    frame = load(path, pro, anti)
+    with reads.recording():  # each file's hash taken as it is read (gendermt.data.reads)
+        frame = load(path, pro, anti)
+        files = {k: reads.identity(v) for k, v in
+                 {"data": path, "pro": pro, "anti": anti}.items() if v}
     write_data_table("winomt", output, frame)
-    files = {"data": path, "pro": pro, "anti": anti}
     write_json(provenance, {
-        "files": {k: {"path": str(v), "size": Path(v).stat().st_size, "sha256": _sha256(v)}
-                  for k, v in files.items() if v},
+        "files": files,
         "items": len(frame),
         "gold": frame["gold"].value_counts().to_dict(),
         "stereotype": frame["stereotype"].value_counts().to_dict(),

@@ -1,8 +1,11 @@
 from gendermt.benchmarks.gate.data import build
 from gendermt.data.io import logging_to
 from gendermt.data.provenance import add_datasets
+from gendermt.data.reads import checking
 
-with logging_to(snakemake.log[0]):
+# every file held, as it is read, to the hash start-up checked (gendermt.data.reads)
+with logging_to(snakemake.log[0]), \
+        checking(snakemake.params.data_sources, snakemake.params.datasets) as read:
     build(list(snakemake.input), snakemake.output.data, snakemake.output.provenance)
     # the public data sets its files come from (source, commit, licence, sha256 of each)
-    add_datasets(snakemake.output.provenance, snakemake.params.datasets)
+    add_datasets(snakemake.output.provenance, snakemake.params.datasets, read)
