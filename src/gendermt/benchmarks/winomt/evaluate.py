@@ -12,7 +12,12 @@ Two readers (``readers:`` in the config, ``--reader`` on the command line):
   links of the entity and its article, the translated entity read on its own (de: by the
   nearest determiner), as mt_gender's code is now;
 * ``published``: the same as the code was in 2019, when the paper's logs were written: an
-  entity with no gendered word is neutral, not unknown (fr, es, it).
+  entity with no gendered word is neutral, not unknown (fr, es, it; he and ar: nothing
+  aligned is female and male, not unknown).
+
+ru, uk, he, ar have the original procedure only (``pymorph.py``, ``semitic.py``): there
+``corrected`` runs ``original`` (``winomt.procedure``), alignment included, and its
+signature says so.
 
 ``original`` and ``published`` round their metrics as the original does
 (``metric.compute(rounded=True)``).
