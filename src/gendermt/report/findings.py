@@ -496,9 +496,9 @@ def adjectives_section(tables: Mapping[str, pd.DataFrame], level: str = "###") -
              "paired bootstrap over the items (winomt/tables/adjectives.csv). The paper's "
              "own figures are beside them where it gives them. The adjective is itself a "
              "gendered word beside the noun in the translation (*el apuesto asistente*): "
-             "the default reader reads that agreement, the authors' reader reads the noun "
-             "alone (an epicene *asistente* is neutral to it), which is much of the "
-             "difference between the two readers' changes.", "",
+             "in es, fr, it and de the default reader reads that agreement, the authors' "
+             "reader reads the noun alone (an epicene *asistente* is neutral to it), which "
+             "is much of the difference between the two readers' changes there.", "",
              "| " + " | ".join(head) + " |",
              "|" + "|".join(["---"] * 3 + ["--:"] * 7 + ["---"]) + "|"]
     for r in table.to_dict("records"):

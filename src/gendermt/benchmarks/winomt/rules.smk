@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 from types import SimpleNamespace
 
+from gendermt.benchmarks.winomt.adjectives import source_of
 from gendermt.benchmarks.winomt.whole_file import whole_inputs
 
 WINOMT = benchmark_spec("winomt")
@@ -61,13 +62,6 @@ WINOMT_LABEL_FILES = sorted(str(p) for p in Path(WINOMT_LABELS).glob("*.tsv")) i
 # plain system runs
 WINOMT_ADJ = WINOMT.get("adjectives", {})
 WINOMT_ADJ_RUNS = [(s, lang) for s, lang in WINOMT_RUNS if s in WINOMT_ADJ.get("systems", {})]
-
-
-def winomt_source(path: str) -> dict:
-    """A published file's repository path and commit (its data set's manifest)."""
-    from gendermt.benchmarks.winomt.adjectives import source_of
-
-    return source_of(datasets_of([path]))
 
 
 if WINOMT:
@@ -458,7 +452,9 @@ rule winomt_paper:
         ],
         # a stored system's file and commit (a system run here has none)
         sources={
-            f"{system}/{lang}": winomt_source(SYSTEMS[system]["path"].format(prompt=lang))
+            f"{system}/{lang}": source_of(
+                datasets_of([SYSTEMS[system]["path"].format(prompt=lang)])
+            )
             for system, lang in WINOMT_RUNS
             if SYSTEMS[system].get("backend") == "stored"
         },
@@ -498,8 +494,9 @@ rule winomt_adjectives:
                               "gendermt.analysis.resample"),
         data_sources=lambda wildcards: data_source_identity([
             WINOMT_ADJ["systems"][wildcards.system].format(prompt=wildcards.lang)]),
-        source=lambda wildcards: winomt_source(
-            WINOMT_ADJ["systems"][wildcards.system].format(prompt=wildcards.lang)),
+        # the file's repository path and commit (its data set's manifest)
+        source=lambda wildcards: source_of(datasets_of([
+            WINOMT_ADJ["systems"][wildcards.system].format(prompt=wildcards.lang)])),
         readers=WINOMT_READERS,
         alignment=WINOMT.get("alignment", {}),
         morphology=WINOMT.get("morphology", {}),
