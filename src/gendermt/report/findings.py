@@ -392,11 +392,13 @@ PAPER_METRICS = (("acc", "accuracy"), ("delta_g", "ΔG"), ("delta_s", "ΔS"))
 
 
 def _source_cell(source: Any, commit: Any) -> str:
-    """A published file and its commit as the page names them (`repo/path` @ `abc123def456`),
-    "run here" for a system with no published file."""
+    """A published file and its commit as the page names them (`repo/path` @ `abc123def456`;
+    a file of no declared data set: its path alone), "run here" for a system with no file."""
     if not isinstance(source, str) or not source:
         return "run here"
-    return f"`{source}` @ `{str(commit)[:12]}`"
+    if not isinstance(commit, str) or not commit:
+        return f"`{source}`"
+    return f"`{source}` @ `{commit[:12]}`"
 
 
 def _unchecked_note(rows: pd.DataFrame, column: str, what: str) -> list[str]:

@@ -138,3 +138,15 @@ def test_every_published_adjective_line_is_its_anti_rows_sentence_with_the_adjec
             lines = read_translations(
                 WINOMT / "translations" / system / f"adj.en-{lang}.txt", items)
             assert len(lines) == 1584 and all(lines)
+
+
+def test_a_file_is_named_by_its_repository_and_commit_or_else_by_its_path():
+    from gendermt.benchmarks.winomt.adjectives import source_of
+
+    record = {"repository": "gabrielStanovsky/mt_gender", "commit": "5862928",
+              "files": [{"file": "translations/google/adj.en-es.txt",
+                         "path": "translations/google/adj.en-es.txt"}]}
+    assert source_of([record], "data-cache/x.txt") == {
+        "path": "gabrielStanovsky/mt_gender/translations/google/adj.en-es.txt",
+        "commit": "5862928"}
+    assert source_of([], "data/mine.txt") == {"path": "data/mine.txt", "commit": ""}

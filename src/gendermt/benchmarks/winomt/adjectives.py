@@ -260,11 +260,11 @@ def build_adjectives_figure(csv: str | Path, png: str | Path, pdf: str | Path) -
     save(fig, png, pdf)
 
 
-def source_of(records: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+def source_of(records: Sequence[Mapping[str, Any]], path: str = "") -> dict[str, str]:
     """Where a data file comes from: ``{path: <repository>/<upstream path>, commit}`` of the
     first file of a data stage's ``datasets`` records (gendermt.data.datasets.read_by, given
-    that one file); {} where it is of no declared data set."""
+    that one file); a file of no declared data set (a user's own): its ``path``, no commit."""
     for record in records:
         for f in record.get("files", []):
             return {"path": f"{record['repository']}/{f['path']}", "commit": record["commit"]}
-    return {}
+    return {"path": str(path), "commit": ""} if path else {}

@@ -453,7 +453,8 @@ rule winomt_paper:
         # a stored system's file and commit (a system run here has none)
         sources={
             f"{system}/{lang}": source_of(
-                datasets_of([SYSTEMS[system]["path"].format(prompt=lang)])
+                datasets_of([SYSTEMS[system]["path"].format(prompt=lang)]),
+                SYSTEMS[system]["path"].format(prompt=lang),
             )
             for system, lang in WINOMT_RUNS
             if SYSTEMS[system].get("backend") == "stored"
@@ -495,8 +496,10 @@ rule winomt_adjectives:
         data_sources=lambda wildcards: data_source_identity([
             WINOMT_ADJ["systems"][wildcards.system].format(prompt=wildcards.lang)]),
         # the file's repository path and commit (its data set's manifest)
-        source=lambda wildcards: source_of(datasets_of([
-            WINOMT_ADJ["systems"][wildcards.system].format(prompt=wildcards.lang)])),
+        source=lambda wildcards: source_of(
+            datasets_of([WINOMT_ADJ["systems"][wildcards.system].format(prompt=wildcards.lang)]),
+            WINOMT_ADJ["systems"][wildcards.system].format(prompt=wildcards.lang),
+        ),
         readers=WINOMT_READERS,
         alignment=WINOMT.get("alignment", {}),
         morphology=WINOMT.get("morphology", {}),
