@@ -179,17 +179,14 @@ def build_tables(summaries: Sequence[str | Path], csv: str | Path, md: str | Pat
                 md_without=["signature"])
 
 
-def readers_table(summaries: Sequence[str | Path], published: str | Path,
+def readers_table(summaries: Sequence[str | Path],
+                  published: str | Path | Sequence[str | Path],
                   systems: Sequence[str], langs: Sequence[str], readers: Sequence[str]
                   ) -> pd.DataFrame:
     """One row per system × language: accuracy, ΔG, ΔS as published and by each reader."""
     rows = [json.loads(Path(p).read_text(encoding="utf-8")) for p in summaries]
     scores = pd.DataFrame(rows)
-    paper = pd.read_csv(published, dtype={"system": str, "lang": str})
-    missing = {"system", "lang", *METRICS} - set(paper)
-    if missing:
-        from gendermt.config.errors import DatasetError
-        raise DatasetError(published, f"no column(s) {', '.join(sorted(missing))}")
+    paper = _published(published)
     # every run (a system that runs only some languages has no row for the others)
     ran = set(zip(scores["system"], scores["lang"], strict=True))
     out = pd.DataFrame([(s, lang) for lang in langs for s in systems if (s, lang) in ran],
@@ -227,6 +224,21 @@ def readers_table(summaries: Sequence[str | Path], published: str | Path,
     return out[[c for c in columns if c in out]]
 
 
+def _published(published: str | Path | Sequence[str | Path]) -> pd.DataFrame:
+    """The paper's figures of one CSV or several (Table 2's, the academic systems'), with
+    the columns readers.csv shows (``where``, the table, is paper.csv's)."""
+    paths = [published] if isinstance(published, (str, Path)) else list(published)
+    frames = []
+    for path in paths:
+        frame = pd.read_csv(path, dtype={"system": str, "lang": str})
+        missing = {"system", "lang", *METRICS} - set(frame)
+        if missing:
+            from gendermt.config.errors import DatasetError
+            raise DatasetError(path, f"no column(s) {', '.join(sorted(missing))}")
+        frames.append(frame.drop(columns=[c for c in ("where",) if c in frame]))
+    return pd.concat(frames, ignore_index=True)
+
+
 def _misses(row: pd.Series) -> str:
     """The published figures the published reader misses by more than the language's
     tolerance, with the difference (reader − paper): ``acc -1.1; delta_s +1.7``."""
@@ -241,13 +253,19 @@ def _misses(row: pd.Series) -> str:
     return "; ".join(missed)
 
 
+def _names(published: str | Path | Sequence[str | Path]) -> str:
+    paths = [published] if isinstance(published, (str, Path)) else list(published)
+    return "`, `".join(Path(p).name for p in paths)
+
+
 def _column(metric: str, reader: str) -> str:
     """A reader's column; the published reader's is ``*_published_reader`` because
     ``*_published`` are the paper's figures."""
     return f"{metric}_{reader}_reader" if reader == "published" else f"{metric}_{reader}"
 
 
-def build_readers_table(summaries: Sequence[str | Path], published: str | Path,
+def build_readers_table(summaries: Sequence[str | Path],
+                        published: str | Path | Sequence[str | Path],
                         csv: str | Path, md: str | Path, systems: Sequence[str],
                         langs: Sequence[str], readers: Sequence[str]) -> None:
     """Workflow stage: every reader's summaries + the published figures →
@@ -256,8 +274,10 @@ def build_readers_table(summaries: Sequence[str | Path], published: str | Path,
     write_table(table, csv)
     shown = table.drop(columns=[c for c in ("published_why",) if c in table])
     notes = [shown.to_markdown(index=False, floatfmt=".1f"), "",
-             "Published: Stanovsky et al. (ACL 2019), Table 2 "
-             f"(`{Path(published).name}`; `checked` says which figures a second source "
+             "Published: Stanovsky et al. (ACL 2019), Table 2"
+             + ("" if isinstance(published, (str, Path)) or len(published) == 1 else
+                " and the academic systems' table") +
+             f" (`{_names(published)}`; `checked` says which figures a second source "
              f"confirms), over the full set of {FULL_SET:,} sentences (`n_published`); the "
              "readers' figures are over the `n` sentences of this run.", ""]
     subset = sorted({int(n) for n in table["n"].dropna() if int(n) != FULL_SET})
