@@ -59,8 +59,10 @@ READER_NOTES = (
     "not round. `morphology` says where the original readers' token genders came from.")
 # The published reader's goal: each published figure within this many points (fr and de:
 # no statistical model stands between the paper's and this code's gender but French's
-# spaCy; es and it: word lists stand in for spaCy 2's models)
-TOLERANCE = {"fr": 0.5, "de": 0.5, "es": 1.0, "it": 1.0}
+# spaCy; es and it: word lists stand in for spaCy 2's models; ru, uk, he, ar: the issue's
+# goal, 1 point)
+TOLERANCE = {"fr": 0.5, "de": 0.5, "es": 1.0, "it": 1.0, "ru": 1.0, "uk": 1.0, "he": 1.0,
+             "ar": 1.0}
 # Why the published reader misses a published figure, per language (measured on the
 # published outputs; docs/winomt-fidelity.md has the figures and the confusion matrices)
 PUBLISHED_GAPS = {
@@ -84,6 +86,21 @@ PUBLISHED_GAPS = {
           "for today's spaCy is on PyPI); they read fewer entities as genderless (neutral) "
           "and more as male than that model did (google/it: 501 neutral readings against "
           "662 in the published log).",
+    "ru": "en.txt's rows 2121-2122 swapped their gold genders after the systems ran (the "
+          "files translate the English of 2019), so where a system's two translations read "
+          "differently one item moves between the gold-male and gold-female rows of the "
+          "confusion matrix: bing/ru and systran/ru differ from their logs by that one item "
+          "per row, google/ru equals its log cell for cell.",
+    "uk": "dictionary: pymorphy3-dicts-uk (2022) gives more Ukrainian words a feminine parse "
+          "than pymorphy2-dicts-uk 2.4.1.1.1460299261 (2016, the authors' install), and the "
+          "2019 rule reads a word female when any parse is feminine: more female and fewer "
+          "neutral readings on both gold genders, so accuracy stays within 0.1 and ΔG "
+          "falls 4-7 points. With pymorphy2 0.9.1 and that 2016 dictionary (measured by "
+          "hand) google/uk and bing/uk equal their logs cell for cell.",
+    "he": "the last-letter rule and the port's links give every cell of google's and bing's "
+          "logged confusion matrices.",
+    "ar": "no log of any Arabic run was published: the paper's Arabic row is not checked "
+          "against a log.",
 }
 
 # The measured cause of each published-reader miss, per run (docs/winomt-fidelity.md, "Where
