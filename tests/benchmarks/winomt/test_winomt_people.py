@@ -202,3 +202,17 @@ def test_where_people_and_the_readers_differ(table):
     # default highest
     es = table.xs("es", level="lang")["agree"]
     assert es["corrected"] >= es["published"] >= es["original"] >= 90
+
+
+def test_the_config_names_each_label_set():
+    import jsonschema
+    import yaml
+
+    schema = yaml.safe_load((ROOT / "src/gendermt/benchmarks/winomt/schema.yaml").read_text(
+        encoding="utf-8"))
+    sets = jsonschema.Draft202012Validator(schema["properties"]["validation_label_sets"])
+    assert sets.is_valid({"people": "resources/winomt/people"})
+    assert not sets.is_valid({"People labels": "resources/winomt/people"})  # not a name
+    assert not sets.is_valid({"people": ["resources/winomt/people"]})  # one folder each
+    # the existing key keeps its meaning: one folder, tables/validation.csv
+    assert schema["properties"]["validation_labels"]["type"] == "string"
