@@ -56,6 +56,12 @@ WINOMT_HEADLINE_TABLES = [
 # human gender labels of translated entities ({lang}.tsv): tables/validation.csv when named
 WINOMT_LABELS = WINOMT.get("validation_labels")
 WINOMT_LABEL_FILES = sorted(str(p) for p in Path(WINOMT_LABELS).glob("*.tsv")) if WINOMT_LABELS else []
+# further named label sets (e.g. people: the WinoMT authors' native-speaker annotators):
+# tables/validation_{name}.csv each, beside validation.csv
+WINOMT_LABEL_SETS = {
+    name: sorted(str(p) for p in Path(folder).glob("*.tsv"))
+    for name, folder in WINOMT.get("validation_label_sets", {}).items()
+}
 
 # The adjective experiment (gendermt.benchmarks.winomt.adjectives): plain system → its
 # translations of the anti-stereotypical sentences with the adjective, in every language the
@@ -73,6 +79,7 @@ if WINOMT:
            if WINOMT_ADJ_RUNS else [])
         + expand(f"{RESULTS}/winomt/figures/systems.{{ext}}", ext=["png", "pdf"])
         + ([f"{RESULTS}/winomt/tables/validation.csv"] if WINOMT_LABELS else [])
+        + [f"{RESULTS}/winomt/tables/validation_{name}.csv" for name in WINOMT_LABEL_SETS]
     )
 
 
@@ -347,8 +354,44 @@ if WINOMT_LABELS:
             code=code_fingerprint("gendermt.benchmarks.winomt.validation"),
             runs=[list(run) for run in WINOMT_RUNS],
             readers=WINOMT_READERS,
+            label_set=None,
         log:
             f"{LOGS}/winomt/validation.log",
+        conda:
+            "../../../../envs/core.yaml"
+        script:
+            "scripts/validation.py"
+
+
+# The same for each named label set (one rule each: its table is a page of the report)
+for _set, _files in WINOMT_LABEL_SETS.items():
+
+    rule:
+        name:
+            f"winomt_validation_{_set}"
+        localrule: True
+        input:
+            labels=_files,
+            tables=[
+                f"{RESULTS}/winomt/gender/{reader}/{system}/{lang}.parquet"
+                for reader in WINOMT_READERS
+                for system, lang in WINOMT_RUNS
+            ],
+        output:
+            csv=table_report(
+                f"{RESULTS}/winomt/tables/validation_{_set}.csv",
+                caption="report/validation_set.rst",
+                category="WinoMT",
+                subcategory="Tables",
+            ),
+            md=f"{RESULTS}/winomt/tables/validation_{_set}.md",
+        params:
+            code=code_fingerprint("gendermt.benchmarks.winomt.validation"),
+            runs=[list(run) for run in WINOMT_RUNS],
+            readers=WINOMT_READERS,
+            label_set=_set,
+        log:
+            f"{LOGS}/winomt/validation_{_set}.log",
         conda:
             "../../../../envs/core.yaml"
         script:
