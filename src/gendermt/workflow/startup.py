@@ -142,8 +142,14 @@ def paid_work(config: dict, jobs: list[Any]) -> None:
     the jobs' built inputs, less what the request cache answers; no network), printed before
     any job runs; a ``max_characters`` the sum exceeds stops the run here."""
     planned = []
+    # a system translating a benchmark's distinct sources once (translate_sources) sends
+    # them there; its translate jobs take those answers and send nothing
+    by_sources = {(j.wildcards_dict["benchmark"], j.wildcards_dict["system"]) for j in jobs
+                  if j.rule.name == "translate_sources"}
     for j in jobs:
         system, benchmark = j.wildcards_dict["system"], j.wildcards_dict["benchmark"]
+        if j.rule.name == "translate" and (benchmark, system) in by_sources:
+            continue
         inputs = j.input.get("inputs") if hasattr(j.input, "get") else None
         for path in ([inputs] if isinstance(inputs, str) else list(inputs or [])):
             planned.append((system, str(path), settings_on(config, benchmark, system)))
