@@ -122,6 +122,11 @@ def test_deepl_through_the_workflow_kill_resume_storm_and_budget(tmp_path, monke
                   "endpoint": server.url, "formality": "prefer_less", "batch_size": 10,
                   "max_characters": 100_000}
         workdir = project(tmp_path, system)
+        # a dry run before anything is built: the runs not counted yet are named
+        dry = snakemake(workdir, *TARGETS, "--configfile", "svc.yaml", "-n")
+        assert dry.returncode == 0, explain(dry)
+        assert "svc (DeepL): 0 characters to send" in output_of(dry)
+        assert "3 job(s) not counted yet" in output_of(dry)
         # a run killed (SIGKILL, the whole process group) once the service answered some
         # requests, then unlocked and run again
         proc = subprocess.Popen([snakemake_exe(), *TARGETS, "--configfile", "svc.yaml",
@@ -179,6 +184,11 @@ def test_deepl_through_the_workflow_kill_resume_storm_and_budget(tmp_path, monke
     (workdir / "svc.yaml").write_text(yaml.safe_dump(cfg))
     (tmp_path / "cache" / "requests.sqlite").rename(tmp_path / "old.sqlite")
     drop_outputs(workdir)
+    dry = snakemake(workdir, *TARGETS, "--configfile", "svc.yaml", "-n")
+    chars = sum(len(s) for s, _ in set(wanted))
+    assert f"svc (DeepL): {chars:,} characters to send" in output_of(dry), explain(dry)
+    assert f"{chars * 25 / 1e6:,.2f} USD at 25 USD" in output_of(dry)
+    assert "over max_characters 10: a run stops" in output_of(dry)
     stopped = run(workdir)
     assert stopped.returncode != 0
     assert "exceed max_characters 10" in output_of(stopped), explain(stopped)
