@@ -203,6 +203,14 @@ def test_google_through_the_workflow_and_a_quota_error(tmp_path, monkeypatch):
         system = {"backend": "google-translate", "api_key_env": "GOOGLE_TEST_KEY",
                   "endpoint": server.url, "backoff": 0.1}
         workdir = project(tmp_path, system)
+        # the inputs built first (free), then a dry run states the whole bill
+        built = run(workdir, "--omit-from", "translate", "translate_sources")
+        assert built.returncode == 0 and not server.requests, explain(built)
+        dry = snakemake(workdir, *TARGETS, "--configfile", "svc.yaml", "-n")
+        chars = sum(len(s) for s, _ in set(sources(workdir)))
+        assert f"svc (Google Cloud Translation): {chars:,} characters to send" in \
+            output_of(dry), explain(dry)
+        assert "not counted yet" not in output_of(dry)
         done = run(workdir)
         assert done.returncode == 0, explain(done)
     check_outputs(workdir, {"fr": "fr", "de": "de"})
