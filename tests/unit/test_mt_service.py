@@ -189,3 +189,22 @@ def test_missing_credentials_named(fake, monkeypatch):
     lines = unset_api_keys({"s": {"backend": "fake-mt", "api_key_env": "FAKE_KEY"}}, ["s"])
     assert lines == ["systems.s.api_key_env: the environment variable FAKE_KEY is not set; "
                      "export it with the API key before running"]
+
+
+def test_startup_refuses_a_language_without_a_code(fake, tmp_path):
+    inputs = tmp_path / "in.jsonl"
+    inputs.write_text(json.dumps({"item_id": "i0", "source": "a", "messages": [],
+                                  "src_lang": "en", "tgt_lang": "xx"}) + "\n")
+    settings = {"backend": "fake-mt", "api_key_env": "FAKE_KEY"}
+    with pytest.raises(GenderMTError, match="no target language code for 'xx'"):
+        startup_statement({"s": settings}, [("s", str(inputs), settings)], None)
+
+
+def test_google_token_env_named_when_unset(monkeypatch):
+    monkeypatch.delenv("GOOGLE_TOKEN_X", raising=False)
+    monkeypatch.setenv("GOOGLE_KEY_X", "k")
+    systems = {"g": {"backend": "google-translate", "api_version": "v3", "project": "p",
+                     "api_key_env": "GOOGLE_KEY_X", "token_env": "GOOGLE_TOKEN_X"}}
+    lines = unset_api_keys(systems, ["g"])
+    assert lines == ["systems.g: the environment variable GOOGLE_TOKEN_X is not set; export "
+                     "it with the Google Cloud Translation credentials before running"]

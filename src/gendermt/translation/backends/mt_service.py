@@ -21,6 +21,16 @@ one method, :meth:`MTService.send_chunk` (one HTTP request of at most ``limits``
 ``key_envs(settings)``      (classmethod) the environment variables holding credentials;
                             ``missing_credentials(settings)`` names those unset (start-up)
 ``quota_advice(settings)``  (classmethod) what to change when the quota is spent (one line)
+``extra_runtime_keys``      of ``extra_keys``, those that change no output (``token_env``)
+``required_keys``           (Backend's) settings a system must have (``api_key_env``)
+
+Helpers for ``send_chunk``: ``self.secret(env)`` (a credential from the environment, redacted
+from every message from then on), ``self.redact(text)``, ``self.who()`` (the service, backend
+and endpoint, for messages), ``self.quota_error(detail)``, :class:`RateLimited` (a 429 or the
+vendor's throttling: retried, and named as rate limiting if retries run out),
+:func:`parse_retry_after`. ``self.limits`` may be set per instance (Google's v2/v3), as may
+``self.api_version``. ``Backend.missing_credentials`` and ``Backend.before_sending`` are the
+two hooks this base added to every backend (default: nothing).
 ``send_chunk(texts, source, target) -> list[str]``  one request; raise :class:`Retryable`
                             (429/5xx/transport/malformed; ``retry_after`` from Retry-After),
                             :class:`QuotaExceeded` (via :meth:`quota_error`) or
@@ -484,7 +494,8 @@ def startup_statement(systems: dict[str, dict[str, Any]],
     """``(lines to print, errors)`` for the translation ``jobs`` (``(system, inputs path,
     settings)``) of service systems: per system, the characters of the distinct requests of
     the jobs whose inputs are built, less what the request cache answers, and their cost; an
-    error for a system whose characters exceed its ``max_characters``."""
+    error for a system whose characters exceed its ``max_characters``. A request whose
+    target language the service has no code for raises GenderMTError (a start-up error)."""
     from gendermt.translation.backends import BACKENDS
 
     digests: dict[str, dict[str, int]] = {}
@@ -494,11 +505,8 @@ def startup_statement(systems: dict[str, dict[str, Any]],
             continue
         digests.setdefault(system, {})
         later.setdefault(system, 0)
-        if Path(inputs).is_file():
-            try:
-                digests[system].update(_digests(settings, inputs))
-            except GenderMTError as exc:
-                return [], [f"systems.{system}: {exc}"]
+        if Path(inputs).is_file():  # a language without a code raises (GenderMTError)
+            digests[system].update(_digests(settings, inputs))
         else:
             later[system] += 1
     lines, errors = [], []
