@@ -208,3 +208,40 @@ def test_google_token_env_named_when_unset(monkeypatch):
     lines = unset_api_keys(systems, ["g"])
     assert lines == ["systems.g: the environment variable GOOGLE_TOKEN_X is not set; export "
                      "it with the Google Cloud Translation credentials before running"]
+
+
+def test_concurrent_requests_in_order_and_bounded(fake, monkeypatch):
+    import threading
+    import time as _time
+
+    b = fake(concurrency=3)
+    lock, state = threading.Lock(), {"now": 0, "most": 0}
+
+    def send(texts, source, target):
+        with lock:
+            state["now"] += 1
+            state["most"] = max(state["most"], state["now"])
+        _time.sleep(0.02)
+        with lock:
+            state["now"] -= 1
+        return [f"{target}:{t}" for t in texts]
+
+    monkeypatch.setattr(b, "send_chunk", send)
+    batch = reqs([f"t{k}" for k in range(30)])
+    assert b.translate(batch) == [f"FR:t{k}" for k in range(30)]
+    assert state["most"] == 3  # 10 requests of 3 texts, 3 at a time
+    assert b.characters_sent == sum(len(r.source) for r in batch)
+
+
+def test_concurrent_failure_keeps_answers_and_stops(fake, monkeypatch):
+    b = fake(concurrency=2, max_retries=0)
+    monkeypatch.setattr(b, "send_chunk", lambda texts, s, t: (
+        (_ for _ in ()).throw(b.quota_error("spent")) if "t3" in texts else list(texts)))
+    got, err = {}, None
+    try:
+        for i, out in b.translate_each(reqs([f"t{k}" for k in range(30)])):
+            got[i] = out
+    except QuotaExceeded as exc:
+        err = exc
+    assert err is not None and got and 3 not in got
+    assert len(got) < 30

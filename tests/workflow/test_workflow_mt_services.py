@@ -205,7 +205,7 @@ def test_google_through_the_workflow_and_a_quota_error(tmp_path, monkeypatch):
     with GoogleStandIn(GOOGLE_KEY, plan=["429", "drop", "malformed"],
                        retry_after="0") as server:
         system = {"backend": "google-translate", "api_key_env": "GOOGLE_TEST_KEY",
-                  "endpoint": server.url, "backoff": 0.1}
+                  "endpoint": server.url, "backoff": 0.1, "concurrency": 2}
         workdir = project(tmp_path, system)
         # the inputs built first (free), then a dry run states the whole bill
         built = run(workdir, "--omit-from", "translate", "translate_sources")
