@@ -245,3 +245,13 @@ def test_concurrent_failure_keeps_answers_and_stops(fake, monkeypatch):
         err = exc
     assert err is not None and got and 3 not in got
     assert len(got) < 30
+
+
+def test_a_token_pasted_into_token_env_is_refused_unshown():
+    from gendermt.config.checks import check_key_names
+
+    with pytest.raises(GenderMTError) as err:
+        check_key_names({"systems": {"g": {"backend": "google-translate",
+                                           "token_env": "ya29.a0-secret token"}}})
+    assert "systems.g.token_env: token_env must name an environment variable" in str(err.value)
+    assert "ya29" not in str(err.value)
