@@ -145,9 +145,10 @@ class DeepLStandIn(StandIn):
     50 texts and 128 KiB; 456 when the quota is spent."""
 
     max_texts, max_bytes = 50, 128 * 1024
+    prefix = ""  # a private endpoint's own path (``/deepl``)
 
     def parse(self, h: BaseHTTPRequestHandler, raw: bytes) -> tuple[list[str], str] | None:
-        if h.path != "/v2/translate":
+        if h.path != self.prefix + "/v2/translate":
             self.reply(h, 404, {"message": f"no {h.path}"})
             return None
         if h.headers.get("Authorization") != f"DeepL-Auth-Key {self.key}":

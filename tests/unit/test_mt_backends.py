@@ -170,3 +170,11 @@ def test_settings_checked():
                      ({"backend": "google-translate", "token_env": "T"}, "bearer")):
         with pytest.raises(GenderMTError, match=why):
             check_system(bad)
+
+
+def test_deepl_endpoint_with_a_path():
+    with DeepLStandIn(KEY) as server:
+        server.prefix = "/deepl"
+        b = deepl_backend(server.url + "/deepl/")
+        assert b.translate(reqs(1, ("fr",))) == ["FR| sentence 0 x"]
+    assert server.requests[0]["path"] == "/deepl/v2/translate"

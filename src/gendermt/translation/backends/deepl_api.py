@@ -90,7 +90,9 @@ class DeepL(MTService):
             deepl.http_client.max_network_retries = 0
             deepl.http_client.min_connection_timeout = self.timeout
             key = self.secret(str(self.settings["api_key_env"]))
-            self._translator = deepl.Translator(key, server_url=self.endpoint,
+            # the client joins "v2/translate" to server_url (urljoin): a trailing slash
+            # keeps an endpoint's own path (https://proxy.example/deepl/v2/translate)
+            self._translator = deepl.Translator(key, server_url=self.endpoint + "/",
                                                 send_platform_info=False)
             # the client keeps no response headers (Retry-After) and sends prepared requests
             # (no session hooks): its session's send is wrapped to see them (the client's
