@@ -32,6 +32,9 @@ BACKEND_CLASSES: dict[str, str] = {
     "vllm": "gendermt.translation.backends.vllm_backend:VLLM",
     "openai-compatible": "gendermt.translation.backends.openai_api:OpenAICompatible",
     "apertium": "gendermt.translation.backends.apertium:Apertium",
+    # issue 50, paid MT services on mt_service.MTService: extras `microsoft`, `amazon`
+    "microsoft-translator": "gendermt.translation.backends.microsoft:MicrosoftTranslator",
+    "amazon-translate": "gendermt.translation.backends.amazon:AmazonTranslate",
 }
 #: Backend name → the module that implements it (for code fingerprints).
 BACKEND_MODULES: dict[str, str] = {n: spec.partition(":")[0]
