@@ -79,7 +79,7 @@ class AmazonTranslateServer(StandInServer):
         self.pause(fault)
         settings = request.get("Settings") or {}
         marks = "".join(f" [{settings[k]}]" for k in ("Formality", "Profanity") if k in settings)
-        self.bill([text])
+        self.bill([text], request["TargetLanguageCode"])
         answer = {"TranslatedText": f"{request['TargetLanguageCode']}: {text}{marks}",
                   "SourceLanguageCode": request["SourceLanguageCode"],
                   "TargetLanguageCode": request["TargetLanguageCode"]}

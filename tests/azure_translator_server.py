@@ -84,6 +84,6 @@ class AzureTranslatorServer(StandInServer):
         if name == "short":
             answers = answers[:-1]
         else:
-            self.bill(texts)
+            self.bill(texts, to)
         self.send_json(handler, 200, answers,
                        {"X-metered-usage": str(sum(len(t) for t in texts))})

@@ -12,10 +12,14 @@ argument after ``@`` (``429@2``: Retry-After 2). The faults every stand-in knows
 
 Each subclass adds its vendor's own (throttling, quota, server errors) in ``vendor_fault``.
 Every text answered is billed: ``billed_chars`` counts its characters (what the vendors
-charge for), ``answered`` lists the texts; ``requests`` keeps each request as the server
+charge for), ``answered`` lists each ``(target language, text)``; ``requests`` keeps each request as the server
 parsed it, ``headers`` each request's headers (for the key checks). After ``max_requests``
 requests every answer is a 400, so a client that retries without end fails fast instead of
 hanging the suite.
+
+``hold_after``: once that many texts are billed, every request that arrives waits, unanswered
+and unbilled, until :meth:`release` (``held`` counts them): a test kills its client while they
+are in flight, then releases them; they are dropped without an answer (the client is gone).
 """
 
 from __future__ import annotations
@@ -38,10 +42,13 @@ class StandInServer:
         self.plan = {k: list(v) for k, v in (plan or {}).items()}
         self.always, self.delay, self.slow_seconds = always, delay, slow_seconds
         self.max_requests = max_requests
+        self.hold_after: int | None = None
+        self.held = 0
+        self.gate = threading.Event()
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self.faults: list[str] = []          # each fault committed, in order
-        self.answered: list[str] = []        # each text answered (billed)
+        self.answered: list[tuple[str, str]] = []  # (target, text) of each answer (billed)
         self.billed_chars = 0
         self.violations: list[str] = []      # requests over the service's limits
         self.in_flight = self.max_in_flight = 0
@@ -62,7 +69,13 @@ class StandInServer:
                     server.max_in_flight = max(server.max_in_flight, server.in_flight)
                     over = len(server.headers) > server.max_requests
                 try:
-                    if over:
+                    if server.hold_after is not None and \
+                            len(server.answered) >= server.hold_after:
+                        with server.lock:
+                            server.held += 1
+                        server.gate.wait(60)
+                        server.common_fault(self, "drop")  # nobody waits for the answer
+                    elif over:
                         server.send_json(self, 400, {"message": "stand-in: request budget spent"})
                     else:
                         server.handle(self, body)
@@ -101,9 +114,14 @@ class StandInServer:
             return True
         return False
 
-    def bill(self, texts: list[str]) -> None:
+    def release(self) -> None:
+        """Let the held requests end (dropped, unanswered) and hold no more."""
+        self.hold_after = None
+        self.gate.set()
+
+    def bill(self, texts: list[str], target: str) -> None:
         with self.lock:
-            self.answered.extend(texts)
+            self.answered.extend((target, t) for t in texts)
             self.billed_chars += sum(len(t) for t in texts)
 
     @staticmethod
