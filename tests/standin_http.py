@@ -10,12 +10,12 @@ argument after ``@`` (``429@2``: Retry-After 2). The faults every stand-in knows
 ``malformed``  200 with a JSON body cut short
 ``slow``       the answer after ``slow_seconds`` (beyond a client's timeout)
 
-Each subclass adds its vendor's own (throttling, quota, server errors) in ``vendor_fault``.
+Each subclass adds its vendor's own (throttling, quota, server errors) in ``handle``.
 Every text answered is billed: ``billed_chars`` counts its characters (what the vendors
-charge for), ``answered`` lists each ``(target language, text)``; ``requests`` keeps each request as the server
-parsed it, ``headers`` each request's headers (for the key checks). After ``max_requests``
-requests every answer is a 400, so a client that retries without end fails fast instead of
-hanging the suite.
+charge for), ``answered`` lists each ``(target language, text)``; ``requests`` keeps each
+request as the server parsed it, ``headers`` each request's headers (for the key checks).
+After ``max_requests`` requests every answer is a 400, so a client that retries without end
+fails fast instead of hanging the suite.
 
 ``hold_after``: once that many texts are billed, every request that arrives waits, unanswered
 and unbilled, until :meth:`release` (``held`` counts them): a test kills its client while they

@@ -149,3 +149,11 @@ def test_cache_key_has_endpoint_and_options_not_credentials(waits):
     assert "translate.us-east-1.amazonaws.com" in wire and ACCESS not in wire
     assert b.output_settings({"backend": "amazon-translate", "region": "us-east-1"}) == {
         "backend": "amazon-translate", "endpoint": "https://translate.us-east-1.amazonaws.com"}
+
+
+def test_a_call_past_its_timeout_is_retried(waits):
+    with AmazonTranslateServer(ACCESS, plan={"a": ["slow"]}, slow_seconds=1.5) as server:
+        t0 = time.monotonic()
+        assert backend(server, timeout=0.5, concurrency=1).translate(reqs(["a"])) == ["es: a"]
+        assert time.monotonic() - t0 < 1.4  # the client gave up on the slow answer
+    assert server.faults == ["slow"] and len(server.headers) == 2 and len(waits) == 1

@@ -133,3 +133,12 @@ def test_cache_key_has_endpoint_version_and_category_not_region_or_key(waits):
                           "category": "c1"}, None).wire_request(r)
     assert wire["api_version"] == "3.0" and wire["options"] == {"category": "c1"}
     assert KEY not in json.dumps(wire)
+
+
+def test_a_request_past_its_timeout_is_retried(waits):
+    with AzureTranslatorServer(KEY, region=REGION, plan={"a": ["slow"]},
+                               slow_seconds=1.5) as server:
+        t0 = time.monotonic()
+        assert backend(server, timeout=0.5).translate(reqs(["a", "b"])) == ["es: a", "es: b"]
+        assert time.monotonic() - t0 < 1.4  # the client gave up on the slow answer
+    assert server.faults == ["slow"] and len(server.headers) == 2 and len(waits) == 1
