@@ -1,6 +1,7 @@
 """microsoft-translator and amazon-translate through the workflow, against their loopback
 stand-ins, on a small WinoMT subset (es, de) and MT-GenEval's sample (fr, de), one system
-covering every language: a 429/throttling storm ends the run in bounded time with one named
+covering every language: without credentials the run stops at start-up naming the
+variables; a 429/throttling storm ends the run in bounded time with one named
 line and nothing paid; a run killed with SIGKILL mid-way and resumed pays nothing twice
 (the stand-in's billed characters over both runs); outputs in order; the request limits
 kept; the characters and cost stated before the first request; the test keys in no file
@@ -99,12 +100,24 @@ def test_storm_then_kill_and_resume_pays_nothing_twice(tmp_path, monkeypatch, ba
     for name in ("AWS_PROFILE", "AWS_SESSION_TOKEN"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
+    for name in ("AWS_SHARED_CREDENTIALS_FILE", "AWS_CONFIG_FILE"):  # none: the chain is empty
+        monkeypatch.setenv(name, str(tmp_path / "no-aws-files"))
     if backend == "microsoft-translator":
         server = AzureTranslatorServer(MS_KEY, region="westeurope", always="429@1")
     else:
         server = AmazonTranslateServer(AWS_ACCESS, always="throttle")
     with server:
         workdir = project(tmp_path, backend, server.url)
+
+        # 0. without its credentials, the run stops at start-up naming the variables
+        monkeypatch.delenv("MS_WF_KEY")
+        monkeypatch.delenv("AWS_ACCESS_KEY_ID")
+        proc = snakemake(workdir, *args())
+        missing = "MS_WF_KEY" if backend == "microsoft-translator" else "AWS_ACCESS_KEY_ID"
+        assert proc.returncode != 0 and missing in output_of(proc), explain(proc)
+        assert not server.headers and not list(workdir.glob(f"results/{RUN}/*/data.parquet"))
+        monkeypatch.setenv("MS_WF_KEY", MS_KEY)
+        monkeypatch.setenv("AWS_ACCESS_KEY_ID", AWS_ACCESS)
 
         # 1. a storm: the run stops within its retry bounds, one named line, nothing paid
         t0 = time.monotonic()
