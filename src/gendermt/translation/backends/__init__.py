@@ -31,6 +31,8 @@ BACKEND_CLASSES: dict[str, str] = {
     "hf-causal": "gendermt.translation.backends.hf:HFCausal",
     "vllm": "gendermt.translation.backends.vllm_backend:VLLM",
     "openai-compatible": "gendermt.translation.backends.openai_api:OpenAICompatible",
+    "deepl": "gendermt.translation.backends.deepl_api:DeepL",
+    "google-translate": "gendermt.translation.backends.google_translate:GoogleTranslate",
     "apertium": "gendermt.translation.backends.apertium:Apertium",
     # issue 50, paid MT services on mt_service.MTService: extras `microsoft`, `amazon`
     "microsoft-translator": "gendermt.translation.backends.microsoft:MicrosoftTranslator",

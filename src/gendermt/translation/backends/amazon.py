@@ -5,7 +5,8 @@ Settings (besides the shared ones of :mod:`.mt_service`): ``region`` (else boto3
 ``AWS_REGION``/``AWS_DEFAULT_REGION``; the default endpoint is the region's), ``profile`` (a
 profile of the AWS config files), ``formality`` (``FORMAL``, ``INFORMAL``) and ``profanity``
 (``MASK``): those two change outputs, so they are in every request's cache key, as is the
-endpoint (the region's). ``concurrency``: calls in flight at once (default 4).
+endpoint (the region's). ``concurrency`` (the base's): calls in flight at once, 4 here by
+default.
 
 Credentials come from boto3's own chain (``AWS_ACCESS_KEY_ID``/``AWS_SECRET_ACCESS_KEY``
 with ``AWS_SESSION_TOKEN``, ``AWS_PROFILE`` or ``profile``, the shared config files, a
@@ -23,13 +24,10 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gendermt.config.errors import GenderMTError
-from gendermt.translation.backends.base import ItemFailed, Request
 from gendermt.translation.backends.mt_service import (
     Limits,
     MTService,
@@ -41,6 +39,9 @@ from gendermt.translation.backends.mt_service import (
 if TYPE_CHECKING:
     import pandas as pd
 
+#: Calls in flight per job unless a system sets ``concurrency`` (the base's default is 1:
+#: a call carries one text here).
+DEFAULT_CONCURRENCY = 4
 #: ISO 639-1 → Amazon Translate's codes (its language list; Norwegian is ``no``).
 TARGETS = {code: code for code in (
     "af", "am", "ar", "az", "bg", "bn", "bs", "ca", "cs", "cy", "da", "de", "el", "en", "es",
@@ -82,10 +83,9 @@ class AmazonTranslate(MTService):
     target_codes: ClassVar[dict[str, str]] = TARGETS
     source_codes: ClassVar[dict[str, str]] = TARGETS
     option_keys: ClassVar[frozenset[str]] = frozenset({"formality", "profanity"})
-    extra_keys: ClassVar[frozenset[str]] = frozenset({"region", "profile", "concurrency"})
+    extra_keys: ClassVar[frozenset[str]] = frozenset({"region", "profile"})
     # the region is in the cache key as the endpoint's (endpoint_of)
-    extra_runtime_keys: ClassVar[frozenset[str]] = frozenset({"region", "profile",
-                                                              "concurrency"})
+    extra_runtime_keys: ClassVar[frozenset[str]] = frozenset({"region", "profile"})
     default_batch_size: ClassVar[int] = 64  # one call a text: a cache commit per 64 calls
 
     @classmethod
@@ -98,11 +98,6 @@ class AmazonTranslate(MTService):
         if not region_of(settings):
             raise GenderMTError("backend 'amazon-translate': no region: set the system's "
                                 "`region` (e.g. us-east-1) or export AWS_REGION")
-        if "concurrency" in settings and (isinstance(settings["concurrency"], bool) or not
-                                          isinstance(settings["concurrency"], int) or
-                                          settings["concurrency"] < 1):
-            raise GenderMTError(f"backend 'amazon-translate': concurrency must be a whole "
-                                f"number at least 1, not {settings['concurrency']!r}")
 
     @classmethod
     def endpoint_of(cls, settings: dict[str, Any]) -> str:
@@ -141,7 +136,8 @@ class AmazonTranslate(MTService):
     def __init__(self, settings: dict[str, Any], data: pd.DataFrame | None) -> None:
         super().__init__(settings, data)
         self.region = region_of(settings)
-        self.concurrency = int(settings.get("concurrency", 4))
+        # one text a call: the base's requests in flight, 4 unless the system says
+        self.concurrency = int(settings.get("concurrency", DEFAULT_CONCURRENCY))
         self.options_sent = {name: settings[key] for key, name in
                              (("formality", "Formality"), ("profanity", "Profanity"))
                              if key in settings}
@@ -229,59 +225,3 @@ class AmazonTranslate(MTService):
         return ServiceError(f"{self.who()}: Amazon Translate refused a request "
                             f"({self.redact(said)}): check the system's settings (formality, "
                             f"profanity) and languages")
-
-    # -- one text a call: calls run ``concurrency`` at a time ---------------------------
-    def translate_each(self, batch: list[Request]) -> Iterator[tuple[int, str | Exception]]:
-        """Each text's answer as it arrives, ``concurrency`` calls in flight; the first
-        error that stops the job (quota, refusal, retries spent) stops every call and retry
-        not yet made."""
-        if self.concurrency == 1:
-            yield from super().translate_each(batch)
-            return
-        self.check_languages(batch)
-        fit = []
-        for i, r in enumerate(batch):
-            if self.oversize(r.source):
-                yield i, ItemFailed(r.item_id, f"{self.who()}: item {r.item_id} is longer "
-                                    f"than one call may be ({self.limits}); not sent")
-            else:
-                fit.append(i)
-        stop = threading.Event()
-        pool = ThreadPoolExecutor(max_workers=min(self.concurrency, max(1, len(fit))),
-                                  thread_name_prefix="gendermt-aws")
-        try:
-            futures = {pool.submit(self._one, batch[i], stop): i for i in fit}
-            pending = set(futures)
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    exc = future.exception()
-                    if isinstance(exc, ServiceError):
-                        raise exc
-                    if not isinstance(exc, _NotSent):
-                        yield futures[future], exc if exc is not None else future.result()
-        finally:  # a batch given up (an error, its caller failed): nothing more is sent
-            stop.set()
-            pool.shutdown(wait=True, cancel_futures=True)
-
-    def _one(self, r: Request, stop: threading.Event) -> str:
-        """One text's answer, retried within the base's bounds, unless ``stop`` is set."""
-        source, target = self.source_code(r.src_lang), self.target_code(r.tgt_lang)
-
-        def attempt() -> list[str]:
-            if stop.is_set():  # another call stopped the job: no attempt more, no retry
-                raise _NotSent()
-            return self._checked([r.source], source, target)
-
-        try:
-            out = self.with_retries(attempt, f"item {r.item_id} ({source or 'auto'}→{target})")
-        except ServiceError:
-            stop.set()  # at once, before the other workers take their next call
-            raise
-        with self._lock:
-            self.characters_sent += len(r.source)
-        return self.redact(out[0])
-
-
-class _NotSent(Exception):
-    """A call skipped because the batch was given up."""
