@@ -127,9 +127,11 @@ def test_storm_then_kill_and_resume_pays_nothing_twice(tmp_path, monkeypatch, ba
         logs = "".join(p.read_text(errors="replace") for p in (workdir / "logs").rglob("*.log"))
         gave_up = [line for line in (text + logs).splitlines() if "gave up on" in line]
         assert gave_up and "rate-limiting" in gave_up[0], explain(proc)
-        # one job: 3 attempts of its first request (of each call in flight, for Amazon's 2)
-        in_flight = 2 if backend == "amazon-translate" else 1
-        assert server.billed_chars == 0 and 3 <= len(server.headers) <= 3 * in_flight
+        # one job: 3 attempts of its first request; Amazon's calls in flight (2) finish
+        # their attempts, and a worker may have taken one more call before the base stopped
+        # sending (mt_service.translate_each)
+        calls = 2 * 2 if backend == "amazon-translate" else 1
+        assert server.billed_chars == 0 and 3 <= len(server.headers) <= 3 * calls
         storm_seconds = time.monotonic() - t0
 
         # 2. a run killed (SIGKILL, its whole process group) with requests in flight
