@@ -133,6 +133,14 @@ def test_cache_key_has_endpoint_version_and_category_not_region_or_key(waits):
                           "category": "c1"}, None).wire_request(r)
     assert wire["api_version"] == "3.0" and wire["options"] == {"category": "c1"}
     assert KEY not in json.dumps(wire)
+    # Translator's own codes: a script for Chinese, Bokmål for Norwegian
+    zh, no = (Request("z", "x", [], "en", lang) for lang in ("zh", "no"))
+    assert (wire_of(zh)["target_lang"], wire_of(no)["target_lang"]) == ("zh-Hans", "nb")
+
+
+def wire_of(request):
+    return build_backend({"backend": "microsoft-translator", "api_key_env": "MS_TEST_KEY"},
+                         None).wire_request(request)
 
 
 def test_a_request_past_its_timeout_is_retried(waits):
