@@ -24,7 +24,6 @@ from gendermt.data.datasets import read_by as datasets_read_by
 from gendermt.data.datasets import resolve_config as resolve_datasets
 from gendermt.data.sources import Hasher, check_sources, identity
 from gendermt.translation.backends import settings_on, unset_api_keys
-from gendermt.translation.backends.mt_service import startup_statement
 from gendermt.translation.cache import check_file as check_cache_file
 from gendermt.translation.cache import configured_dir
 from gendermt.workflow.dag_guard import check_planned_inputs
@@ -137,20 +136,37 @@ def before_jobs(workflow: Any, config: dict, results: str, systems: dict) -> Non
     paid_work(config, translating)
 
 
+def _mt_service(config: dict) -> Any:
+    """The MT-service module where a configured system is an MT service (their backends'
+    modules import it), else None: a config without one imports nothing more."""
+    from gendermt.translation.backends import BACKENDS
+
+    for settings in config["systems"].values():
+        BACKENDS.get(settings.get("backend", ""))  # imported already by the config checks
+    return sys.modules.get("gendermt.translation.backends.mt_service")
+
+
+def _statement(mt_service: Any, config: dict, planned: list) -> tuple[list[str], list[str]]:
+    try:
+        return mt_service.startup_statement(config["systems"], planned, configured_dir(config))
+    except GenderMTError as exc:  # a language the service has no code for
+        raise WorkflowError(str(exc)) from exc
+
+
 def paid_work(config: dict, jobs: list[Any]) -> None:
     """A ``max_characters`` of a commercial MT service system that its planned jobs would
-    exceed (counted from their built inputs, less what the request cache answers; no
-    network) stops the run here, before any job runs."""
+    exceed (counted from their built inputs, less what the request cache answers, each
+    distinct request once; no network) stops the run here, before any job runs."""
+    mt_service = _mt_service(config)
+    if mt_service is None:
+        return
     planned = []
     for j in jobs:
         system, benchmark = j.wildcards_dict["system"], j.wildcards_dict["benchmark"]
         inputs = j.input.get("inputs") if hasattr(j.input, "get") else None
         for path in ([inputs] if isinstance(inputs, str) else list(inputs or [])):
             planned.append((system, str(path), settings_on(config, benchmark, system)))
-    try:
-        _, errors = startup_statement(config["systems"], planned, configured_dir(config))
-    except GenderMTError as exc:
-        raise WorkflowError(str(exc)) from exc
+    _, errors = _statement(mt_service, config, planned)
     if errors:
         raise WorkflowError("\n".join(errors))
 
@@ -161,14 +177,12 @@ def state_paid_work(config: dict, results: str, run_records: Any, main_process: 
     built inputs (``results/<run>/<benchmark>/inputs/<prompt>.jsonl``) less what the
     request cache answers, printed; runs whose inputs are not built yet are named. No
     network, no key. (The run stops over ``max_characters`` in :func:`paid_work`.)"""
-    if not main_process:
+    mt_service = _mt_service(config) if main_process else None
+    if mt_service is None:
         return
     planned = [(r["system"], f"{results}/{benchmark}/inputs/{r['prompt']}.jsonl",
                 settings_on(config, benchmark, r["system"]))
                for benchmark in config["benchmarks"] for r in run_records(benchmark)]
-    try:
-        lines, _ = startup_statement(config["systems"], planned, configured_dir(config))
-    except GenderMTError as exc:
-        raise WorkflowError(str(exc)) from exc
+    lines, _ = _statement(mt_service, config, planned)
     for line in lines:
         print(f"gendermt: {line}", file=sys.stderr)
