@@ -34,6 +34,9 @@ BACKEND_CLASSES: dict[str, str] = {
     "deepl": "gendermt.translation.backends.deepl_api:DeepL",
     "google-translate": "gendermt.translation.backends.google_translate:GoogleTranslate",
     "apertium": "gendermt.translation.backends.apertium:Apertium",
+    # issue 50, paid MT services on mt_service.MTService: extras `microsoft`, `amazon`
+    "microsoft-translator": "gendermt.translation.backends.microsoft:MicrosoftTranslator",
+    "amazon-translate": "gendermt.translation.backends.amazon:AmazonTranslate",
 }
 #: Backend name → the module that implements it (for code fingerprints).
 BACKEND_MODULES: dict[str, str] = {n: spec.partition(":")[0]
