@@ -23,7 +23,8 @@ from gendermt.config.run_record import DEFAULT_CONFIG, check_config_files
 from gendermt.data.datasets import read_by as datasets_read_by
 from gendermt.data.datasets import resolve_config as resolve_datasets
 from gendermt.data.sources import Hasher, check_sources, identity
-from gendermt.translation.backends import unset_api_keys
+from gendermt.translation.backends import settings_on, unset_api_keys
+from gendermt.translation.backends.mt_service import startup_statement
 from gendermt.translation.cache import check_file as check_cache_file
 from gendermt.translation.cache import configured_dir
 from gendermt.workflow.dag_guard import check_planned_inputs
@@ -129,7 +130,25 @@ def before_jobs(workflow: Any, config: dict, results: str, systems: dict) -> Non
         if locked:
             raise WorkflowError(stop_message(locked))
     # A system about to translate whose API key is not in the environment stops here too.
-    unset = unset_api_keys(systems, [j.wildcards_dict["system"] for j in jobs
-                                     if j.rule.name in ("translate", "translate_sources")])
+    translating = [j for j in jobs if j.rule.name in ("translate", "translate_sources")]
+    unset = unset_api_keys(systems, [j.wildcards_dict["system"] for j in translating])
     if unset:
         raise WorkflowError("\n".join(unset))
+    paid_work(config, translating)
+
+
+def paid_work(config: dict, jobs: list[Any]) -> None:
+    """The characters and cost each commercial MT service system will be sent (counted from
+    the jobs' built inputs, less what the request cache answers; no network), printed before
+    any job runs; a ``max_characters`` the sum exceeds stops the run here."""
+    planned = []
+    for j in jobs:
+        system, benchmark = j.wildcards_dict["system"], j.wildcards_dict["benchmark"]
+        inputs = j.input.get("inputs") if hasattr(j.input, "get") else None
+        for path in ([inputs] if isinstance(inputs, str) else list(inputs or [])):
+            planned.append((system, str(path), settings_on(config, benchmark, system)))
+    lines, errors = startup_statement(config["systems"], planned, configured_dir(config))
+    for line in lines:
+        print(f"gendermt: {line}", file=sys.stderr)
+    if errors:
+        raise WorkflowError("\n".join(errors))
