@@ -190,3 +190,15 @@ def test_planning_imports_no_pandas_and_the_unit_is_the_intervals():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_contract_runs_the_check_at_start_up():
+    from gendermt.benchmarks import registry
+
+    bad = {**SPEC, "compare": [{"before": "google", "after": "gpt"}]}
+    with pytest.raises(GenderMTError, match=r"compare\[0\]\.after: 'gpt'"):
+        registry.get("winomt").check_config(bad, {"systems": {}})
+    # and still the alignment corpus's
+    with pytest.raises(GenderMTError, match="alignment_corpus names 'nllb'"):
+        registry.get("winomt").check_config({**SPEC, "alignment_corpus": {"nllb": "own"}},
+                                            {"systems": {}})
