@@ -141,7 +141,9 @@ output_checks_table = _TARGETS.output_checks_table
 
 def all_targets() -> list[str]:
     """TARGETS, once every file a planned run's systems need is found: checked here, after
-    every rule file has set its runs, before anything is planned."""
+    every rule file has set its runs, before anything is planned. The characters and cost
+    of the commercial MT services' runs are stated here too (`snakemake -n` included)."""
+    startup.state_paid_work(config, RESULTS, run_records, workflow.is_main_process)
     return _TARGETS.all_targets(config, {b: run_records(b) for b in BENCHMARK_CONFIG})
 
 

@@ -138,17 +138,34 @@ def before_jobs(workflow: Any, config: dict, results: str, systems: dict) -> Non
 
 
 def paid_work(config: dict, jobs: list[Any]) -> None:
-    """The characters and cost each commercial MT service system will be sent (counted from
-    the jobs' built inputs, less what the request cache answers; no network), printed before
-    any job runs; a ``max_characters`` the sum exceeds stops the run here."""
+    """A ``max_characters`` of a commercial MT service system that its planned jobs would
+    exceed (counted from their built inputs, less what the request cache answers; no
+    network) stops the run here, before any job runs."""
     planned = []
     for j in jobs:
         system, benchmark = j.wildcards_dict["system"], j.wildcards_dict["benchmark"]
         inputs = j.input.get("inputs") if hasattr(j.input, "get") else None
         for path in ([inputs] if isinstance(inputs, str) else list(inputs or [])):
             planned.append((system, str(path), settings_on(config, benchmark, system)))
-    lines, errors = startup_statement(config["systems"], planned, configured_dir(config))
-    for line in lines:
-        print(f"gendermt: {line}", file=sys.stderr)
+    _, errors = startup_statement(config["systems"], planned, configured_dir(config))
     if errors:
         raise WorkflowError("\n".join(errors))
+
+
+def state_paid_work(config: dict, results: str, run_records: Any, main_process: bool) -> None:
+    """Before anything is planned (``snakemake -n`` too): per commercial MT service system,
+    the characters its configured runs would send and their cost, counted from the runs'
+    built inputs (``results/<run>/<benchmark>/inputs/<prompt>.jsonl``) less what the
+    request cache answers, printed; runs whose inputs are not built yet are named. No
+    network, no key. (The run stops over ``max_characters`` in :func:`paid_work`.)"""
+    if not main_process:
+        return
+    planned = [(r["system"], f"{results}/{benchmark}/inputs/{r['prompt']}.jsonl",
+                settings_on(config, benchmark, r["system"]))
+               for benchmark in config["benchmarks"] for r in run_records(benchmark)]
+    try:
+        lines, _ = startup_statement(config["systems"], planned, configured_dir(config))
+    except GenderMTError as exc:
+        raise WorkflowError(str(exc)) from exc
+    for line in lines:
+        print(f"gendermt: {line}", file=sys.stderr)

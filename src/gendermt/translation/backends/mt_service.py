@@ -442,23 +442,26 @@ def is_service(settings: dict[str, Any]) -> bool:
     return isinstance(cls, type) and issubclass(cls, MTService)
 
 
-def job_characters(settings: dict[str, Any], inputs: str | Path,
-                   cache_dir: str | Path | None) -> int:
-    """Characters a translation job of a service system would send: its inputs' distinct
-    requests less those the request cache answers (no network, no key)."""
+def _digests(settings: dict[str, Any], inputs: str | Path) -> dict[str, int]:
+    """Characters of each distinct request (by cache key) of a translation job's inputs."""
     from gendermt.translation.backends import BACKENDS
-    from gendermt.translation.cache import RequestCache
 
     cls = BACKENDS[settings["backend"]]
     backend = cls(cls.resolve_settings(settings, {}), None)
-    digests: dict[str, int] = {}
+    found: dict[str, int] = {}
     with open(inputs, encoding="utf-8") as fh:
         for line in fh:
             if line.strip():
                 r = json.loads(line)
                 req = Request(r["item_id"], r["source"], [], r.get("src_lang", ""),
                               r.get("tgt_lang", ""))
-                digests[backend.request_digest(req)] = len(req.source)
+                found[backend.request_digest(req)] = len(req.source)
+    return found
+
+
+def _uncached(digests: dict[str, int], cache_dir: str | Path | None) -> int:
+    from gendermt.translation.cache import RequestCache
+
     found: set[str] = set()
     if cache_dir is not None and digests:
         try:
@@ -468,42 +471,55 @@ def job_characters(settings: dict[str, Any], inputs: str | Path,
     return sum(n for d, n in digests.items() if d not in found)
 
 
+def job_characters(settings: dict[str, Any], inputs: str | Path,
+                   cache_dir: str | Path | None) -> int:
+    """Characters a translation job of a service system would send: its inputs' distinct
+    requests less those the request cache answers (no network, no key)."""
+    return _uncached(_digests(settings, inputs), cache_dir)
+
+
 def startup_statement(systems: dict[str, dict[str, Any]],
                       jobs: list[tuple[str, str, dict[str, Any]]],
                       cache_dir: str | Path | None) -> tuple[list[str], list[str]]:
-    """``(lines to print, errors)`` for the planned translation ``jobs`` (``(system, inputs
-    path, settings)``) of service systems: characters and cost per system, summed over the
-    jobs whose inputs are built; an error for a system whose sum exceeds ``max_characters``."""
+    """``(lines to print, errors)`` for the translation ``jobs`` (``(system, inputs path,
+    settings)``) of service systems: per system, the characters of the distinct requests of
+    the jobs whose inputs are built, less what the request cache answers, and their cost; an
+    error for a system whose characters exceed its ``max_characters``."""
     from gendermt.translation.backends import BACKENDS
 
-    totals: dict[str, list[int]] = {}
+    digests: dict[str, dict[str, int]] = {}
+    later: dict[str, int] = {}
     for system, inputs, settings in jobs:
         if not is_service(settings):
             continue
-        t = totals.setdefault(system, [0, 0, 0])  # characters, jobs counted, jobs not yet
+        digests.setdefault(system, {})
+        later.setdefault(system, 0)
         if Path(inputs).is_file():
             try:
-                t[0] += job_characters(settings, inputs, cache_dir)
-                t[1] += 1
+                digests[system].update(_digests(settings, inputs))
             except GenderMTError as exc:
                 return [], [f"systems.{system}: {exc}"]
         else:
-            t[2] += 1
+            later[system] += 1
     lines, errors = [], []
-    for system, (chars, counted, later) in sorted(totals.items()):
+    for system in sorted(digests):
         settings = systems[system]
         cls = BACKENDS[settings["backend"]]
         price = cls.price(settings)
-        line = (f"{system} ({cls.service}): {chars:,} characters to send in {counted} "
-                f"job(s) whose inputs are built, {chars * price / 1e6:,.2f} USD at {price:g} "
+        chars = _uncached(digests[system], cache_dir)
+        line = (f"{system} ({cls.service}): {chars:,} characters to send "
+                f"({len(digests[system]):,} distinct requests whose inputs are built, less "
+                f"the request cache's answers), {chars * price / 1e6:,.2f} USD at {price:g} "
                 f"USD per million characters")
-        if later:
-            line += (f"; {later} job(s) not counted yet (inputs not built): each states its "
-                     f"characters and checks max_characters before its first request")
-        lines.append(line)
+        if later[system]:
+            line += (f"; {later[system]} job(s) not counted yet (inputs not built): each "
+                     f"states its characters and checks max_characters before its first "
+                     f"request")
         budget = settings.get("max_characters")
         if budget is not None and chars > int(budget):
+            line += f"; over max_characters {int(budget):,}: a run stops before sending"
             errors.append(f"systems.{system}: {chars:,} characters to send exceed "
                           f"max_characters {int(budget):,}; nothing was sent: raise it (or "
                           f"remove it) to send them")
+        lines.append(line)
     return lines, errors
