@@ -75,3 +75,23 @@ def test_stops_at_start_up_without_keys(project, tmp_path):
     # before any job: nothing made, nothing sent
     assert not (project / "results" / "winomt-2026" / "winomt" / "inputs").exists()
     assert not (project / "results" / "winomt-2026" / "winomt" / "sources").exists()
+
+
+def test_states_the_bill_before_sending(tmp_path):
+    """With the inputs built (they cost nothing) a dry run states each service's bill: the
+    3,882 distinct sentences × 4 languages, 1,172,680 characters (docs/benchmarks/winomt.md),
+    at the study's list prices."""
+    project = with_user_data(copy_project(tmp_path / "project"))
+    env = environment(tmp_path, keys=True)
+    built = run(project, env, "--cores", "2", "--omit-from", "translate", "translate_sources")
+    assert built.returncode == 0, explain(built)
+    proc = run(project, env, "-n")
+    assert proc.returncode == 0, explain(proc)
+    text = proc.stdout + proc.stderr
+    for system, cost in [("deepl", "29.32"), ("google-translate", "23.45"),
+                         ("microsoft-translator", "11.73"), ("amazon-translate", "17.59")]:
+        line = next(line for line in text.splitlines()
+                    if line.startswith(f"gendermt: {system} ("))
+        assert "1,172,680 characters to send (15,528 distinct requests" in line, line
+        assert f" {cost} USD at " in line, line
+    assert "fake-" not in text
