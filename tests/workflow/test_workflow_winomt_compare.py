@@ -62,6 +62,7 @@ def compared(tmp_path_factory):
     (workdir / "config" / "compare-test.yaml").write_text(yaml.safe_dump(config))
     proc = snakemake(workdir, "--configfile", "config/compare-test.yaml", "--cores", "2",
                      f"{OUT}/tables/compare_fr.csv", f"{OUT}/figures/compare_fr.png",
+                     f"{OUT}/tables/compare_fr.html",
                      f"{OUT}/tables/summary.csv", timeout=RUN_TIMEOUT)
     assert proc.returncode == 0, explain(proc)
     table = pd.read_csv(workdir / OUT / "tables" / "compare_fr.csv")
@@ -111,3 +112,6 @@ def test_figure_and_report_entry(compared):
     assert (workdir / OUT / "figures" / "compare_fr.pdf").stat().st_size > 1000
     md = (workdir / OUT / "tables" / "compare_fr.md").read_text(encoding="utf-8")
     assert "Same file" in md and "signature" not in md
+    # the report's page of the table, under its label
+    page = (workdir / OUT / "tables" / "compare_fr.html").read_text(encoding="utf-8")
+    assert "Same file" in page and "Change per system pair, fr" in page
