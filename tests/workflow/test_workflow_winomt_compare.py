@@ -62,7 +62,7 @@ def compared(tmp_path_factory):
     (workdir / "config" / "compare-test.yaml").write_text(yaml.safe_dump(config))
     proc = snakemake(workdir, "--configfile", "config/compare-test.yaml", "--cores", "2",
                      f"{OUT}/tables/compare_fr.csv", f"{OUT}/figures/compare_fr.png",
-                     f"{OUT}/tables/compare_fr.html",
+                     f"{OUT}/tables/compare_fr.html", f"{OUT}/tables/pairs.csv",
                      f"{OUT}/tables/summary.csv", timeout=RUN_TIMEOUT)
     assert proc.returncode == 0, explain(proc)
     table = pd.read_csv(workdir / OUT / "tables" / "compare_fr.csv")
@@ -104,6 +104,13 @@ def test_change_and_paired_interval_recomputed_from_the_sentences(compared):
         tuple(np.quantile(changes, [0.025, 0.975])))
     # the English copy has no French gender to read: a large drop the interval supports
     assert row["ci_high"] < 0
+    # the benchmark's own paired test of the two (tables/pairs.csv: google − copy-source,
+    # the same seeded draws) is the same interval, mirrored
+    pairs = pd.read_csv(workdir / OUT / "tables" / "pairs.csv")
+    (theirs,) = pairs[(pairs["figure"] == "acc_fr") & (pairs["system_a"] == "google")
+                      & (pairs["system_b"] == "copy-source")].itertuples()
+    assert (row["change"], row["ci_low"], row["ci_high"], row["p"]) == pytest.approx(
+        (-theirs.difference, -theirs.ci_high, -theirs.ci_low, theirs.p))
 
 
 def test_figure_and_report_entry(compared):
