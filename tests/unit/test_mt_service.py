@@ -189,3 +189,69 @@ def test_missing_credentials_named(fake, monkeypatch):
     lines = unset_api_keys({"s": {"backend": "fake-mt", "api_key_env": "FAKE_KEY"}}, ["s"])
     assert lines == ["systems.s.api_key_env: the environment variable FAKE_KEY is not set; "
                      "export it with the API key before running"]
+
+
+def test_startup_refuses_a_language_without_a_code(fake, tmp_path):
+    inputs = tmp_path / "in.jsonl"
+    inputs.write_text(json.dumps({"item_id": "i0", "source": "a", "messages": [],
+                                  "src_lang": "en", "tgt_lang": "xx"}) + "\n")
+    settings = {"backend": "fake-mt", "api_key_env": "FAKE_KEY"}
+    with pytest.raises(GenderMTError, match="no target language code for 'xx'"):
+        startup_statement({"s": settings}, [("s", str(inputs), settings)], None)
+
+
+def test_google_token_env_named_when_unset(monkeypatch):
+    monkeypatch.delenv("GOOGLE_TOKEN_X", raising=False)
+    monkeypatch.setenv("GOOGLE_KEY_X", "k")
+    systems = {"g": {"backend": "google-translate", "api_version": "v3", "project": "p",
+                     "api_key_env": "GOOGLE_KEY_X", "token_env": "GOOGLE_TOKEN_X"}}
+    lines = unset_api_keys(systems, ["g"])
+    assert lines == ["systems.g: the environment variable GOOGLE_TOKEN_X is not set; export "
+                     "it with the Google Cloud Translation credentials before running"]
+
+
+def test_concurrent_requests_in_order_and_bounded(fake, monkeypatch):
+    import threading
+    import time as _time
+
+    b = fake(concurrency=3)
+    lock, state = threading.Lock(), {"now": 0, "most": 0}
+
+    def send(texts, source, target):
+        with lock:
+            state["now"] += 1
+            state["most"] = max(state["most"], state["now"])
+        _time.sleep(0.02)
+        with lock:
+            state["now"] -= 1
+        return [f"{target}:{t}" for t in texts]
+
+    monkeypatch.setattr(b, "send_chunk", send)
+    batch = reqs([f"t{k}" for k in range(30)])
+    assert b.translate(batch) == [f"FR:t{k}" for k in range(30)]
+    assert state["most"] == 3  # 10 requests of 3 texts, 3 at a time
+    assert b.characters_sent == sum(len(r.source) for r in batch)
+
+
+def test_concurrent_failure_keeps_answers_and_stops(fake, monkeypatch):
+    b = fake(concurrency=2, max_retries=0)
+    monkeypatch.setattr(b, "send_chunk", lambda texts, s, t: (
+        (_ for _ in ()).throw(b.quota_error("spent")) if "t3" in texts else list(texts)))
+    got, err = {}, None
+    try:
+        for i, out in b.translate_each(reqs([f"t{k}" for k in range(30)])):
+            got[i] = out
+    except QuotaExceeded as exc:
+        err = exc
+    assert err is not None and got and 3 not in got
+    assert len(got) < 30
+
+
+def test_a_token_pasted_into_token_env_is_refused_unshown():
+    from gendermt.config.checks import check_key_names
+
+    with pytest.raises(GenderMTError) as err:
+        check_key_names({"systems": {"g": {"backend": "google-translate",
+                                           "token_env": "ya29.a0-secret token"}}})
+    assert "systems.g.token_env: token_env must name an environment variable" in str(err.value)
+    assert "ya29" not in str(err.value)

@@ -178,6 +178,10 @@ def test_deepl_through_the_workflow_kill_resume_storm_and_budget(tmp_path, monke
     assert lines and all("rate-limiting this key" in ln for ln in lines), explain(failed)
     assert len(storm.requests) <= 3 * 3  # 3 attempts a job, at most 3 jobs
     assert seconds < 120
+    print(f"deepl: {len(server.requests)} requests, {len(received_before)} before the kill; "
+          f"{paid} characters received for {sum(len(s) for s, _ in set(wanted))} wanted "
+          f"({sum(map(len, in_flight))} in flight at the kill); 429 storm: "
+          f"{len(storm.requests)} requests, {seconds:.1f} s")
 
     # a budget below what a run would send stops it at start-up, naming the setting
     cfg["systems"]["svc"].update(endpoint=server.url, max_characters=10, max_retries=6)
@@ -201,7 +205,7 @@ def test_google_through_the_workflow_and_a_quota_error(tmp_path, monkeypatch):
     with GoogleStandIn(GOOGLE_KEY, plan=["429", "drop", "malformed"],
                        retry_after="0") as server:
         system = {"backend": "google-translate", "api_key_env": "GOOGLE_TEST_KEY",
-                  "endpoint": server.url, "backoff": 0.1}
+                  "endpoint": server.url, "backoff": 0.1, "concurrency": 2}
         workdir = project(tmp_path, system)
         # the inputs built first (free), then a dry run states the whole bill
         built = run(workdir, "--omit-from", "translate", "translate_sources")

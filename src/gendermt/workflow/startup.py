@@ -147,7 +147,10 @@ def paid_work(config: dict, jobs: list[Any]) -> None:
         inputs = j.input.get("inputs") if hasattr(j.input, "get") else None
         for path in ([inputs] if isinstance(inputs, str) else list(inputs or [])):
             planned.append((system, str(path), settings_on(config, benchmark, system)))
-    _, errors = startup_statement(config["systems"], planned, configured_dir(config))
+    try:
+        _, errors = startup_statement(config["systems"], planned, configured_dir(config))
+    except GenderMTError as exc:
+        raise WorkflowError(str(exc)) from exc
     if errors:
         raise WorkflowError("\n".join(errors))
 

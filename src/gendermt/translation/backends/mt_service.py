@@ -21,6 +21,16 @@ one method, :meth:`MTService.send_chunk` (one HTTP request of at most ``limits``
 ``key_envs(settings)``      (classmethod) the environment variables holding credentials;
                             ``missing_credentials(settings)`` names those unset (start-up)
 ``quota_advice(settings)``  (classmethod) what to change when the quota is spent (one line)
+``extra_runtime_keys``      of ``extra_keys``, those that change no output (``token_env``)
+``required_keys``           (Backend's) settings a system must have (``api_key_env``)
+
+Helpers for ``send_chunk``: ``self.secret(env)`` (a credential from the environment, redacted
+from every message from then on), ``self.redact(text)``, ``self.who()`` (the service, backend
+and endpoint, for messages), ``self.quota_error(detail)``, :class:`RateLimited` (a 429 or the
+vendor's throttling: retried, and named as rate limiting if retries run out),
+:func:`parse_retry_after`. ``self.limits`` may be set per instance (Google's v2/v3), as may
+``self.api_version``. ``Backend.missing_credentials`` and ``Backend.before_sending`` are the
+two hooks this base added to every backend (default: nothing).
 ``send_chunk(texts, source, target) -> list[str]``  one request; raise :class:`Retryable`
                             (429/5xx/transport/malformed; ``retry_after`` from Retry-After),
                             :class:`QuotaExceeded` (via :meth:`quota_error`) or
@@ -64,6 +74,7 @@ import logging
 import os
 import random
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -141,11 +152,11 @@ def chunks(texts: list[str], limits: Limits) -> list[list[int]]:
 #: Settings every service backend reads (besides the common ``backend``, ``batch_size``...).
 SERVICE_KEYS = frozenset({"endpoint", "api_key_env", "lang_codes", "price_per_million_chars",
                           "max_characters", "timeout", "max_retries", "backoff",
-                          "retry_after_max", "retry_budget"})
+                          "retry_after_max", "retry_budget", "concurrency"})
 #: Of those, the ones that change no output (left out of job params and cache keys).
 SERVICE_RUNTIME_KEYS = frozenset({"api_key_env", "price_per_million_chars", "max_characters",
                                   "timeout", "max_retries", "backoff", "retry_after_max",
-                                  "retry_budget"})
+                                  "retry_budget", "concurrency"})
 #: Defaults of the retry settings: a 429 storm ends a job within ``retry_budget`` seconds.
 DEFAULT_TIMEOUT, DEFAULT_MAX_RETRIES, DEFAULT_BACKOFF = 60.0, 6, 1.0
 DEFAULT_RETRY_AFTER_MAX, DEFAULT_RETRY_BUDGET = 60.0, 600.0
@@ -208,12 +219,13 @@ class MTService(Backend):
                                    ("retry_budget", 0, True)):
             if key in settings:
                 _number(cls.name, key, settings[key], least, strict)
-        for key in ("max_characters", "max_retries"):
+        for key in ("max_characters", "max_retries", "concurrency"):
             value = settings.get(key)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                                      or value < 0):
+                                      or value < (1 if key == "concurrency" else 0)):
+                least = 1 if key == "concurrency" else 0
                 raise GenderMTError(f"backend {cls.name!r}: {key} must be a whole number "
-                                    f"at least 0, not {value!r}")
+                                    f"at least {least}, not {value!r}")
 
     @classmethod
     def key_envs(cls, settings: dict[str, Any]) -> list[str]:
@@ -254,6 +266,8 @@ class MTService(Backend):
         self.retry_after_max = float(settings.get("retry_after_max", DEFAULT_RETRY_AFTER_MAX))
         self.retry_budget = float(settings.get("retry_budget", DEFAULT_RETRY_BUDGET))
         self.lang_codes: dict[str, str] = dict(settings.get("lang_codes", {}))
+        self.concurrency = int(settings.get("concurrency", 1))
+        self._count_lock = threading.Lock()
         self._secrets: list[str] = []
         #: requests sent (HTTP calls, retries included) and characters sent, this job
         self.calls = 0
@@ -363,7 +377,8 @@ class MTService(Backend):
         started, waited = time.monotonic(), 0.0
         for attempt in range(self.max_retries + 1):
             try:
-                self.calls += 1
+                with self._count_lock:
+                    self.calls += 1
                 return call()
             except Retryable as exc:
                 delay = random.uniform(0, self.backoff * 2 ** min(attempt, 30))
@@ -392,30 +407,72 @@ class MTService(Backend):
                 _wait(delay)
         raise AssertionError("unreachable")
 
-    def translate_each(self, batch: list[Request]) -> Iterator[tuple[int, str | Exception]]:
-        """Each request of the service's answer as it arrives: the batch is split by
-        language pair, then into requests within ``limits``."""
+    def requests_of(self, batch: list[Request]
+                    ) -> tuple[list[tuple[str, str, list[int]]], list[int]]:
+        """The service requests of ``batch``: ``(source code, target code, positions in
+        batch)`` each, by language pair, within ``limits``; and the positions of texts too
+        long for any request."""
         self.check_languages(batch)
         groups: dict[tuple[str, str], list[int]] = {}
         for i, r in enumerate(batch):
             groups.setdefault((self.source_code(r.src_lang), self.target_code(r.tgt_lang)),
                               []).append(i)
+        out: list[tuple[str, str, list[int]]] = []
+        oversize: list[int] = []
         for (source, target), members in groups.items():
             fit = [i for i in members if not self.oversize(batch[i].source)]
-            for i in members:
-                if i not in fit:
-                    yield i, ItemFailed(batch[i].item_id, (
-                        f"{self.who()}: item {batch[i].item_id} is longer than one request "
-                        f"may be ({self.limits}); not sent"))
+            oversize += [i for i in members if i not in set(fit)]
             texts = [batch[i].source for i in fit]
-            for part in chunks(texts, self.limits):
-                sent = [texts[j] for j in part]
-                what = f"a request of {len(sent)} texts ({source or 'auto'}→{target})"
-                outs = self.with_retries(
-                    lambda sent=sent, s=source, t=target: self._checked(sent, s, t), what)
-                self.characters_sent += sum(map(len, sent))
-                for j, out in zip(part, outs, strict=True):
-                    yield fit[j], self.redact(out)
+            out += [(source, target, [fit[j] for j in part])
+                    for part in chunks(texts, self.limits)]
+        return out, oversize
+
+    def _send(self, batch: list[Request], source: str, target: str, where: list[int]
+              ) -> list[str]:
+        sent = [batch[i].source for i in where]
+        what = f"a request of {len(sent)} texts ({source or 'auto'}→{target})"
+        outs = self.with_retries(lambda: self._checked(sent, source, target), what)
+        with self._count_lock:
+            self.characters_sent += sum(map(len, sent))
+        return [self.redact(o) for o in outs]
+
+    def translate_each(self, batch: list[Request]) -> Iterator[tuple[int, str | Exception]]:
+        """Each answer as its request returns: the batch is split by language pair, then
+        into requests within ``limits``, sent ``concurrency`` at a time (once one fails for
+        good, no further one is sent; the answers received are given first)."""
+        work, oversize = self.requests_of(batch)
+        for i in oversize:
+            yield i, ItemFailed(batch[i].item_id, (
+                f"{self.who()}: item {batch[i].item_id} is longer than one request may be "
+                f"({self.limits}); not sent"))
+        if self.concurrency == 1 or len(work) < 2:
+            for source, target, where in work:
+                yield from zip(where, self._send(batch, source, target, where), strict=True)
+            return
+        from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+
+        failed: BaseException | None = None
+        with ThreadPoolExecutor(self.concurrency) as pool:
+            pending = {pool.submit(self._send, batch, s, t, w): w for s, t, w in work}
+            try:
+                while pending:
+                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        where = pending.pop(future)
+                        try:
+                            outs = future.result()
+                        except Exception as exc:  # the first failure ends the sending
+                            failed = failed or exc
+                            for other in pending:
+                                other.cancel()
+                            continue
+                        yield from zip(where, outs, strict=True)
+                    pending = {f: w for f, w in pending.items() if not f.cancelled()}
+            finally:  # a batch given up (the caller failed): nothing more is sent
+                for future in pending:
+                    future.cancel()
+        if failed is not None:
+            raise failed
 
     def _checked(self, texts: list[str], source: str, target: str) -> list[str]:
         outs = self.send_chunk(texts, source, target)
@@ -484,7 +541,8 @@ def startup_statement(systems: dict[str, dict[str, Any]],
     """``(lines to print, errors)`` for the translation ``jobs`` (``(system, inputs path,
     settings)``) of service systems: per system, the characters of the distinct requests of
     the jobs whose inputs are built, less what the request cache answers, and their cost; an
-    error for a system whose characters exceed its ``max_characters``."""
+    error for a system whose characters exceed its ``max_characters``. A request whose
+    target language the service has no code for raises GenderMTError (a start-up error)."""
     from gendermt.translation.backends import BACKENDS
 
     digests: dict[str, dict[str, int]] = {}
@@ -494,11 +552,8 @@ def startup_statement(systems: dict[str, dict[str, Any]],
             continue
         digests.setdefault(system, {})
         later.setdefault(system, 0)
-        if Path(inputs).is_file():
-            try:
-                digests[system].update(_digests(settings, inputs))
-            except GenderMTError as exc:
-                return [], [f"systems.{system}: {exc}"]
+        if Path(inputs).is_file():  # a language without a code raises (GenderMTError)
+            digests[system].update(_digests(settings, inputs))
         else:
             later[system] += 1
     lines, errors = [], []
