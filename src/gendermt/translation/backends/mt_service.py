@@ -162,6 +162,10 @@ DEFAULT_TIMEOUT, DEFAULT_MAX_RETRIES, DEFAULT_BACKOFF = 60.0, 6, 1.0
 DEFAULT_RETRY_AFTER_MAX, DEFAULT_RETRY_BUDGET = 60.0, 600.0
 
 
+class _Stopped(ServiceError):
+    """A request not sent because another request of its batch failed for good."""
+
+
 def _wait(seconds: float) -> None:
     time.sleep(seconds)
 
@@ -268,6 +272,9 @@ class MTService(Backend):
         self.lang_codes: dict[str, str] = dict(settings.get("lang_codes", {}))
         self.concurrency = int(settings.get("concurrency", 1))
         self._count_lock = threading.Lock()
+        # set once a concurrent request fails for good: the others stop before their next
+        # attempt instead of retrying (and paying) for a batch already given up
+        self._stop = threading.Event()
         self._secrets: list[str] = []
         #: requests sent (HTTP calls, retries included) and characters sent, this job
         self.calls = 0
@@ -376,6 +383,9 @@ class MTService(Backend):
         :class:`ServiceError` line."""
         started, waited = time.monotonic(), 0.0
         for attempt in range(self.max_retries + 1):
+            if self._stop.is_set():
+                raise _Stopped(f"{self.who()}: {what} not sent: another request of the batch "
+                               f"failed")
             try:
                 with self._count_lock:
                     self.calls += 1
@@ -431,7 +441,12 @@ class MTService(Backend):
               ) -> list[str]:
         sent = [batch[i].source for i in where]
         what = f"a request of {len(sent)} texts ({source or 'auto'}→{target})"
-        outs = self.with_retries(lambda: self._checked(sent, source, target), what)
+        try:
+            outs = self.with_retries(lambda: self._checked(sent, source, target), what)
+        except BaseException:
+            # the worker says so itself, before it can take another request of the batch
+            self._stop.set()
+            raise
         with self._count_lock:
             self.characters_sent += sum(map(len, sent))
         return [self.redact(o) for o in outs]
@@ -440,6 +455,7 @@ class MTService(Backend):
         """Each answer as its request returns: the batch is split by language pair, then
         into requests within ``limits``, sent ``concurrency`` at a time (once one fails for
         good, no further one is sent; the answers received are given first)."""
+        self._stop.clear()
         work, oversize = self.requests_of(batch)
         for i in oversize:
             yield i, ItemFailed(batch[i].item_id, (
@@ -462,13 +478,17 @@ class MTService(Backend):
                         try:
                             outs = future.result()
                         except Exception as exc:  # the first failure ends the sending
-                            failed = failed or exc
+                            # the failure that stopped the others, not their stopping
+                            if failed is None or isinstance(failed, _Stopped):
+                                failed = exc
+                            self._stop.set()
                             for other in pending:
                                 other.cancel()
                             continue
                         yield from zip(where, outs, strict=True)
                     pending = {f: w for f, w in pending.items() if not f.cancelled()}
             finally:  # a batch given up (the caller failed): nothing more is sent
+                self._stop.set()
                 for future in pending:
                     future.cancel()
         if failed is not None:
