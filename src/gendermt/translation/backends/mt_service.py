@@ -465,6 +465,10 @@ class MTService(Backend):
             for source, target, where in work:
                 yield from zip(where, self._send(batch, source, target, where), strict=True)
             return
+        yield from self._send_concurrently(batch, work)
+
+    def _send_concurrently(self, batch: list[Request], work: list[tuple[str, str, list[int]]]
+                           ) -> Iterator[tuple[int, str]]:
         from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
         failed: BaseException | None = None
