@@ -138,7 +138,8 @@ PENDING_LLM = ("No LLM has run in this study yet: the Gemma 3 270M few-shot rows
 
 #: WinoMT's tables the page reads beside the scorecard (the reader's signature, the paper's
 #: Table 2 beside each reader, the occupations that carry ΔS).
-WINOMT_TABLES = ("summary", "readers", "occupations", "validation", "paper", "adjectives")
+WINOMT_TABLES = ("summary", "readers", "occupations", "validation", "validation_people",
+                 "paper", "adjectives")
 #: Occupations named per system and language as carrying its ΔS (largest contributions).
 TOP_OCCUPATIONS = 3
 #: Where the labelled sample and its protocol are described.
@@ -500,8 +501,12 @@ def adjectives_section(tables: Mapping[str, pd.DataFrame], level: str = "###") -
              "system, language and reader: accuracy (%) of the system's ordinary translation "
              "of the same items (read in its full file), with the adjective (aligned to the "
              "adjective sentences), and the change in points with its 95 % interval from a "
-             "paired bootstrap over the items (winomt/tables/adjectives.csv). The paper's "
-             "own figures are beside them where it gives them. The adjective is itself a "
+             "paired bootstrap over the items (winomt/tables/adjectives.csv). "
+             + ("The paper's own figures are beside them where the project has transcribed "
+                "them. " if table["change_published"].notna().any() else
+                "The paper's own figures (its Table 4) are not transcribed yet: "
+                "resources/winomt/README.md says why; \"–\" in the paper's columns. ")
+             + "The adjective is itself a "
              "gendered word beside the noun in the translation (*el apuesto asistente*): "
              "in es, fr, it and de the default reader reads that agreement, the authors' "
              "reader reads the noun alone (an epicene *asistente* is neutral to it), which "
@@ -573,28 +578,49 @@ def occupations_section(tables: Mapping[str, pd.DataFrame], level: str = "###"
                            .sort_values(ascending=False).index).head(TOP_OCCUPATIONS)
         named = ", ".join(f"{md_text(r.occupation)} {r.delta_s_contribution:+.2f}"
                           + (f" ({int(r.artefacts)} of {int(r.n)} artefacts)"
-                             if r.artefacts else "") for r in top.itertuples())
+                             if pd.notna(r.artefacts) and r.artefacts else "")
+                          for r in top.itertuples())
+        # a language without the artefact flag (no default reader of its own yet): "–"
+        artefacts = (str(int(part["artefacts"].sum())) if part["artefacts"].notna().any()
+                     else "–")
         lines.append(f"| {md_text(system)} | {md_text(lang)} | "
-                     f"{fmt(part['delta_s_contribution'].sum())} | "
-                     f"{int(part['artefacts'].sum())} | {named} |")
+                     f"{fmt(part['delta_s_contribution'].sum())} | {artefacts} | {named} |")
     return lines + [""]
 
 
-def validation_section(tables: Mapping[str, pd.DataFrame], level: str = "###") -> list[str]:
-    """Each reader's agreement with the labelled sample (validation.csv), per language."""
-    table = tables.get("validation")
+#: The label sets the page shows (the run's table, heading, what the labels are)
+VALIDATION_SETS = (
+    ("validation", "WinoMT: the readers against labelled entities",
+     "Agreement (%) of each reader with labels written by reading the translations "
+     f"({LABELS_PAGE}: 30 entities per published system and language, drawn with a fixed "
+     "seed; written by an AI language model acting as annotator, before any reader was "
+     "compared with them, not by native speakers), Wilson 95 % intervals; \"sure rows\": "
+     "those the annotators did not flag as uncertain. The readers read the same entities of "
+     "the run's own readings (links of the whole file)."),
+    ("validation_people", "WinoMT: the readers against people's labels",
+     "Agreement (%) of each reader with the gender labels the WinoMT authors' native-speaker "
+     "annotators wrote (resources/winomt/people, from gabrielStanovsky/mt_gender at the "
+     "pinned commit: about 100 entities of one published system per language; no reader was "
+     "built on them), Wilson 95 % intervals; \"sure rows\": those without the annotators' "
+     "own doubt (French) or a second Italian annotator's disagreement. The annotators did not "
+     "follow one convention: in French and German their label often follows the pronoun, "
+     "not the entity's own form, so these figures say how often a reader reads what these "
+     f"annotators wrote, not which reader is right ({LABELS_PAGE} says per language)."),
+)
+
+
+def validation_section(tables: Mapping[str, pd.DataFrame], level: str = "###",
+                       key: str = "validation") -> list[str]:
+    """Each reader's agreement with a label set (``key``: validation.csv, the run's own
+    labelled sample; validation_people.csv, the authors' annotators), per language."""
+    table = tables.get(key)
     if table is None or table.empty:
         return []
+    title, intro = next((t, i) for k, t, i in VALIDATION_SETS if k == key)
     readers = list(dict.fromkeys(table["reader"]))
     sure = [r for r in ("corrected", "published") if r in readers] or readers[:2]
     head = ["lang", "n", *map(md_text, readers), *(f"{md_text(r)}, sure rows" for r in sure)]
-    lines = [f"{level} WinoMT: the readers against labelled entities", "",
-             "Agreement (%) of each reader with labels written by reading the translations "
-             f"({LABELS_PAGE}: 30 entities per published system and language, drawn with a "
-             "fixed seed; written by an AI language model acting as annotator, before any "
-             "reader was compared with them, not by native speakers), Wilson 95 % intervals; "
-             "\"sure rows\": those the annotators did not flag as uncertain. The readers "
-             "read the same entities of the run's own readings (links of the whole file).",
+    lines = [f"{level} {title}", "", intro,
              "", "| " + " | ".join(head) + " |",
              "|" + "|".join(["---"] + ["--:"] * (len(head) - 1)) + "|"]
     for lang, part in table.groupby("lang", sort=False):
@@ -705,7 +731,8 @@ def page(results: str | Path, command: str, subsets: Sequence[str | Path] = ()) 
             tables = run.get("tables", {})
             lines += ((paper_intervals_section(tables) or paper_section(tables))
                       + adjectives_section(tables) + occupations_section(tables)
-                      + validation_section(tables))
+                      + [line for key, _, _ in VALIDATION_SETS
+                         for line in validation_section(tables, key=key)])
     parts = [subset_sections(r) for r in subsets]
     runs_llm = any(k == "model" and _is_llm(summary, s) for s, k in kinds.items())
     if not runs_llm and not any(LLM_NOTE in part for part in parts):
