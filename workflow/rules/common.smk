@@ -122,6 +122,8 @@ system_prompts = _RUNS.system_prompts
 shares_source_translation_of = _RUNS.shares_source_translation_of
 source_translation_of, source_inputs_of = _RUNS.source_translation_of, _RUNS.source_inputs_of
 source_gpus, translation_gpus = _RUNS.source_gpus, _RUNS.translation_gpus
+paid_work_of, paid_work_inputs = _RUNS.paid_work_of, _RUNS.paid_work_inputs
+paid_work_jobs = _RUNS.paid_work_jobs
 
 # --- targets and the report's tables and figures (gendermt.workflow.targets) ---------------
 _TARGETS = Targets(RESULTS, lambda: workflow.current_basedir.get_path_or_uri(secret_free=True),
