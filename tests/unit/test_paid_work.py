@@ -73,3 +73,58 @@ def test_only_service_systems_translation_jobs_wait_for_the_count(tmp_path):
     assert str(found) == "results/x/paid_work.json" and found.flags.get("ancient")
     assert runs.paid_work_inputs() == [f"results/x/winomt/inputs/{p}.jsonl"
                                        for p in ("de", "es", "fr", "it")]
+
+
+# --- the start-up statement's estimate from the data (the contract's source_texts hook) -----
+ROOT = Path(__file__).resolve().parents[2]
+WINOMT_EN = ROOT.parent / "shared" / "data" / "winomt" / "en.txt"
+
+
+def test_startup_states_an_estimate_where_inputs_are_not_built(tmp_path):
+    from gendermt.translation.backends.mt_service import startup_statement
+
+    settings = {"backend": "deepl", "api_key_env": "DEEPL_AUTH_KEY", "max_characters": 5}
+    texts = [("abc", "en", "fr"), ("abc", "en", "fr"), ("abcd", "en", "de")]
+    jobs = [("d", str(tmp_path / "fr.jsonl"), settings, texts[:2]),
+            ("d", str(tmp_path / "de.jsonl"), settings, texts[2:])]
+    lines, errors = startup_statement({"d": settings}, jobs, None)
+    assert lines == ["d (DeepL): about 7 characters (2 distinct texts; estimated from the "
+                     "data: inputs not built yet; the paid_work job counts them exactly, less "
+                     "the request cache, before the first request), 0.00 USD at 25 USD per "
+                     "million characters; over max_characters 5: a run stops before sending"]
+    assert not errors  # an estimate stops nothing: the paid_work job does, counting exactly
+    # no estimate: no number either (not a misleading 0)
+    lines, _ = startup_statement({"d": settings}, [j[:3] for j in jobs], None)
+    assert lines[0].startswith("d (DeepL): not counted yet (2 job(s) whose inputs are not "
+                               "built") and "0 characters" not in lines[0]
+    with pytest.raises(GenderMTError, match="no target language code for 'xx'"):
+        startup_statement({"d": settings}, [("d", "none.jsonl", settings,
+                                             [("a", "en", "xx")])], None)
+
+
+@pytest.mark.skipif(not WINOMT_EN.is_file(), reason="the shared WinoMT data is not here")
+def test_winomt_source_texts_are_en_txt_per_language():
+    from gendermt.benchmarks import registry
+
+    spec = {"data": {"path": str(WINOMT_EN)}, "prompts": ["es", "fr", "it", "de"]}
+    found = registry.get("winomt").estimated_sources(spec, spec["prompts"])
+    assert list(found) == ["es", "fr", "it", "de"] and list(found["de"]) == ["de"]
+    assert len(found["es"]["es"]) == 3888
+    distinct = {(t, lang) for p in found.values() for lang, ts in p.items() for t in ts}
+    assert len(distinct) == 15_528 and sum(len(t) for t, _ in distinct) == 1_172_680
+    assert registry.get("winomt").estimated_sources({**spec, "subset": {"n": 10}},
+                                                    ["es"]) is None
+
+
+def test_mt_geneval_source_texts_are_what_its_data_stage_sends():
+    from gendermt.benchmarks import registry
+    from gendermt.benchmarks.mt_geneval.data import segments
+
+    data = {"root": str(ROOT / "resources/mt-geneval"), "languages": ["fr", "de"],
+            "split": "test", "sets": ["counterfactual", "contextual"]}
+    found = registry.get("mt-geneval").estimated_sources({"data": data}, ["baseline"])
+    table = segments(data["root"], data["languages"], "test", data["sets"])
+    assert sorted((t, lang) for lang, ts in found["baseline"].items() for t in ts) == \
+        sorted(zip(table["source"], table["tgt_lang"], strict=True))
+    assert registry.get("mt-geneval").estimated_sources(
+        {"data": {**data, "root": "nowhere"}}, ["baseline"]) is None

@@ -83,13 +83,25 @@ def test_states_the_bill_before_sending(tmp_path):
     at the study's list prices."""
     project = with_user_data(copy_project(tmp_path / "project"))
     env = environment(tmp_path, keys=True)
+    costs = [("deepl", "29.32"), ("google-translate", "23.45"),
+             ("microsoft-translator", "11.73"), ("amazon-translate", "17.59")]
+    # on a fresh folder (no input built) the same number, estimated from en.txt
+    fresh = run(project, env, "-n")
+    assert fresh.returncode == 0, explain(fresh)
+    text = fresh.stdout + fresh.stderr
+    for system, cost in costs:
+        line = next(line for line in text.splitlines()
+                    if line.startswith(f"gendermt: {system} ("))
+        assert "about 1,172,680 characters (15,528 distinct texts; estimated from the data" \
+            in line, line
+        assert f" {cost} USD at " in line and "not counted yet" not in line, line
+    assert not (project / "results" / "winomt-2026" / "winomt" / "inputs").exists()
     built = run(project, env, "--cores", "2", "--omit-from", "translate", "translate_sources")
     assert built.returncode == 0, explain(built)
     proc = run(project, env, "-n")
     assert proc.returncode == 0, explain(proc)
     text = proc.stdout + proc.stderr
-    for system, cost in [("deepl", "29.32"), ("google-translate", "23.45"),
-                         ("microsoft-translator", "11.73"), ("amazon-translate", "17.59")]:
+    for system, cost in costs:
         line = next(line for line in text.splitlines()
                     if line.startswith(f"gendermt: {system} ("))
         assert "1,172,680 characters to send (15,528 distinct requests" in line, line

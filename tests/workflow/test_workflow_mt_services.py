@@ -7,7 +7,9 @@ stops the run at start-up, and the keys in no file written."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -122,11 +124,12 @@ def test_deepl_through_the_workflow_kill_resume_storm_and_budget(tmp_path, monke
                   "endpoint": server.url, "formality": "prefer_less", "batch_size": 10,
                   "max_characters": 100_000}
         workdir = project(tmp_path, system)
-        # a dry run before anything is built: the runs not counted yet are named
-        dry = snakemake(workdir, *TARGETS, "--configfile", "svc.yaml", "-n")
-        assert dry.returncode == 0, explain(dry)
-        assert "svc (DeepL): 0 characters to send" in output_of(dry)
-        assert "3 job(s) not counted yet" in output_of(dry)
+        # a dry run before anything is built: the bill estimated from both benchmarks' data
+        # (checked against the exact count below)
+        fresh = snakemake(workdir, *TARGETS, "--configfile", "svc.yaml", "-n")
+        assert fresh.returncode == 0, explain(fresh)
+        assert "not counted yet" not in output_of(fresh) and \
+            "0 characters" not in output_of(fresh), explain(fresh)
         # a run killed (SIGKILL, the whole process group) once the service answered some
         # requests, then unlocked and run again
         proc = subprocess.Popen([snakemake_exe(), *TARGETS, "--configfile", "svc.yaml",
@@ -147,6 +150,16 @@ def test_deepl_through_the_workflow_kill_resume_storm_and_budget(tmp_path, monke
     check_outputs(workdir, {"fr": "FR", "de": "DE"})
     wanted = sources(workdir)
     distinct = {s for s, _ in wanted}
+    # the estimate from the data was the exact bill; the paid_work job counted it before the
+    # first request (the cache empty then), over all three jobs
+    chars = sum(len(s) for s, _ in set(wanted))
+    assert f"svc (DeepL): about {chars:,} characters ({len(set(wanted)):,} distinct texts; " \
+        f"estimated from the data" in output_of(fresh), explain(fresh)
+    assert f"{chars * 25 / 1e6:,.2f} USD at 25 USD" in output_of(fresh)
+    bill = json.loads((workdir / "results/default/paid_work.json").read_text())
+    assert bill == {"svc": {"service": "DeepL", "characters": chars,
+                            "requests": len(set(wanted)), "price": 25.0,
+                            "cost": round(chars * 25 / 1e6, 2), "max_characters": 100_000}}
     # nothing paid twice: a text received twice is one of the request in flight at the kill
     counts = Counter((t, r["target"]) for r in server.requests for t in r["texts"])
     twice = {k for k, n in counts.items() if n > 1}
@@ -189,7 +202,6 @@ def test_deepl_through_the_workflow_kill_resume_storm_and_budget(tmp_path, monke
     (tmp_path / "cache" / "requests.sqlite").rename(tmp_path / "old.sqlite")
     drop_outputs(workdir)
     dry = snakemake(workdir, *TARGETS, "--configfile", "svc.yaml", "-n")
-    chars = sum(len(s) for s, _ in set(wanted))
     assert f"svc (DeepL): {chars:,} characters to send" in output_of(dry), explain(dry)
     assert f"{chars * 25 / 1e6:,.2f} USD at 25 USD" in output_of(dry)
     assert "over max_characters 10: a run stops" in output_of(dry)
@@ -207,9 +219,37 @@ def test_google_through_the_workflow_and_a_quota_error(tmp_path, monkeypatch):
         system = {"backend": "google-translate", "api_key_env": "GOOGLE_TEST_KEY",
                   "endpoint": server.url, "backoff": 0.1, "concurrency": 2}
         workdir = project(tmp_path, system)
-        # the inputs built first (free), then a dry run states the whole bill
-        built = run(workdir, "--omit-from", "translate", "translate_sources")
-        assert built.returncode == 0 and not server.requests, explain(built)
+        # a budget that each job's own characters would keep but all three together
+        # exceed, on a fresh folder (start-up cannot count: no input built): the inputs are
+        # built (free), then the paid_work job stops the run, naming the system; nothing sent
+        fresh = snakemake(workdir, *TARGETS, "--configfile", "svc.yaml", "-n")
+        found = re.search(r"svc \(Google Cloud Translation\): about ([\d,]+) characters",
+                          output_of(fresh))
+        assert found, explain(fresh)
+        budget = int(found.group(1).replace(",", "")) - 1
+        cfg = yaml.safe_load((workdir / "svc.yaml").read_text())
+        cfg["systems"]["svc"]["max_characters"] = budget
+        (workdir / "svc.yaml").write_text(yaml.safe_dump(cfg))
+        over = run(workdir)
+        assert over.returncode != 0 and not server.requests, explain(over)
+
+        def chars_of(*files: str) -> int:
+            return sum(len(s) for s, _ in {(r["source"], r["tgt_lang"]) for f in files
+                                           for r in read_jsonl(workdir / f)})
+
+        # the two jobs that would send: WinoMT's distinct sources (fr, de), MT-GenEval's
+        jobs = [chars_of("results/default/winomt/inputs/fr.jsonl",
+                         "results/default/winomt/inputs/de.jsonl"),
+                chars_of("results/default/mt-geneval/inputs/baseline.jsonl")]
+        total = sum(len(s) for s, _ in set(sources(workdir)))
+        assert max(jobs) <= budget < total, (jobs, budget, total)
+        assert f"systems.svc: {total:,} characters to send over all its jobs exceed " \
+            f"max_characters {budget:,}; nothing was sent" in \
+            output_of(over) + logs_of(workdir), explain(over)
+        assert not (workdir / "results/default/paid_work.json").exists()
+        del cfg["systems"]["svc"]["max_characters"]
+        (workdir / "svc.yaml").write_text(yaml.safe_dump(cfg))
+        # then, the inputs built, a dry run states the whole bill
         dry = snakemake(workdir, *TARGETS, "--configfile", "svc.yaml", "-n")
         chars = sum(len(s) for s, _ in set(sources(workdir)))
         assert f"svc (Google Cloud Translation): {chars:,} characters to send" in \

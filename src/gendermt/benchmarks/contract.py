@@ -137,6 +137,13 @@ class Benchmark:
     #: (message starting with the key below ``benchmarks.<name>``) for what the schema cannot
     #: check. Plain Python, run at start-up before anything is planned.
     check: str | None = None
+    #: ``"module:function"`` of ``source_texts(spec, prompts) -> {prompt: {language:
+    #: [source text, ...]}}`` or None: the plain source texts each prompt's run would send
+    #: a system that reads only the source, per target language, read from the config's
+    #: data files at start-up without running the workflow (the paid-work estimate of
+    #: commercial MT services before their inputs are built; None: no estimate, e.g. under
+    #: a subset). It must be cheap: no pandas, each file read once.
+    source_texts: str | None = None
     #: ``"module:function"`` of ``check_templates(spec) -> {prompt: template}``, for a
     #: benchmark that renders its own messages (Neo-GATE); None: the generic templates file
     #: (a prompt per key, placeholders checked by ``gendermt.config.checks``).
@@ -182,6 +189,11 @@ class Benchmark:
     #: of the benchmark's prompts, in the sample's path too. The study configs' dry runs
     #: (tests/workflow/test_study_configs.py) put the samples there.
     samples: Mapping[str, str] = field(default_factory=dict)
+
+    def estimated_sources(self, spec: Mapping[str, Any], prompts: list[str]
+                          ) -> dict[str, dict[str, list[str]]] | None:
+        """The benchmark's ``source_texts`` hook (None when it declares none)."""
+        return resolve(self.source_texts)(spec, prompts) if self.source_texts else None
 
     def check_config(self, spec: Mapping[str, Any], config: Mapping[str, Any]) -> None:
         """Run the benchmark's own config checks (nothing when it declares none)."""

@@ -175,14 +175,40 @@ def state_paid_work(config: dict, results: str, run_records: Any, main_process: 
     """Before anything is planned (``snakemake -n`` too): per commercial MT service system,
     the characters its configured runs would send and their cost, counted from the runs'
     built inputs (``results/<run>/<benchmark>/inputs/<prompt>.jsonl``) less what the
-    request cache answers, printed; runs whose inputs are not built yet are named. No
-    network, no key. (The run stops over ``max_characters`` in :func:`paid_work`.)"""
+    request cache answers, printed; where inputs are not built yet, estimated from the
+    data files (the benchmark's ``source_texts`` hook), else named as not counted. No
+    network, no key. (The ``paid_work`` job counts exactly and stops over
+    ``max_characters`` before the first request; :func:`paid_work` at onstart too.)"""
     mt_service = _mt_service(config) if main_process else None
     if mt_service is None:
         return
-    planned = [(r["system"], f"{results}/{benchmark}/inputs/{r['prompt']}.jsonl",
-                settings_on(config, benchmark, r["system"]))
-               for benchmark in config["benchmarks"] for r in run_records(benchmark)]
+    planned = []
+    sources: dict[str, Any] = {}
+    for benchmark in config["benchmarks"]:
+        for r in run_records(benchmark):
+            settings = settings_on(config, benchmark, r["system"])
+            inputs = f"{results}/{benchmark}/inputs/{r['prompt']}.jsonl"
+            estimate = None
+            if mt_service.is_service(settings) and not Path(inputs).is_file():
+                estimate = _estimate(config, benchmark, r["prompt"], sources)
+            planned.append((r["system"], inputs, settings, estimate))
     lines, _ = _statement(mt_service, config, planned)
     for line in lines:
         print(f"gendermt: {line}", file=sys.stderr)
+
+
+def _estimate(config: dict, benchmark: str, prompt: str, sources: dict[str, Any]
+              ) -> list[tuple[str, str, str]] | None:
+    """A prompt's requests estimated from the benchmark's data (its ``source_texts`` hook,
+    asked once a benchmark for all its prompts; English sources), or None."""
+    if benchmark not in sources:
+        spec = config["benchmarks"][benchmark]
+        try:
+            sources[benchmark] = registry.get(benchmark).estimated_sources(
+                spec, list(spec.get("prompts", [])))
+        except GenderMTError:  # the data stage names what is wrong with the data
+            sources[benchmark] = None
+    found = (sources[benchmark] or {}).get(prompt)
+    if found is None:
+        return None
+    return [(text, "en", lang) for lang, texts in found.items() for text in texts]

@@ -523,21 +523,33 @@ def is_service(settings: dict[str, Any]) -> bool:
     return isinstance(cls, type) and issubclass(cls, MTService)
 
 
-def _digests(settings: dict[str, Any], inputs: str | Path) -> dict[str, int]:
-    """Characters of each distinct request (by cache key) of a translation job's inputs."""
+def _counter(settings: dict[str, Any]) -> MTService:
+    """A backend of ``settings`` that only computes request-cache keys (no key, no network)."""
     from gendermt.translation.backends import BACKENDS
 
     cls = BACKENDS[settings["backend"]]
-    backend = cls(cls.resolve_settings(settings, {}), None)
-    found: dict[str, int] = {}
-    with open(inputs, encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip():
-                r = json.loads(line)
-                req = Request(r["item_id"], r["source"], [], r.get("src_lang", ""),
-                              r.get("tgt_lang", ""))
-                found[backend.request_digest(req)] = len(req.source)
-    return found
+    return cls(cls.resolve_settings(settings, {}), None)
+
+
+def estimated_digests(settings: dict[str, Any], texts: Iterable[tuple[str, str, str]]
+                      ) -> dict[str, int]:
+    """Characters of each distinct request (by cache key) of ``(source, source language,
+    target language)`` texts."""
+    backend = _counter(settings)
+    return {backend.request_digest(Request("", text, [], src, tgt)): len(text)
+            for text, src, tgt in texts}
+
+
+def _digests(settings: dict[str, Any], inputs: str | Path) -> dict[str, int]:
+    """Characters of each distinct request (by cache key) of a translation job's inputs."""
+    def texts() -> Iterator[tuple[str, str, str]]:
+        with open(inputs, encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    r = json.loads(line)
+                    yield r["source"], r.get("src_lang", ""), r.get("tgt_lang", "")
+
+    return estimated_digests(settings, texts())
 
 
 def _uncached(digests: dict[str, int], cache_dir: str | Path | None) -> int:
@@ -560,45 +572,78 @@ def job_characters(settings: dict[str, Any], inputs: str | Path,
 
 
 def startup_statement(systems: dict[str, dict[str, Any]],
-                      jobs: list[tuple[str, str, dict[str, Any]]],
+                      jobs: list[tuple[Any, ...]],
                       cache_dir: str | Path | None) -> tuple[list[str], list[str]]:
     """``(lines to print, errors)`` for the translation ``jobs`` (``(system, inputs path,
-    settings)``) of service systems: per system, the characters of the distinct requests of
-    the jobs whose inputs are built, less what the request cache answers, and their cost; an
-    error for a system whose characters exceed its ``max_characters``. A request whose
-    target language the service has no code for raises GenderMTError (a start-up error)."""
-    from gendermt.translation.backends import BACKENDS
+    settings)``, optionally with a fourth item: the job's requests estimated from the data,
+    ``[(source, source language, target language), ...]``, or None) of service systems: per
+    system, the characters of the distinct requests of the jobs whose inputs are built, and
+    of the estimated requests of those whose inputs are not, less what the request cache
+    answers, and their cost; an error for a system whose counted characters (built inputs
+    only: an estimate stops nothing) exceed its ``max_characters``. A request whose target
+    language the service has no code for raises GenderMTError (a start-up error)."""
 
-    digests: dict[str, dict[str, int]] = {}
+    counted: dict[str, dict[str, int]] = {}
+    estimated: dict[str, dict[tuple[str, str, str], int]] = {}
     later: dict[str, int] = {}
-    for system, inputs, settings in jobs:
+    for system, inputs, settings, *more in jobs:
         if not is_service(settings):
             continue
-        digests.setdefault(system, {})
+        counted.setdefault(system, {})
+        estimated.setdefault(system, {})
         later.setdefault(system, 0)
         if Path(inputs).is_file():  # a language without a code raises (GenderMTError)
-            digests[system].update(_digests(settings, inputs))
+            counted[system].update(_digests(settings, inputs))
+        elif more and more[0] is not None:
+            # distinct (text, languages), not cache keys: an estimate, cheap at start-up (the
+            # paid_work job subtracts the cache); a language without a code raises here too
+            found = {(t, s, g): len(t) for t, s, g in more[0]}
+            backend = _counter(settings)
+            for lang in {g for _, _, g in found}:
+                backend.target_code(lang)
+            estimated[system].update(found)
         else:
             later[system] += 1
     lines, errors = [], []
-    for system in sorted(digests):
-        settings = systems[system]
-        cls = BACKENDS[settings["backend"]]
-        price = cls.price(settings)
-        chars = _uncached(digests[system], cache_dir)
-        line = (f"{system} ({cls.service}): {chars:,} characters to send "
-                f"({len(digests[system]):,} distinct requests whose inputs are built, less "
-                f"the request cache's answers), {chars * price / 1e6:,.2f} USD at {price:g} "
-                f"USD per million characters")
-        if later[system]:
-            line += (f"; {later[system]} job(s) not counted yet (inputs not built): each "
-                     f"states its characters and checks max_characters before its first "
-                     f"request")
-        budget = settings.get("max_characters")
-        if budget is not None and chars > int(budget):
-            line += f"; over max_characters {int(budget):,}: a run stops before sending"
-            errors.append(f"systems.{system}: {chars:,} characters to send exceed "
-                          f"max_characters {int(budget):,}; nothing was sent: raise it (or "
-                          f"remove it) to send them")
-        lines.append(line)
+    for system in sorted(counted):
+        lines.append(_system_line(system, systems[system], counted[system],
+                                  estimated[system], later[system], cache_dir, errors))
     return lines, errors
+
+
+def _system_line(system: str, settings: dict[str, Any], counted: dict[str, int],
+                 estimated: dict[tuple[str, str, str], int], later: int,
+                 cache_dir: str | Path | None, errors: list[str]) -> str:
+    from gendermt.translation.backends import BACKENDS
+
+    cls = BACKENDS[settings["backend"]]
+    price = cls.price(settings)
+    exact = _uncached(counted, cache_dir)
+    budget = settings.get("max_characters")
+    head = f"{system} ({cls.service}): "
+    if not counted and not estimated:
+        return (head + f"not counted yet ({later} job(s) whose inputs are not built, no "
+                f"estimate from the data): the paid_work job counts them, less the request "
+                f"cache, and checks max_characters before the first request")
+    if estimated:
+        chars = exact + sum(estimated.values())
+        texts = len(counted) + len(estimated)
+        line = (head + f"about {chars:,} characters ({texts:,} distinct texts; estimated "
+                f"from the data: inputs not built yet; the paid_work job counts them exactly, "
+                f"less the request cache, before the first request), "
+                f"{chars * price / 1e6:,.2f} USD at {price:g} USD per million characters")
+    else:
+        chars = exact
+        line = (head + f"{chars:,} characters to send ({len(counted):,} distinct requests "
+                f"whose inputs are built, less the request cache's answers), "
+                f"{chars * price / 1e6:,.2f} USD at {price:g} USD per million characters")
+    if later:
+        line += (f"; {later} job(s) not counted yet (inputs not built, no estimate from the "
+                 f"data): the paid_work job counts them before the first request")
+    if budget is not None and chars > int(budget):
+        line += f"; over max_characters {int(budget):,}: a run stops before sending"
+    if budget is not None and exact > int(budget):
+        errors.append(f"systems.{system}: {exact:,} characters to send exceed "
+                      f"max_characters {int(budget):,}; nothing was sent: raise it (or "
+                      f"remove it) to send them")
+    return line
