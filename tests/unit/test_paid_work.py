@@ -128,3 +128,20 @@ def test_mt_geneval_source_texts_are_what_its_data_stage_sends():
         sorted(zip(table["source"], table["tgt_lang"], strict=True))
     assert registry.get("mt-geneval").estimated_sources(
         {"data": {**data, "root": "nowhere"}}, ["baseline"]) is None
+
+
+MG_RELEASE = ROOT.parent / "shared" / "data" / "mt-geneval" / "data"
+
+
+@pytest.mark.skipif(not MG_RELEASE.is_dir(), reason="the shared MT-GenEval release is not here")
+def test_declared_source_texts_are_what_its_data_stage_sends():
+    from gendermt.benchmarks import registry
+    from gendermt.benchmarks.declared.config import spec_of
+    from gendermt.benchmarks.declared.data import segments
+
+    block = {"data_root": str(MG_RELEASE), "languages": ["fr", "it"]}
+    found = registry.get("mt-geneval-counterfactual").estimated_sources(block, ["baseline"])
+    table = segments(spec_of("mt-geneval-counterfactual"), ["fr", "it"], str(MG_RELEASE))
+    assert sorted((t, lang) for lang, ts in found["baseline"].items() for t in ts) == \
+        sorted(zip(table["source"], table["tgt_lang"], strict=True))
+    assert len(table) > 1000

@@ -206,7 +206,7 @@ def _estimate(config: dict, benchmark: str, prompt: str, sources: dict[str, Any]
         try:
             sources[benchmark] = registry.get(benchmark).estimated_sources(
                 spec, list(spec.get("prompts", [])))
-        except GenderMTError:  # the data stage names what is wrong with the data
+        except (GenderMTError, OSError):  # the data stage names what is wrong with it
             sources[benchmark] = None
     found = (sources[benchmark] or {}).get(prompt)
     if found is None:
