@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from gendermt.config.errors import GenderMTError
-from gendermt.translation.paid_work import service_jobs, write
+from gendermt.translation.paid_work import estimated_sources, service_jobs, write
 from gendermt.workflow.runs import Runs
 
 DEEPL = {"backend": "deepl", "api_key_env": "DEEPL_AUTH_KEY", "max_characters": 1000,
@@ -104,30 +104,27 @@ def test_startup_states_an_estimate_where_inputs_are_not_built(tmp_path):
 
 @pytest.mark.skipif(not WINOMT_EN.is_file(), reason="the shared WinoMT data is not here")
 def test_winomt_source_texts_are_en_txt_per_language():
-    from gendermt.benchmarks import registry
 
     spec = {"data": {"path": str(WINOMT_EN)}, "prompts": ["es", "fr", "it", "de"]}
-    found = registry.get("winomt").estimated_sources(spec, spec["prompts"])
+    found = estimated_sources("winomt", spec, spec["prompts"])
     assert list(found) == ["es", "fr", "it", "de"] and list(found["de"]) == ["de"]
     assert len(found["es"]["es"]) == 3888
     distinct = {(t, lang) for p in found.values() for lang, ts in p.items() for t in ts}
     assert len(distinct) == 15_528 and sum(len(t) for t, _ in distinct) == 1_172_680
-    assert registry.get("winomt").estimated_sources({**spec, "subset": {"n": 10}},
-                                                    ["es"]) is None
+    assert estimated_sources("winomt", {**spec, "subset": {"n": 10}}, ["es"]) is None
 
 
 def test_mt_geneval_source_texts_are_what_its_data_stage_sends():
-    from gendermt.benchmarks import registry
     from gendermt.benchmarks.mt_geneval.data import segments
 
     data = {"root": str(ROOT / "resources/mt-geneval"), "languages": ["fr", "de"],
             "split": "test", "sets": ["counterfactual", "contextual"]}
-    found = registry.get("mt-geneval").estimated_sources({"data": data}, ["baseline"])
+    found = estimated_sources("mt-geneval", {"data": data}, ["baseline"])
     table = segments(data["root"], data["languages"], "test", data["sets"])
     assert sorted((t, lang) for lang, ts in found["baseline"].items() for t in ts) == \
         sorted(zip(table["source"], table["tgt_lang"], strict=True))
-    assert registry.get("mt-geneval").estimated_sources(
-        {"data": {**data, "root": "nowhere"}}, ["baseline"]) is None
+    assert estimated_sources("mt-geneval", {"data": {**data, "root": "nowhere"}},
+                             ["baseline"]) is None
 
 
 MG_RELEASE = ROOT.parent / "shared" / "data" / "mt-geneval" / "data"
@@ -135,12 +132,11 @@ MG_RELEASE = ROOT.parent / "shared" / "data" / "mt-geneval" / "data"
 
 @pytest.mark.skipif(not MG_RELEASE.is_dir(), reason="the shared MT-GenEval release is not here")
 def test_declared_source_texts_are_what_its_data_stage_sends():
-    from gendermt.benchmarks import registry
     from gendermt.benchmarks.declared.config import spec_of
     from gendermt.benchmarks.declared.data import segments
 
     block = {"data_root": str(MG_RELEASE), "languages": ["fr", "it"]}
-    found = registry.get("mt-geneval-counterfactual").estimated_sources(block, ["baseline"])
+    found = estimated_sources("mt-geneval-counterfactual", block, ["baseline"])
     table = segments(spec_of("mt-geneval-counterfactual"), ["fr", "it"], str(MG_RELEASE))
     assert sorted((t, lang) for lang, ts in found["baseline"].items() for t in ts) == \
         sorted(zip(table["source"], table["tgt_lang"], strict=True))

@@ -25,6 +25,17 @@ module       what it does                                           entry point
 ``scorecard`` the scorecard's figures, read from the tables          ``read``
 ===========  =====================================================  ==================
 
+Optional hook, by module name (not a field of :class:`Benchmark`, nor an entry of a package's
+``contract.py``: those modules are part of data stages' code fingerprints, and a new field
+would rerun every data stage): a package's ``sources`` module with ``source_texts(name,
+spec, prompts) -> {prompt: {target language: [source text, ...]}}`` or None, the plain
+source texts each prompt's run would send a system that reads only the source, read from the
+config block's data files without running the workflow (the paid-work estimate of commercial
+MT services at start-up, before their inputs are built; None: no estimate, e.g. under a
+``subset``). It must be cheap (no pandas, each file read once): start-up runs it on every
+``snakemake`` call that plans a service system (``gendermt.translation.paid_work.
+estimated_sources``).
+
 Aggregate stages receive their runs as records (``[{"system", "prompt", "path", ...}]``) from
 the rule, never by parsing paths.
 """
@@ -137,13 +148,6 @@ class Benchmark:
     #: (message starting with the key below ``benchmarks.<name>``) for what the schema cannot
     #: check. Plain Python, run at start-up before anything is planned.
     check: str | None = None
-    #: ``"module:function"`` of ``source_texts(spec, prompts) -> {prompt: {language:
-    #: [source text, ...]}}`` or None: the plain source texts each prompt's run would send
-    #: a system that reads only the source, per target language, read from the config's
-    #: data files at start-up without running the workflow (the paid-work estimate of
-    #: commercial MT services before their inputs are built; None: no estimate, e.g. under
-    #: a subset). It must be cheap: no pandas, each file read once.
-    source_texts: str | None = None
     #: ``"module:function"`` of ``check_templates(spec) -> {prompt: template}``, for a
     #: benchmark that renders its own messages (Neo-GATE); None: the generic templates file
     #: (a prompt per key, placeholders checked by ``gendermt.config.checks``).
@@ -189,11 +193,6 @@ class Benchmark:
     #: of the benchmark's prompts, in the sample's path too. The study configs' dry runs
     #: (tests/workflow/test_study_configs.py) put the samples there.
     samples: Mapping[str, str] = field(default_factory=dict)
-
-    def estimated_sources(self, spec: Mapping[str, Any], prompts: list[str]
-                          ) -> dict[str, dict[str, list[str]]] | None:
-        """The benchmark's ``source_texts`` hook (None when it declares none)."""
-        return resolve(self.source_texts)(spec, prompts) if self.source_texts else None
 
     def check_config(self, spec: Mapping[str, Any], config: Mapping[str, Any]) -> None:
         """Run the benchmark's own config checks (nothing when it declares none)."""

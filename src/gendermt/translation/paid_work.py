@@ -20,7 +20,8 @@ from typing import Any
 from gendermt.config.errors import GenderMTError
 from gendermt.translation.backends import backend_class, output_settings, settings_on
 
-__all__ = ["count", "is_service_system", "service_jobs", "settings_for_count", "write"]
+__all__ = ["count", "estimated_sources", "is_service_system", "service_jobs",
+           "settings_for_count", "write"]
 
 #: Of a service system's runtime settings, those the count reads (the rest, concurrency and
 #: timeouts, change neither the count nor the file: they are no params of the job).
@@ -56,6 +57,22 @@ def service_jobs(config: dict[str, Any], results: str,
                              "inputs": f"{results}/{benchmark}/inputs/{r['prompt']}.jsonl",
                              "settings": settings_for_count(settings)})
     return jobs
+
+
+def estimated_sources(name: str, spec: dict[str, Any], prompts: list[str]
+                      ) -> dict[str, dict[str, list[str]]] | None:
+    """A benchmark's source texts per prompt and target language, from its package's
+    ``sources.source_texts`` hook (``gendermt.benchmarks.contract``), or None: no hook, or
+    no estimate."""
+    import importlib
+    import importlib.util
+
+    from gendermt.benchmarks import registry
+
+    module = f"{registry.get(name).package}.sources"
+    if importlib.util.find_spec(module) is None:
+        return None
+    return importlib.import_module(module).source_texts(name, spec, prompts)
 
 
 def count(jobs: list[dict[str, Any]], cache_dir: str | Path | None) -> dict[str, dict[str, Any]]:

@@ -199,13 +199,16 @@ def state_paid_work(config: dict, results: str, run_records: Any, main_process: 
 
 def _estimate(config: dict, benchmark: str, prompt: str, sources: dict[str, Any]
               ) -> list[tuple[str, str, str]] | None:
-    """A prompt's requests estimated from the benchmark's data (its ``source_texts`` hook,
-    asked once a benchmark for all its prompts; English sources), or None."""
+    """A prompt's requests estimated from the benchmark's data (its ``SOURCE_TEXTS`` hook,
+    asked once a benchmark for all its prompts), or None. (The source language is a
+    placeholder: the estimate counts distinct texts per target language.)"""
+    from gendermt.translation.paid_work import estimated_sources
+
     if benchmark not in sources:
         spec = config["benchmarks"][benchmark]
         try:
-            sources[benchmark] = registry.get(benchmark).estimated_sources(
-                spec, list(spec.get("prompts", [])))
+            sources[benchmark] = estimated_sources(benchmark, spec,
+                                                   list(spec.get("prompts", [])))
         except (GenderMTError, OSError):  # the data stage names what is wrong with it
             sources[benchmark] = None
     found = (sources[benchmark] or {}).get(prompt)

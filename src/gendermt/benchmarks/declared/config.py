@@ -106,21 +106,7 @@ def configured(benchmarks: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[st
     return found
 
 
-def source_texts(name: str, block: Mapping[str, Any], prompts: list[str]
-                 ) -> dict[str, dict[str, list[str]]] | None:
-    """The contract's ``source_texts``: each prompt sends every configured language's
-    sources (None under a subset)."""
-    from gendermt.benchmarks.declared.data import source_texts as read
-
-    if block.get("subset"):
-        return None
-    spec = spec_of(name)
-    texts = read(spec, languages_of(spec, block), block.get("data_root"))
-    return {p: texts for p in prompts}
-
-
-_HOOKS: dict[str, Callable[..., Any]] = {"check_": check, "templates_": templates,
-                                         "source_texts_": source_texts}
+_HOOKS: dict[str, Callable[..., Any]] = {"check_": check, "templates_": templates}
 
 
 def __getattr__(attr: str) -> Callable[..., Any]:

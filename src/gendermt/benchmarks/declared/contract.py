@@ -83,8 +83,6 @@ def _contract(path: pathlib.Path) -> Benchmark:
         data_stage_keys=("data_root/",),
         check=f"{_PKG}.config:check_{name}",
         templates=f"{_PKG}.config:templates_{name}",
-        # each language's sources, read at start-up (the paid-work estimate)
-        source_texts=f"{_PKG}.config:source_texts_{name}",
         cli=f"{_PKG}.cli",
         scorecard=Scorecard(
             key=name,

@@ -226,19 +226,6 @@ def segments(spec: Mapping[str, Any], langs: Sequence[str], root: str | Path | N
     return frame
 
 
-def source_texts(spec: Mapping[str, Any], langs: Sequence[str], root: str | Path | None = None
-                 ) -> dict[str, list[str]]:
-    """Per language, the sources :func:`segments` gives (one per item and gender), read
-    without pandas: the paid-work estimate at start-up (the contract's ``source_texts``)."""
-    folder = data_root(spec, root)
-    if spec["data"]["format"] == "lines":
-        items = {lang: _lines(spec, folder, lang)[0] for lang in langs}
-    else:
-        items = _table(spec, folder, langs)[0]
-    return {lang: [item["source"][g] for item in items[lang] for g in spec["genders"]]
-            for lang in langs}
-
-
 #: What the data stage reads of a benchmark file (its params: editing the prompt or the
 #: metrics of the file reruns no data job, nor the translations after it).
 DATA_KEYS = ("name", "file", "source_language", "languages", "genders", "data")

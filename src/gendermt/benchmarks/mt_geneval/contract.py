@@ -24,8 +24,6 @@ CONTRACTS = (
         datasets=("dataset.yaml",),
         placeholders=frozenset({"context"}),
         check="gendermt.benchmarks.mt_geneval.config:check",
-        # each language's sentences, read at start-up (the paid-work estimate)
-        source_texts="gendermt.benchmarks.mt_geneval.data:source_texts",
         cli="gendermt.benchmarks.mt_geneval.cli",
         scorecard=Scorecard(
             key="mt-geneval",

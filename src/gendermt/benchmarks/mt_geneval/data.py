@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gendermt.benchmarks.mt_geneval import GENDERS, SETS, SPLITS
-from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
+from gendermt.config.errors import DatasetError, MissingResourceError
 from gendermt.data.textfiles import read_lines
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
@@ -186,33 +186,6 @@ def segments(root: str | Path, langs: list[str], split: str, sets: list[str]) ->
                              "counterfactual_reference": rec["reference_flipped"],
                              "src_lang": "en", "tgt_lang": lang, "split": split})
     return pd.DataFrame(rows)
-
-
-def source_texts(spec: dict, prompts: list[str]) -> dict[str, dict[str, list[str]]] | None:
-    """The contract's ``source_texts`` hook (the paid-work estimate at start-up, no pandas):
-    each prompt sends, per configured language, the masculine and feminine sentences and the
-    contextual items' sentences (a plain-source system gets the sentence without its
-    context). None under a subset or when a file is missing (the data stage says which)."""
-    if spec.get("subset"):
-        return None
-    data = spec["data"]
-    split = data.get("split", "test")
-    sets = data.get("sets", list(SETS))
-    texts: dict[str, list[str]] = {}
-    try:
-        root = data_root(data["root"])
-        for lang in data["languages"]:
-            found = texts.setdefault(lang, [])
-            if "counterfactual" in sets:
-                paths = counterfactual_paths(root, lang, split)
-                for gender in GENDERS:
-                    found += read_segments(paths[f"source_{gender}"])
-            if "contextual" in sets:
-                found += [line.split(SEP)[-1].strip() for line in
-                          read_segments(contextual_paths(root, lang, split)["source"])]
-    except (OSError, GenderMTError):
-        return None
-    return {p: texts for p in prompts}
 
 
 def published_files(root: str | Path, langs: list[str], split: str, sets: list[str]

@@ -43,8 +43,6 @@ CONTRACTS = (
         # alignment_corpus: a whole-file system's backend can give the whole set; compare:
         # pairs of the benchmark's systems sharing a language
         check="gendermt.benchmarks.winomt.compare:check",
-        # en.txt's sentences per language, read at start-up (the paid-work estimate)
-        source_texts="gendermt.benchmarks.winomt.sources:source_texts",
         cli="gendermt.benchmarks.winomt.cli",
         commands=("gendermt.benchmarks.winomt.align_cli",),
         scorecard=Scorecard(

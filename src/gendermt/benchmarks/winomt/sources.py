@@ -1,6 +1,6 @@
-"""WinoMT's source texts per prompt, read from ``en.txt`` without building the data table
-(the contract's ``source_texts`` hook: the paid-work estimate of commercial MT services at
-start-up, before the workflow has built any input). No pandas: start-up runs on every call."""
+"""WinoMT's source texts per prompt, read from ``en.txt`` without building the data table:
+the ``sources`` hook of gendermt.benchmarks.contract (the paid-work estimate of commercial MT
+services at start-up, before any input is built). No pandas: start-up runs on every call."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from gendermt.config.errors import GenderMTError
 from gendermt.data.textfiles import read_lines
 
 
-def source_texts(spec: Mapping[str, Any], prompts: list[str]
+def source_texts(name: str, spec: Mapping[str, Any], prompts: list[str]
                  ) -> dict[str, dict[str, list[str]]] | None:
     """``{prompt: {prompt: sentences}}``: WinoMT's prompts are named by their target language
     and each sends every sentence of ``en.txt``. None under a subset (which rows it keeps is
