@@ -122,6 +122,45 @@ def test_winomt_original_reader_equals_its_command_line(capsys):
         assert row[f"{key}_original"] == pytest.approx(printed[key], abs=1e-9), key
 
 
+@pytest.mark.skipif(not (WINOMT / "tables" / "adjectives.csv").is_file(),
+                    reason="no results/public with the adjective experiment")
+def test_winomt_adjective_figures_follow_from_the_runs_readings():
+    """tables/adjectives.csv's accuracies are the run's readings of the same items: without
+    the adjective, the plain system's per-sentence table (its full file) at the adjective
+    items; with it, the adjective file's readings; the change their difference, inside its
+    interval."""
+    table = pd.read_csv(WINOMT / "tables" / "adjectives.csv")
+    assert not table.empty
+    for row in table.itertuples():
+        read = pd.read_parquet(WINOMT / "adjectives" / row.system / f"{row.lang}.parquet")
+        read = read[read["reader"] == row.reader]
+        plain = pd.read_parquet(WINOMT / "gender" / row.reader / row.system
+                                / f"{row.lang}.parquet").set_index("item_id")
+        assert len(read) == row.n == 1584 and set(read["stereotype"]) == {"anti"}
+        assert read["source"].str.contains(r"\b(?:pretty|handsome)\b").all()
+        assert row.acc_adj == pytest.approx(100 * read["correct"].mean())
+        assert row.acc_plain == pytest.approx(
+            100 * plain.loc[read["item_id"], "correct"].mean())
+        assert row.change == pytest.approx(row.acc_adj - row.acc_plain)
+        assert row.ci_low <= row.change <= row.ci_high
+
+
+@pytest.mark.skipif(not (WINOMT / "tables" / "paper.csv").is_file(),
+                    reason="no results/public with tables/paper.csv")
+def test_winomt_paper_table_values_are_the_readers_summaries():
+    """tables/paper.csv (findings' Table 2 section) holds each reader's own summary figures,
+    inside their intervals, and names the published file each run read."""
+    table = pd.read_csv(WINOMT / "tables" / "paper.csv", keep_default_na=False)
+    for row in table.itertuples():
+        summary = json.loads((WINOMT / "gender" / row.reader / row.system
+                              / f"{row.lang}.json").read_text())
+        assert float(row.value) == pytest.approx(summary[row.metric]), row
+        assert float(row.ci_low) <= float(row.value) + 0.05 + 1e-9
+        assert float(row.value) - 0.05 - 1e-9 <= float(row.ci_high)
+        if not row.system.startswith("apertium"):
+            assert row.source.endswith(f"/en-{row.lang}.txt") and len(row.commit) == 40
+
+
 PUBLIC_GEMMA = ROOT / "results" / "public-gemma"
 GATE_X_E_LABELS = {"Neutral": "neutral", "Feminine": "feminine", "Masculine": "masculine"}
 

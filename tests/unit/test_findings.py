@@ -417,3 +417,63 @@ def test_a_run_with_no_benchmark_the_page_knows_exits_2_naming_it(tmp_path, caps
     full = write_run(tmp_path / "full")
     assert main(["findings", "--results", str(full), "--subset-results", str(results)]) == 2
     assert f"{results}: " in capsys.readouterr().err
+
+
+def _paper_tables(root: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A run's paper.csv and adjectives.csv (as winomt_paper / winomt_adjectives_table write
+    them), written into its tables folder."""
+    folder = root / "winomt" / "tables"
+    folder.mkdir(parents=True)
+    rows = []
+    for reader, shift in (("published", 0.0), ("corrected", 1.234)):
+        for metric, value in (("acc", 53.2), ("delta_g", 25.2), ("delta_s", 17.1)):
+            rows.append({"system": "google", "lang": "es", "reader": reader, "metric": metric,
+                         "value": value + shift, "ci_low": value + shift - 1.5,
+                         "ci_high": value + shift + 1.5, "n": 3888,
+                         "paper": {"acc": 53.1, "delta_g": 23.4, "delta_s": 21.3}[metric],
+                         "where": "Table 2", "checked": "acc and delta_g match logs",
+                         "source": "gabrielStanovsky/mt_gender/translations/google/en-es.txt",
+                         "commit": "586292861cf2efdda2dec03c69c3408995a8b293"})
+    paper = pd.DataFrame(rows)
+    paper.to_csv(folder / "paper.csv", index=False)
+    adjectives = pd.DataFrame([{
+        "system": "google", "lang": "es", "reader": "corrected", "n": 1584,
+        "acc_plain": 41.5, "acc_adj": 52.25, "change": 10.75, "ci_low": 8.5, "ci_high": 13.0,
+        "acc_plain_published": 53.1, "acc_adj_published": 63.5, "change_published": 10.4,
+        "where_published": "Table 4", "checked_published": "not checked against the paper",
+        "source": "gabrielStanovsky/mt_gender/translations/google/adj.en-es.txt",
+        "commit": "586292861cf2efdda2dec03c69c3408995a8b293"}])
+    adjectives.to_csv(folder / "adjectives.csv", index=False)
+    return paper, adjectives
+
+
+def test_the_papers_tables_and_the_adjectives_on_the_page_are_the_runs(tmp_path):
+    root = write_run(tmp_path / "public")
+    paper, adjectives = _paper_tables(root)
+    text = page(root, "gendermt findings")
+    cells = {(c["section"], c["row"], c["column"]): c["text"]
+             for c in copy_of(text, "gendermt findings")["cells"]}
+    section = "WinoMT: the paper's tables beside the readers, with intervals"
+    # every reader's figure with its interval (the authors' reader at one decimal, as its
+    # code rounds), the paper's figure, n, the source file and its commit
+    for r in paper.itertuples():
+        label = dict((("acc", "accuracy"), ("delta_g", "ΔG"), ("delta_s", "ΔS")))[r.metric]
+        who = "authors' reader" if r.reader == "published" else "default reader"
+        value = f"{r.value:.1f}" if r.reader == "published" else f"{r.value:.2f}"
+        assert cells[(section, "google", f"{label}: {who}")] == (
+            f"{value} [{r.ci_low:.2f}, {r.ci_high:.2f}]")
+        assert cells[(section, "google", f"{label}: paper")] == f"{r.paper:.1f}"
+    assert cells[(section, "google", "n")] == "3,888"
+    assert cells[(section, "google", "source @ commit")] == (
+        "`gabrielStanovsky/mt_gender/translations/google/en-es.txt` @ `586292861cf2`")
+    adj = "WinoMT: stereotypical adjectives (\"fighting bias with bias\")"
+    assert cells[(adj, "google", "change")] == "10.75 [8.50, 13.00]"
+    assert (cells[(adj, "google", "without")], cells[(adj, "google", "with")]) == (
+        "41.50", "52.25")
+    assert cells[(adj, "google", "paper: change")] == "10.4"
+    # the unchecked paper figures are said to be so
+    assert "google (es) were typed in without the paper's text" in text
+    # a changed run changes the page
+    adjectives.loc[0, "ci_low"] = 9.0
+    adjectives.to_csv(root / "winomt" / "tables" / "adjectives.csv", index=False)
+    assert differences(text, page(root, "gendermt findings"))

@@ -130,25 +130,31 @@ def test_fairtranslate_study_runs_the_authors_pipeline(project):
 
 
 def test_public_study_runs_each_apertium_pair_in_its_own_language(dry_runs):
-    # WinoMT: 4 published systems × es/fr/it, one Apertium system per language pair (its
-    # system_prompts), scored apart; MT-GenEval's one Apertium system has a chain per target
+    # WinoMT: 4 published systems × the paper's eight languages (Amazon: no uk), the paper's
+    # academic systems (sota) on fr and de, one Apertium system per language pair (its
+    # system_prompts), scored apart; the adjective experiment: Google and Bing in every
+    # language; MT-GenEval's one Apertium system has a chain per target
     if not runnable("public.yaml"):
         pytest.skip("public.yaml reads the public data in ../shared/data, which is not here")
     proc = dry_runs["public.yaml"]
     assert proc.returncode == 0, explain(proc)
     jobs = planned_jobs(proc.stdout + proc.stderr)
+    langs = ("es", "fr", "it", "ru", "uk", "he", "ar", "de")
     winomt = {(w["system"], w["prompt"]) for rule, w in jobs
               if rule == "translate" and w.get("benchmark") == "winomt"}
     assert winomt == {(s, p) for s in ("google", "bing", "systran", "aws")
-                      for p in ("es", "fr", "it")} | {
-        ("apertium-en-es", "es"), ("apertium-en-fr-via-es", "fr"),
-        ("apertium-en-it-via-es", "it")}
+                      for p in langs} - {("aws", "uk")} | {
+        ("sota", "fr"), ("sota", "de"), ("apertium-en-es", "es"),
+        ("apertium-en-fr-via-es", "fr"), ("apertium-en-it-via-es", "it")}
     # WinoMT's own rules call the prompt (a language) {lang}
     apart = {(w["system"], w["lang"]) for rule, w in jobs if rule == "winomt_gender_apart"}
     assert apart == {("apertium-en-es", "es"), ("apertium-en-fr-via-es", "fr"),
-                     ("apertium-en-it-via-es", "it")}
+                     ("apertium-en-it-via-es", "it"), ("sota", "fr"), ("sota", "de")} | {
+        ("aws", p) for p in langs if p != "uk"}
+    adjectives = {(w["system"], w["lang"]) for rule, w in jobs if rule == "winomt_adjectives"}
+    assert adjectives == {(s, p) for s in ("google", "bing") for p in langs}
     stats = job_stats(proc.stdout + proc.stderr)
-    assert stats["winomt_gender"] == 3
+    assert stats["winomt_gender"] == 8
 
 
 def test_the_samples_stand_in_for_the_user_data_their_contracts_declare():

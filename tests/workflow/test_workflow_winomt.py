@@ -25,6 +25,7 @@ TARGETS = ["results/default/winomt/tables/summary.csv",
            "results/default/winomt/tables/readers.csv",
            "results/default/winomt/tables/occupations.csv",
            "results/default/winomt/tables/validation.csv",
+           "results/default/winomt/tables/validation_people.csv",
            "results/default/winomt/figures/systems.png"]
 
 
@@ -71,6 +72,8 @@ def winomt_run(tmp_path_factory):
             f"{fr[k].split('|||')[1].strip()}\t{en[k].split(chr(9))[0]}\tsynthetic\n"
             for k in range(3)), encoding="utf-8")
     config["benchmarks"]["winomt"]["validation_labels"] = str(labels)
+    # a second, named set (here the same folder): tables/validation_people.csv
+    config["benchmarks"]["winomt"]["validation_label_sets"] = {"people": str(labels)}
     (workdir / "config" / "winomt-test.yaml").write_text(yaml.safe_dump(config))
     proc = snakemake(workdir, "--configfile", "config/winomt-test.yaml", "--cores", "2",
                      *TARGETS, timeout=RUN_TIMEOUT)
@@ -115,6 +118,17 @@ def test_occupations_carry_delta_s_and_artefacts_are_counted(winomt_run):
                                 "fr.parquet")
     assert {"head", "artefact"} <= set(sentences)
     assert summary.iloc[0]["artefacts"] == sentences["artefact"].sum()
+
+
+def test_a_named_label_set_gets_its_own_table(winomt_run):
+    workdir, _ = winomt_run
+    first = pd.read_csv(workdir / "results/default/winomt/tables/validation.csv")
+    named = pd.read_csv(workdir / "results/default/winomt/tables/validation_people.csv")
+    # the same labels, so the same agreement; the set's name in a last column
+    assert list(named.columns) == [*first.columns, "labels"]
+    assert set(named["labels"]) == {"people"}
+    pd.testing.assert_frame_equal(named.drop(columns="labels"), first)
+    assert (workdir / "results/default/winomt/tables/validation_people.md").is_file()
 
 
 def test_validation_table_per_language_and_reader(winomt_run):

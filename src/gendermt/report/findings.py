@@ -138,7 +138,8 @@ PENDING_LLM = ("No LLM has run in this study yet: the Gemma 3 270M few-shot rows
 
 #: WinoMT's tables the page reads beside the scorecard (the reader's signature, the paper's
 #: Table 2 beside each reader, the occupations that carry ΔS).
-WINOMT_TABLES = ("summary", "readers", "occupations", "validation")
+WINOMT_TABLES = ("summary", "readers", "occupations", "validation", "validation_people",
+                 "paper", "adjectives")
 #: Occupations named per system and language as carrying its ΔS (largest contributions).
 TOP_OCCUPATIONS = 3
 #: Where the labelled sample and its protocol are described.
@@ -390,6 +391,172 @@ def paper_section(tables: Mapping[str, pd.DataFrame], level: str = "###") -> lis
     return lines
 
 
+#: The readers of the paper's tables on the page, in order, and their names there.
+PAPER_READERS = (("published", "authors' reader"), ("corrected", "default reader"))
+#: The figures of the paper's tables, in order, and their names on the page.
+PAPER_METRICS = (("acc", "accuracy"), ("delta_g", "ΔG"), ("delta_s", "ΔS"))
+
+
+def _source_cell(source: Any, commit: Any) -> str:
+    """A published file and its commit as the page names them (`repo/path` @ `abc123def456`;
+    a file of no declared data set: its path alone), "run here" for a system with no file."""
+    if not isinstance(source, str) or not source:
+        return "run here"
+    if not isinstance(commit, str) or not commit:
+        return f"`{source}`"
+    return f"`{source}` @ `{commit[:12]}`"
+
+
+def _unchecked_note(rows: pd.DataFrame, column: str, what: str) -> list[str]:
+    """A sentence naming the paper's figures no second source has confirmed (their CSV's
+    ``checked`` says "not checked ..."), [] where there are none."""
+    if column not in rows:
+        return []
+    marked = rows[rows[column].astype(str).str.startswith("not checked")]
+    if marked.empty:
+        return []
+    runs = ", ".join(dict.fromkeys(f"{s} ({lang})" for s, lang in
+                                   zip(marked["system"], marked["lang"], strict=True)))
+    return [f"The paper's {what} for {runs} were typed in without the paper's text at hand "
+            "and no log of them was published: their resource file marks them unchecked; "
+            "check them against the paper before quoting them.", ""]
+
+
+def paper_intervals_section(tables: Mapping[str, pd.DataFrame], level: str = "###"
+                            ) -> list[str]:
+    """The paper's Table 2 and its academic systems' table beside the authors' reader as
+    published and the project's default reader, each reader's figure with its interval over
+    sentences (paper.csv), n, the file read and its commit; [] where the run has no
+    paper.csv (the readers-only section then stands in)."""
+    table = tables.get("paper")
+    if table is None or table.empty:
+        return []
+    readers = [(r, name) for r, name in PAPER_READERS if r in set(table["reader"])]
+    head = ["system", "lang", "n"] + [f"{label}: {who}" for _, label in PAPER_METRICS
+                                      for who in ("paper", *(n for _, n in readers))]
+    head += ["paper's table", "source @ commit"]
+    lines = [f"{level} WinoMT: the paper's tables beside the readers, with intervals", "",
+             "Stanovsky et al. (ACL 2019), Table 2 (the commercial systems) and the academic "
+             "systems' table, over the same published outputs and all 3,888 sentences: the "
+             "paper's figure, the authors' reader as its code was in 2019 (`published`, which "
+             "the project re-implements and checks against the paper's logs; one decimal, "
+             "rounded as its code rounds) and the project's default reader, each reader's "
+             "figure with its 95 % bootstrap interval over sentences (winomt/tables/paper.csv), "
+             "and the published file each row was read from, at the commit it was taken at. "
+             f"– where the paper has no figure. Causes of the differences: {FIDELITY}.", "",
+             "| " + " | ".join(head) + " |",
+             "|" + "|".join(["---", "---"] + ["--:"] * (len(head) - 4) + ["---", "---"]) + "|"]
+    keyed = table.set_index(["system", "lang", "reader", "metric"])
+    for (system, lang), part in table.groupby(["system", "lang"], sort=False):
+        cells = [f"{int(part['n'].max()):,}"]
+        first = part.iloc[0]
+        for metric, _ in PAPER_METRICS:
+            paper = part[part["metric"] == metric]["paper"]
+            cells.append(fmt(_num(paper.iloc[0]) if len(paper) else math.nan, digits=1))
+            for reader, _ in readers:
+                key = (system, lang, reader, metric)
+                if key not in keyed.index:
+                    cells.append(UNDEFINED)
+                    continue
+                row = keyed.loc[key]
+                cells.append(fmt(_num(row["value"]), (row["ci_low"], row["ci_high"]),
+                                 digits=1 if reader == "published" else DIGITS))
+        where = first["where"] if isinstance(first["where"], str) and not pd.isna(
+            part["paper"]).all() else ""
+        cells += [where or UNDEFINED, _source_cell(first["source"], first["commit"])]
+        lines.append("| " + " | ".join([str(system), str(lang), *cells]) + " |")
+    lines.append("")
+    checked = table.drop_duplicates(["system", "lang"])
+    lines += _unchecked_note(checked, "checked", "figures")
+    readers_table = tables.get("readers")
+    if readers_table is not None and "published_off" in readers_table:
+        off = [f"{r['system']} ({r['lang']}): {r['published_off']}"
+               for r in readers_table.to_dict("records")
+               if isinstance(r.get("published_off"), str) and r["published_off"]]
+        if off:
+            lines += ["Where the authors' reader misses the paper by more than its goal "
+                      "(winomt/tables/readers.csv, per language): " + "; ".join(off)
+                      + f". The measured cause of each is in readers.csv and {FIDELITY}.", ""]
+    return lines
+
+
+def adjectives_section(tables: Mapping[str, pd.DataFrame], level: str = "###") -> list[str]:
+    """The adjective experiment (adjectives.csv): per system, language and reader, accuracy
+    without and with the adjective on the same items, the change with its paired interval,
+    beside the paper's figures."""
+    table = tables.get("adjectives")
+    if table is None or table.empty:
+        return []
+    names = dict(PAPER_READERS)
+    # the page shows the authors' and the default reader (the CSV has every reader's rows)
+    table = table[table["reader"].isin(names)]
+    if table.empty:
+        return []
+    head = ["system", "lang", "reader", "n", "without", "with", "change",
+            "paper: without", "paper: with", "paper: change", "source @ commit"]
+    lines = [f"{level} WinoMT: stereotypical adjectives (\"fighting bias with bias\")", "",
+             "The paper's adjective experiment: the 1,584 anti-stereotypical sentences with "
+             "\"pretty\" before a woman and \"handsome\" before a man (\"the pretty "
+             "developer ... she\"), as the authors had Google and Bing translate them. Per "
+             "system, language and reader: accuracy (%) of the system's ordinary translation "
+             "of the same items (read in its full file), with the adjective (aligned to the "
+             "adjective sentences), and the change in points with its 95 % interval from a "
+             "paired bootstrap over the items (winomt/tables/adjectives.csv). "
+             + ("The paper's own figures are beside them where the project has transcribed "
+                "them. " if table["change_published"].notna().any() else
+                "The paper's own figures (its Table 4) are not transcribed yet: "
+                "resources/winomt/README.md says why; \"–\" in the paper's columns. ")
+             + "The adjective is itself a "
+             "gendered word beside the noun in the translation (*el apuesto asistente*): "
+             "in es, fr, it and de the default reader reads that agreement, the authors' "
+             "reader reads the noun alone (an epicene *asistente* is neutral to it), which "
+             "is much of the difference between the two readers' changes there.", "",
+             "| " + " | ".join(head) + " |",
+             "|" + "|".join(["---"] * 3 + ["--:"] * 7 + ["---"]) + "|"]
+    for r in table.to_dict("records"):
+        reader = names.get(str(r["reader"]), str(r["reader"]))
+        lines.append("| " + " | ".join([
+            str(r["system"]), str(r["lang"]), reader, f"{int(r['n']):,}",
+            fmt(_num(r["acc_plain"])), fmt(_num(r["acc_adj"])),
+            fmt(_num(r["change"]), (r["ci_low"], r["ci_high"])),
+            fmt(_num(r.get("acc_plain_published")), digits=1),
+            fmt(_num(r.get("acc_adj_published")), digits=1),
+            fmt(_num(r.get("change_published")), digits=1),
+            _source_cell(r.get("source"), r.get("commit"))]) + " |")
+    lines.append("")
+    up = table[table["ci_low"] > 0]
+    down = table[table["ci_high"] < 0]
+    lines += [f"Of {len(table)} system × language × reader cells, the paired interval lies "
+              f"above 0 in {len(up)} and below 0 in {len(down)}; in the others it includes 0.",
+              ""]
+    lines += _full_set_baseline(table, tables.get("paper"))
+    lines += _unchecked_note(table.drop_duplicates(["system", "lang"]),
+                             "checked_published", "adjective figures")
+    return lines
+
+
+def _full_set_baseline(table: pd.DataFrame, paper: pd.DataFrame | None) -> list[str]:
+    """Where the paper's "without" figure is its Table 2 accuracy over all 3,888 sentences
+    (paper.csv's ``paper`` of acc), the sentence that says it is not of the adjective items,
+    with the authors' reader's figure on those items; [] where none is."""
+    if paper is None or paper.empty or "acc_plain_published" not in table:
+        return []
+    full = {(s, lang): v for s, lang, m, v in
+            zip(paper["system"], paper["lang"], paper["metric"], paper["paper"], strict=True)
+            if m == "acc" and not pd.isna(v)}
+    found = []
+    for r in table[table["reader"] == "published"].to_dict("records"):
+        value = _num(r.get("acc_plain_published"))
+        if not math.isnan(value) and full.get((r["system"], r["lang"])) == value:
+            found.append(f"{r['system']} ({r['lang']}): {value:.1f}, where the authors' reader "
+                         f"gives {r['acc_plain']:.1f} on the {int(r['n']):,} items")
+    if not found:
+        return []
+    return ["The paper's \"without\" figure equals its Table 2 accuracy over all 3,888 "
+            "sentences, not over the anti-stereotypical sentences the adjectives were added "
+            "to, so its change compares different items: " + "; ".join(found) + ".", ""]
+
+
 def occupations_section(tables: Mapping[str, pd.DataFrame], level: str = "###"
                         ) -> list[str]:
     """Which occupations carry each system's ΔS (occupations.csv: each occupation's
@@ -411,28 +578,49 @@ def occupations_section(tables: Mapping[str, pd.DataFrame], level: str = "###"
                            .sort_values(ascending=False).index).head(TOP_OCCUPATIONS)
         named = ", ".join(f"{md_text(r.occupation)} {r.delta_s_contribution:+.2f}"
                           + (f" ({int(r.artefacts)} of {int(r.n)} artefacts)"
-                             if r.artefacts else "") for r in top.itertuples())
+                             if pd.notna(r.artefacts) and r.artefacts else "")
+                          for r in top.itertuples())
+        # a language without the artefact flag (no default reader of its own yet): "–"
+        artefacts = (str(int(part["artefacts"].sum())) if part["artefacts"].notna().any()
+                     else "–")
         lines.append(f"| {md_text(system)} | {md_text(lang)} | "
-                     f"{fmt(part['delta_s_contribution'].sum())} | "
-                     f"{int(part['artefacts'].sum())} | {named} |")
+                     f"{fmt(part['delta_s_contribution'].sum())} | {artefacts} | {named} |")
     return lines + [""]
 
 
-def validation_section(tables: Mapping[str, pd.DataFrame], level: str = "###") -> list[str]:
-    """Each reader's agreement with the labelled sample (validation.csv), per language."""
-    table = tables.get("validation")
+#: The label sets the page shows (the run's table, heading, what the labels are)
+VALIDATION_SETS = (
+    ("validation", "WinoMT: the readers against labelled entities",
+     "Agreement (%) of each reader with labels written by reading the translations "
+     f"({LABELS_PAGE}: 30 entities per published system and language, drawn with a fixed "
+     "seed; written by an AI language model acting as annotator, before any reader was "
+     "compared with them, not by native speakers), Wilson 95 % intervals; \"sure rows\": "
+     "those the annotators did not flag as uncertain. The readers read the same entities of "
+     "the run's own readings (links of the whole file)."),
+    ("validation_people", "WinoMT: the readers against people's labels",
+     "Agreement (%) of each reader with the gender labels the WinoMT authors' native-speaker "
+     "annotators wrote (resources/winomt/people, from gabrielStanovsky/mt_gender at the "
+     "pinned commit: about 100 entities of one published system per language; no reader was "
+     "built on them), Wilson 95 % intervals; \"sure rows\": those without the annotators' "
+     "own doubt (French) or a second Italian annotator's disagreement. The annotators did not "
+     "follow one convention: in French and German their label often follows the pronoun, "
+     "not the entity's own form, so these figures say how often a reader reads what these "
+     f"annotators wrote, not which reader is right ({LABELS_PAGE} says per language)."),
+)
+
+
+def validation_section(tables: Mapping[str, pd.DataFrame], level: str = "###",
+                       key: str = "validation") -> list[str]:
+    """Each reader's agreement with a label set (``key``: validation.csv, the run's own
+    labelled sample; validation_people.csv, the authors' annotators), per language."""
+    table = tables.get(key)
     if table is None or table.empty:
         return []
+    title, intro = next((t, i) for k, t, i in VALIDATION_SETS if k == key)
     readers = list(dict.fromkeys(table["reader"]))
     sure = [r for r in ("corrected", "published") if r in readers] or readers[:2]
     head = ["lang", "n", *map(md_text, readers), *(f"{md_text(r)}, sure rows" for r in sure)]
-    lines = [f"{level} WinoMT: the readers against labelled entities", "",
-             "Agreement (%) of each reader with labels written by reading the translations "
-             f"({LABELS_PAGE}: 30 entities per published system and language, drawn with a "
-             "fixed seed; written by an AI language model acting as annotator, before any "
-             "reader was compared with them, not by native speakers), Wilson 95 % intervals; "
-             "\"sure rows\": those the annotators did not flag as uncertain. The readers "
-             "read the same entities of the run's own readings (links of the whole file).",
+    lines = [f"{level} {title}", "", intro,
              "", "| " + " | ".join(head) + " |",
              "|" + "|".join(["---"] + ["--:"] * (len(head) - 1)) + "|"]
     for lang, part in table.groupby("lang", sort=False):
@@ -541,8 +729,10 @@ def page(results: str | Path, command: str, subsets: Sequence[str | Path] = ()) 
         lines += benchmark_section(key, run, subset=subset)
         if key == "winomt" and not subset:
             tables = run.get("tables", {})
-            lines += (paper_section(tables) + occupations_section(tables)
-                      + validation_section(tables))
+            lines += ((paper_intervals_section(tables) or paper_section(tables))
+                      + adjectives_section(tables) + occupations_section(tables)
+                      + [line for key, _, _ in VALIDATION_SETS
+                         for line in validation_section(tables, key=key)])
     parts = [subset_sections(r) for r in subsets]
     runs_llm = any(k == "model" and _is_llm(summary, s) for s, k in kinds.items())
     if not runs_llm and not any(LLM_NOTE in part for part in parts):

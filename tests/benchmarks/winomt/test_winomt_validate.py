@@ -107,3 +107,42 @@ def test_labelled_items_are_read_as_the_full_run_reads_them():
     table, _ = predict(data, hyps, "es")
     full = dict(zip(table["item_id"], table["predicted"], strict=True))
     assert readings["corrected"] == [full[i] for i in labels["item_id"]]
+
+
+@needs_winomt
+def test_several_named_label_sets_each_get_their_rows(tmp_path, capsys):
+    again = tmp_path / "again"
+    again.mkdir()
+    (again / "es.tsv").write_text((LABELS / "es.tsv").read_text(encoding="utf-8"),
+                                  encoding="utf-8")
+    table = tmp_path / "validation.csv"
+    assert main(["winomt", "validate", "--labels", f"ours={LABELS}", "--labels",
+                 f"again={again}", "--reader", "corrected", "--data", str(WINOMT / "en.txt"),
+                 "--translations", str(WINOMT / "translations"), "--table", str(table),
+                 "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    # several sets: a level per set's name, each as one set's JSON
+    assert list(result) == ["ours", "again"]
+    assert result["ours"]["es"]["corrected"]["agree"] == 7
+    assert result["again"]["es"]["corrected"] == result["ours"]["es"]["corrected"]
+    written = pd.read_csv(table)
+    assert list(written["labels"]) == ["ours", "again"]
+    assert list(written["agree"]) == [7, 7]
+
+
+def test_several_label_sets_must_each_be_named_once(capsys):
+    for labels in (["--labels", str(LABELS), "--labels", f"b={LABELS}"],
+                   ["--labels", f"a={LABELS}", "--labels", f"a={LABELS}"],
+                   ["--labels", f"Bad-Name={LABELS}"]):
+        assert main(["winomt", "validate", *labels, "--data", "x", "--translations",
+                     "y"]) == 2
+        assert "--labels" in capsys.readouterr().err
+
+
+@needs_winomt
+def test_lang_keeps_only_that_languages_labels(capsys):
+    # the synthetic file has Spanish only: asking for French finds no label (and reads no
+    # translation: the folder "y" does not exist)
+    assert main(["winomt", "validate", "--labels", str(LABELS), "--lang", "fr", "--data",
+                 str(WINOMT / "en.txt"), "--translations", "y"]) == 2
+    assert "no labels of fr" in capsys.readouterr().err

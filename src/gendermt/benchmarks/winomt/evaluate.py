@@ -12,7 +12,12 @@ Two readers (``readers:`` in the config, ``--reader`` on the command line):
   links of the entity and its article, the translated entity read on its own (de: by the
   nearest determiner), as mt_gender's code is now;
 * ``published``: the same as the code was in 2019, when the paper's logs were written: an
-  entity with no gendered word is neutral, not unknown (fr, es, it).
+  entity with no gendered word is neutral, not unknown (fr, es, it; he and ar: nothing
+  aligned is female and male, not unknown).
+
+ru, uk, he, ar have the original procedure only (``pymorph.py``, ``semitic.py``): there
+``corrected`` runs ``original`` (``winomt.procedure``), alignment included, and its
+signature says so.
 
 ``original`` and ``published`` round their metrics as the original does
 (``metric.compute(rounded=True)``).
@@ -36,7 +41,13 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.benchmarks.winomt import DEFAULT_READER, LANGUAGES, ORIGINAL_READERS, READERS
+from gendermt.benchmarks.winomt import (
+    DEFAULT_READER,
+    LANGUAGES,
+    ORIGINAL_READERS,
+    READERS,
+    procedure,
+)
 from gendermt.benchmarks.winomt.align import (
     align_pairs,
     aligner_of,
@@ -160,11 +171,13 @@ def predict(data: pd.DataFrame, hypotheses: list[str], lang: str,
         raise ValueError(f"unknown WinoMT reader {reader!r}; known: {', '.join(READERS)}")
     models = models or Models()
     aligner, settings = aligner_of(alignment)
-    links = links or align_file(data, hypotheses, reader, alignment)
+    # ru, uk, he, ar: the default reader runs the original procedure (ORIGINAL_DEFAULT_...)
+    runs = procedure(reader, lang)
+    links = links or align_file(data, hypotheses, runs, alignment)
     if len(links.positions) != len(data):
         raise ValueError(f"links of {len(links.positions)} items for {len(data)}")
     t1 = time.perf_counter()
-    if reader == "corrected":
+    if runs == "corrected":
         readings, version = read_genders(lang, hypotheses, [tokenize(h) for h in hypotheses],
                                           links.positions,
                                           french=models.french() if lang == "fr" else None,
@@ -174,8 +187,11 @@ def predict(data: pd.DataFrame, hypotheses: list[str], lang: str,
         chosen = morphology_of(lang, morphology)
         readings, version = read_original(
             lang, list(data["entity"]), links.aligned, hypotheses, links.positions,
-            reader=reader, morphology=chosen,
+            reader=runs, morphology=chosen,
             nlp=models.pipeline(lang) if chosen == "spacy" else None)
+        if runs != reader:
+            version = (f"{reader}-{lang} = {version}: no corrected reader for {lang} yet "
+                       f"(no head-noun rule, neutral reading or artefact flag)")
     timing = {"align_s": links.seconds, "gender_s": time.perf_counter() - t1}
     table = data[["item_id", "gold", "stereotype", "entity", "source"]].copy()
     table["translation"] = hypotheses
@@ -183,15 +199,15 @@ def predict(data: pd.DataFrame, hypotheses: list[str], lang: str,
     table["predicted"] = [r.gender for r in readings]
     table["evidence"] = [r.evidence for r in readings]
     table["correct"] = table["gold"] == table["predicted"]
-    if reader == "corrected":
+    if runs == "corrected":
         # the word read as the entity, and whether it translates the occupation (lexicon.py)
         table["head"] = [r.head for r in readings]
         table["artefact"] = [r.artefact for r in readings]
     facts = {"reader": reader, "reader_version": version, "aligner": aligner,
              "alignment": settings}
-    if reader == "corrected":
+    if runs == "corrected":
         facts["artefacts"] = int(table["artefact"].sum())
-    if reader != "corrected":
+    if runs != "corrected":
         chosen = morphology_of(lang, morphology)
         facts["morphology"] = morphology_label(
             lang, chosen, models.pipeline(lang) if chosen == "spacy" else None)
@@ -275,16 +291,17 @@ def score_run(lang: str, systems: Sequence[str], translations: Sequence[str],
     # before spaCy loads (the reading needs only the links)
     links: dict[tuple[str, str], Links] = {}
     for reader, system in pairs:
-        key = TOKENISATION[reader], system
+        runs = procedure(reader, lang)
+        key = TOKENISATION[runs], system
         if key not in links:
-            links[key] = (subset_links(full, *rows_of[system], reader, alignment)
+            links[key] = (subset_links(full, *rows_of[system], runs, alignment)
                           if system in rows_of else
-                          align_file(data, hyps_of[system], reader, alignment))
+                          align_file(data, hyps_of[system], runs, alignment))
             log.info("%s %s aligned (%s words) in %.1f s", system, lang, key[0],
                      links[key].seconds)
     for k, (reader, system) in enumerate(pairs):
         t0 = time.perf_counter()
-        made = links[TOKENISATION[reader], system]
+        made = links[TOKENISATION[procedure(reader, lang)], system]
         table, facts = predict(data, hyps_of[system], lang, alignment, reader, models,
                                morphology, made)
         # the alignment's seconds count in each reader that shares it

@@ -29,6 +29,8 @@ What the original does, and so what this does:
   eine, einer, sie, seine, ...* female; *das, ihr, ihre, jemanden* neutral), with the
   sentence tokenised by spaCy's German tokeniser while the position counts whitespace tokens
   (the original mixes the two); no such word in the sentence → male.
+* ``ru``, ``uk``: pymorphy's parses of the translated entity's words (``pymorph.py``);
+  ``he``, ``ar``: the last-letter heuristics (``semitic.py``).
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ from gendermt.benchmarks.winomt.morphology import (
     Reading,
     _ending_gender,
 )
+from gendermt.benchmarks.winomt.pymorph import PYMORPH_LANGUAGES, PymorphReader, pymorphy_label
+from gendermt.benchmarks.winomt.semitic import SEMITIC_LANGUAGES, SemiticReader
 from gendermt.benchmarks.winomt.spacy_models import SPACY_PIPELINES, import_spacy, load_pipeline
 from gendermt.config.errors import GenderMTError, MissingResourceError
 
@@ -118,6 +122,12 @@ def morphology_of(lang: str, morphology: dict[str, str] | None) -> str | None:
 
 def morphology_label(lang: str, chosen: str | None, nlp=None) -> str:
     """What a table says about where the original readers' genders came from."""
+    if lang in PYMORPH_LANGUAGES:
+        return pymorphy_label(lang)
+    if lang == "he":
+        return "last letters (spaCy's Hebrew tokenizer)"
+    if lang == "ar":
+        return "tā' marbūṭa (whitespace words)"
     if chosen is None:
         return "determiners (German rule; spaCy's German tokeniser)"
     if chosen == "spacy":
@@ -256,4 +266,9 @@ def read_original(lang: str, entities: Sequence[str], professions: Sequence[str]
         isolation = IsolationReader(lang, nlp or (french_nlp if lang == "fr" else None),
                                     reader, morphology)
         return isolation.read_all(professions), isolation.version
-    raise GenderMTError(f"WinoMT: no gender reader for language {lang!r} (fr, es, it, de)")
+    if lang in PYMORPH_LANGUAGES or lang in SEMITIC_LANGUAGES:
+        word_reader = (PymorphReader(lang, reader) if lang in PYMORPH_LANGUAGES else
+                       SemiticReader(lang, reader))
+        return [word_reader.read(p) for p in professions], word_reader.version
+    raise GenderMTError(f"WinoMT: no gender reader for language {lang!r} (fr, es, it, de, "
+                        f"ru, uk, he, ar)")

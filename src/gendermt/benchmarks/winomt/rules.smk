@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 from types import SimpleNamespace
 
+from gendermt.benchmarks.winomt.adjectives import source_of
 from gendermt.benchmarks.winomt.whole_file import whole_inputs
 
 WINOMT = benchmark_spec("winomt")
@@ -14,7 +15,9 @@ WINOMT_RAW = [WINOMT_DATA[k] for k in ("path", "pro", "anti") if k in WINOMT_DAT
 WINOMT_SYSTEMS = WINOMT.get("systems", [])
 # every reader scores every run; the first is the headline (summary table, figure, scorecard)
 WINOMT_READERS = WINOMT.get("readers", ["corrected"])
+# the paper's figures: one CSV (Table 2's) or several (the academic systems' table beside it)
 WINOMT_PUBLISHED = WINOMT.get("published", "resources/winomt/stanovsky2019_table2.csv")
+WINOMT_PUBLISHED = [WINOMT_PUBLISHED] if isinstance(WINOMT_PUBLISHED, str) else WINOMT_PUBLISHED
 # the corrected reader's known translations of each occupation (lexicon.py)
 WINOMT_LEXICON = "resources/winomt/occupation_translations.tsv"
 # (system, language) of every run: each system in each language, or in those
@@ -53,17 +56,34 @@ WINOMT_HEADLINE_TABLES = [
 # human gender labels of translated entities ({lang}.tsv): tables/validation.csv when named
 WINOMT_LABELS = WINOMT.get("validation_labels")
 WINOMT_LABEL_FILES = sorted(str(p) for p in Path(WINOMT_LABELS).glob("*.tsv")) if WINOMT_LABELS else []
+# further named label sets (e.g. people: the WinoMT authors' native-speaker annotators):
+# tables/validation_{name}.csv each, beside validation.csv
+WINOMT_LABEL_SETS = {
+    name: sorted(str(p) for p in Path(folder).glob("*.tsv"))
+    for name, folder in WINOMT.get("validation_label_sets", {}).items()
+}
+
+# The adjective experiment (gendermt.benchmarks.winomt.adjectives): plain system → its
+# translations of the anti-stereotypical sentences with the adjective, in every language the
+# plain system runs
+WINOMT_ADJ = WINOMT.get("adjectives", {})
+WINOMT_ADJ_RUNS = [(s, lang) for s, lang in WINOMT_RUNS if s in WINOMT_ADJ.get("systems", {})]
+
 
 if WINOMT:
     TARGETS.extend(
         [f"{RESULTS}/winomt/tables/summary.csv", f"{RESULTS}/winomt/tables/readers.csv",
-         f"{RESULTS}/winomt/tables/occupations.csv"]
+         f"{RESULTS}/winomt/tables/occupations.csv", f"{RESULTS}/winomt/tables/paper.csv"]
+        + ([f"{RESULTS}/winomt/tables/adjectives.csv"]
+           + expand(f"{RESULTS}/winomt/figures/adjectives.{{ext}}", ext=["png", "pdf"])
+           if WINOMT_ADJ_RUNS else [])
         + expand(f"{RESULTS}/winomt/figures/systems.{{ext}}", ext=["png", "pdf"])
         + ([f"{RESULTS}/winomt/tables/validation.csv"] if WINOMT_LABELS else [])
+        + [f"{RESULTS}/winomt/tables/validation_{name}.csv" for name in WINOMT_LABEL_SETS]
     )
 
 
-localrules: winomt_data, winomt_full_data, winomt_tables, winomt_figures, winomt_readers, winomt_occupations
+localrules: winomt_data, winomt_full_data, winomt_tables, winomt_figures, winomt_readers, winomt_occupations, winomt_paper, winomt_adjectives_table, winomt_adjectives_figure
 
 
 rule winomt_data:
@@ -334,8 +354,44 @@ if WINOMT_LABELS:
             code=code_fingerprint("gendermt.benchmarks.winomt.validation"),
             runs=[list(run) for run in WINOMT_RUNS],
             readers=WINOMT_READERS,
+            label_set=None,
         log:
             f"{LOGS}/winomt/validation.log",
+        conda:
+            "../../../../envs/core.yaml"
+        script:
+            "scripts/validation.py"
+
+
+# The same for each named label set (one rule each: its table is a page of the report)
+for _set, _files in WINOMT_LABEL_SETS.items():
+
+    rule:
+        name:
+            f"winomt_validation_{_set}"
+        localrule: True
+        input:
+            labels=_files,
+            tables=[
+                f"{RESULTS}/winomt/gender/{reader}/{system}/{lang}.parquet"
+                for reader in WINOMT_READERS
+                for system, lang in WINOMT_RUNS
+            ],
+        output:
+            csv=table_report(
+                f"{RESULTS}/winomt/tables/validation_{_set}.csv",
+                caption="report/validation_set.rst",
+                category="WinoMT",
+                subcategory="Tables",
+            ),
+            md=f"{RESULTS}/winomt/tables/validation_{_set}.md",
+        params:
+            code=code_fingerprint("gendermt.benchmarks.winomt.validation"),
+            runs=[list(run) for run in WINOMT_RUNS],
+            readers=WINOMT_READERS,
+            label_set=_set,
+        log:
+            f"{LOGS}/winomt/validation_{_set}.log",
         conda:
             "../../../../envs/core.yaml"
         script:
@@ -407,3 +463,143 @@ rule winomt_intervals:
         "../../../../envs/core.yaml"
     script:
         "scripts/intervals.py"
+
+
+# The paper's tables (Table 2, the academic systems') beside every reader, each reader's
+# figure with its interval over sentences, and the file each run read (its commit)
+rule winomt_paper:
+    input:
+        tables=[
+            f"{RESULTS}/winomt/gender/{reader}/{system}/{lang}.parquet"
+            for reader in WINOMT_READERS
+            for system, lang in WINOMT_RUNS
+        ],
+        published=WINOMT_PUBLISHED,
+    output:
+        csv=table_report(
+            f"{RESULTS}/winomt/tables/paper.csv",
+            caption="report/paper.rst",
+            category="WinoMT",
+            subcategory="Tables",
+        ),
+        md=f"{RESULTS}/winomt/tables/paper.md",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.winomt.paper",
+                              "gendermt.benchmarks.winomt.intervals",
+                              "gendermt.analysis.intervals", "gendermt.analysis.resample"),
+        runs=[
+            {"system": system, "lang": lang, "reader": reader,
+             "path": f"{RESULTS}/winomt/gender/{reader}/{system}/{lang}.parquet"}
+            for reader in WINOMT_READERS
+            for system, lang in WINOMT_RUNS
+        ],
+        # a stored system's file and commit (a system run here has none)
+        sources={
+            f"{system}/{lang}": source_of(
+                datasets_of([SYSTEMS[system]["path"].format(prompt=lang)]),
+                SYSTEMS[system]["path"].format(prompt=lang),
+            )
+            for system, lang in WINOMT_RUNS
+            if SYSTEMS[system].get("backend") == "stored"
+        },
+        bootstrap=statistics_settings().get("bootstrap", {}),
+        systems=WINOMT_SYSTEMS,
+        langs=WINOMT.get("prompts"),
+    log:
+        f"{LOGS}/winomt/paper.log",
+    conda:
+        "../../../../envs/core.yaml"
+    script:
+        "scripts/paper.py"
+
+
+# One system's adjective file in one language, read by every reader and paired with the plain
+# system's reading of the same items
+rule winomt_adjectives:
+    input:
+        data=f"{RESULTS}/winomt/data.parquet",
+        anti=provenanced(WINOMT_DATA.get("anti", [])),
+        translations=lambda wildcards: provenanced(
+            WINOMT_ADJ["systems"][wildcards.system].format(prompt=wildcards.lang)
+        ),
+        plain=expand(
+            f"{RESULTS}/winomt/gender/{{reader}}/{{{{system}}}}/{{{{lang}}}}.parquet",
+            reader=WINOMT_READERS,
+        ),
+        lexicon=WINOMT_LEXICON,
+    output:
+        table=f"{RESULTS}/winomt/adjectives/{{system}}/{{lang}}.parquet",
+        summary=f"{RESULTS}/winomt/adjectives/{{system}}/{{lang}}.json",
+    wildcard_constraints:
+        system="|".join(re.escape(s) for s, _ in WINOMT_ADJ_RUNS) or "(?!)",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.winomt.adjectives",
+                              "gendermt.benchmarks.winomt.evaluate",
+                              "gendermt.analysis.resample"),
+        data_sources=lambda wildcards: data_source_identity([
+            WINOMT_ADJ["systems"][wildcards.system].format(prompt=wildcards.lang)]),
+        # the file's repository path and commit (its data set's manifest)
+        source=lambda wildcards: source_of(
+            datasets_of([WINOMT_ADJ["systems"][wildcards.system].format(prompt=wildcards.lang)]),
+            WINOMT_ADJ["systems"][wildcards.system].format(prompt=wildcards.lang),
+        ),
+        readers=WINOMT_READERS,
+        alignment=WINOMT.get("alignment", {}),
+        morphology=WINOMT.get("morphology", {}),
+        bootstrap=statistics_settings().get("bootstrap", {}),
+    resources:
+        **node_resources("winomt_adjectives"),
+    log:
+        f"{LOGS}/winomt/adjectives/{{system}}/{{lang}}.log",
+    benchmark:
+        f"{RESULTS}/benchmarks/winomt/adjectives/{{system}}/{{lang}}.tsv"
+    conda:
+        "../../../../envs/winomt.yaml"
+    script:
+        "scripts/adjectives.py"
+
+
+rule winomt_adjectives_table:
+    input:
+        summaries=[f"{RESULTS}/winomt/adjectives/{system}/{lang}.json"
+                   for system, lang in WINOMT_ADJ_RUNS],
+        published=WINOMT_ADJ.get("published", []),
+    output:
+        csv=table_report(
+            f"{RESULTS}/winomt/tables/adjectives.csv",
+            caption="report/adjectives.rst",
+            category="WinoMT",
+            subcategory="Tables",
+        ),
+        md=f"{RESULTS}/winomt/tables/adjectives.md",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.winomt.adjectives"),
+        systems=WINOMT_SYSTEMS,
+        langs=WINOMT.get("prompts"),
+    log:
+        f"{LOGS}/winomt/adjectives_table.log",
+    conda:
+        "../../../../envs/core.yaml"
+    script:
+        "scripts/adjectives_table.py"
+
+
+rule winomt_adjectives_figure:
+    input:
+        csv=f"{RESULTS}/winomt/tables/adjectives.csv",
+    output:
+        png=figure_report(
+            f"{RESULTS}/winomt/figures/adjectives.png",
+            caption="report/adjectives_figure.rst",
+            category="WinoMT",
+            subcategory="Figures",
+        ),
+        pdf=f"{RESULTS}/winomt/figures/adjectives.pdf",
+    params:
+        code=code_fingerprint("gendermt.benchmarks.winomt.adjectives"),
+    log:
+        f"{LOGS}/winomt/adjectives_figure.log",
+    conda:
+        "../../../../envs/plot.yaml"
+    script:
+        "scripts/adjectives_figure.py"

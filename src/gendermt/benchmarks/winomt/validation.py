@@ -1,6 +1,7 @@
 """Each WinoMT reader checked against people: agreement with human gender labels of
-translated entities (``resources/winomt/labels/{lang}.tsv``), per language, with a Wilson
-95 % interval and the confusion of label and reading.
+translated entities (``resources/winomt/labels/{lang}.tsv``, the project's sample;
+``resources/winomt/people/{lang}.tsv``, the WinoMT authors' native-speaker annotators), per
+language, with a Wilson 95 % interval and the confusion of label and reading.
 
 A labels file is tab-separated with the columns :data:`LABEL_COLUMNS`; ``label`` is one of
 :data:`LABELS` (what a person reads in the translation). The readers read the labelled
@@ -15,6 +16,7 @@ from __future__ import annotations
 import csv
 import json
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -39,6 +41,9 @@ TABLE_COLUMNS = ["lang", "reader", "n", "agree", "agreement", "ci_low", "ci_high
 #: the labels, before any reader was compared with them): agreement is given on every row
 #: and, beside it, on the rows the annotator was sure of.
 UNCERTAIN = "uncertain"
+#: The column that names a label set (``validation_label_sets``; ``gendermt winomt validate
+#: --labels NAME=PATH``) in a table of several or of a named one.
+LABEL_SET = "labels"
 
 
 def item_key(value: object) -> str:
@@ -92,6 +97,25 @@ def label_files(labels: str | Path) -> list[Path]:
     if not labels.is_file():
         raise DatasetError(labels, "no such labels file or folder")
     return [labels]
+
+
+def label_sets(specs: Sequence[str]) -> list[tuple[str | None, str]]:
+    """``PATH`` or ``NAME=PATH`` of each label set (``--labels``) → (name or None, path);
+    several sets must each be named, each name once."""
+    out: list[tuple[str | None, str]] = []
+    for spec in specs:
+        name, sep, path = spec.partition("=")
+        if not sep:
+            name, path = None, spec
+        elif not re.fullmatch(r"[a-z][a-z0-9_]*", name) or not path:
+            raise DatasetError(f"--labels {spec!r}", "write NAME=PATH, NAME in a-z, 0-9 and _ "
+                                                     "(e.g. people=resources/winomt/people)")
+        out.append((name, path))
+    names = [n for n, _ in out]
+    if len(out) > 1 and (None in names or len(set(names)) < len(names)):
+        raise DatasetError("--labels", "several sets: name each once, NAME=PATH (e.g. "
+                           "project=resources/winomt/labels people=resources/winomt/people)")
+    return out
 
 
 def wilson(successes: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
@@ -186,14 +210,19 @@ def as_json(table: pd.DataFrame) -> dict[str, Any]:
 
 def build_table(labels: Sequence[str | Path], runs: Sequence[Sequence[str]],
                 readers: Sequence[str], tables: Sequence[str | Path],
-                csv_path: str | Path, md: str | Path) -> None:
+                csv_path: str | Path, md: str | Path, name: str | None = None) -> None:
     """Workflow stage: the labels files + the run's per-sentence tables (``tables``: one per
     reader × run, ``readers`` outer; ``runs``: (system, language) of each; made on the whole
     file by the gender stage) → ``tables/validation.{csv,md}``. Labels of a system or
     language the run does not have, or of items outside its data (a subset), are left out
-    and counted in the log; the table says which systems each language rests on."""
+    and counted in the log; the table says which systems each language rests on. ``name``:
+    a named label set's name (``validation_label_sets``), written in a last column
+    ``labels``."""
     from gendermt.data.io import write_table
 
+    if not labels:
+        raise DatasetError(f"label set {name or 'validation_labels'}",
+                           "no labels file ({lang}.tsv) in its folder")
     frame = pd.concat([read_labels(f) for f in labels], ignore_index=True)
     if len(tables) != len(readers) * len(runs):
         raise ValueError("one per-sentence table per reader and run")
@@ -220,4 +249,6 @@ def build_table(labels: Sequence[str | Path], runs: Sequence[Sequence[str]],
                 for r in readers}
     table = agreement(kept, readings)
     table["confusion"] = table["confusion"].map(lambda c: json.dumps(c, sort_keys=True))
+    if name is not None:
+        table[LABEL_SET] = name
     write_table(table, csv_path, md, floatfmt=".1f")
