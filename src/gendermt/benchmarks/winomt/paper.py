@@ -24,6 +24,18 @@ COLUMNS = ["system", "lang", "reader", "metric", "value", "ci_low", "ci_high", "
            "where", "checked", "source", "commit"]
 
 
+def read_published(path: str | Path) -> pd.DataFrame:
+    """One CSV of the paper's figures (system, lang, acc, delta_g, delta_s[, where,
+    checked]), as it is, its columns checked."""
+    import pandas as pd
+
+    frame = pd.read_csv(path, dtype={"system": str, "lang": str})
+    missing = {"system", "lang", *METRICS} - set(frame)
+    if missing:
+        raise DatasetError(path, f"no column(s) {', '.join(sorted(missing))}")
+    return frame
+
+
 def published_figures(paths: Sequence[str | Path]) -> pd.DataFrame:
     """The paper's figures of every CSV (system, lang, acc, delta_g, delta_s[, where,
     checked]), long: one row per system, language and metric."""
@@ -31,10 +43,7 @@ def published_figures(paths: Sequence[str | Path]) -> pd.DataFrame:
 
     frames = []
     for path in paths:
-        frame = pd.read_csv(path, dtype={"system": str, "lang": str})
-        missing = {"system", "lang", *METRICS} - set(frame)
-        if missing:
-            raise DatasetError(path, f"no column(s) {', '.join(sorted(missing))}")
+        frame = read_published(path)
         if "where" not in frame:
             frame["where"] = DEFAULT_WHERE
         if "checked" not in frame:

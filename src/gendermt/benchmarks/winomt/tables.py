@@ -229,12 +229,10 @@ def _published(published: str | Path | Sequence[str | Path]) -> pd.DataFrame:
     the columns readers.csv shows (``where``, the table, is paper.csv's)."""
     paths = [published] if isinstance(published, (str, Path)) else list(published)
     frames = []
+    from gendermt.benchmarks.winomt.paper import read_published
+
     for path in paths:
-        frame = pd.read_csv(path, dtype={"system": str, "lang": str})
-        missing = {"system", "lang", *METRICS} - set(frame)
-        if missing:
-            from gendermt.config.errors import DatasetError
-            raise DatasetError(path, f"no column(s) {', '.join(sorted(missing))}")
+        frame = read_published(path)
         frames.append(frame.drop(columns=[c for c in ("where",) if c in frame]))
     return pd.concat(frames, ignore_index=True)
 
