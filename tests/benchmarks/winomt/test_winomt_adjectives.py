@@ -12,12 +12,12 @@ import pytest
 from gendermt.analysis.resample import Settings
 from gendermt.benchmarks.winomt.adjectives import (
     adjective_items,
-    adjectives_table,
     pair_readings,
     paired_change,
     read_translations,
     with_adjective,
 )
+from gendermt.benchmarks.winomt.adjectives_table import adjectives_table
 from gendermt.benchmarks.winomt.data import load
 from gendermt.config.errors import DatasetError, GenderMTError
 

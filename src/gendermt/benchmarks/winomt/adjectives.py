@@ -14,7 +14,6 @@ same items (its reading of the full file), with a paired bootstrap over those it
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -32,12 +31,6 @@ log = logging.getLogger(__name__)
 #: neutral entity gets none, and en_anti.txt has none).
 ADJECTIVES = {"male": "handsome", "female": "pretty"}
 #: The per-reader figures of one (system, language) and the table's columns.
-FIGURES = ("n", "acc_plain", "acc_adj", "change", "ci_low", "ci_high")
-COLUMNS = ["system", "lang", "reader", *FIGURES, "acc_plain_published",
-           "acc_adj_published", "change_published", "where_published", "checked_published",
-           "source", "commit"]
-
-
 def with_adjective(sentence: str, index: int, gold: str) -> tuple[str, int]:
     """The sentence with ``gold``'s adjective before the word at ``index`` (whitespace words,
     as add_adjectives.py splits on a space) and the entity's new index."""
@@ -182,82 +175,6 @@ def score_adjectives(system: str, lang: str, data_path: str, anti_path: str,
                      "commit": (source or {}).get("commit", "")})
     write_parquet(table, pd.concat(frames, ignore_index=True))
     write_json(summary, rows)
-
-
-def adjectives_table(summaries: Sequence[str | Path], published: str | Path | None,
-                     systems: Sequence[str], langs: Sequence[str]) -> pd.DataFrame:
-    """One row per system × language × reader, in config order, with the paper's figures
-    beside (``published``: system, lang, acc_original, acc_adj, change, where, checked)."""
-    import pandas as pd
-
-    rows = [row for p in summaries for row in json.loads(Path(p).read_text(encoding="utf-8"))]
-    frame = pd.DataFrame(rows)
-    if published:
-        paper = pd.read_csv(published, dtype={"system": str, "lang": str})
-        missing = {"system", "lang", "acc_original", "acc_adj", "change", "where",
-                   "checked"} - set(paper)
-        if missing:
-            raise DatasetError(published, f"no column(s) {', '.join(sorted(missing))}")
-        paper = paper.rename(columns={"acc_original": "acc_plain_published",
-                                      "acc_adj": "acc_adj_published",
-                                      "change": "change_published",
-                                      "where": "where_published",
-                                      "checked": "checked_published"})
-        frame = frame.merge(paper, on=["system", "lang"], how="left")
-    order = {"system": list(systems), "lang": list(langs)}
-    readers = list(dict.fromkeys(frame["reader"]))
-    frame = frame.assign(
-        _s=frame["system"].map({s: i for i, s in enumerate(order["system"])}),
-        _l=frame["lang"].map({s: i for i, s in enumerate(order["lang"])}),
-        _r=frame["reader"].map({s: i for i, s in enumerate(readers)}))
-    frame = frame.sort_values(["_r", "_l", "_s"]).drop(columns=["_s", "_l", "_r"])
-    for col in COLUMNS:
-        if col not in frame:
-            frame[col] = float("nan")
-    return frame[COLUMNS].reset_index(drop=True)
-
-
-def build_adjectives_table(summaries: Sequence[str | Path], published: str | Path | None,
-                           csv: str | Path, md: str | Path, systems: Sequence[str],
-                           langs: Sequence[str]) -> None:
-    """Workflow stage: every (system, language)'s adjective summary → tables/adjectives."""
-    from gendermt.data.io import write_table
-
-    write_table(adjectives_table(summaries, published, systems, langs), csv, md,
-                floatfmt=".1f")
-
-
-def build_adjectives_figure(csv: str | Path, png: str | Path, pdf: str | Path) -> None:
-    """Workflow stage: the change of accuracy (with − without the adjective) and its paired
-    interval, per language (x) and system (colour), one panel per reader."""
-    import matplotlib.pyplot as plt
-    import pandas as pd
-
-    from gendermt.report.plots import save
-
-    table = pd.read_csv(csv)
-    readers = list(dict.fromkeys(table["reader"]))
-    systems = list(dict.fromkeys(table["system"]))
-    langs = list(dict.fromkeys(table["lang"]))
-    fig, axes = plt.subplots(1, len(readers), figsize=(4.5 * len(readers), 3.6), sharey=True,
-                             squeeze=False)
-    width = 0.8 / max(len(systems), 1)
-    for ax, reader in zip(axes[0], readers, strict=True):
-        part = table[table["reader"] == reader]
-        for k, system in enumerate(systems):
-            rows = part[part["system"] == system].set_index("lang").reindex(langs)
-            x = [i + (k - (len(systems) - 1) / 2) * width for i in range(len(langs))]
-            err = [(rows["change"] - rows["ci_low"]).to_numpy(),
-                   (rows["ci_high"] - rows["change"]).to_numpy()]
-            ax.bar(x, rows["change"], width, yerr=err, capsize=2, label=system)
-        ax.axhline(0, color="black", linewidth=0.6)
-        ax.set_xticks(range(len(langs)), langs)
-        ax.set_title(f"{reader} reader")
-        ax.set_xlabel("target language")
-    axes[0][0].set_ylabel("accuracy change (points),\nwith − without the adjective")
-    axes[0][-1].legend(title="system", fontsize=8)
-    fig.tight_layout()
-    save(fig, png, pdf)
 
 
 def source_of(records: Sequence[Mapping[str, Any]], path: str = "") -> dict[str, str]:

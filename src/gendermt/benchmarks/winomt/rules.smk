@@ -573,7 +573,7 @@ rule winomt_adjectives_table:
         ),
         md=f"{RESULTS}/winomt/tables/adjectives.md",
     params:
-        code=code_fingerprint("gendermt.benchmarks.winomt.adjectives"),
+        code=code_fingerprint("gendermt.benchmarks.winomt.adjectives_table"),
         systems=WINOMT_SYSTEMS,
         langs=WINOMT.get("prompts"),
     log:
@@ -596,7 +596,7 @@ rule winomt_adjectives_figure:
         ),
         pdf=f"{RESULTS}/winomt/figures/adjectives.pdf",
     params:
-        code=code_fingerprint("gendermt.benchmarks.winomt.adjectives"),
+        code=code_fingerprint("gendermt.benchmarks.winomt.adjectives_figure"),
     log:
         f"{LOGS}/winomt/adjectives_figure.log",
     conda:

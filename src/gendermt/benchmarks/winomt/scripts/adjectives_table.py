@@ -1,4 +1,4 @@
-from gendermt.benchmarks.winomt.adjectives import build_adjectives_table
+from gendermt.benchmarks.winomt.adjectives_table import build_adjectives_table
 from gendermt.data.io import logging_to
 
 with logging_to(snakemake.log[0]):
