@@ -14,6 +14,9 @@ from ..workflow_support import copy_project, explain, planned_jobs, snakemake_ex
 STUDY = ["config/study/systems.yaml", "config/study/winomt-2026.yaml"]
 SERVICES = ["deepl", "google-translate", "microsoft-translator", "amazon-translate"]
 LANGS = ["es", "fr", "it", "de"]
+# each service's bill at the study's list prices (USD)
+COSTS = [("deepl", "29.32"), ("google-translate", "23.45"), ("microsoft-translator", "11.73"),
+         ("amazon-translate", "17.59")]
 KEYS = ["DEEPL_AUTH_KEY", "GOOGLE_TRANSLATE_API_KEY", "AZURE_TRANSLATOR_KEY",
         "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]
 pytestmark = pytest.mark.skipif(not runnable("winomt-2026.yaml"),
@@ -61,6 +64,13 @@ def test_plans_offline_with_keys(project, tmp_path):
         assert f"results/winomt-2026/winomt/tables/compare_{lang}.csv" in text
         assert f"results/winomt-2026/winomt/figures/compare_{lang}.png" in text
     assert "fake-" not in text  # the keys are in no line it prints
+    # on a fresh folder (no input built) each service's bill, estimated from en.txt
+    for system, cost in COSTS:
+        line = next(line for line in text.splitlines()
+                    if line.startswith(f"gendermt: {system} ("))
+        assert "about 1,172,680 characters (15,528 distinct texts; estimated from the data" \
+            in line, line
+        assert f" {cost} USD at " in line and "not counted yet" not in line, line
 
 
 def test_stops_at_start_up_without_keys(project, tmp_path):
@@ -80,28 +90,15 @@ def test_stops_at_start_up_without_keys(project, tmp_path):
 def test_states_the_bill_before_sending(tmp_path):
     """With the inputs built (they cost nothing) a dry run states each service's bill: the
     3,882 distinct sentences × 4 languages, 1,172,680 characters (docs/benchmarks/winomt.md),
-    at the study's list prices."""
+    at the study's list prices (before they are built: test_plans_offline_with_keys)."""
     project = with_user_data(copy_project(tmp_path / "project"))
     env = environment(tmp_path, keys=True)
-    costs = [("deepl", "29.32"), ("google-translate", "23.45"),
-             ("microsoft-translator", "11.73"), ("amazon-translate", "17.59")]
-    # on a fresh folder (no input built) the same number, estimated from en.txt
-    fresh = run(project, env, "-n")
-    assert fresh.returncode == 0, explain(fresh)
-    text = fresh.stdout + fresh.stderr
-    for system, cost in costs:
-        line = next(line for line in text.splitlines()
-                    if line.startswith(f"gendermt: {system} ("))
-        assert "about 1,172,680 characters (15,528 distinct texts; estimated from the data" \
-            in line, line
-        assert f" {cost} USD at " in line and "not counted yet" not in line, line
-    assert not (project / "results" / "winomt-2026" / "winomt" / "inputs").exists()
     built = run(project, env, "--cores", "2", "--omit-from", "translate", "translate_sources")
     assert built.returncode == 0, explain(built)
     proc = run(project, env, "-n")
     assert proc.returncode == 0, explain(proc)
     text = proc.stdout + proc.stderr
-    for system, cost in costs:
+    for system, cost in COSTS:
         line = next(line for line in text.splitlines()
                     if line.startswith(f"gendermt: {system} ("))
         assert "1,172,680 characters to send (15,528 distinct requests" in line, line

@@ -68,7 +68,8 @@ rule paid_work:
     output:
         f"{RESULTS}/paid_work.json",
     params:
-        code=code_fingerprint("gendermt.translation.paid_work"),
+        code=code_fingerprint("gendermt.translation.paid_work", "gendermt.data.io",
+                              "gendermt.translation.cache"),
         # per job: system, benchmark, request file and the settings that change the count
         # (requests' cache keys, price, max_characters; not concurrency or timeouts)
         jobs=lambda wildcards: paid_work_jobs(),
