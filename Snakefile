@@ -20,11 +20,10 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/translate.smk"
 include: "workflow/rules/score.smk"
 # the rule file of every benchmark the config configures (gendermt.benchmarks.registry: a
-# package with a contract.py); a rule file reads its block with benchmark_spec("<name>").
-# Found in the package (a checkout's src/ or an installed wheel's: registry.rules_file).
+# package with a contract.py); a rule file reads its block with benchmark_spec("<name>")
 for _benchmark in registry.configured(BENCHMARK_CONFIG):
 
-    include: registry.rules_file(_benchmark)
+    include: _benchmark.rules
 
 
 include: "workflow/rules/scorecard.smk"

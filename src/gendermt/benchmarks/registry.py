@@ -102,14 +102,6 @@ def package_dir(benchmark: Benchmark) -> Path:
     return ROOT / benchmark.package.rsplit(".", 1)[-1]
 
 
-def rules_file(benchmark: Benchmark) -> str:
-    """Its rule file where this installation has it (``rules`` is written from the checkout's
-    root; an installed wheel has the package, not ``src/``): what the Snakefile includes."""
-    from gendermt.config.project import project_file
-
-    return str(project_file(benchmark.rules))
-
-
 def schema_fragment(benchmark: Benchmark) -> dict[str, Any]:
     path = package_dir(benchmark) / benchmark.schema
     return _load_yaml(path.read_text(encoding="utf-8"))

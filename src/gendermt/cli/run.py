@@ -114,10 +114,14 @@ def _write_config(path: Path, config: dict, command: str) -> None:
                     f"`snakemake --configfile {path}`\n" + text, encoding="utf-8")
 
 
+def _workflow(root: Path, configfile: Path) -> list[str]:
+    return [sys.executable, "-m", "snakemake", "--snakefile", str(root / "Snakefile"),
+            "--directory", str(Path.cwd()), "--configfile", str(configfile)]
+
+
 def snakemake_command(root: Path, configfile: Path, args: argparse.Namespace) -> list[str]:
     """The Snakemake command line: the workflow at ``root``, run in the current folder."""
-    cmd = [sys.executable, "-m", "snakemake", "--snakefile", str(root / "Snakefile"),
-           "--directory", str(Path.cwd()), "--configfile", str(configfile),
+    cmd = [*_workflow(root, configfile),
            "--workflow-profile", str(root / "profiles" / args.profile)]
     if args.cores:
         cmd += ["--cores", str(args.cores)]
@@ -150,7 +154,8 @@ def run(args: argparse.Namespace) -> int:
     if code or args.dry_run:
         return code
     report = Path("results") / made.run / "report.html"
-    code = subprocess.run([*cmd[:8], "--report", str(report)], check=False).returncode
+    code = subprocess.run([*_workflow(root, configfile), "--report", str(report)],
+                          check=False).returncode
     if not code:
         print(f"gendermt run: results in {configfile.parent}/, report {report}", file=sys.stderr)
     return code

@@ -6,6 +6,8 @@ What fits (docs/run.md):
 - an MT system that reads the source only (NMT, MT services, Apertium: the backend is not
   ``prompted``) runs every prompt of a translation benchmark (one translation of the sources,
   shared) and no rewriting benchmark (GATE, GATE X-E: its contract's ``rewriting``);
+- stored outputs, a reference oracle or the source copied run every prompt of every
+  benchmark;
 - a chat LLM runs the prompts that are instructions (every prompt whose template has no
   ``demonstration``);
 - a base LLM (no chat template: ``chat_template: none``) runs the completion-style few-shot
@@ -42,6 +44,9 @@ MODEL_KEYS = {"stored": "path", "reference-oracle": "reference", "apertium": "mo
               "google-translate": "api_key_env"}
 #: Backends that only rewrite English text (GATE X-E), never translate.
 REWRITERS = frozenset({"rule-rewriter"})
+#: Backends whose outputs are given (stored files, a data column, the source): they fit
+#: every benchmark and prompt.
+OFFLINE = frozenset({"stored", "reference-oracle", "copy-source"})
 #: What a base LLM's answer ends at (docs/base-models.md).
 BASE_DEFAULTS = {"chat_template": "none", "stop": ["\n"]}
 
@@ -138,13 +143,16 @@ def system_name(settings: Mapping[str, Any], name: str | None) -> str:
 
 
 def prompt_style(settings: Mapping[str, Any]) -> str:
-    """``source`` (reads the source only), ``rewriter`` (rewrites English only), ``chat`` or
-    ``base`` (an LLM without a chat template), read without loading any weights."""
+    """``source`` (reads the source only), ``rewriter`` (rewrites English only), ``offline``
+    (outputs given: stored, an oracle, the source), ``chat`` or ``base`` (an LLM without a
+    chat template), read without loading any weights."""
     from gendermt.translation.backends import backend_class
 
     backend = str(settings["backend"])
     if backend in REWRITERS:
         return "rewriter"
+    if backend in OFFLINE:
+        return "offline"
     if not backend_class(dict(settings)).prompted:
         return "source"
     template = settings.get("chat_template")
@@ -187,7 +195,7 @@ def fitting_prompts(name: str, spec: Mapping[str, Any], style: str) -> tuple[lis
     if style == "rewriter" and (not benchmark.rewriting
                                 or target_languages(name, spec) != ["en"]):
         return [], f"{name} is not English rewriting, all the rule rewriter does"
-    if style in ("source", "rewriter"):
+    if style in ("source", "rewriter", "offline"):
         return prompts, ""
     completion = _completion_prompts(name, spec)
     if completion is None:
