@@ -47,7 +47,7 @@ def _tokenizer(settings: Mapping[str, Any]) -> Any:
 
 
 def check(system: str, settings: Mapping[str, Any], blocks: Mapping[str, Mapping[str, Any]],
-          load_tokenizer: Callable[[Mapping[str, Any]], Any] = _tokenizer) -> None:
+          load_tokenizer: Callable[[Mapping[str, Any]], Any] | None = None) -> None:
     """Every benchmark's source and target languages known to the system's model (an
     ``hf-seq2seq`` model with language codes). A
     :class:`GenderMTError` names the benchmark, the language and the fix."""
@@ -56,7 +56,13 @@ def check(system: str, settings: Mapping[str, Any], blocks: Mapping[str, Mapping
     backend = settings.get("backend")
     if backend != "hf-seq2seq" or settings.get("tgt_lang"):
         return  # a fixed pair (tgt_lang) is the user's choice; other backends say in the job
-    tok = load_tokenizer(settings)
+    try:
+        tok = (load_tokenizer or _tokenizer)(settings)
+    except (OSError, ValueError) as exc:  # no such model, no network and no cached copy
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise GenderMTError(f"{system}: cannot read the tokenizer of {settings['model']} to "
+                            f"check its languages ({first}); check the model's id or folder, "
+                            f"or fetch it first (hf download {settings['model']})") from None
     kind = nmt_languages.family(tok)
     if kind is None:
         return  # one language pair: nothing to ask for (docs/multitarget-nmt.md)

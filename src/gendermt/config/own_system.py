@@ -38,7 +38,8 @@ from gendermt.config.project import names_project_file, project_file
 STUDIES = {"default": ("config/config.yaml",), "public": ("config/study/public.yaml",)}
 #: Where a study config finds the systems of its papers (a study file named alone needs it).
 STUDY_SYSTEMS = "config/study/systems.yaml"
-#: The setting the MODEL of ``BACKEND:MODEL`` fills, for backends without a ``model``.
+#: The setting the MODEL of ``BACKEND:MODEL`` fills where it is not ``model`` (an MT
+#: service's MODEL names the environment variable that holds its key).
 MODEL_KEYS = {"stored": "path", "reference-oracle": "reference", "apertium": "modes",
               "deepl": "api_key_env", "microsoft-translator": "api_key_env",
               "google-translate": "api_key_env"}
@@ -109,7 +110,7 @@ def parse_model(model: str, options: Sequence[str]) -> dict[str, Any]:
                             "SmolLM2-135M-Instruct); `gendermt run --help` has an example each")
     settings: dict[str, Any] = {"backend": backend}
     cls = backend_class(settings)
-    key = "model" if "model" in cls.settings_keys else MODEL_KEYS.get(backend)
+    key = MODEL_KEYS.get(backend) or ("model" if "model" in cls.settings_keys else None)
     if name and key is None:
         raise GenderMTError(f"--model {model}: backend {backend} takes no model; give "
                             f"{backend}: alone and its settings as --option key=value")
