@@ -165,3 +165,14 @@ def test_snakemake_gets_the_packaged_workflow_the_current_folder_and_the_rest(tm
     assert cmd[cmd.index("--directory") + 1] == str(Path.cwd())
     assert cmd[cmd.index("--workflow-profile") + 1] == str(ROOT / "profiles" / "local")
     assert cmd[-5:] == ["--cores", "3", "--dry-run", "--forceall", "-p"]
+
+
+def test_studies_by_name_with_the_systems_file_where_they_need_it(tmp_path):
+    assert own_system.study_files("public") == [ROOT / "config/study/public.yaml"]
+    assert own_system.study_files("mt-geneval") == [ROOT / "config/study/systems.yaml",
+                                                    ROOT / "config/study/mt-geneval.yaml"]
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("run: mine\n")
+    assert own_system.study_files(str(mine)) == [mine]
+    with pytest.raises(GenderMTError, match="neither a study .*default, public"):
+        own_system.study_files("nope")
