@@ -16,6 +16,7 @@ from typing import Any
 from snakemake.exceptions import WorkflowError
 
 from gendermt.benchmarks import registry
+from gendermt.config import add_systems
 from gendermt.config.checks import check_config, check_schema
 from gendermt.config.errors import GenderMTError
 from gendermt.config.files import read_config
@@ -49,6 +50,8 @@ def check_config_and_schema(config: dict, configfiles: list, basedir: str, memo:
     schema = registry.config_schema(Path(basedir) / "workflow/schemas/config.schema.yaml")
     try:
         check_schema(config, schema, fill_defaults=True, memo=memo)
+        # `add_systems:` appended to every benchmark's list, before anything reads one
+        add_systems.apply(config)
     except GenderMTError as exc:
         raise WorkflowError(f"config: {exc}") from exc
 
