@@ -41,6 +41,8 @@ ACTIVATION_FACTOR = 1.5
 #: A model whose size cannot be read before the job (a Hub id not in the local cache): the
 #: former fixed request of every translation job.
 UNKNOWN_MODEL_MB = 16000
+#: The activations of decoder-only families whose feed-forward is gated (three matrices).
+GATED_ACTIVATIONS = frozenset({"silu", "swish", "gelu_pytorch_tanh"})
 #: Bytes a parameter, by dtype name (config.json's ``torch_dtype``, safetensors' ``dtype``).
 DTYPE_BYTES = {"float32": 4, "float": 4, "F32": 4, "float16": 2, "half": 2, "F16": 2,
                "bfloat16": 2, "BF16": 2, "float64": 8, "F64": 8, "int8": 1, "I8": 1,
@@ -148,10 +150,11 @@ def safetensors_parameters(path: Path) -> int:
 
 
 def config_parameters(config: dict[str, Any]) -> int | None:
-    """A transformer's parameters from its config's dimensions: embeddings (vocab x hidden)
-    plus, per layer, attention (4 hidden^2) and a gated feed-forward (3 hidden x ffn); a
-    decoder layer of an encoder-decoder has cross-attention too (4 hidden^2 more). An estimate
-    (biases and norms left out), for a folder without weights; None when dimensions lack."""
+    """A transformer's parameters from its config's dimensions: embeddings (vocab x hidden,
+    twice when the output projection is not tied to them) plus, per layer, attention
+    (4 hidden^2) and the feed-forward (2, or gated 3, x hidden x ffn); a decoder layer of an
+    encoder-decoder has cross-attention too (4 hidden^2 more). An estimate (biases and norms
+    left out), for a folder without weights; None when dimensions lack."""
     hidden = _first(config, "hidden_size", "d_model", "n_embd")
     vocab = _first(config, "vocab_size")
     if not hidden or not vocab:
@@ -161,10 +164,16 @@ def config_parameters(config: dict[str, Any]) -> int | None:
     encoder = _first(config, "encoder_layers", "num_encoder_layers") or 0
     decoder = _first(config, "decoder_layers", "num_decoder_layers") or 0
     layers = _first(config, "num_hidden_layers", "n_layer", "num_layers") or 0
-    per_layer = 4 * hidden * hidden + 3 * hidden * ffn
+    # an output projection of its own unless tied to the embeddings (transformers' default)
+    embeddings = vocab * hidden * (1 if config.get("tie_word_embeddings", True) else 2)
+    # a gated feed-forward (Llama, Gemma, Mistral, Qwen; T5 v1.1) has three matrices, else two
+    gated = (config.get("hidden_act") in GATED_ACTIVATIONS
+             or config.get("hidden_activation") in GATED_ACTIVATIONS
+             or "gated" in str(config.get("feed_forward_proj", "")))
+    per_layer = 4 * hidden * hidden + (3 if gated else 2) * hidden * ffn
     if encoder or decoder:
-        return vocab * hidden + encoder * per_layer + decoder * (per_layer + 4 * hidden * hidden)
-    return vocab * hidden + layers * per_layer
+        return embeddings + encoder * per_layer + decoder * (per_layer + 4 * hidden * hidden)
+    return embeddings + layers * per_layer
 
 
 def _first(config: dict[str, Any], *keys: str) -> int | None:
