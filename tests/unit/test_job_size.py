@@ -100,8 +100,7 @@ def test_pytorch_bin_weights_count_by_their_stored_dtype(tmp_path):
 def test_without_weights_the_configs_dimensions_give_the_parameters_within_10_percent(
         tmp_path, kind):
     import torch
-    from transformers import AutoModelForCausalLM, AutoModelForSeq2SeqLM, LlamaConfig, \
-        MarianConfig
+    from transformers import AutoModelForCausalLM, AutoModelForSeq2SeqLM, LlamaConfig, MarianConfig
 
     if kind == "llama":
         config = LlamaConfig(vocab_size=32000, hidden_size=512, intermediate_size=1376,
