@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from gendermt.translation.backends import BACKENDS, gguf
+from gendermt.workflow import startup_cache
 
 #: Python, torch and the CUDA libraries of a model job before any weight (MB).
 OVERHEAD_MB = 3000
@@ -88,7 +89,7 @@ def model_memory_mb(settings: dict[str, Any], gpus: int) -> int:
         return UNKNOWN_MODEL_MB
     if gguf.is_gguf(model):
         try:
-            params = gguf.parameter_count(gguf.locate(model))
+            params = _memoised(gguf.locate(model), gguf.parameter_count)
         except Exception:  # not there yet: the job says what is missing
             return UNKNOWN_MODEL_MB
         per_param = 8  # the conversion's two float32 copies
@@ -133,7 +134,7 @@ def parameter_count(folder: Path) -> int | None:
     config = _config(folder)
     tensors = sorted(folder.glob("*.safetensors"))
     if tensors:
-        return sum(safetensors_parameters(p) for p in tensors)
+        return sum(_memoised(p, safetensors_parameters) for p in tensors)
     weights = [p for pattern in ("*.bin", "*.pt") for p in folder.glob(pattern)]
     if weights:
         stored = str(config.get("torch_dtype") or config.get("dtype") or "float32")
@@ -174,6 +175,19 @@ def config_parameters(config: dict[str, Any]) -> int | None:
     if encoder or decoder:
         return embeddings + encoder * per_layer + decoder * (per_layer + 4 * hidden * hidden)
     return embeddings + layers * per_layer
+
+
+def _memoised(path: Path, count: Callable[[Path], int]) -> int:
+    """``count(path)``, kept in the start-up cache under the file's path, size and mtime (a
+    GGUF tensor table takes 0.1-0.2 s to walk, on every Snakemake call otherwise)."""
+    stat = path.stat()
+    key = startup_cache.content_key(f"parameters:{path.resolve()}",
+                                    f"{stat.st_size}:{stat.st_mtime_ns}".encode())
+    found = startup_cache.get(key)
+    if found is None:
+        found = count(path)
+        startup_cache.put(key, found)
+    return int(found)
 
 
 def _first(config: dict[str, Any], *keys: str) -> int | None:
