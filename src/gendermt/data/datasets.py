@@ -204,13 +204,14 @@ def check_usable(manifest: Manifest, key: str = "", revision: str | None = None)
     pinned in its manifest and none given in the config (``data_sources.revisions``). Files
     without hashes are no reason to stop: they are trusted on first use (gendermt.data.locks)."""
     if not (revision or _full(manifest.commit)):
+        revisions = f"{{revisions: {{{manifest.name}: <commit>}}}}"
         raise GenderMTError(
-            f"{key + ': ' if key else ''}data set {manifest.name!r} ({manifest.where}) has no "
-            f"revision to fetch ({manifest.declared_in}: {manifest.unverified or 'none pinned'});"
-            f" give the full 40-digit commit of the Hub's files to use in the config, "
-            f"`data_sources: {{revisions: {{{manifest.name}: <commit>}}}}` (with network, "
-            f"`gendermt data pin {manifest.name}` prints the commit `main` names now; the "
-            "Hub's \"Files and versions\" history lists every one); nothing was run")
+            f"{key + ': ' if key else ''}data set {manifest.name!r} (Hugging Face Hub dataset "
+            f"{manifest.repository}) has no revision to fetch: {manifest.declared_in} pins "
+            f"none ({manifest.unverified or 'none known'}); give the full 40-digit commit of "
+            f"the Hub's files to use in the config, `data_sources: {revisions}` (on the "
+            f"command line: --config 'data_sources={revisions}'; with network, `gendermt data "
+            f"pin {manifest.name}` prints the commit `main` names now); nothing was run")
 
 
 def _full(commit: str) -> bool:
@@ -813,8 +814,8 @@ def _fetch_hub_file(download: Any, manifest: Manifest, data_file: DataFile, fold
     raise GenderMTError(
         f"cannot fetch {data_file.path} of {manifest.where} ({last}); without network, set "
         f"data_sources.local to a folder holding {manifest.name}/{data_file.file} (a copy "
-        "of the Hub's files with the manifest's hashes) or data_sources.hub_endpoint to a "
-        "reachable Hub mirror")
+        "of the Hub's files at that revision) or data_sources.hub_endpoint to a reachable Hub "
+        "mirror")
 
 
 def _chain(exc: BaseException | None) -> Iterable[BaseException]:
