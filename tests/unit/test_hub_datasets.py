@@ -100,10 +100,12 @@ def test_fairtranslate_without_a_revision_stops_in_one_line_saying_what_to_give(
 
 
 @pytest.mark.parametrize("revisions,match", [
-    ({"fairtranslate": "main"}, r"data_sources\.revisions\.fairtranslate: 'main' is not a full "
-                                r"40-digit commit.*gendermt data pin fairtranslate --revision main"),
+    ({"fairtranslate": "main"},
+     r"data_sources\.revisions\.fairtranslate: 'main' is not a full 40-digit commit.*"
+     r"gendermt data pin fairtranslate --revision main"),
     ({"fairtranslate": "be2f935"}, r"'be2f935' is not a full 40-digit commit"),
-    ({"nothing": NEOGATE_REVISION}, r"data_sources\.revisions\.nothing: no data set 'nothing'"),
+    ({"nothing": NEOGATE_REVISION},
+     r"data_sources\.revisions\.nothing: no data set 'nothing'"),
     ({"winomt": NEOGATE_REVISION}, r"data_sources\.revisions\.winomt: winomt is a GitHub data "
                                    r"set")])
 def test_a_revision_in_the_config_must_be_a_hub_data_sets_full_commit(tmp_path, revisions,
