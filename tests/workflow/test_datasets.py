@@ -49,7 +49,7 @@ def test_every_benchmark_data_set_is_declared_once_with_commit_licence_and_hashe
     found = datasets.manifests()
     assert set(found) == {"winomt", "mt-geneval", "gate", "gate-x-e", "isco08",
                           "fairtranslate", "neogate"}
-    # the Hub's two are declared, not yet pinned (tests/unit/test_hub_datasets.py)
+    # the Hub's two are declared; hashes taken on first use (tests/unit/test_hub_datasets.py)
     for manifest in (m for m in found.values() if m.host == "github"):
         assert len(manifest.commit) == 40 and int(manifest.commit, 16) >= 0
         assert manifest.licence and manifest.files
