@@ -60,10 +60,10 @@ def _lookup(config: Any, dotted: str) -> Any:
     return config
 
 
-def user_data(config: dict[str, Any]) -> dict[str, str]:
-    """{path the config names: the shipped sample that stands in for it} for every sample a
+def _stand_ins(config: dict[str, Any]) -> list[tuple[str, str]]:
+    """(value the config names, the shipped sample that stands in for it) for every sample a
     configured benchmark's contract declares whose key the config sets."""
-    found: dict[str, str] = {}
+    found: list[tuple[str, str]] = []
     for bench in registry.configured(config.get("benchmarks", {})):
         block = config["benchmarks"][bench.name]
         for key, sample in bench.samples.items():
@@ -72,9 +72,23 @@ def user_data(config: dict[str, Any]) -> dict[str, str]:
                 continue
             prompts = block.get("prompts", []) if "{prompt}" in value else [None]
             for prompt in prompts:
-                found[_local(config, value.format(prompt=prompt) if prompt else value)] = (
-                    sample.format(prompt=prompt) if prompt else sample)
+                found.append((value.format(prompt=prompt) if prompt else value,
+                              sample.format(prompt=prompt) if prompt else sample))
     return found
+
+
+def user_data(config: dict[str, Any]) -> dict[str, str]:
+    """{path the config names: the shipped sample that stands in for it} for every sample a
+    configured benchmark's contract declares whose key the config sets (a declared data
+    set's file: where its local copy goes, :func:`_local`)."""
+    return {_local(config, value): sample for value, sample in _stand_ins(config)}
+
+
+def dataset_stand_ins(config: dict[str, Any]) -> dict[str, str]:
+    """{``<name>/<file>`` of a declared data set the config names: the shipped sample that
+    stands in for it}, to lay out as a local copy (``data_sources.local``)."""
+    return {value[len("dataset:"):]: sample for value, sample in _stand_ins(config)
+            if value.startswith("dataset:")}
 
 
 def _local(config: dict[str, Any], value: str) -> str:
