@@ -2,9 +2,12 @@
 the real ``huggingface_hub`` at a pinned revision into the data cache, verified by sha256
 (gendermt.data.datasets), against a loopback server standing in for the Hub (``hub_endpoint``).
 
-The shipped Hub manifests are not pinned (no Hub access where they were written): naming them
-must stop with one line, never run on unchecked files. The fetching itself is tested with a
-manifest pinned here to files the test serves.
+Neo-GATE's shipped manifest pins a revision but no hash, FairTranslate's neither (no Hub access
+where they were written): FairTranslate stops with one line until the config gives a revision;
+files without a hash are trusted on first use (gendermt.data.locks: the hashes taken at the
+first fetch, locked beside the run's results and in the data cache, checked on every later
+run). The fetching with a manifest's hashes is tested with a manifest pinned here to files the
+test serves.
 """
 
 from __future__ import annotations
@@ -457,3 +460,27 @@ def test_a_pinned_manifest_writes_no_lock(tmp_path):
     assert "hashes" not in record and "lock" not in record
     assert not (tmp_path / "results").exists()
     assert not list((tmp_path / "cache").rglob("*.lock.json"))
+
+
+def test_a_local_copy_at_first_use_is_locked_and_a_different_copy_later_refused(tmp_path):
+    mirror = tmp_path / "mirror" / "neogate"
+    mirror.mkdir(parents=True)
+    for name, src in TOFU_FILES.items():
+        (mirror / name).write_bytes(src.read_bytes())
+    endpoint = f"http://127.0.0.1:{free_port()}"  # nothing listens: no network is used
+    run_dir = tmp_path / "results" / "r"
+
+    def start(cache: str) -> list[dict]:
+        cfg = config(tmp_path / cache, hub_endpoint=endpoint, local=str(tmp_path / "mirror"))
+        return datasets.resolve_config(cfg, Hasher(None), run_dir=run_dir)
+
+    (record,) = start("cache")
+    assert record["obtained"] == {"cached": 0, "local": 2, "downloaded": 0, "first_use": 2}
+    assert [f["sha256"] for f in record["files"]] == [sha(p) for p in TOFU_FILES.values()]
+    # the copy changes; a fresh cache takes it from there: refused against the run's lock
+    (mirror / "Neo-GATE.tsv").write_bytes(b"another file\n")
+    with pytest.raises(GenderMTError) as caught:
+        start("cache2")
+    message = str(caught.value)
+    assert f"local copy {mirror / 'Neo-GATE.tsv'}" in message
+    assert sha(TOFU_FILES["Neo-GATE.tsv"]) in message and "\n" not in message
