@@ -21,6 +21,51 @@ for _pattern, _spec in list(REPORT_TABLES.items()):
                 },
             )
 
+# Each benchmark's explorer (gendermt.report.explorer): every item with each system's output
+# side by side, the gold and what was read, filters, in one self-contained page; its module and
+# the inputs of its `read` come from the benchmark's rule file (EXPLORER_INPUTS).
+def explorer_files(inputs: dict) -> list[str]:
+    """The files among an explorer's inputs: paths, lists of paths, run records' paths."""
+    found = []
+    for value in inputs.values():
+        for one in value if isinstance(value, list) else [value]:
+            if isinstance(one, dict) and "path" in one:
+                found.append(one["path"])
+            elif isinstance(one, str) and one.startswith(f"{RESULTS}/"):
+                found.append(one)
+    return found
+
+
+for _name, _explorer in EXPLORER_INPUTS.items():
+    TARGETS.append(f"{RESULTS}/{_name}/explorer.html")
+
+    rule:
+        name:
+            f"explorer_{_name.replace('-', '_')}"
+        localrule: True
+        input:
+            explorer_files(_explorer["inputs"]),
+        output:
+            html=report(
+                f"{RESULTS}/{_name}/explorer.html",
+                caption="../report/explorer.rst",
+                category=_explorer["label"],
+                subcategory="Explorer",
+                labels={"result": "Explorer: every item, every system", "benchmark": _explorer["label"]},
+            ),
+        params:
+            code=code_fingerprint("gendermt.report.explorer_page", _explorer["module"]),
+            module=_explorer["module"],
+            inputs=_explorer["inputs"],
+            label=_explorer["label"],
+        log:
+            f"{LOGS}/{_name}/explorer.log",
+        conda:
+            "../../envs/core.yaml"
+        script:
+            "../scripts/explore.py"
+
+
 # Only the tables this configuration makes (rules of unconfigured benchmarks exist too).
 REPORT_TABLE_PAGES = {
     csv: {**spec, "html": csv[: -len(".csv")] + ".html"}

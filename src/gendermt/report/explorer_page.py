@@ -10,10 +10,16 @@ linked, and a headless browser can open one.
 from __future__ import annotations
 
 import html
+import importlib
+import logging
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from gendermt.data.io import write_text
 from gendermt.report.explorer import DATA_ID, FORMAT, Explorer, encode, pack
+
+log = logging.getLogger(__name__)
 
 CSS = """
 body{font:13px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#222}
@@ -172,7 +178,7 @@ load().then(function(data){
   document.body.dataset.state="ready";
 }).catch(function(err){el("gmt-error").textContent="The explorer could not load its data: "+err.message;document.body.dataset.state="error";});
 })();
-"""
+"""  # noqa: E501 (a program of one-line functions, as the browser reads it)
 
 
 def page(explorer: Explorer) -> str:
@@ -194,3 +200,12 @@ def page(explorer: Explorer) -> str:
 
 def write_page(explorer: Explorer, path: str | Path) -> None:
     write_text(path, page(explorer))
+
+
+def build_page(module: str, inputs: Mapping[str, Any], path: str | Path) -> None:
+    """Workflow stage: a benchmark's explorer module (``read(**inputs) -> Explorer``) → its
+    page."""
+    explorer = importlib.import_module(module).read(**inputs)
+    write_page(explorer, path)
+    log.info("%s: %d items, %d systems → %s", explorer.benchmark, len(explorer.items),
+             len(explorer.systems), path)

@@ -40,6 +40,11 @@ class Targets:
         # `*_intervals` rule, gendermt.analysis.intervals): benchmark folder → [intervals.csv,
         # pairs.csv]; the scorecard attaches them to its cells
         self.interval_tables: dict[str, list[str]] = {}
+        # each benchmark's explorer page (gendermt.report.explorer): benchmark name →
+        # {"module": its explorer module, "label": its name in the report, "inputs": the
+        # keyword arguments of the module's ``read``, files or ``{system, prompt, path}``
+        # records}; report.smk makes one page job per entry
+        self.explorer_inputs: dict[str, dict[str, Any]] = {}
         # tables of the report: csv path → its report entry; rule report_tables renders each
         # as an HTML page the report shows inline (Snakemake shows CSVs only as download links)
         self.report_tables: dict[str, dict] = {}
