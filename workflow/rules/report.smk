@@ -24,16 +24,7 @@ for _pattern, _spec in list(REPORT_TABLES.items()):
 # Each benchmark's explorer (gendermt.report.explorer): every item with each system's output
 # side by side, the gold and what was read, filters, in one self-contained page; its module and
 # the inputs of its `read` come from the benchmark's rule file (EXPLORER_INPUTS).
-def explorer_files(inputs: dict) -> list[str]:
-    """The files among an explorer's inputs: paths, lists of paths, run records' paths."""
-    found = []
-    for value in inputs.values():
-        for one in value if isinstance(value, list) else [value]:
-            if isinstance(one, dict) and "path" in one:
-                found.append(one["path"])
-            elif isinstance(one, str) and one.startswith(f"{RESULTS}/"):
-                found.append(one)
-    return found
+from gendermt.workflow.targets import explorer_files
 
 
 for _name, _explorer in EXPLORER_INPUTS.items():
@@ -44,7 +35,7 @@ for _name, _explorer in EXPLORER_INPUTS.items():
             f"explorer_{_name.replace('-', '_')}"
         localrule: True
         input:
-            explorer_files(_explorer["inputs"]),
+            explorer_files(_explorer["inputs"], RESULTS),
         output:
             html=report(
                 f"{RESULTS}/{_name}/explorer.html",

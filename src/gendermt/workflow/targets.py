@@ -128,3 +128,16 @@ class Targets:
         except GenderMTError as exc:
             raise WorkflowError(str(exc)) from exc
         return self.targets
+
+
+def explorer_files(inputs: dict[str, Any], results: str) -> list[str]:
+    """The files among an explorer's inputs (EXPLORER_INPUTS' ``inputs``): paths under the run's
+    results folder, alone or in lists, and the paths of run records (``{…, "path"}``, and a
+    GAMBIT run's ``assignments``)."""
+    found = []
+    for value in inputs.values():
+        for one in value if isinstance(value, list) else [value]:
+            paths = ([one[k] for k in ("path", "assignments") if k in one]
+                     if isinstance(one, dict) else [one])
+            found.extend(p for p in paths if isinstance(p, str) and p.startswith(f"{results}/"))
+    return found
