@@ -99,6 +99,12 @@ def main() -> None:
             sys.exit("the page rendered no rows")
         marks.append(int(re.search(r'data-render-ms="(\d+)"', dom).group(1)) / 1000)
         walls.append(wall - base)
+    # the heaviest view: every language, a search through every output, systems disagree
+    _, dom = chromium(out.as_uri() + "#run=all&q=the&d=1")
+    heavy = int(re.search(r'data-render-ms="(\d+)"', dom).group(1)) / 1000
+    found = re.search(r"<b>(\d+)</b> of (\d+) items", dom)
+    print(f"heaviest view (all languages, search 'the', systems disagree): {found.group(1)} of "
+          f"{found.group(2)} rows match; first render at {heavy:.2f} s (page mark)")
     # one sentence's view: every system's output of it on the page
     item = explorer.items[0]
     _, dom = chromium(out.as_uri() + f"#run={item.run}&q={item.item_id}")
