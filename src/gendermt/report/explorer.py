@@ -110,8 +110,10 @@ def encode(explorer: Explorer) -> dict[str, Any]:
                             f"{', '.join(unknown)}")
     strings = _Strings()
     runs = list(dict.fromkeys(item.run for item in explorer.items))
-    groups = list(dict.fromkeys([*explorer.groups,
-                                 *(g for item in explorer.items for g in item.groups)]))
+    # the explorer's groups first, in its order; only those some item has
+    groups = [g for g in dict.fromkeys([*explorer.groups,
+                                        *(g for item in explorer.items for g in item.groups)])
+              if any(g in item.groups for item in explorer.items)]
     texts = list(dict.fromkeys(t for item in explorer.items for t in item.texts))
     run_index = {run: i for i, run in enumerate(runs)}
     items: dict[str, Any] = {
