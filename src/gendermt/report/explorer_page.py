@@ -73,7 +73,7 @@ async function load(){
   return JSON.parse(await new Response(stream).text());
 }
 function parseHash(){
-  var st={run:"0",q:"",gold:"",c:"",d:false,p:0,g:{},sys:null};
+  var st={run:null,q:"",gold:"",c:"",d:false,p:0,g:{},sys:null};
   location.hash.replace(/^#/,"").split("&").forEach(function(kv){
     if(!kv)return;var i=kv.indexOf("="),k=decodeURIComponent(i<0?kv:kv.slice(0,i)),v=i<0?"":decodeURIComponent(kv.slice(i+1));
     if(k==="run")st.run=v;else if(k==="q")st.q=v;else if(k==="gold")st.gold=v;else if(k==="c")st.c=v;
@@ -89,7 +89,8 @@ function writeHash(){
   if(state.c)parts.push("c="+state.c);if(state.d)parts.push("d=1");
   if(state.sys)parts.push("sys="+state.sys.map(encodeURIComponent).join(","));
   if(state.p)parts.push("p="+(state.p+1));
-  history.replaceState(null,"","#"+parts.join("&"));
+  // a page shown from a data: or blob: address (the report's frame) may not rewrite it
+  try{history.replaceState(null,"","#"+parts.join("&"));}catch(e){}
 }
 function options(values,selected,all){
   return '<option value="">'+esc(all)+'</option>'+values.map(function(v){return '<option'+(v===selected?" selected":"")+' value="'+esc(v)+'">'+esc(v)+'</option>';}).join("");
@@ -97,7 +98,7 @@ function options(values,selected,all){
 function distinct(col){var seen={},out=[];for(var k=0;k<col.length;k++){var v=col[k];if(v>=0&&!seen[v]){seen[v]=1;out.push(S[v]);}}return out.sort();}
 function shown(){return D.systems.map(function(s,i){return i;}).filter(function(i){return !state.sys||state.sys.indexOf(D.systems[i])>=0;});}
 function matches(){
-  var I=D.items,run=state.run==="all"?-1:parseInt(state.run,10),out=[],sys=shown(),q=state.q.toLowerCase();
+  var I=D.items,run=state.run==="all"?-1:D.runs.indexOf(state.run),out=[],sys=shown(),q=state.q.toLowerCase();
   var gold=state.gold?S.indexOf(state.gold):-2,gf=[];
   D.groups.forEach(function(g,j){if(state.g[g])gf.push([I.groups[j],S.indexOf(state.g[g])]);});
   if(q&&!low)low=S.map(function(t){return t.toLowerCase();});
@@ -146,7 +147,7 @@ function render(){
   writeHash();
 }
 function filters(){
-  var I=D.items,h='<label>run <select id="f-run"><option value="all">all</option>'+D.runs.map(function(r,i){return '<option value="'+i+'"'+(String(i)===state.run?" selected":"")+'>'+esc(r)+'</option>';}).join("")+'</select></label>';
+  var I=D.items,h='<label>run <select id="f-run">'+options(D.runs,state.run,"all").replace('value=""','value="all"')+'</select></label>';
   h+='<label>'+esc(D.gold_label)+' <select id="f-gold">'+options(distinct(I.gold).filter(function(v){return v!=="";}),state.gold,"any")+'</select></label>';
   D.groups.forEach(function(g,j){h+='<label>'+esc(g)+' <select data-group="'+esc(g)+'">'+options(distinct(I.groups[j]),state.g[g]||"","any")+'</select></label>';});
   h+='<label>correct <select id="f-c">'+[["","any"],["wrong","a system wrong"],["right","all right"],["allwrong","all wrong"],["split","right and wrong"],["none","no verdict"]].map(function(o){return '<option value="'+o[0]+'"'+(o[0]===state.c?" selected":"")+'>'+o[1]+'</option>';}).join("")+'</select></label>';
@@ -171,7 +172,7 @@ function filters(){
 load().then(function(data){
   if(data.format!==FORMAT)throw new Error("data format "+data.format+", page expects "+FORMAT);
   D=data;S=D.strings;state=parseHash();
-  if(state.run!=="all"&&!(parseInt(state.run,10)<D.runs.length)){var i=D.runs.indexOf(state.run);state.run=i>=0?String(i):"0";}
+  if(state.run!=="all"&&D.runs.indexOf(state.run)<0)state.run=D.runs[0];
   el("gmt-reading").textContent=D.reading;
   filters();render();
   document.body.dataset.renderMs=String(Math.round(performance.now()));
