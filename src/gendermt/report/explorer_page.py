@@ -23,8 +23,7 @@ log = logging.getLogger(__name__)
 
 CSS = """
 body{font:13px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#222}
-header{padding:8px 12px;background:#f4f6fa;border-bottom:1px solid #d8dde6;position:sticky;
-top:0;z-index:2}
+header{padding:8px 12px;background:#f4f6fa;border-bottom:1px solid #d8dde6}
 h1{font-size:16px;margin:0 0 4px}
 .reading{color:#444;margin:0 0 6px;max-width:70em}
 .filters{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center}
@@ -129,7 +128,9 @@ function cell(o,k){
     '<br><span class="read v'+c+'">'+esc(r||"nothing read")+'</span>'+(e?'<div class="ev">'+esc(e)+'</div>':"")+'</td>';
 }
 function render(){
-  var rows=matches(),sys=shown(),I=D.items,pages=Math.max(1,Math.ceil(rows.length/PAGE));
+  var rows=matches(),I=D.items,pages=Math.max(1,Math.ceil(rows.length/PAGE));
+  // the systems shown that have an output of some matching item (not Apertium en-es in French)
+  var sys=shown().filter(function(i){var c=D.outputs[i].correct;for(var j=0;j<rows.length;j++)if(c[rows[j]]!==" ")return true;return !rows.length;});
   if(state.p>=pages)state.p=pages-1;
   var sum=sys.map(function(i){var o=D.outputs[i],r=0,n=0;rows.forEach(function(k){var c=o.correct[k];if(c==="1"||c==="0"){n++;if(c==="1")r++;}});
     return '<span>'+esc(D.systems[i])+': <b>'+(n?(100*r/n).toFixed(1)+"%%":"–")+'</b> right of '+n+'</span>';}).join("");
