@@ -38,8 +38,9 @@ def read(runs: Sequence[Mapping[str, Any]], reader: str = "corrected",
                 read=text_or_none(rec.get("predicted")) or "",
                 correct=bool(rec["correct"]) if text_or_none(rec.get("correct")) else None,
                 evidence=_evidence(rec))
+    order = {r["prompt"]: i for i, r in reversed(list(enumerate(runs)))}
     return Explorer("WinoMT", READING.format(reader=reader), systems_in(runs, systems),
-                    sorted(items.values(), key=lambda i: (_order(runs, i.run), i.item_id)),
+                    sorted(items.values(), key=lambda i: (order[i.run], i.item_id)),
                     gold_label="gold gender", groups=["stereotype", "entity"])
 
 
@@ -51,7 +52,3 @@ def _evidence(rec: Mapping[str, Any]) -> str:
     if rec.get("artefact") is True:
         evidence += " (an alignment artefact)"
     return evidence
-
-
-def _order(runs: Sequence[Mapping[str, Any]], prompt: str) -> int:
-    return [r["prompt"] for r in runs].index(prompt)
