@@ -22,7 +22,9 @@ NEOGATE_DOWNSTREAM = {"neogate_data", "neogate_inputs", "translate", "extract", 
                       "report_tables_scorecard",
                       # every benchmark's output checks and their report pages
                       "output_checks", "report_tables_output_checks",
-                      "report_tables_finish_reasons"}
+                      "report_tables_finish_reasons",
+                      # its explorer page (every item, each system's output)
+                      "explorer_neogate"}
 
 
 @pytest.fixture

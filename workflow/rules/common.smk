@@ -134,6 +134,8 @@ _TARGETS = Targets(RESULTS, lambda: workflow.current_basedir.get_path_or_uri(sec
 TARGETS = _TARGETS.targets
 # what a benchmark's scorecard reader reads beyond its tables, by keyword (its rule file)
 SCORECARD_INPUTS = _TARGETS.scorecard_inputs
+# each benchmark's explorer page: its module and the inputs of its `read` (its rule file)
+EXPLORER_INPUTS = _TARGETS.explorer_inputs
 # each benchmark's intervals and paired tests of its headline figures (`*_intervals` rule)
 INTERVAL_TABLES = _TARGETS.interval_tables
 # csv path → its report entry; rule report_tables renders each as an HTML page
