@@ -35,9 +35,6 @@ BENCHMARK_PLACEHOLDERS = {"benchmark", "name", "bench", "pkg"}
 PLACEHOLDER = re.compile(r"<([^<>]*)>|\{([^{}]*)\}")
 #: paths the docs name that a user (or a run) writes, not the repository
 WRITTEN_BY_USERS: set[str] = set()
-#: pages another change of the same issue writes (docs/ path → that change): a link to one
-#: may precede the page; once the page is there, its links and anchors are checked as any
-PAGES_WRITTEN_ELSEWHERE: dict[str, str] = {"docs/run.md": "`gendermt run` (issue 53, item 1)"}
 
 FENCE = re.compile(r"^(```|~~~).*?^\1", re.M | re.S)
 INLINE_CODE = re.compile(r"(`+)(.+?)\1", re.S)
@@ -157,18 +154,11 @@ def _name(path: Path) -> str:
     return str(path.relative_to(ROOT))
 
 
-def _written_elsewhere(doc: Path, target: str) -> bool:
-    """A link to a page another change writes, while that page is not there yet."""
-    path = (doc.parent / target).resolve()
-    return not path.exists() and any(path == (ROOT / p).resolve()
-                                     for p in PAGES_WRITTEN_ELSEWHERE)
-
-
 @pytest.mark.parametrize("doc", documents(), ids=_name)
 def test_every_relative_link_exists(doc: Path):
     text = doc.read_text(encoding="utf-8")
     missing = [f"{_name(doc)}:{line}: {target}" for line, target in relative_links(text)
-               if not (doc.parent / target).exists() and not _written_elsewhere(doc, target)]
+               if not (doc.parent / target).exists()]
     assert not missing, "links to nothing:\n" + "\n".join(missing)
 
 
