@@ -71,7 +71,10 @@ def test_the_shipped_configs_pass_every_check(path, monkeypatch, tmp_path):
         pytest.skip(f"{path.name} reads the public data in ../shared/data, which is not here")
     monkeypatch.chdir(ROOT)
     systems = yaml.safe_load((ROOT / "config/study/systems.yaml").read_text())["systems"]
-    config["systems"] = {**systems, **config.get("systems", {})}
+    # merged as Snakemake merges config files: a study's entry of a shared system (a price,
+    # a budget) is merged into systems.yaml's, not put in its place
+    config["systems"] = {**systems, **{name: {**systems.get(name, {}), **spec}
+                                       for name, spec in config.get("systems", {}).items()}}
     check_schema(config, SCHEMA)
     # as at start-up: the declared data sets a config names are put in a data cache first
     # (here from ../shared/data; gendermt.data.datasets), their references replaced by its paths

@@ -122,6 +122,8 @@ system_prompts = _RUNS.system_prompts
 shares_source_translation_of = _RUNS.shares_source_translation_of
 source_translation_of, source_inputs_of = _RUNS.source_translation_of, _RUNS.source_inputs_of
 source_gpus, translation_gpus = _RUNS.source_gpus, _RUNS.translation_gpus
+paid_work_of, paid_work_inputs = _RUNS.paid_work_of, _RUNS.paid_work_inputs
+paid_work_jobs = _RUNS.paid_work_jobs
 
 # --- targets and the report's tables and figures (gendermt.workflow.targets) ---------------
 _TARGETS = Targets(RESULTS, lambda: workflow.current_basedir.get_path_or_uri(secret_free=True),
@@ -141,7 +143,9 @@ output_checks_table = _TARGETS.output_checks_table
 
 def all_targets() -> list[str]:
     """TARGETS, once every file a planned run's systems need is found: checked here, after
-    every rule file has set its runs, before anything is planned."""
+    every rule file has set its runs, before anything is planned. The characters and cost
+    of the commercial MT services' runs are stated here too (`snakemake -n` included)."""
+    startup.state_paid_work(config, RESULTS, run_records, workflow.is_main_process)
     return _TARGETS.all_targets(config, {b: run_records(b) for b in BENCHMARK_CONFIG})
 
 

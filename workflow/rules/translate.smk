@@ -30,6 +30,8 @@ rule translate:
         stored=stored_outputs_of,
         model_files=model_files_of,
         source_translations=source_translation_of,
+        # a commercial MT service's jobs wait for the count of all its jobs (rule paid_work)
+        paid_work=paid_work_of,
     output:
         # protected: hours of GPU time; a change that would redo them stops the run instead,
         # for root too (gendermt.workflow.protection; docs/cache.md)
@@ -54,6 +56,30 @@ rule translate:
         "../../envs/translate.yaml"
     script:
         "../scripts/translate.py"
+
+
+# Before the first request of a commercial MT service: the characters and cost of ALL its
+# jobs (every benchmark and language: max_characters is a budget per system), from their built
+# inputs less the request cache's answers; over a system's max_characters it fails, and no
+# service job (each takes this file as an input) sends anything. Runs no model: no benchmark.
+rule paid_work:
+    input:
+        paid_work_inputs,
+    output:
+        f"{RESULTS}/paid_work.json",
+    params:
+        code=code_fingerprint("gendermt.translation.paid_work", "gendermt.data.io",
+                              "gendermt.translation.cache"),
+        # per job: system, benchmark, request file and the settings that change the count
+        # (requests' cache keys, price, max_characters; not concurrency or timeouts)
+        jobs=lambda wildcards: paid_work_jobs(),
+    log:
+        f"{LOGS}/paid_work.log",
+    localrule: True
+    conda:
+        "../../envs/core.yaml"
+    script:
+        "../scripts/paid_work.py"
 
 
 # Stage 3b: hypotheses from the raw outputs (post-processing steps), cheap and unprotected,
@@ -115,6 +141,7 @@ rule translate_sources:
     input:
         inputs=source_inputs_of,
         data=f"{RESULTS}/{{benchmark}}/data.parquet",
+        paid_work=paid_work_of,
     output:
         requests=f"{RESULTS}/{{benchmark}}/sources/{{system}}.inputs.jsonl",
         translations=f"{RESULTS}/{{benchmark}}/sources/{{system}}.jsonl",

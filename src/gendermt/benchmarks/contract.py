@@ -25,6 +25,17 @@ module       what it does                                           entry point
 ``scorecard`` the scorecard's figures, read from the tables          ``read``
 ===========  =====================================================  ==================
 
+Optional hook, by module name (not a field of :class:`Benchmark`, nor an entry of a package's
+``contract.py``: those modules are part of data stages' code fingerprints, and a new field
+would rerun every data stage): a package's ``sources`` module with ``source_texts(name,
+spec, prompts) -> {prompt: {target language: [source text, ...]}}`` or None, the plain
+source texts each prompt's run would send a system that reads only the source, read from the
+config block's data files without running the workflow (the paid-work estimate of commercial
+MT services at start-up, before their inputs are built; None: no estimate, e.g. under a
+``subset``). It must be cheap (no pandas, each file read once): start-up runs it on every
+``snakemake`` call that plans a service system (``gendermt.translation.paid_work.
+estimated_sources``).
+
 Aggregate stages receive their runs as records (``[{"system", "prompt", "path", ...}]``) from
 the rule, never by parsing paths.
 """

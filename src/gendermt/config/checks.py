@@ -64,15 +64,17 @@ def check_schema(config: Mapping[str, Any], schema: Mapping[str, Any] | str | Pa
 
 
 def check_key_names(config: Any, where: str = "") -> None:
-    """Every ``api_key_env`` in the config (at any depth) names an environment variable;
-    one that does not is most likely the key itself, refused without being shown."""
+    """Every ``api_key_env`` (and any other ``*_env`` setting, such as an MT service's
+    ``token_env``) in the config (at any depth) names an environment variable; one that does
+    not is most likely the key itself, refused without being shown."""
     from gendermt.translation.backends import KEY_NOT_SHOWN, plausible_env_name
 
     if isinstance(config, Mapping):
         for name, value in config.items():
             key = f"{where}.{name}" if where else str(name)
-            if name == "api_key_env" and not plausible_env_name(value):
-                raise GenderMTError(f"{key}: {KEY_NOT_SHOWN}")
+            if isinstance(name, str) and name.endswith("_env") and \
+                    not plausible_env_name(value):
+                raise GenderMTError(f"{key}: {KEY_NOT_SHOWN.replace('api_key_env', name)}")
             check_key_names(value, key)
     elif isinstance(config, list):
         for index, value in enumerate(config):

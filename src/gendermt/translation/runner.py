@@ -180,6 +180,8 @@ def translate_records(records: list[dict], backend: Backend, system: str, output
     job = _open_job(system, records, requests, backend, output, cache_dir)
     cached = _answers_at_hand(job, shared)
     job.to_send = job.engine.to_send
+    if job.to_send:  # a paid service states (and may refuse) what it is about to send
+        backend.before_sending(job.to_send)
     job.this_run = _run_record(job.run_id, system, benchmark,
                                records[0]["prompt"] if records else "")
     t0 = time.perf_counter()

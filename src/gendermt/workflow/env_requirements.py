@@ -39,6 +39,7 @@ DISTRIBUTION_OF: dict[str, str] = {
     "comet": "unbabel-comet",
     "google": "protobuf",
     "llama_cpp": "llama-cpp-python",
+    "azure": "azure-ai-translation-text",  # microsoft-translator (azure.core comes with it)
 }
 
 #: conda-forge package → PyPI distribution, where they differ (the env check builds from

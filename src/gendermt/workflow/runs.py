@@ -126,6 +126,30 @@ class Runs:
             prompt=self.system_prompts(wildcards.benchmark, wildcards.system),
         )
 
+    # --- the paid work of commercial MT-service systems, counted over all their jobs before
+    # the first request (gendermt/translation/paid_work.py) -----------------------------------
+    def paid_work_jobs(self) -> list[dict]:
+        """{system, benchmark, inputs, settings} of every translation run of a service
+        system (the paid_work job's params: its settings that change the count only)."""
+        from gendermt.translation.paid_work import service_jobs
+
+        config = {"benchmarks": self.benchmarks, "systems": self.systems}
+        return service_jobs(config, self.results, self.run_records)
+
+    def paid_work_inputs(self, wildcards: Any = None) -> list[str]:
+        """The request files of every translation run of a service system (once each)."""
+        return sorted({j["inputs"] for j in self.paid_work_jobs()})
+
+    def paid_work_of(self, wildcards: Any) -> list:
+        """``paid_work.json`` for a service system's translation jobs (they wait for the count
+        of all its jobs), [] for every other system (their jobs' inputs are unchanged);
+        ancient: a recount (a benchmark added) reruns no translation."""
+        from gendermt.translation.paid_work import is_service_system
+
+        if not is_service_system(self.systems[wildcards.system]):
+            return []
+        return [ancient(f"{self.results}/paid_work.json")]
+
     def source_gpus(self, wildcards: Any) -> int:
         """GPUs of a system's job over the distinct sources."""
         return system_gpus(self.systems[wildcards.system])

@@ -23,7 +23,7 @@ from gendermt.config.run_record import DEFAULT_CONFIG, check_config_files
 from gendermt.data.datasets import read_by as datasets_read_by
 from gendermt.data.datasets import resolve_config as resolve_datasets
 from gendermt.data.sources import Hasher, check_sources, identity
-from gendermt.translation.backends import unset_api_keys
+from gendermt.translation.backends import settings_on, unset_api_keys
 from gendermt.translation.cache import check_file as check_cache_file
 from gendermt.translation.cache import configured_dir
 from gendermt.workflow.dag_guard import check_planned_inputs
@@ -129,7 +129,89 @@ def before_jobs(workflow: Any, config: dict, results: str, systems: dict) -> Non
         if locked:
             raise WorkflowError(stop_message(locked))
     # A system about to translate whose API key is not in the environment stops here too.
-    unset = unset_api_keys(systems, [j.wildcards_dict["system"] for j in jobs
-                                     if j.rule.name in ("translate", "translate_sources")])
+    translating = [j for j in jobs if j.rule.name in ("translate", "translate_sources")]
+    unset = unset_api_keys(systems, [j.wildcards_dict["system"] for j in translating])
     if unset:
         raise WorkflowError("\n".join(unset))
+    paid_work(config, translating)
+
+
+def _mt_service(config: dict) -> Any:
+    """The MT-service module where a configured system is an MT service (their backends'
+    modules import it), else None: a config without one imports nothing more."""
+    from gendermt.translation.backends import BACKENDS
+
+    for settings in config["systems"].values():
+        BACKENDS.get(settings.get("backend", ""))  # imported already by the config checks
+    return sys.modules.get("gendermt.translation.backends.mt_service")
+
+
+def _statement(mt_service: Any, config: dict, planned: list) -> tuple[list[str], list[str]]:
+    try:
+        return mt_service.startup_statement(config["systems"], planned, configured_dir(config))
+    except GenderMTError as exc:  # a language the service has no code for
+        raise WorkflowError(str(exc)) from exc
+
+
+def paid_work(config: dict, jobs: list[Any]) -> None:
+    """A ``max_characters`` of a commercial MT service system that its planned jobs would
+    exceed (counted from their built inputs, less what the request cache answers, each
+    distinct request once; no network) stops the run here, before any job runs."""
+    mt_service = _mt_service(config)
+    if mt_service is None:
+        return
+    planned = []
+    for j in jobs:
+        system, benchmark = j.wildcards_dict["system"], j.wildcards_dict["benchmark"]
+        inputs = j.input.get("inputs") if hasattr(j.input, "get") else None
+        for path in ([inputs] if isinstance(inputs, str) else list(inputs or [])):
+            planned.append((system, str(path), settings_on(config, benchmark, system)))
+    _, errors = _statement(mt_service, config, planned)
+    if errors:
+        raise WorkflowError("\n".join(errors))
+
+
+def state_paid_work(config: dict, results: str, run_records: Any, main_process: bool) -> None:
+    """Before anything is planned (``snakemake -n`` too): per commercial MT service system,
+    the characters its configured runs would send and their cost, counted from the runs'
+    built inputs (``results/<run>/<benchmark>/inputs/<prompt>.jsonl``) less what the
+    request cache answers, printed; where inputs are not built yet, estimated from the
+    data files (the benchmark's ``source_texts`` hook), else named as not counted. No
+    network, no key. (The ``paid_work`` job counts exactly and stops over
+    ``max_characters`` before the first request; :func:`paid_work` at onstart too.)"""
+    mt_service = _mt_service(config) if main_process else None
+    if mt_service is None:
+        return
+    planned = []
+    sources: dict[str, Any] = {}
+    for benchmark in config["benchmarks"]:
+        for r in run_records(benchmark):
+            settings = settings_on(config, benchmark, r["system"])
+            inputs = f"{results}/{benchmark}/inputs/{r['prompt']}.jsonl"
+            estimate = None
+            if mt_service.is_service(settings) and not Path(inputs).is_file():
+                estimate = _estimate(config, benchmark, r["prompt"], sources)
+            planned.append((r["system"], inputs, settings, estimate))
+    lines, _ = _statement(mt_service, config, planned)
+    for line in lines:
+        print(f"gendermt: {line}", file=sys.stderr)
+
+
+def _estimate(config: dict, benchmark: str, prompt: str, sources: dict[str, Any]
+              ) -> list[tuple[str, str, str]] | None:
+    """A prompt's requests estimated from the benchmark's data (its ``SOURCE_TEXTS`` hook,
+    asked once a benchmark for all its prompts), or None. (The source language is a
+    placeholder: the estimate counts distinct texts per target language.)"""
+    from gendermt.translation.paid_work import estimated_sources
+
+    if benchmark not in sources:
+        spec = config["benchmarks"][benchmark]
+        try:
+            sources[benchmark] = estimated_sources(benchmark, spec,
+                                                   list(spec.get("prompts", [])))
+        except (GenderMTError, OSError):  # the data stage names what is wrong with it
+            sources[benchmark] = None
+    found = (sources[benchmark] or {}).get(prompt)
+    if found is None:
+        return None
+    return [(text, "en", lang) for lang, texts in found.items() for text in texts]

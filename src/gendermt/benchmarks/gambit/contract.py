@@ -32,7 +32,7 @@ CONTRACTS = (
             "references.labour.el": "resources/gambit/references/labour-example-el.csv",
             "references.stereotype": "resources/gambit/references/stereotype-example.csv",
             # the study's stored Google Translate outputs (config/study/gambit.yaml)
-            "/systems.google-translate.path":
+            "/systems.googletrans.path":
                 "resources/gambit/translations/masculine-default/{prompt}.tsv",
         },
         data_keys=(

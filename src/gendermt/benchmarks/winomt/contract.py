@@ -40,8 +40,9 @@ CONTRACTS = (
                 settings={"source_mismatch": ("error", "warn")},
             ),
         },
-        # alignment_corpus: a whole-file system's backend can give the whole set
-        check="gendermt.benchmarks.winomt.whole_file:check",
+        # alignment_corpus: a whole-file system's backend can give the whole set; compare:
+        # pairs of the benchmark's systems sharing a language
+        check="gendermt.benchmarks.winomt.compare:check",
         cli="gendermt.benchmarks.winomt.cli",
         commands=("gendermt.benchmarks.winomt.align_cli",),
         scorecard=Scorecard(
@@ -71,5 +72,10 @@ CONTRACTS = (
             "winomt/tables/summary": ("Accuracy, ΔG, ΔS", ""),
             "winomt/figures/systems": ("Accuracy, ΔG, ΔS per system", ""),
         },
+        # the pairs of `compare:`, one table and figure per target language
+        label_patterns=(
+            ("winomt/tables/compare_(\\w+)", ("Change per system pair, {0}", "")),
+            ("winomt/figures/compare_(\\w+)", ("Change per system pair, {0}", "")),
+        ),
     ),
 )

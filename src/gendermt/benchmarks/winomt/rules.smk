@@ -603,3 +603,91 @@ rule winomt_adjectives_figure:
         "../../../../envs/plot.yaml"
     script:
         "scripts/adjectives_figure.py"
+
+# Pairs of systems compared on the same sentences (`compare:`, e.g. a service's 2019 published
+# output → the live service): per target language a table and a figure of each one's accuracy
+# and ΔG and the change with its paired interval (gendermt.benchmarks.winomt.compare).
+from gendermt.benchmarks.winomt.compare import compare_languages, pair_languages, pairs_of
+
+WINOMT_COMPARE = pairs_of(WINOMT)
+WINOMT_COMPARE_LANGS = compare_languages(WINOMT)
+# the headline reader's per-sentence table of each compared system in each language it runs
+WINOMT_COMPARE_RUNS = [
+    {
+        "system": system,
+        "lang": lang,
+        "path": f"{RESULTS}/winomt/gender/{WINOMT_READERS[0]}/{system}/{lang}.parquet",
+    }
+    for system, lang in dict.fromkeys(
+        (pair[side], lang)
+        for pair in WINOMT_COMPARE
+        for lang in pair_languages(WINOMT, pair)
+        for side in ("before", "after")
+    )
+]
+
+if WINOMT_COMPARE:
+    TARGETS.extend(
+        expand(f"{RESULTS}/winomt/tables/compare_{{lang}}.csv", lang=WINOMT_COMPARE_LANGS)
+        + expand(
+            f"{RESULTS}/winomt/figures/compare_{{lang}}.{{ext}}",
+            lang=WINOMT_COMPARE_LANGS,
+            ext=["png", "pdf"],
+        )
+    )
+
+    localrules: winomt_compare, winomt_compare_figures
+
+    rule winomt_compare:
+        input:
+            tables=[run["path"] for run in WINOMT_COMPARE_RUNS],
+        output:
+            **{
+                f"csv_{lang}": table_report(
+                    f"{RESULTS}/winomt/tables/compare_{lang}.csv",
+                    caption="report/compare.rst",
+                    category="WinoMT",
+                    subcategory="Tables",
+                )
+                for lang in WINOMT_COMPARE_LANGS
+            },
+            **{f"md_{lang}": f"{RESULTS}/winomt/tables/compare_{lang}.md" for lang in WINOMT_COMPARE_LANGS},
+        params:
+            code=code_fingerprint(
+                "gendermt.benchmarks.winomt.compare",
+                "gendermt.benchmarks.winomt.intervals",
+                "gendermt.analysis.resample",
+            ),
+            pairs=WINOMT_COMPARE,
+            runs=WINOMT_COMPARE_RUNS,
+            reader=WINOMT_READERS[0],
+            bootstrap=statistics_settings().get("bootstrap", {}),
+        log:
+            f"{LOGS}/winomt/compare.log",
+        conda:
+            "../../../../envs/core.yaml"
+        script:
+            "scripts/compare.py"
+
+    rule winomt_compare_figures:
+        input:
+            **{f"csv_{lang}": f"{RESULTS}/winomt/tables/compare_{lang}.csv" for lang in WINOMT_COMPARE_LANGS},
+        output:
+            **{
+                f"png_{lang}": figure_report(
+                    f"{RESULTS}/winomt/figures/compare_{lang}.png",
+                    caption="report/compare_figure.rst",
+                    category="WinoMT",
+                    subcategory="Figures",
+                )
+                for lang in WINOMT_COMPARE_LANGS
+            },
+            **{f"pdf_{lang}": f"{RESULTS}/winomt/figures/compare_{lang}.pdf" for lang in WINOMT_COMPARE_LANGS},
+        params:
+            code=code_fingerprint("gendermt.benchmarks.winomt.compare_figures"),
+        log:
+            f"{LOGS}/winomt/compare_figures.log",
+        conda:
+            "../../../../envs/plot.yaml"
+        script:
+            "scripts/compare_figures.py"

@@ -31,7 +31,12 @@ BACKEND_CLASSES: dict[str, str] = {
     "hf-causal": "gendermt.translation.backends.hf:HFCausal",
     "vllm": "gendermt.translation.backends.vllm_backend:VLLM",
     "openai-compatible": "gendermt.translation.backends.openai_api:OpenAICompatible",
+    "deepl": "gendermt.translation.backends.deepl_api:DeepL",
+    "google-translate": "gendermt.translation.backends.google_translate:GoogleTranslate",
     "apertium": "gendermt.translation.backends.apertium:Apertium",
+    # issue 50, paid MT services on mt_service.MTService: extras `microsoft`, `amazon`
+    "microsoft-translator": "gendermt.translation.backends.microsoft:MicrosoftTranslator",
+    "amazon-translate": "gendermt.translation.backends.amazon:AmazonTranslate",
 }
 #: Backend name → the module that implements it (for code fingerprints).
 BACKEND_MODULES: dict[str, str] = {n: spec.partition(":")[0]
@@ -146,6 +151,10 @@ def unset_api_keys(systems: dict[str, dict[str, Any]], names: Any) -> list[str]:
         elif env and not os.environ.get(str(env)):
             found.append(f"systems.{name}.api_key_env: the environment variable {env} is not "
                          f"set; export it with the API key before running")
+        cls = BACKENDS.get((systems.get(name) or {}).get("backend", ""))
+        if cls is not None:  # a vendor's credential chain, other variables (Backend hook)
+            found.extend(f"systems.{name}: {line}"
+                         for line in cls.missing_credentials(systems[name]))
     return found
 
 

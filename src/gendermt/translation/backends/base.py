@@ -129,6 +129,18 @@ class Backend(ABC):
         #: Seconds the job spent loading the model (0: nothing to load, or not yet).
         self.load_seconds: float = 0.0
 
+    @classmethod
+    def missing_credentials(cls, settings: dict[str, Any]) -> list[str]:
+        """What a system of these settings lacks to authenticate, one line each (checked at
+        start-up besides ``api_key_env``: a vendor's credential chain); none by default."""
+        return []
+
+    def before_sending(self, requests: list[Request]) -> None:
+        """Called once before the first of ``requests`` (those the job will send: not
+        answered by the request cache or the partial file) is sent; a paid service states
+        their characters and cost here and may refuse them (``max_characters``)."""
+        return None
+
     def finish_reason_of(self, index: int, request: Request) -> str:
         """Why the output at ``index`` of the batch just answered ended (``n/a`` where the
         backend does not say: it does not generate)."""
