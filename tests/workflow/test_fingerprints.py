@@ -185,9 +185,9 @@ def test_the_rules_of_the_benchmarks_the_default_does_not_configure(study_plans)
         assert all_faults(found, merged(*study_files(study))) == [], study
     # a stored system in WinoMT's format: its translation jobs declare the code of the
     # format's reader, which the stored backend loads by name from WinoMT's contract
-    from gendermt.workflow.fingerprints import content_fingerprint
+    from gendermt.workflow.fingerprints import source_fingerprint
 
-    reader = content_fingerprint("gendermt.benchmarks.winomt.stored_format")
+    reader = source_fingerprint("gendermt.benchmarks.winomt.stored_format")
     in_format = []
     for study, found in plans.items():
         systems = merged(*study_files(study))["systems"]

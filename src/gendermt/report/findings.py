@@ -138,8 +138,8 @@ PENDING_LLM = ("No LLM has run in this study yet: the Gemma 3 270M few-shot rows
 
 #: WinoMT's tables the page reads beside the scorecard (the reader's signature, the paper's
 #: Table 2 beside each reader, the occupations that carry ΔS).
-WINOMT_TABLES = ("summary", "readers", "occupations", "validation", "validation_people",
-                 "paper", "adjectives")
+WINOMT_TABLES = ("summary", "readers", "occupations", "validation", "validation_heldout",
+                 "validation_people", "paper", "adjectives")
 #: Occupations named per system and language as carrying its ΔS (largest contributions).
 TOP_OCCUPATIONS = 3
 #: Where the labelled sample and its protocol are described.
@@ -597,6 +597,12 @@ VALIDATION_SETS = (
      "compared with them, not by native speakers), Wilson 95 % intervals; \"sure rows\": "
      "those the annotators did not flag as uncertain. The readers read the same entities of "
      "the run's own readings (links of the whole file)."),
+    ("validation_heldout", "WinoMT: the readers against a held-out labelled sample",
+     "Agreement (%) of each reader with a second, held-out Italian sample labelled the same "
+     f"way ({LABELS_PAGE}, \"Italian, held out\": 30 entities per published system, none of "
+     "the first sample's sentences; drawn and labelled after the first Italian comparison, "
+     "under the protocol's rule 10, the unmarked \"someone\" pronoun neutral), Wilson 95 % "
+     "intervals; \"sure rows\": those the annotator did not flag as uncertain."),
     ("validation_people", "WinoMT: the readers against people's labels",
      "Agreement (%) of each reader with the gender labels the WinoMT authors' native-speaker "
      "annotators wrote (resources/winomt/people, from gabrielStanovsky/mt_gender at the "

@@ -179,6 +179,19 @@ def content_fingerprint(module: str, *more: str) -> str:
     return found
 
 
+def source_fingerprint(module: str) -> str:
+    """The fingerprint of ``module``'s own source, not of what it imports (a stored format's
+    reader: the backend helpers it calls are versioned by their backend's
+    ``request_version``, and a new backend in the registry must not redo stored outputs)."""
+    path = _file_of(module)
+    if path is None:
+        raise ValueError(f"{module}: no such gendermt module")
+    digest = _content_digest(path, _stamps((path,))[0])
+    found = digest_of([digest] if digest else [])
+    NAMED[found] = NAMED[_finish(found)] = (module,)
+    return found
+
+
 def digest_of(module_digests: list[str]) -> str:
     """The fingerprint of modules whose :func:`normalized` sources have these sha256s."""
     return hashlib.sha256("\0".join(sorted(module_digests)).encode()).hexdigest()[:16]

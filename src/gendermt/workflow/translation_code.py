@@ -5,7 +5,8 @@ each answer on its backend's ``request_version`` (gendermt.translation.backends.
 to what a backend sends bumps it, and only then is anything asked again. A translation job's
 ``code`` param follows the same declarations: the runner's :data:`RUNNER_VERSION`, the backend's
 name and ``request_version``, and the code of the readers the backend loads by name (a stored
-format's), so that moving or refactoring the runner or a backend reruns no translation.
+format's: its own source, not what it imports), so that moving or refactoring the runner or a
+backend, or adding one, reruns no translation.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from gendermt.translation.backends import BACKENDS, backend_module
-from gendermt.workflow.fingerprints import content_fingerprint, declared_fingerprint
+from gendermt.workflow.fingerprints import declared_fingerprint, source_fingerprint
 
 #: Bump when a change to the runner (gendermt.translation.runner and what it calls) alters what
 #: a translation job writes.
@@ -24,7 +25,7 @@ def translation_fingerprint(settings: dict[str, Any], *, legacy: bool = True) ->
     """The ``code`` param of a translation job of a system with these settings."""
     name = settings.get("backend", "")
     cls = BACKENDS.get(name)
-    readers = ([content_fingerprint(m) for m in cls.modules_by_name(settings)]
+    readers = ([source_fingerprint(m) for m in cls.modules_by_name(settings)]
                if cls is not None and backend_module(settings) else [])
     version = getattr(cls, "request_version", 1)
     return declared_fingerprint("translation", RUNNER_VERSION, name, version, readers,
