@@ -176,3 +176,18 @@ def test_studies_by_name_with_the_systems_file_where_they_need_it(tmp_path):
     assert own_system.study_files(str(mine)) == [mine]
     with pytest.raises(GenderMTError, match="neither a study .*default, public"):
         own_system.study_files("nope")
+
+
+def test_the_rewriting_benchmarks_are_registered_benchmarks_whose_default_systems_rewrite():
+    """REWRITING names benchmarks that exist, and exactly those the default gives its
+    rewriters (the rewriting oracle and keep-original) and no translation system."""
+    import yaml
+
+    from gendermt.benchmarks import registry
+    from gendermt.config.own_system import REWRITING
+
+    assert set(registry.names()) >= REWRITING
+    default = yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))
+    for name, block in default["benchmarks"].items():
+        rewrites = {"oracle-rewriter", "keep-original"} <= set(block.get("systems", []))
+        assert rewrites == (name in REWRITING), name

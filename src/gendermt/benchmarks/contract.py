@@ -130,9 +130,6 @@ class Benchmark:
     description: str = ""
     #: Its page under ``docs/benchmarks/`` ("": ``<name>.md``).
     page: str = ""
-    #: Its systems rewrite a given text (GATE, GATE X-E), not translate a source: an MT
-    #: system that reads the source only (NMT, MT services) cannot take it (``gendermt run``).
-    rewriting: bool = False
     #: Its config schema fragment (the ``benchmarks.<name>`` object), a file in the package.
     schema: str = "schema.yaml"
     #: Config keys (dotted, ``*`` for any key, a trailing ``/`` for a folder) of the files and

@@ -12,7 +12,6 @@ CONTRACTS = (
         # the data columns a study's subset may stratify by or keep together
         subset_columns=("language", "requested_gender", "data_split"),
         rules="src/gendermt/benchmarks/gate/rules.smk",
-        rewriting=True,
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="en→es/fr/it",
         description=(

@@ -12,7 +12,6 @@ CONTRACTS = (
         # the data columns a study's subset may stratify by or keep together
         subset_columns=("instance_id", "language", "category", "original_gender"),
         rules="src/gendermt/benchmarks/gate_x_e/rules.smk",
-        rewriting=True,
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="tr/hu/fi/fa→en",
         description=(
