@@ -5,7 +5,7 @@ What fits (docs/run.md):
 
 - an MT system that reads the source only (NMT, MT services, Apertium: the backend is not
   ``prompted``) runs every prompt of a translation benchmark (one translation of the sources,
-  shared) and no rewriting benchmark (GATE, GATE X-E: :data:`REWRITING`);
+  shared) and no rewriting benchmark (GATE, GATE X-E: :func:`rewrites`);
 - stored outputs, a reference oracle or the source copied run every prompt of every
   benchmark;
 - a chat LLM runs the prompts that are instructions (every prompt whose template has no
@@ -185,11 +185,14 @@ def _completion_prompts(name: str, spec: Mapping[str, Any]) -> set[str] | None:
             if isinstance(t, Mapping) and "demonstration" in t}
 
 
-#: The benchmarks whose systems rewrite a given text rather than translate a source. Named
-#: here, not as a field of the benchmark contract: every stage's code fingerprint covers
-#: gendermt.benchmarks.contract, so a new field there would redo every data stage, and with
-#: it every protected translation, of every existing results folder.
-REWRITING = frozenset({"gate", "gate-x-e"})
+def rewrites(benchmark: Any) -> bool:
+    """Whether a benchmark's systems rewrite a given text rather than translate a source:
+    its prompts hand them the translation to rewrite (the ``translation`` placeholder of its
+    contract). Read from what the contract already declares, not a new field: every
+    stage's code fingerprint covers gendermt.benchmarks.contract, so a new field there would
+    redo every data stage, and with it every protected translation, of every existing
+    results folder."""
+    return "translation" in benchmark.placeholders
 
 
 def fitting_prompts(name: str, spec: Mapping[str, Any], style: str) -> tuple[list[str], str]:
@@ -198,9 +201,9 @@ def fitting_prompts(name: str, spec: Mapping[str, Any], style: str) -> tuple[lis
 
     benchmark = registry.get(name)
     prompts = list(spec.get("prompts") or [])
-    if style == "source" and name in REWRITING:
+    if style == "source" and rewrites(benchmark):
         return [], f"{name} rewrites a given text; an MT system that reads the source cannot"
-    if style == "rewriter" and (name not in REWRITING
+    if style == "rewriter" and (not rewrites(benchmark)
                                 or target_languages(name, spec) != ["en"]):
         return [], f"{name} is not English rewriting, all the rule rewriter does"
     if style in ("source", "rewriter", "offline"):
