@@ -39,9 +39,17 @@ def merged(*files: str) -> dict[str, Any]:
     return config
 
 
+#: The config file that gives the Hub data sets the study configs name a revision where their
+#: manifest has none (FairTranslate's: the user must give one; a made-up commit here, the
+#: shipped sample standing in for its files as a local copy, whose hashes are taken on first
+#: use). with_user_data writes it into the project's copy; ROOT has it under tests/data/.
+HUB_REVISIONS = "tests/data/hub-revisions.yaml"
+
+
 def study_files(study: str) -> list[str]:
-    """A study config's files as the command line names them (with the papers' systems)."""
-    return ["config/study/systems.yaml", f"config/study/{study}"]
+    """A study config's files as the command line names them (with the papers' systems, and
+    the revisions the user gives: :data:`HUB_REVISIONS`)."""
+    return ["config/study/systems.yaml", f"config/study/{study}", HUB_REVISIONS]
 
 
 def _lookup(config: Any, dotted: str) -> Any:
@@ -52,10 +60,10 @@ def _lookup(config: Any, dotted: str) -> Any:
     return config
 
 
-def user_data(config: dict[str, Any]) -> dict[str, str]:
-    """{path the config names: the shipped sample that stands in for it} for every sample a
+def _stand_ins(config: dict[str, Any]) -> list[tuple[str, str]]:
+    """(value the config names, the shipped sample that stands in for it) for every sample a
     configured benchmark's contract declares whose key the config sets."""
-    found: dict[str, str] = {}
+    found: list[tuple[str, str]] = []
     for bench in registry.configured(config.get("benchmarks", {})):
         block = config["benchmarks"][bench.name]
         for key, sample in bench.samples.items():
@@ -64,9 +72,35 @@ def user_data(config: dict[str, Any]) -> dict[str, str]:
                 continue
             prompts = block.get("prompts", []) if "{prompt}" in value else [None]
             for prompt in prompts:
-                found[value.format(prompt=prompt) if prompt else value] = (
-                    sample.format(prompt=prompt) if prompt else sample)
+                found.append((value.format(prompt=prompt) if prompt else value,
+                              sample.format(prompt=prompt) if prompt else sample))
     return found
+
+
+def user_data(config: dict[str, Any]) -> dict[str, str]:
+    """{path the config names: the shipped sample that stands in for it} for every sample a
+    configured benchmark's contract declares whose key the config sets (a declared data
+    set's file: where its local copy goes, :func:`_local`)."""
+    return {_local(config, value): sample for value, sample in _stand_ins(config)}
+
+
+def dataset_stand_ins(config: dict[str, Any]) -> dict[str, str]:
+    """{``<name>/<file>`` of a declared data set the config names: the shipped sample that
+    stands in for it}, to lay out as a local copy (``data_sources.local``)."""
+    return {value[len("dataset:"):]: sample for value, sample in _stand_ins(config)
+            if value.startswith("dataset:")}
+
+
+def _local(config: dict[str, Any], value: str) -> str:
+    """Where a config's value has the user put its file: a path as it is; a declared data
+    set's file (``dataset:<name>/<file>``) in the config's first local copy
+    (``data_sources.local``: ``<folder>/<name>/<file>``), used with no network."""
+    if not value.startswith("dataset:"):
+        return value
+    local = (config.get("data_sources") or {}).get("local") or []
+    folders = [local] if isinstance(local, str) else list(local)
+    assert folders, f"{value}: the study config names no data_sources.local for its stand-in"
+    return f"{folders[0]}/{value[len('dataset:'):]}"
 
 
 def reads_shared_data(study: str) -> bool:
@@ -80,7 +114,10 @@ def runnable(study: str) -> bool:
 
 def with_user_data(project: Path) -> Path:
     """``project`` (a copy) with every study's stand-in data at the paths the study names,
-    and ../shared beside it where the checkout has one (public data read as from the root)."""
+    the revisions the user gives (:data:`HUB_REVISIONS`), and ../shared beside it where the
+    checkout has one (public data read as from the root)."""
+    (project / HUB_REVISIONS).parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(ROOT / HUB_REVISIONS, project / HUB_REVISIONS)
     for study in STUDIES:
         for dest, sample in user_data(merged(*study_files(study))).items():
             target = project / dest

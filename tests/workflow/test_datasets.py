@@ -49,7 +49,7 @@ def test_every_benchmark_data_set_is_declared_once_with_commit_licence_and_hashe
     found = datasets.manifests()
     assert set(found) == {"winomt", "mt-geneval", "gate", "gate-x-e", "isco08",
                           "fairtranslate", "neogate"}
-    # the Hub's two are declared, not yet pinned (tests/unit/test_hub_datasets.py)
+    # the Hub's two are declared; hashes taken on first use (tests/unit/test_hub_datasets.py)
     for manifest in (m for m in found.values() if m.host == "github"):
         assert len(manifest.commit) == 40 and int(manifest.commit, 16) >= 0
         assert manifest.licence and manifest.files
@@ -326,3 +326,45 @@ def test_the_no_network_advice_is_a_config_snakemake_accepts(tmp_path):
                      "--config", entry)
     assert proc.returncode == 0, explain(proc)
     assert "from a local copy 17" in output_of(proc), explain(proc)
+
+
+@pytest.mark.workflow
+def test_a_hub_revision_given_as_advised_runs_its_hashes_lock_and_rerun_only_on_change(
+        tmp_path):
+    """FairTranslate's study names the Hub data set, whose revision the user must give: the
+    one-line advice, as Snakemake takes it, runs the data stage on the files of their first
+    use (the shipped sample as the local copy at data/fairtranslate/); the lock then reruns
+    nothing, and another revision reruns the data stage (gendermt.data.locks)."""
+    import re
+
+    from ..study_support import with_user_data
+    from ..workflow_support import copy_project, explain, output_of, snakemake
+
+    workdir = with_user_data(copy_project(tmp_path / "project", share_cache=False))
+    target = "results/fairtranslate/fairtranslate/data.json"
+    files = ("--configfile", "config/study/systems.yaml", "config/study/fairtranslate.yaml")
+    proc = snakemake(workdir, target, "--cores", "1", "-n", *files)
+    assert proc.returncode != 0, explain(proc)
+    advised = re.search(r"--config '([^']*)'", output_of(proc))
+    assert advised and "<commit>" in advised.group(1), explain(proc)
+    assert not (workdir / "results" / "fairtranslate").exists()
+
+    def given(commit: str) -> tuple[str, ...]:
+        return (*files, "--config", advised.group(1).replace("<commit>", commit))
+
+    proc = snakemake(workdir, target, "--cores", "1", *given("1" * 39 + "a"))
+    assert proc.returncode == 0, explain(proc)
+    assert "1 hashes taken now, at its first use (trust on first use)" in output_of(proc)
+    lock = json.loads((workdir / "results/fairtranslate/datasets.lock.json").read_text())
+    shard = workdir / "data/fairtranslate/data/train-00000-of-00001.parquet"
+    assert lock["datasets"]["fairtranslate"]["files"][0]["sha256"] == hashlib.sha256(
+        shard.read_bytes()).hexdigest()
+    # the lock checked, not rewritten: nothing to rerun
+    proc = snakemake(workdir, target, "--cores", "1", "-n", *given("1" * 39 + "a"))
+    assert proc.returncode == 0, explain(proc)
+    assert "checked against the hashes of its first use" in output_of(proc)
+    assert "Nothing to be done" in output_of(proc), explain(proc)
+    # another revision: the data stage reruns
+    proc = snakemake(workdir, target, "--cores", "1", "-n", *given("2" * 39 + "b"))
+    assert proc.returncode == 0, explain(proc)
+    assert "fairtranslate_data" in output_of(proc), explain(proc)

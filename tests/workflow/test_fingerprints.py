@@ -31,6 +31,19 @@ from ..workflow_support import copy_project
 BY_NAME = {"scorecard": reader_modules()}
 
 
+def by_name(rule: str) -> list[str]:
+    """BY_NAME's, and an explorer page job's benchmark module (report.smk's explorer_<name>
+    rules load the module their benchmark's rule file names, ``params.module``): the
+    benchmark's package's, or the declared benchmarks' for a name the registry lacks."""
+    if not rule.startswith("explorer_"):
+        return BY_NAME.get(rule, [])
+    from gendermt.benchmarks import registry
+
+    name = rule.removeprefix("explorer_")
+    packages = [b.package for b in registry.benchmarks() if b.name.replace("-", "_") == name]
+    return [f"{(packages or ['gendermt.benchmarks.declared'])[0]}.explorer"]
+
+
 def closure(modules) -> set[str]:
     return set().union(*(modules_run_by(m) for m in modules)) if modules else set()
 
@@ -65,7 +78,7 @@ def faults(rule: str, script: str | None, code: dict, backends: list[str]) -> li
     if bad:
         return bad
     covered = closure([m for names in code.values() for m in names])
-    reach = closure(imports) | closure(backends) | closure(BY_NAME.get(rule, []))
+    reach = closure(imports) | closure(backends) | closure(by_name(rule))
     found = []
     missing = sorted(imports - covered)
     if missing:

@@ -303,3 +303,23 @@ def test_the_bare_snakefile_has_the_jobs_and_edges_it_was_given(tmp_path, action
         assert (bare / "r/a.txt").read_text() == "" and (bare / "r/b.json").read_text() == "{}\n"
     with pytest.raises(ValueError, match="one of script, none"):
         startup.bare_jobs(jobs, tmp_path / "other", action="shell")
+
+
+@pytest.mark.workflow
+def test_the_gpu_checks_cpu_half_runs_without_cuda():
+    """perf/gpu_check.py on a machine without CUDA (none visible): both backends' CPU half
+    runs and holds, throughput at batch 1 and 16 is printed, and the exit status says the
+    GPU half did not run (3), not success (0) nor failure (1)."""
+    pytest.importorskip("transformers", reason="needs the hf extra: pip install -e '.[hf]'")
+    proc = subprocess.run([sys.executable, str(ROOT / "perf" / "gpu_check.py"), "--small"],
+                          capture_output=True, text=True, timeout=RUN_TIMEOUT,
+                          env={**os.environ, "CUDA_VISIBLE_DEVICES": ""})
+    out = proc.stdout
+    assert proc.returncode == 3, out[-3000:] + proc.stderr[-3000:]
+    assert "FAIL" not in out and "no CUDA device here" in out, out
+    for backend in ("hf-seq2seq", "hf-causal"):
+        assert f"ok   {backend}: dtype auto on the CPU is float32" in out, out
+        for batch in (1, 16):
+            assert re.search(rf"{backend} batch +{batch}: +[\d.]+ items/s +[\d.]+ tokens/s "
+                             r"\([\d.]+ s; cpu, float32\)", out), out
+            assert f"ok   {backend} batch {batch}: every item has an output" in out

@@ -31,8 +31,9 @@ def project(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def dry_runs(project):
-    return {study: snakemake(project, "-n", "--configfile", "config/study/systems.yaml",
-                             f"config/study/{study}") for study in STUDIES}
+    # with the revision the user gives of FairTranslate's Hub data (none was found)
+    return {study: snakemake(project, "-n", "--configfile", *study_files(study))
+            for study in STUDIES}
 
 
 @pytest.mark.parametrize("study", STUDIES)
@@ -104,7 +105,7 @@ def test_fairtranslate_study_runs_the_authors_pipeline(project):
     their normaliser as the scoring option (sacreBLEU jobs and the COMET job)."""
     from ..dag_params import job_params
 
-    jobs = job_params(project, "config/study/systems.yaml", "config/study/fairtranslate.yaml")
+    jobs = job_params(project, *study_files("fairtranslate.yaml"))
     ours = [j for j in jobs if j["rule"].startswith("fairtranslate_")
             or j["wildcards"].get("benchmark") == "fairtranslate"]
     score = [j for j in ours if j["rule"] == "score"]

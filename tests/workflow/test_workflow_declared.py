@@ -44,7 +44,8 @@ TABLES = [f"results/{RUN}/{bench}/tables/{t}.csv" for bench, names in
           (("mt-geneval", ["accuracy", "quality"]),
            (NAME, ["accuracy", "quality", "summary", "finish_reasons"])) for t in names]
 TARGETS = [*TABLES, f"results/{RUN}/{NAME}/figures/accuracy.png",
-           f"results/{RUN}/scorecard/scorecard.json"]
+           f"results/{RUN}/scorecard/scorecard.json",
+           *(f"results/{RUN}/{bench}/explorer.html" for bench in ("mt-geneval", NAME))]
 
 
 @pytest.fixture(scope="module")
@@ -137,3 +138,20 @@ def test_every_declared_rule_fingerprints_and_provides_what_its_script_runs(
         for key in ("script", "conda"):
             rule[key] = str(ROOT / Path(rule[key]).relative_to(project))
     assert env_faults(ours) == []
+
+
+def test_its_explorer_reads_each_output_as_the_package_does(project):
+    """The declared benchmark's explorer (issue 53) lists every segment with each system's
+    output, read by MT-GenEval's rule: the same readings as the package's explorer."""
+    from gendermt.report.explorer import read_page, rows_of
+
+    ours = rows_of(read_page(project / f"results/{RUN}/{NAME}/explorer.html"))
+    theirs = rows_of(read_page(project / f"results/{RUN}/mt-geneval/explorer.html"))
+    assert {len(r["outputs"]) for r in ours} == {len(SYSTEMS)}
+    assert len(ours) == len(theirs) > 0
+
+    def readings(rows):
+        return sorted((r["source"], s, o["text"], o["read"], o["correct"])
+                      for r in rows for s, o in r["outputs"].items())
+    assert readings(ours) == readings(theirs)
+

@@ -22,7 +22,9 @@ NEOGATE_DOWNSTREAM = {"neogate_data", "neogate_inputs", "translate", "extract", 
                       "report_tables_scorecard",
                       # every benchmark's output checks and their report pages
                       "output_checks", "report_tables_output_checks",
-                      "report_tables_finish_reasons"}
+                      "report_tables_finish_reasons",
+                      # its explorer page (every item, each system's output)
+                      "explorer_neogate"}
 
 
 @pytest.fixture
@@ -41,14 +43,18 @@ def _snapshot(workdir):
     return {p: p.stat().st_mtime_ns for p in (workdir / "results").rglob("*") if p.is_file()}
 
 
-def test_a_study_config_with_absent_data_stops_and_runs_nothing(project):
+def test_a_study_config_with_absent_data_stops_and_runs_nothing(project, monkeypatch):
+    # Neo-GATE's study takes its data from the Hub, else from a copy in data/neogate/: with
+    # neither (huggingface_hub offline: no wait for its back-off), one line says what to do
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     before = _snapshot(project)
     proc = snakemake(project, "--cores", "2", "--configfile", "config/study/systems.yaml",
                      "config/study/neogate.yaml")
     text = output_of(proc)
     assert proc.returncode != 0, explain(proc)
-    assert "benchmarks.neogate.data.test: data/neogate/Neo-GATE.tsv does not exist" in text
-    assert "benchmarks.neogate.data.dev: data/neogate/Neo-GATE-dev.tsv does not exist" in text
+    assert ("cannot fetch Neo-GATE.tsv of Hugging Face Hub dataset FBK-MT/Neo-GATE at revision "
+            "be2f9358af268fad015e34d6ad5a07c47aac1858") in text
+    assert "data_sources.local to a folder holding neogate/Neo-GATE.tsv" in text
     assert "Job stats" not in text and "rule " not in text
     assert _snapshot(project) == before  # nothing written, nothing touched
     assert not Path(project, "results", "neogate", "neogate").exists()  # the study's run

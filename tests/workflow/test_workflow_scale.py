@@ -61,6 +61,8 @@ def test_adding_a_system_reruns_only_its_jobs_and_the_aggregates(finished_copy):
                   "report_tables_fairtranslate_inclusive_tables", "report_tables_scorecard",
                   # the output checks over every run, and the pages of both run tables
                   "output_checks", "report_tables_output_checks",
-                  "report_tables_finish_reasons"]
+                  "report_tables_finish_reasons",
+                  # the explorer page of its items (every system's output)
+                  "explorer_fairtranslate"]
     assert by_rule == {rule: {(None, None)} for rule in aggregates}
     assert job_stats(text)["total"] == 3 * len(PROMPTS) + len(aggregates)

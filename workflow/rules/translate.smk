@@ -1,5 +1,7 @@
 # Stages 2 and 3: per-item inputs from versioned prompt templates, then one job per
-# system × prompt (raw outputs), then the hypotheses extracted from them. Translation jobs of GPU backends ask for GPUs through `resources`.
+# system × prompt (raw outputs), then the hypotheses extracted from them. Translation jobs of
+# GPU backends ask for GPUs through `resources`, and every translation job for the memory and
+# time its backend needs (gendermt.workflow.job_size: small for jobs that read files).
 # Last, the one translation of the distinct sources that prompts' jobs of source-only
 # systems share (translate_sources).
 
@@ -48,6 +50,7 @@ rule translate:
     threads: translation_threads
     resources:
         **gpu_resources(translation_gpus),
+        **sized_resources(translation_size),
     log:
         f"{LOGS}/{{benchmark}}/translate/{{system}}/{{prompt}}.log",
     benchmark:
@@ -154,6 +157,7 @@ rule translate_sources:
     threads: translation_threads
     resources:
         **gpu_resources(source_gpus),
+        **sized_resources(source_size),
     log:
         f"{LOGS}/{{benchmark}}/translate_sources/{{system}}.log",
     benchmark:

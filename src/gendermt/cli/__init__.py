@@ -27,6 +27,7 @@ COMMANDS = (
     "gendermt.cli.cache",
     "gendermt.cli.stored",
     "gendermt.cli.data",
+    "gendermt.cli.run",
 )
 
 

@@ -4,7 +4,7 @@ Writes ``OUT/{benchmark}/{prompt}.tsv`` for each prompt (``item_id``, ``source``
 ``hypothesis``), in the item order of the benchmark's ``data.parquet`` in a run's results
 folder (the order a ``stored`` system's files follow for every prompt), and prints JSON: the
 files, the item count and the system settings that read them back
-(docs/bring-your-own-model.md).
+(docs/system-files.md).
 """
 
 from __future__ import annotations

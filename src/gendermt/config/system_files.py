@@ -99,7 +99,7 @@ HINTS = {
                       "writes an empty one per prompt) or fix the key; nothing was run",
     "model folder": "a model folder holds the model's config.json, tokenizer files and "
                     "weights (e.g. `huggingface-cli download ORG/NAME --local-dir DIR`, or a "
-                    "Hub id ORG/NAME instead of a path; docs/bring-your-own-model.md) or fix "
+                    "Hub id ORG/NAME instead of a path; docs/system-files.md) or fix "
                     "the key; nothing was run",
     "GGUF file": "give the .gguf file's path, or an installed package's file "
                  "(package/file.gguf; docs/backends.md), or fix the key; nothing was run",

@@ -51,7 +51,7 @@ import sys
 import time
 import uuid
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +59,7 @@ import yaml
 
 from gendermt.benchmarks import registry
 from gendermt.config.errors import GenderMTError
+from gendermt.data import locks
 from gendermt.data.sources import Hasher
 
 log = logging.getLogger(__name__)
@@ -73,7 +74,7 @@ HUB_URL = "https://huggingface.co/datasets/{repo}/resolve/{commit}/{path}"
 #: Defaults of the ``data_sources`` config block (the schema repeats them).
 DEFAULTS: dict[str, Any] = {"cache": "data-cache", "local": [], "mirror": None,
                             "hub_endpoint": None, "retries": 3, "retry_wait": 2.0,
-                            "deadline": 600.0, "min_rate": 4096}
+                            "deadline": 600.0, "min_rate": 4096, "revisions": {}}
 #: The placeholders a ``data_sources.mirror`` template may hold (no other field, no
 #: attribute or index access: a template is filled with these names only).
 PLACEHOLDERS = ("repo", "commit", "path", "dataset", "file")
@@ -110,8 +111,15 @@ class Manifest:
     files: tuple[DataFile, ...]
     declared_in: str = ""
     host: str = "github"  # or "hub" (a Hugging Face Hub dataset; ``commit`` is its revision)
-    # why its revision or hashes are not pinned ("" when they are): using it stops
+    # why its revision or hashes are not pinned ("" when they are): with no revision, using
+    # it stops (until the config gives one); files without hashes are trusted on first use
     unverified: str = ""
+    # where the expected hashes come from, for messages ("" : the manifest, declared_in)
+    hashes_from: str = ""
+
+    @property
+    def hint(self) -> str:
+        return self.hashes_from or self.declared_in
 
     @property
     def source(self) -> str:
@@ -191,15 +199,52 @@ def _unpinned(manifest: Manifest) -> str:
     return "; ".join(what)
 
 
-def check_usable(manifest: Manifest, key: str = "") -> None:
-    """Stop, in one line, when a config names a data set whose revision or hashes are not
-    pinned: its files could not be checked, so nothing may run on them."""
-    if manifest.unverified:
+def check_usable(manifest: Manifest, key: str = "", revision: str | None = None) -> None:
+    """Stop, in one line, when a config names a Hub data set with no revision to fetch: none
+    pinned in its manifest and none given in the config (``data_sources.revisions``). Files
+    without hashes are no reason to stop: they are trusted on first use (gendermt.data.locks)."""
+    if not (revision or _full(manifest.commit)):
+        revisions = f"{{revisions: {{{manifest.name}: <commit>}}}}"
         raise GenderMTError(
-            f"{key + ': ' if key else ''}data set {manifest.name!r} ({manifest.where}) cannot "
-            f"be used: {manifest.declared_in} has {_unpinned(manifest)} "
-            f"({manifest.unverified}); pin them there from the published files (or point "
-            "the benchmark's data keys at a local copy instead); nothing was run")
+            f"{key + ': ' if key else ''}data set {manifest.name!r} (Hugging Face Hub dataset "
+            f"{manifest.repository}) has no revision to fetch: {manifest.declared_in} pins "
+            f"none ({manifest.unverified or 'none known'}); give the full 40-digit commit of "
+            f"the Hub's files to use in the config, `data_sources: {revisions}` (on the "
+            f"command line: --config 'data_sources={revisions}'; with network, `gendermt data "
+            f"pin {manifest.name}` prints the commit `main` names now); nothing was run")
+
+
+def _full(commit: str) -> bool:
+    return len(commit) == 40 and all(c in "0123456789abcdef" for c in commit)
+
+
+def check_revisions(revisions: Mapping[str, Any], known: Mapping[str, Manifest]) -> None:
+    """``data_sources.revisions``: each a declared Hub data set and a full commit (a branch
+    moves: its files would change under the same name)."""
+    for name, revision in revisions.items():
+        key = f"data_sources.revisions.{name}"
+        if name not in known:
+            raise GenderMTError(f"{key}: no data set {name!r} (declared: "
+                                f"{', '.join(sorted(known))})")
+        if known[name].host != "hub":
+            raise GenderMTError(f"{key}: {name} is a GitHub data set, pinned by its manifest "
+                                f"({known[name].declared_in}); only Hub data sets take a "
+                                "revision here")
+        if not _full(str(revision)):
+            raise GenderMTError(
+                f"{key}: {revision!r} is not a full 40-digit commit (lower-case hex); a branch "
+                f"or tag moves, so give the commit it names (`gendermt data pin {name} "
+                f"--revision {revision}` prints it, with network)")
+
+
+def at_revision(manifest: Manifest, revision: str | None) -> Manifest:
+    """``manifest`` at ``revision`` (the config's, else its own); at another revision than its
+    own, its files' hashes are unknown (taken on first use)."""
+    if not revision or revision == manifest.commit:
+        return manifest
+    files = tuple(DataFile(f.file, f.path, -1, "") for f in manifest.files)
+    return Manifest(manifest.name, manifest.title, manifest.licence, manifest.repository,
+                    revision, files, manifest.declared_in, manifest.host, manifest.unverified)
 
 
 def manifests() -> dict[str, Manifest]:
@@ -241,7 +286,9 @@ def _replace(node: Any, roots: Mapping[str, Path]) -> Any:
 
 def referenced(config: Mapping[str, Any], known: Mapping[str, Manifest]) -> list[str]:
     """The data sets a config names (``dataset:<name>...`` under benchmarks and systems), in
-    order; an unknown name or file stops, naming the key."""
+    order; an unknown name or file, or a Hub data set without a revision, stops, naming the
+    key."""
+    revisions = (config.get("data_sources") or {}).get("revisions") or {}
     names: list[str] = []
     for block in ("benchmarks", "systems"):
         for key, ref in _references(config.get(block, {}), block):
@@ -249,7 +296,7 @@ def referenced(config: Mapping[str, Any], known: Mapping[str, Manifest]) -> list
             if name not in known:
                 raise GenderMTError(f"{key}: {ref!r} names no declared data set (declared: "
                                     f"{', '.join(sorted(known)) or 'none'})")
-            check_usable(known[name], key)
+            check_usable(known[name], key, revisions.get(name))
             if rest and "{" not in rest:
                 files = {f.file for f in known[name].files}
                 prefix = rest.rstrip("/") + "/"
@@ -290,10 +337,14 @@ def check_mirror(template: str) -> None:
 
 
 def resolve_config(config: dict, hasher: Hasher | None = None,
-                   known: Mapping[str, Manifest] | None = None) -> list[dict]:
+                   known: Mapping[str, Manifest] | None = None,
+                   run_dir: str | Path | None = None) -> list[dict]:
     """Replace every ``dataset:`` reference of ``config`` (in place) by its folder in the data
-    cache, after materialising each named data set there; return each one's provenance."""
+    cache, after materialising each named data set there; return each one's provenance.
+    ``run_dir`` (``results/<run>``): where the run's lock of hashes taken on first use goes
+    (gendermt.data.locks; None: the data cache's lock only)."""
     known = manifests() if known is None else known
+    check_revisions((config.get("data_sources") or {}).get("revisions") or {}, known)
     names = referenced(config, known)
     if not names:
         return []
@@ -303,8 +354,13 @@ def resolve_config(config: dict, hasher: Hasher | None = None,
     records = []
     try:
         for name in names:
-            roots[name], how = materialise(known[name], settings, hasher)
-            record = known[name].provenance()
+            manifest = at_revision(known[name], settings["revisions"].get(name))
+            roots[name], how, manifest = _materialise_locked(manifest, settings, hasher,
+                                                             run_dir)
+            record = manifest.provenance()
+            if manifest.hashes_from:
+                # the hashes are no publisher's: the run summary and data.json say so
+                record.update(hashes=locks.TRUST_ON_FIRST_USE, lock=manifest.hashes_from)
             record.update(folder=str(roots[name]), obtained=how)
             records.append(record)
     finally:
@@ -319,6 +375,33 @@ def resolve_config(config: dict, hasher: Hasher | None = None,
 def _mismatch(what: str, path: Path | str, expected: str, actual: str, hint: str) -> GenderMTError:
     return GenderMTError(f"{what} {path}: sha256 {actual}, expected {expected} ({hint}; "
                          "nothing was run)")
+
+
+def _materialise_locked(manifest: Manifest, settings: Mapping[str, Any], hasher: Hasher,
+                        run_dir: str | Path | None) -> tuple[Path, dict[str, int], Manifest]:
+    """:func:`materialise`, and for files whose manifest gives no hash, the hashes of their
+    first use: checked against the locks where they hold them, else taken and recorded
+    (gendermt.data.locks). Returns the folder, how the files came, and the manifest with
+    every hash."""
+    unknown = {f.file for f in manifest.files if not f.sha256}
+    if not unknown:
+        folder, how = materialise(manifest, settings, hasher)
+        return folder, how, manifest
+    lock = locks.open_lock(manifest.name, manifest.commit, settings["cache"], run_dir)
+    held = [str(p) for p, files in lock.held.items() if files]
+    checked = replace(locks.expected(manifest, lock), hashes_from=(
+        f"the hash recorded at the first use of revision {manifest.commit} in "
+        f"{' and '.join(held)} (trust on first use; to accept a changed file, delete the data "
+        "set's entry there)" if held else ""))
+    folder, how = materialise(checked, settings, hasher)
+    settled, first = locks.settle(checked, unknown, folder, lock, hasher)
+    # how many hashes were taken now (a first use), for the start-up line
+    how["first_use"] = sum(f not in lock.recorded for f in unknown) if first else 0
+    if first:
+        log.warning("%s: no published sha256 for %s at revision %s: taken now and recorded in "
+                    "%s (trust on first use)", manifest.name, ", ".join(sorted(unknown)),
+                    manifest.commit, " and ".join(str(p) for p in lock.paths))
+    return folder, how, replace(settled, hashes_from=lock.shown)
 
 
 def cache_folder(manifest: Manifest, settings: Mapping[str, Any]) -> Path:
@@ -338,9 +421,10 @@ def materialise(manifest: Manifest, settings: Mapping[str, Any], hasher: Hasher
         target = folder / data_file.file
         if target.is_file():
             actual = hasher(target)[1]
-            if actual != data_file.sha256:
+            # no hash known (a first use, gendermt.data.locks): taken after, as it is
+            if data_file.sha256 and actual != data_file.sha256:
                 raise _mismatch("cached file", target, data_file.sha256, actual,
-                                f"{manifest.declared_in}; delete it to fetch it again")
+                                f"{manifest.hint}; delete it to fetch it again")
             if target.stat().st_nlink > 1:  # an earlier version's hard link: a copy now
                 _unlink_hard_link(target, cache, data_file, manifest)
             how["cached"] += 1
@@ -368,9 +452,9 @@ def _local_copy(manifest: Manifest, data_file: DataFile, settings: Mapping[str, 
         candidate = Path(root) / manifest.name / data_file.file
         if candidate.is_file():
             actual = hasher(candidate)[1]
-            if actual != data_file.sha256:
+            if data_file.sha256 and actual != data_file.sha256:
                 raise _mismatch("local copy", candidate, data_file.sha256, actual,
-                                f"{manifest.declared_in}, data_sources.local")
+                                f"{manifest.hint}, data_sources.local")
             return candidate
     return None
 
@@ -429,9 +513,9 @@ def _copy_checked(source: Path, tmp: Path, data_file: DataFile, manifest: Manife
         for block in iter(lambda: src.read(1 << 20), b""):
             digest.update(block)
             out.write(block)
-    if digest.hexdigest() != data_file.sha256:
+    if data_file.sha256 and digest.hexdigest() != data_file.sha256:
         raise _mismatch("local copy", source, data_file.sha256, digest.hexdigest(),
-                        f"{manifest.declared_in}, data_sources.local; it changed while "
+                        f"{manifest.hint}, data_sources.local; it changed while "
                         "being copied")
 
 
@@ -691,13 +775,14 @@ def _fetch_hub_file(download: Any, manifest: Manifest, data_file: DataFile, fold
                 revision=manifest.commit, endpoint=settings.get("hub_endpoint") or None,
                 local_dir=staging))
             size = got.stat().st_size
-            if size == data_file.size:
+            # no size known (a first use, gendermt.data.locks): any is taken
+            if data_file.size < 0 or size == data_file.size:
                 actual = sha256_file(got)
-                if actual != data_file.sha256:
+                if data_file.sha256 and actual != data_file.sha256:
                     raise _mismatch(
                         "downloaded file", f"{manifest.repository}@{manifest.commit}:"
                         f"{data_file.path}", data_file.sha256, actual,
-                        f"{manifest.declared_in}; the Hub's file is not the declared one")
+                        f"{manifest.hint}; the Hub's file is not the one expected")
                 target = folder / data_file.file
                 target.parent.mkdir(parents=True, exist_ok=True)
                 os.replace(got, target)
@@ -729,8 +814,8 @@ def _fetch_hub_file(download: Any, manifest: Manifest, data_file: DataFile, fold
     raise GenderMTError(
         f"cannot fetch {data_file.path} of {manifest.where} ({last}); without network, set "
         f"data_sources.local to a folder holding {manifest.name}/{data_file.file} (a copy "
-        "of the Hub's files with the manifest's hashes) or data_sources.hub_endpoint to a "
-        "reachable Hub mirror")
+        "of the Hub's files at that revision) or data_sources.hub_endpoint to a reachable Hub "
+        "mirror")
 
 
 def _chain(exc: BaseException | None) -> Iterable[BaseException]:

@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from gendermt.benchmarks import registry
+from gendermt.config import project
 from gendermt.config.errors import GenderMTError
 
-PROJECT = Path(__file__).resolve().parents[3]  # the checkout: src/gendermt/data/ → ../..
+PROJECT = project.root()  # the checkout, or the copy packaged in the wheel
 SAMPLES = PROJECT / "resources"  # data the project writes itself
 
 # Per benchmark (its contract's data_keys): the config keys (dotted, `*` any key, trailing `/`

@@ -31,51 +31,84 @@ LABELS = {"fairtranslate": "FairTranslate", "winomt": "WinoMT", "mt-geneval": "M
           "gate-x-e": "GATE X-E", "gate": "GATE", "neogate": "Neo-GATE",
           "grape": "GAMBIT", "conga": "ConGA"}
 
-#: What the figures of each benchmark cannot show (fixed text: no figure in it).
-LIMITS: dict[str, str] = {
-    "winomt": (
-        "The commercial systems' outputs are the ones published with WinoMT (translated "
-        "in 2019 from an earlier en.txt: two rows differ from today's sentences) and say "
-        "nothing about those services today. Apertium has no English→French or "
-        "English→Italian pair: its fr and it outputs are English→Spanish→French/Italian, "
-        "so they carry the Spanish step's gender choices and errors (the system names say "
-        "`via-es`). Apertium gives each occupation the same gender in nearly every "
-        "sentence, whatever the English says: its ΔS comes from which gender its "
-        "dictionaries give each occupation (the occupations table below), not from "
-        "resisting stereotypes, so its ΔS near or below 0 is no sign of fairness. Gender is "
-        "read from the output by word alignment and morphology, not by a person (the "
-        "readers' agreement with labelled entities is below): an output the reader cannot "
-        "parse counts as wrong, and ΔS and ΔG compare systems only where accuracy is "
-        "comparable."),
-    "mt-geneval": (
-        "Accuracy counts an output with none of the gendered words of either reference as "
-        "correct (the official rule), so a system that drops or garbles the gendered word "
-        "is not penalised: read it beside BLEU (and chrF, in mt-geneval/tables/quality.csv). "
-        "The counterfactual accuracy is the authors' official figure: a pair counts only "
-        "when both its masculine and its feminine translations are correct, so it sits "
-        "below both genders' own accuracies; the gap beside it says which gender fails. "
-        "Only a system that reads the prompt (an LLM) is shown a contextual item's context "
-        "sentence; Apertium and the reference points translate the sentence without its "
-        "context (the summary table's context_shown), so their contextual accuracy "
-        "measures what they guess, not how they use the context. "
-        "Apertium's French and Italian go through Spanish. The references are one human "
-        "translation each: BLEU and chrF under-rate valid alternatives."),
-    "gate-x-e": (
-        "The rule-based rewriter (rule-rewriter) is the project's own word-list pronoun "
-        "rewriter, not the paper's rule-based baseline (Appendix B's is Sun et al. 2021), "
-        "and it was developed on GATE X-E's real pronoun-only pairs, so its figure here is "
-        "not a held-out estimate. It changes pronouns only (he/she/they and their forms): "
-        "instances whose gendered words are nouns (brother/sister) cannot be rewritten "
-        "by it, and the oracle and keep-original rows are reference points, not systems."),
-    "gate": (
-        "No system that runs offline rewrites Spanish, French or Italian gender: the rows "
-        "are the metric's reference points on the real data (the references themselves "
-        "and the input left unchanged), not findings about any rewriter. Gemma 3 270M, "
-        "prompted few-shot as on the other benchmarks (three demonstrations of a gender "
-        "swap, then the request), was tried on a handful of GATE's Spanish requests and "
-        "gave back the translation unchanged or shortened, never the rewrite: what the "
-        "unchanged-input row already shows, so it does not run GATE here."),
-}
+#: What a run can be made of, as far as the fixed text below depends on it (a benchmark's
+#: facts, :func:`run_facts`): an Apertium system ran it ("apertium"); WinoMT's published
+#: commercial outputs did ("published"); the project's rule-based rewriter did
+#: ("rule-rewriter"); an LLM did ("llm"); only reference points and baselines did
+#: ("reference-only"); none of its data is a project sample ("real").
+FACTS = frozenset({"apertium", "published", "rule-rewriter", "llm", "reference-only", "real"})
+
+
+def limits_text(key: str, facts: frozenset[str] | set[str]) -> str:
+    """What the figures of benchmark ``key`` cannot show (fixed text: no figure in it), said
+    only of what the run has (``facts``: :data:`FACTS` that hold for it); "" for none. With
+    every fact (the public study) it is :data:`LIMITS`."""
+    real = "real" in facts
+    if key == "winomt":
+        parts = [
+            "The commercial systems' outputs are the ones published with WinoMT (translated "
+            "in 2019 from an earlier en.txt: two rows differ from today's sentences) and say "
+            "nothing about those services today." if "published" in facts else "",
+            "Apertium has no English→French or English→Italian pair: its fr and it outputs are "
+            "English→Spanish→French/Italian, so they carry the Spanish step's gender choices "
+            "and errors (the system names say `via-es`). Apertium gives each occupation the "
+            "same gender in nearly every sentence, whatever the English says: its ΔS comes "
+            "from which gender its dictionaries give each occupation (the occupations table "
+            "below), not from resisting stereotypes, so its ΔS near or below 0 is no sign of "
+            "fairness." if "apertium" in facts else "",
+            "Gender is read from the output by word alignment and morphology, not by a person"
+            + (" (the readers' agreement with labelled entities is below)" if real else "")
+            + ": an output the reader cannot parse counts as wrong, and ΔS and ΔG compare "
+            "systems only where accuracy is comparable."]
+    elif key == "mt-geneval":
+        without_context = ("Apertium and the reference points" if "apertium" in facts
+                           else "the other systems")
+        parts = [
+            "Accuracy counts an output with none of the gendered words of either reference as "
+            "correct (the official rule), so a system that drops or garbles the gendered word "
+            "is not penalised: read it beside BLEU (and chrF, in mt-geneval/tables/quality.csv).",
+            "The counterfactual accuracy is the authors' official figure: a pair counts only "
+            "when both its masculine and its feminine translations are correct, so it sits "
+            "below both genders' own accuracies; the gap beside it says which gender fails.",
+            "Only a system that reads the prompt (an LLM) is shown a contextual item's context "
+            f"sentence; {without_context} translate the sentence without its context (the "
+            "summary table's context_shown), so their contextual accuracy measures what they "
+            "guess, not how they use the context.",
+            "Apertium's French and Italian go through Spanish." if "apertium" in facts else "",
+            "The references are one " + ("human " if real else "") + "translation each: BLEU "
+            "and chrF under-rate valid alternatives."]
+    elif key == "gate-x-e":
+        rewriter = "rule-rewriter" in facts
+        parts = [
+            "The rule-based rewriter (rule-rewriter) is the project's own word-list pronoun "
+            "rewriter, not the paper's rule-based baseline (Appendix B's is Sun et al. 2021), "
+            "and it was developed on GATE X-E's real pronoun-only pairs, so its figure here is "
+            "not a held-out estimate. It changes pronouns only (he/she/they and their forms): "
+            "instances whose gendered words are nouns (brother/sister) cannot be rewritten "
+            "by it, and the oracle and keep-original rows are reference points, not systems."
+            if rewriter else
+            "The oracle and keep-original rows are reference points, not systems."]
+    elif key == "gate":
+        parts = [
+            "No system that runs offline rewrites Spanish, French or Italian gender: the rows "
+            "are the metric's reference points on the "
+            + ("real data" if real else "project's sample") + " (the references themselves "
+            "and the input left unchanged), not findings about any rewriter."
+            if "reference-only" in facts else "",
+            "Gemma 3 270M, prompted few-shot as on the other benchmarks (three demonstrations "
+            "of a gender swap, then the request), was tried on a handful of GATE's Spanish "
+            "requests and gave back the translation unchanged or shortened, never the "
+            "rewrite: what the unchanged-input row already shows, so it does not run GATE "
+            "here." if real and "reference-only" in facts else ""]
+    else:
+        return ""
+    return " ".join(p for p in parts if p)
+
+
+#: What the figures of each benchmark cannot show, for a run with every fact (the public
+#: study's; each run's own: :func:`limits_text`).
+LIMITS: dict[str, str] = {key: limits_text(key, FACTS)
+                          for key in ("winomt", "mt-geneval", "gate-x-e", "gate")}
 #: What a run on a subset adds to a benchmark's paragraph where an LLM takes part (fixed
 #: text: no figure in it; the subset itself is named by the table's heading).
 SUBSET_LIMITS: dict[str, str] = {
@@ -129,11 +162,10 @@ LLM_NOTE = (
     "figures, which rest on 5 contextual items and 2 counterfactual pairs a language (one "
     "changed output moves them by 20 to 50 points) and are only checked to be there; every "
     "other system's figures exactly.")
-#: What the page says where an LLM's figures would go and none has run yet.
-PENDING_LLM = ("No LLM has run in this study yet: the Gemma 3 270M few-shot rows (a fixed, "
-               "seeded, stratified subset per benchmark and language) are added by another "
-               "change; a model of 270 M parameters, on a subset, will not speak for larger "
-               "models or for the full test sets.")
+#: What the page says when neither the run nor a run on subsets it is given has an LLM.
+NO_LLM = ("No LLM ran in run {run} (no system of an LLM backend: hf-causal, "
+          "openai-compatible, vllm), and no run on subsets was given (`--subset-results`): "
+          "the tables above are of its other systems only.")
 
 
 #: WinoMT's tables the page reads beside the scorecard (the reader's signature, the paper's
@@ -318,14 +350,61 @@ def benchmark_section(key: str, run: Mapping[str, Any], level: str = "##",
         named = ", ".join(map(md_text, systems))
         lines += [f"**What the figures show.** {CLAIMS_INTRO} (of {named}): "
                   + "; ".join(shown) + ".", ""]
-    if key in LIMITS:
+    limits = limits_text(key, run_facts(key, run["summary"]))
+    if limits:
         on = (f" Every row of this table is of the same subset, {subset}, never of the "
               "full set: compare it with the full-set table above only through the "
               "systems both have." if subset else "")
         llm = (f" {SUBSET_LIMITS[key]}" if subset and key in SUBSET_LIMITS
                and any(_is_llm(run["summary"], r["system"]) for r in records) else "")
-        lines += [f"**What they cannot show.** {LIMITS[key]}{llm}{on}", ""]
+        lines += [f"**What they cannot show.** {limits}{llm}{on}", ""]
     return lines
+
+
+def run_facts(key: str, summary: Mapping[str, Any]) -> frozenset[str]:
+    """The :data:`FACTS` that hold for benchmark ``key`` in a run (its summary, report/run.json):
+    what its systems are and whether its data are the project's samples. A summary without
+    systems' benchmarks or sources (an older run's) has every fact: the text as it was."""
+    systems = summary.get("systems") or []
+    if not systems or any("benchmarks" not in s for s in systems):
+        return FACTS
+    ran = [s for s in systems if key in s["benchmarks"]]
+    backends = {s.get("backend", "") for s in ran}
+    commits = [d.get("commit", "") for d in summary.get("datasets") or []
+               if d.get("dataset") == "winomt" and d.get("commit")]
+    facts = set()
+    if "apertium" in backends:
+        facts.add("apertium")
+    if "rule-rewriter" in backends:
+        facts.add("rule-rewriter")
+    if any(_is_llm(summary, s["system"]) for s in ran):
+        facts.add("llm")
+    if any(s.get("backend") == "stored" and any(c in str(s.get("model", "")) for c in commits)
+           for s in ran):
+        facts.add("published")
+    if ran and all(s.get("kind", "model") in ("oracle", "baseline") for s in ran):
+        facts.add("reference-only")
+    data = [s for s in summary.get("sources") or [] if s.get("benchmark") == key
+            and s.get("data", True)]
+    if not any(s.get("sample") for s in data):
+        facts.add("real")
+    return frozenset(facts)
+
+
+def sample_warning(summary: Mapping[str, Any]) -> list[str]:
+    """The page's warning where any of the run's data is a project sample (as the report's
+    front page warns, gendermt.report.frontpage.verdict); [] where none is."""
+    data = [s for s in summary.get("sources") or [] if s.get("data", True)]
+    samples = sorted({str(s.get("benchmark", "")) for s in data if s.get("sample")})
+    if not samples:
+        return []
+    if all(s.get("sample") for s in data):
+        return ["> **Sample data.** Every data set of this run is a sample the project wrote "
+                "itself (resources/), not a benchmark's published data: these figures check "
+                "the workflow end to end; they are not findings about any system.", ""]
+    return [f"> **Sample data.** The data of {', '.join(map(md_text, samples))} in this run "
+            "are samples the project wrote itself (resources/), not the published data: "
+            "their figures check the workflow; they are not findings about any system.", ""]
 
 
 def winomt_reader_lines(tables: Mapping[str, pd.DataFrame]) -> list[str]:
@@ -729,6 +808,7 @@ def page(results: str | Path, command: str, subsets: Sequence[str | Path] = ()) 
              "e.g. a language pair it lacks). Do not edit: regenerate (the command also "
              "writes findings.json, the page's figures, claims and text, which its check "
              f"compares the page with). Config: {configs or '(none)'}.", ""]
+    lines += sample_warning(summary)
     lines += data_section(summary)
     for key in benchmarks:
         subset = subset_of(results, key)
@@ -742,7 +822,8 @@ def page(results: str | Path, command: str, subsets: Sequence[str | Path] = ()) 
     parts = [subset_sections(r) for r in subsets]
     runs_llm = any(k == "model" and _is_llm(summary, s) for s, k in kinds.items())
     if not runs_llm and not any(LLM_NOTE in part for part in parts):
-        lines += ["## LLMs", "", PENDING_LLM, ""]
+        name = md_code(summary.get("run", Path(results).name))
+        lines += ["## LLMs", "", NO_LLM.format(run=name), ""]
     for part in parts:
         lines += part
     return "\n".join(lines).rstrip("\n") + "\n"

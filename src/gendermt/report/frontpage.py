@@ -49,6 +49,16 @@ def sources_frame(summary: dict) -> pd.DataFrame:
                                        "size", "files", "sha256"])
 
 
+def trust_notes(summary: dict) -> list[str]:
+    """One sentence per public data set whose hashes no publisher gives: taken at their first
+    use (gendermt.data.locks), so that the page never implies they were checked against a
+    published hash."""
+    return [f"Data set {d['dataset']} ({d['repository']} at {d['commit'][:12]}): no published "
+            f"sha256; its files' hashes were taken on first use ({d['hashes']}) and are "
+            f"recorded in {d['lock']}, against which every later run checks them."
+            for d in summary.get("datasets") or [] if d.get("hashes")]
+
+
 KIND_LABELS = {"oracle": " (oracle)", "baseline": " (baseline)"}
 
 
@@ -132,6 +142,7 @@ def front_html(summary: dict, scorecard_page: str | None, legend: pd.DataFrame |
         parts += ["<details><summary><b>Legend</b>: unit, better direction, run and source "
                   "table of each column</summary>", htmltable.table(legend), "</details>"]
     parts += ["<h3>Data sources</h3>", htmltable.table(sources_frame(summary)),
+              *(f"<p>{_h(note)}</p>" for note in trust_notes(summary)),
               "<h3>Systems</h3>", htmltable.table(systems_frame(summary)), "</div>"]
     return "\n".join(parts)
 
@@ -151,7 +162,9 @@ def markdown(summary: dict) -> str:
              "- config files: " + ", ".join(md_text(c["path"])
                                             for c in summary["config_files"]),
              f"- {md_text(verdict(summary))}", "", "## Data sources", "",
-             _md_frame(sources_frame(summary)).to_markdown(index=False), "", "## Systems", "",
+             _md_frame(sources_frame(summary)).to_markdown(index=False), "",
+             *(line for note in trust_notes(summary) for line in (md_text(note), "")),
+             "## Systems", "",
              _md_frame(systems_frame(summary)).to_markdown(index=False), ""]
     return "\n".join(lines)
 

@@ -16,6 +16,7 @@ from snakemake.io import ancient, expand
 
 from gendermt.translation.backends import system_gpus
 from gendermt.translation.source_translations import shares_source_translation
+from gendermt.workflow.job_size import JobSize, translation_size
 
 
 class Runs:
@@ -29,6 +30,9 @@ class Runs:
         self.runs: dict[str, list[dict]] = {}
         # benchmark → (its runs' identity, system → prompts): input functions ask per job
         self._prompts_of: dict[str, tuple] = {}
+        # (system, GPUs, reads the shared sources' file) → its jobs' request (read once: a
+        # model's size comes from its files)
+        self._sizes: dict[tuple[str, int, bool], JobSize] = {}
 
     def run_records(self, benchmark: str) -> list[dict]:
         """{system, prompt, ...} of every run of a benchmark."""
@@ -161,3 +165,20 @@ class Runs:
         if self.shares_source_translation_of(wildcards.benchmark, wildcards.system):
             return 0
         return system_gpus(self.systems[wildcards.system])
+
+    def _size(self, system: str, gpus: int, reads_shared: bool) -> JobSize:
+        key = (system, gpus, reads_shared)
+        if key not in self._sizes:
+            self._sizes[key] = translation_size(self.systems[system], gpus,
+                                                reads_shared=reads_shared)
+        return self._sizes[key]
+
+    def source_size(self, wildcards: Any) -> JobSize:
+        """Memory, time and CPUs of a system's job over the distinct sources."""
+        return self._size(wildcards.system, self.source_gpus(wildcards), False)
+
+    def translation_size(self, wildcards: Any) -> JobSize:
+        """Memory, time and CPUs of a prompt's translation job: small for a job that reads
+        files (an oracle, stored outputs, the shared sources' translation)."""
+        shared = self.shares_source_translation_of(wildcards.benchmark, wildcards.system)
+        return self._size(wildcards.system, self.translation_gpus(wildcards), shared)

@@ -16,6 +16,7 @@ from typing import Any
 from snakemake.exceptions import WorkflowError
 
 from gendermt.benchmarks import registry
+from gendermt.config import add_systems
 from gendermt.config.checks import check_config, check_schema
 from gendermt.config.errors import GenderMTError
 from gendermt.config.files import read_config
@@ -49,6 +50,8 @@ def check_config_and_schema(config: dict, configfiles: list, basedir: str, memo:
     schema = registry.config_schema(Path(basedir) / "workflow/schemas/config.schema.yaml")
     try:
         check_schema(config, schema, fill_defaults=True, memo=memo)
+        # `add_systems:` appended to every benchmark's list, before anything reads one
+        add_systems.apply(config)
     except GenderMTError as exc:
         raise WorkflowError(f"config: {exc}") from exc
 
@@ -58,16 +61,22 @@ def checked_data(config: dict, hasher: Hasher, main_process: bool) -> list[dict]
     # Public data sets named by `dataset:<name>/<file>`: fetched into the data cache (or taken
     # from a local copy) and every file's hash checked against its manifest, then the
     # references replaced by their cached paths; a mismatch stops here, before anything runs.
+    # Hashes no manifest gives are taken on first use into results/<run>/datasets.lock.json
+    # (and the data cache's lock), and checked against it later (gendermt.data.locks).
     try:
-        datasets = resolve_datasets(config, hasher)
+        datasets = resolve_datasets(config, hasher, run_dir=Path("results") / config["run"])
     except GenderMTError as exc:
         raise WorkflowError(str(exc)) from exc
     if main_process:
         for d in datasets:
+            taken = d["obtained"].get("first_use")
+            trusted = ((f"; {taken} hashes taken now, at its first use ({d['hashes']}), into "
+                        if taken else f"; checked against the hashes of its first use "
+                        f"({d['hashes']}) in ") + d["lock"] if d.get("hashes") else "")
             print(f"gendermt: data set {d['dataset']} ({d['source']}@{d['commit'][:12]}): "
                   f"{len(d['files'])} files verified in {d['folder']} (already there "
                   f"{d['obtained']['cached']}, from a local copy {d['obtained']['local']}, "
-                  f"downloaded {d['obtained']['downloaded']})", file=sys.stderr)
+                  f"downloaded {d['obtained']['downloaded']}){trusted}", file=sys.stderr)
     # Every configured data file or folder must exist before anything is planned; a damaged
     # request cache stops here, not in a job (or in every later run, paying again).
     try:

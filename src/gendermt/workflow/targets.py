@@ -40,6 +40,11 @@ class Targets:
         # `*_intervals` rule, gendermt.analysis.intervals): benchmark folder → [intervals.csv,
         # pairs.csv]; the scorecard attaches them to its cells
         self.interval_tables: dict[str, list[str]] = {}
+        # each benchmark's explorer page (gendermt.report.explorer): benchmark name →
+        # {"module": its explorer module, "label": its name in the report, "inputs": the
+        # keyword arguments of the module's ``read``, files or ``{system, prompt, path}``
+        # records}; report.smk makes one page job per entry
+        self.explorer_inputs: dict[str, dict[str, Any]] = {}
         # tables of the report: csv path → its report entry; rule report_tables renders each
         # as an HTML page the report shows inline (Snakemake shows CSVs only as download links)
         self.report_tables: dict[str, dict] = {}
@@ -123,3 +128,16 @@ class Targets:
         except GenderMTError as exc:
             raise WorkflowError(str(exc)) from exc
         return self.targets
+
+
+def explorer_files(inputs: dict[str, Any], results: str) -> list[str]:
+    """The files among an explorer's inputs (EXPLORER_INPUTS' ``inputs``): paths under the run's
+    results folder, alone or in lists, and the paths of run records (``{…, "path"}``, and a
+    GAMBIT run's ``assignments``)."""
+    found = []
+    for value in inputs.values():
+        for one in value if isinstance(value, list) else [value]:
+            paths = ([one[k] for k in ("path", "assignments") if k in one]
+                     if isinstance(one, dict) else [one])
+            found.extend(p for p in paths if isinstance(p, str) and p.startswith(f"{results}/"))
+    return found

@@ -53,6 +53,26 @@ if CONGA:
     )
 
 
+# the explorer (report.smk): every sentence with each system's output and its entities read
+if CONGA:
+    EXPLORER_INPUTS["conga"] = {
+        "module": "gendermt.benchmarks.conga.explorer",
+        "label": "ConGA",
+        "inputs": {
+            "runs": [
+                {
+                    "system": r["system"],
+                    "prompt": r["prompt"],
+                    "path": f"{RESULTS}/conga/sentences/{r['system']}/{r['prompt']}.csv",
+                }
+                for r in run_records("conga")
+            ],
+            "data": f"{RESULTS}/conga/data.parquet",
+            "systems": CONGA["systems"],
+        },
+    }
+
+
 localrules: conga_data, conga_score, conga_tables, conga_figures
 
 

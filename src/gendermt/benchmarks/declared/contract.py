@@ -10,11 +10,13 @@ import pathlib
 import yaml
 
 import gendermt.config.errors
+import gendermt.config.project
 from gendermt.benchmarks.contract import Benchmark, Scorecard
 
 _PKG = "gendermt.benchmarks.declared"
 #: The project's declared benchmarks: one folder each, holding ``benchmark.yaml``.
-SPECS_DIR = pathlib.Path(__file__).resolve().parents[4] / "resources" / "benchmarks"
+#: (the checkout's resources/, or the copy packaged in the wheel: gendermt.config.project)
+SPECS_DIR = gendermt.config.project.project_file("resources/benchmarks")
 SPEC_FILE = "benchmark.yaml"
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

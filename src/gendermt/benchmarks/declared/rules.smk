@@ -31,6 +31,21 @@ for _name, _declared in DECLARED.items():
         expand(f"{_out}/tables/{{table}}.csv", table=["accuracy", "quality", "summary"])
         + expand(f"{_out}/figures/accuracy.{{ext}}", ext=["png", "pdf"])
     )
+    # the explorer (report.smk): every segment with each system's output and the gendered
+    # words found in it (MT-GenEval's rule)
+    EXPLORER_INPUTS[_name] = {
+        "module": "gendermt.benchmarks.declared.explorer",
+        "label": _declared["label"],
+        "inputs": {
+            "runs": [
+                {**r, "path": f"{_out}/items/{r['system']}/{r['prompt']}.parquet"}
+                for r in run_records(_name)
+            ],
+            "data": f"{_out}/data.parquet",
+            "label": _declared["label"],
+            "systems": list(BENCHMARK_CONFIG[_name].get("systems", [])),
+        },
+    }
 
     rule:
         name:

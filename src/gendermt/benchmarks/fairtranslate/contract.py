@@ -21,9 +21,12 @@ CONTRACTS = (
         # the authors' normaliser (inclusive spellings → one form), a scoring option
         normalizers={"non_binary_standardization":
                      "gendermt.benchmarks.fairtranslate.authors:non_binary_standardization"},
+        # the shipped stand-in for the published shard (tests plan the study config with it)
+        samples={"data.path": "resources/fairtranslate/data/train-00000-of-00001.parquet"},
         data_keys=("data.path", "templates"),
         data_stage_keys=("data.path",),
-        # on the Hugging Face Hub; not yet pinned (the manifest says why)
+        # on the Hugging Face Hub, at a revision the config gives (none was found; the
+        # manifest says so); hashes taken on first use (gendermt.data.locks)
         datasets=("dataset.yaml",),
         check="gendermt.benchmarks.fairtranslate.config:check",
         cli="gendermt.benchmarks.fairtranslate.cli",

@@ -44,6 +44,22 @@ if FAIRTRANSLATE:
     )
 
 
+# the explorer (report.smk): every variant with each system's output per prompt, the
+# occupation form read from it, its indicators, "they" and sentence scores
+if FAIRTRANSLATE:
+    EXPLORER_INPUTS["fairtranslate"] = {
+        "module": "gendermt.benchmarks.fairtranslate.explorer",
+        "label": "FairTranslate",
+        "inputs": {
+            "analysed": f"{RESULTS}/fairtranslate/inclusive/outputs.parquet",
+            "data": f"{RESULTS}/fairtranslate/data.parquet",
+            "scores": [r for r in FAIRTRANSLATE_SCORE_RECORDS if "system" in r],
+            "systems": FAIRTRANSLATE["systems"],
+            "prompts": FAIRTRANSLATE["prompts"],
+        },
+    }
+
+
 localrules: fairtranslate_data, fairtranslate_tables, fairtranslate_figures, fairtranslate_inclusive_tables, fairtranslate_inclusive_figures
 
 

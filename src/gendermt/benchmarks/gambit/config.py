@@ -11,8 +11,8 @@ from gendermt.config.errors import GenderMTError
 
 def runs(spec: Mapping[str, Any], systems: Mapping[str, Any]) -> list[dict[str, str]]:
     """Every (model, system, lang) GAMBIT runs: `systems` run on every target language under
-    their own name; `language_systems` maps a model label to its system per language (NMT
-    systems are one per language pair). Unknown systems or languages are errors."""
+    their own name; `language_systems` maps a model label to its system per language (an
+    NMT system fixed to one pair with `tgt_lang`). Unknown systems or languages are errors."""
     langs = spec["prompts"]
     found = [{"model": s, "system": s, "lang": lang} for s in spec["systems"] for lang in langs]
     for model, per_lang in spec.get("language_systems", {}).items():

@@ -38,9 +38,10 @@ import yaml
 from tqdm import tqdm
 
 from gendermt.benchmarks.gambit.labels import FEMININE, MASCULINE, NOT_CLEAR
+from gendermt.config import project
 from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
 
-ROOT = Path(__file__).resolve().parents[4]
+ROOT = project.root()  # the checkout, or the copy packaged in the wheel
 DEFAULT_DIR = ROOT / "resources" / "gambit" / "lexicon"
 # Gaps between two tokens that keep them in one noun phrase: spaces, apostrophes, hyphens,
 # slashes ("le/la"), parentheses ("un(e)"). Anything else (.,;:!?« » …) is a boundary.

@@ -53,6 +53,29 @@ if GAMBIT:
     )
 
 
+# the explorer (report.smk): every text with each system's translation per language and the
+# gender the headline detector assigned
+if GAMBIT:
+    EXPLORER_INPUTS["gambit"] = {
+        "module": "gendermt.benchmarks.gambit.explorer",
+        "label": "GAMBIT",
+        "inputs": {
+            "runs": [
+                {
+                    "system": r["system"],
+                    "prompt": r["lang"],
+                    "path": f"{RESULTS}/gambit/translations/{r['system']}/{r['lang']}.jsonl",
+                    "assignments": path,
+                }
+                for r, path in zip(GAMBIT_RUNS, GAMBIT_ASSIGNMENTS)
+            ],
+            "data": f"{RESULTS}/gambit/data.parquet",
+            "detector": GAMBIT_DETECTOR,
+            "systems": GAMBIT["systems"],
+        },
+    }
+
+
 localrules: gambit_data, gambit_isco, gambit_inputs, gambit_validation_table, gambit_tables, gambit_figures, gambit_agreement
 
 

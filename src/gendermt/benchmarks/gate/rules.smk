@@ -25,6 +25,19 @@ if GATE:
     )
 
 
+# the explorer (report.smk): every row with each system's rewrite and GateEval's outcome
+if GATE:
+    EXPLORER_INPUTS["gate"] = {
+        "module": "gendermt.benchmarks.gate.explorer",
+        "label": "GATE",
+        "inputs": {
+            "runs": GATE_TRANSLATION_RECORDS,
+            "data": f"{RESULTS}/gate/data.parquet",
+            "systems": GATE["systems"],
+        },
+    }
+
+
 localrules: gate_data, gate_inputs, gate_tables, gate_figures
 
 

@@ -33,6 +33,15 @@ if GATE_X_E:
     )
 
 
+# the explorer (report.smk): every tuple with each system's rewrite, match or not
+if GATE_X_E:
+    EXPLORER_INPUTS["gate-x-e"] = {
+        "module": "gendermt.benchmarks.gate_x_e.explorer",
+        "label": "GATE X-E",
+        "inputs": {"runs": GATE_X_E_REWRITE_RECORDS, "systems": GATE_X_E["systems"]},
+    }
+
+
 localrules: gate_x_e_data, gate_x_e_inputs, gate_x_e_rewrites, gate_x_e_tables, gate_x_e_figures, gate_x_e_errors, gate_x_e_corpus
 
 

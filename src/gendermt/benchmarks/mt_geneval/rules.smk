@@ -60,6 +60,20 @@ if MT_GENEVAL:
     )
 
 
+# the explorer (report.smk): every segment with each system's output and the gendered words
+# found in it
+if MT_GENEVAL:
+    EXPLORER_INPUTS["mt-geneval"] = {
+        "module": "gendermt.benchmarks.mt_geneval.explorer",
+        "label": "MT-GenEval",
+        "inputs": {
+            "runs": [{k: r[k] for k in ("system", "prompt", "path")} for r in MT_GENEVAL_RUNS],
+            "data": f"{RESULTS}/mt-geneval/data.parquet",
+            "systems": MT_GENEVAL["systems"],
+        },
+    }
+
+
 localrules: mt_geneval_data, mt_geneval_inputs, mt_geneval_score, mt_geneval_tables, mt_geneval_figures
 
 

@@ -22,7 +22,8 @@ CONTRACTS = (
                  "data.dev": "resources/neogate/Neo-GATE-dev.tsv"},
         data_keys=("data.test", "data.dev", "paradigms.*.mapping", "templates"),
         data_stage_keys=("data.test", "data.dev", "paradigms.*.mapping"),
-        # on the Hugging Face Hub; not yet pinned (the manifest says why)
+        # on the Hugging Face Hub, pinned to a revision; hashes taken on first use (the
+        # manifest says why; gendermt.data.locks)
         datasets=("dataset.yaml",),
         check="gendermt.benchmarks.neogate.config:check",
         templates="gendermt.benchmarks.neogate.config:check_templates",

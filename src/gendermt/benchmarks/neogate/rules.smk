@@ -54,6 +54,23 @@ if NEOGATE:
     )
 
 
+# the explorer (report.smk): every sentence with each system's output per run and the words
+# Neo-GATE's metric found
+if NEOGATE:
+    EXPLORER_INPUTS["neogate"] = {
+        "module": "gendermt.benchmarks.neogate.explorer",
+        "label": "Neo-GATE",
+        "inputs": {
+            "runs": [
+                {**r, "path": f"{RESULTS}/neogate/scores/{r['system']}/{r['prompt']}.parquet"}
+                for r in BENCHMARK_RUNS["neogate"]
+            ],
+            "data": f"{RESULTS}/neogate/data.parquet",
+            "systems": NEOGATE_SYSTEMS,
+        },
+    }
+
+
 localrules: neogate_data, neogate_inputs, neogate_score, neogate_tables, neogate_figures
 
 

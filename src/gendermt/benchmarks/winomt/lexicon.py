@@ -27,10 +27,10 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from gendermt.config.errors import DatasetError, MissingResourceError
+from gendermt.config.project import project_file
 
-# the repository's resources/ (the package runs from its source tree)
-DEFAULT_PATH = (Path(__file__).resolve().parents[3].parent / "resources" / "winomt"
-                / "occupation_translations.tsv")
+# the project's resources/ (the checkout's, or the copy in the wheel)
+DEFAULT_PATH = project_file("resources/winomt/occupation_translations.tsv")
 COLUMNS = ["lang", "occupation", "key", "example", "count", "share", "systems"]
 MIN_SHARE = 0.1  # of an occupation's sentences
 MIN_SYSTEMS = 2

@@ -53,6 +53,21 @@ WINOMT_HEADLINE_TABLES = [
     f"{RESULTS}/winomt/gender/{WINOMT_READERS[0]}/{system}/{lang}.parquet"
     for system, lang in WINOMT_RUNS
 ]
+# the explorer (report.smk): every sentence with each system's translation and the headline
+# reader's gender and evidence
+if WINOMT:
+    EXPLORER_INPUTS["winomt"] = {
+        "module": "gendermt.benchmarks.winomt.explorer",
+        "label": "WinoMT",
+        "inputs": {
+            "runs": [
+                {"system": system, "prompt": lang, "path": path}
+                for (system, lang), path in zip(WINOMT_RUNS, WINOMT_HEADLINE_TABLES)
+            ],
+            "reader": WINOMT_READERS[0],
+            "systems": WINOMT_SYSTEMS,
+        },
+    }
 # human gender labels of translated entities ({lang}.tsv): tables/validation.csv when named
 WINOMT_LABELS = WINOMT.get("validation_labels")
 WINOMT_LABEL_FILES = sorted(str(p) for p in Path(WINOMT_LABELS).glob("*.tsv")) if WINOMT_LABELS else []

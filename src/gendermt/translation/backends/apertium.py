@@ -68,6 +68,7 @@ def package_versions() -> dict[str, str]:
 
 class Apertium(Backend):
     name: ClassVar[str] = "apertium"
+    workload: ClassVar[str] = "files"  # a local pipeline over dictionaries: seconds, MBs
     reads_data: ClassVar[bool] = False
     prompted: ClassVar[bool] = False
     default_batch_size: ClassVar[int] = 256

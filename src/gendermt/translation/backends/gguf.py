@@ -167,6 +167,31 @@ def metadata(path: Path, keys: set[str]) -> dict[str, Any]:
     return found
 
 
+def parameter_count(path: Path) -> int:
+    """The number of weights in a GGUF file (its tensors' elements), read from the tensor
+    table after the header's key-value pairs, whatever the quantisation: what a job's
+    memory is sized from (gendermt.workflow.job_size)."""
+    with path.open("rb") as fh:
+        header = _HeaderReader(fh, path)
+        if fh.read(4) != b"GGUF":
+            raise MissingResourceError(f"{path} is not a GGUF file (no GGUF magic number)")
+        header.read("I")  # version
+        tensors, pairs = header.read("Q"), header.read("Q")
+        for _ in range(pairs):
+            header.string()
+            header.value(header.read("I"), False)
+        total = 0
+        for _ in range(tensors):
+            header.string()  # name
+            count = 1
+            for _ in range(header.read("I")):
+                count *= header.read("Q")
+            header.read("I")  # type
+            header.read("Q")  # offset
+            total += count
+    return total
+
+
 def check_loadable(path: Path) -> None:
     """What stops the conversion can be said before it: a GGUF architecture this
     transformers cannot read."""

@@ -29,6 +29,7 @@ class ReferenceOracle(Backend):
     """
 
     name: ClassVar[str] = "reference-oracle"
+    workload: ClassVar[str] = "files"
     cacheable: ClassVar[bool] = False
     default_kind: ClassVar[str] = "oracle"
     settings_keys: ClassVar[frozenset[str]] = frozenset({"reference"})
@@ -69,6 +70,7 @@ class CopySource(Backend):
     """Returns the source unchanged: the floor every real system should clear."""
 
     name: ClassVar[str] = "copy-source"
+    workload: ClassVar[str] = "files"
     cacheable: ClassVar[bool] = False
     default_kind: ClassVar[str] = "baseline"
     reads_data: ClassVar[bool] = False

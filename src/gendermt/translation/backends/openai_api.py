@@ -286,6 +286,7 @@ MAX_RETRY_BUDGET = 86400.0
 
 class OpenAICompatible(Backend):
     name: ClassVar[str] = "openai-compatible"
+    workload: ClassVar[str] = "service"
     reads_data: ClassVar[bool] = False
     default_batch_size: ClassVar[int] = 32
     settings_keys: ClassVar[frozenset[str]] = frozenset(

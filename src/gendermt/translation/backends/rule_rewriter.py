@@ -34,6 +34,7 @@ class RuleRewriter(Backend):
     and the neutral one (GATE X-E, Appendix B.2). English only, pronouns only."""
 
     name: ClassVar[str] = "rule-rewriter"
+    workload: ClassVar[str] = "files"
     reads_data: ClassVar[bool] = False
     default_kind: ClassVar[str] = "baseline"
     default_batch_size: ClassVar[int] = 256

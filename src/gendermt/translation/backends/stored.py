@@ -65,6 +65,7 @@ class Stored(Backend):
     """Returns the outputs stored in a file, one per item (see the module docstring)."""
 
     name: ClassVar[str] = "stored"
+    workload: ClassVar[str] = "files"
     default_batch_size: ClassVar[int] = 1024
     # (and the settings of the formats benchmarks provide: check_settings)
     settings_keys: ClassVar[frozenset[str]] = frozenset({"path", "format", "column"})

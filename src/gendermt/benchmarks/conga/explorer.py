@@ -1,0 +1,71 @@
+"""ConGA's explorer (gendermt.report.explorer): each gENder-IT sentence with every system's
+Italian output and its ConGA reading: each entity of the tagged English (M, F, or A for
+ambiguous) against the gender its annotation gives it in the output."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from gendermt.report.explorer import Explorer, Item, Output, systems_in, text_or_none
+
+READING = (
+    "ConGA's reading of each annotated output: every entity of the tagged English source (M, "
+    "F, or A: ambiguous) against the gender its annotation gives it in the output. Wrong: a "
+    "gender error (M→F, F→M); right: no error and at least one entity matched; an ambiguous "
+    "entity rendered with a gender (A→M, A→F) is ConGA's bias, shown but not an error. "
+    "Outputs nobody annotated have no reading.")
+
+
+def read(runs: Sequence[Mapping[str, Any]], data: str,
+         systems: Sequence[str] | None = None) -> Explorer:
+    """``runs``: ``{system, prompt, path}`` records of ``sentences/<system>/<prompt>.csv``."""
+    meta = pd.read_parquet(data).set_index("item_id")
+    items: dict[tuple[str, str], Item] = {}
+    for run in runs:
+        for rec in pd.read_csv(run["path"], dtype={"item_id": str}).to_dict("records"):
+            key = (run["prompt"], str(rec["item_id"]))
+            item = items.get(key)
+            if item is None:
+                row = meta.loc[rec["item_id"]]
+                item = items[key] = Item(
+                    run=run["prompt"], item_id=key[1], source=str(row["source"]),
+                    gold=_source_genders(str(row.get("source_tagged") or "")),
+                    reference=text_or_none(row.get("reference")) or "",
+                    texts={"tagged": str(row.get("source_tagged") or "")})
+            item.outputs[run["system"]] = _output(rec)
+    order = {r["prompt"]: i for i, r in reversed(list(enumerate(runs)))}
+    return Explorer("ConGA", READING, systems_in(runs, systems),
+                    sorted(items.values(), key=lambda i: (order[i.run], i.item_id)),
+                    gold_label="source genders")
+
+
+def _count(rec: Mapping[str, Any], key: str) -> int:
+    value = rec.get(key)
+    return int(value) if text_or_none(value) else 0
+
+
+def _output(rec: Mapping[str, Any]) -> Output:
+    text = text_or_none(rec.get("hypothesis"))
+    if rec.get("status") != "annotated":
+        return Output(text=text, read=str(rec.get("status") or ""), correct=None)
+    errors = _count(rec, "error_m_to_f") + _count(rec, "error_f_to_m")
+    matches = _count(rec, "match_m") + _count(rec, "match_f")
+    biased = [f"A→{g.upper()}" for g in ("m", "f") if _count(rec, f"bias_a_to_{g}")]
+    read = ("gender error" if errors else "match" if matches else "nothing matched")
+    if biased:
+        read += f", {'/'.join(biased)}"
+    evidence = "; ".join(p for p in (text_or_none(rec.get("entities")),
+                                     f"annotation: {rec['annotation']}"
+                                     if text_or_none(rec.get("annotation")) else None) if p)
+    return Output(text=text, read=read, correct=None if not errors and not matches
+                  else not errors, evidence=evidence)
+
+
+def _source_genders(tagged: str) -> str:
+    """The genders of the tagged source's entities: "F, A" for <F1> … <A2>."""
+    found = dict.fromkeys(re.findall(r"<([MFA])\d+>", tagged))
+    return ", ".join(found)

@@ -1,0 +1,63 @@
+"""Neo-GATE's explorer (gendermt.report.explorer): each sentence with every system's output per
+run (format × shots × paradigm), and what Neo-GATE's metric found in it: the annotated words
+rendered with the paradigm's neomorphemes, those rendered masculine or feminine, and the
+mis-generations."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from gendermt.report.explorer import Explorer, Item, Output, systems_in, text_or_none
+
+READING = (
+    "Neo-GATE's reading of each output: of the sentence's annotated words, how many the "
+    "output renders with the run's paradigm (its neomorphemes), the words it renders "
+    "masculine or feminine instead, and its mis-generations (neomorphemes on words that "
+    "should have none). Right: every annotated word in the paradigm's form and no "
+    "mis-generation.")
+
+
+def read(runs: Sequence[Mapping[str, Any]], data: str,
+         systems: Sequence[str] | None = None) -> Explorer:
+    """``runs``: ``{system, prompt, paradigm, path}`` records of
+    ``scores/<system>/<run>.parquet``."""
+    meta = pd.read_parquet(data).set_index("item_id")
+    items: dict[tuple[str, str], Item] = {}
+    for run in runs:
+        paradigm = run.get("paradigm", "")
+        for rec in pd.read_parquet(run["path"]).to_dict("records"):
+            key = (run["prompt"], str(rec["item_id"]))
+            item = items.get(key)
+            if item is None:
+                row = meta.loc[rec["item_id"]]
+                item = items[key] = Item(
+                    run=run["prompt"], item_id=key[1], source=str(row["source"]),
+                    gold=paradigm,
+                    reference=text_or_none(row.get(f"ref_{paradigm}")) or "",
+                    texts={"masculine reference": text_or_none(row.get("ref_male")) or ""},
+                    groups={"paradigm": paradigm})
+            annotated, right = int(rec["n_annotations"]), int(rec["correct"])
+            wrong = int(rec["misgenerations"])
+            item.outputs[run["system"]] = Output(
+                text=text_or_none(rec.get("hypothesis")),
+                read=f"{right} of {annotated} in {paradigm}" + (
+                    f", {wrong} mis-generated" if wrong else ""),
+                correct=annotated > 0 and right == annotated and not wrong,
+                evidence=_evidence(rec))
+    order = {r["prompt"]: i for i, r in reversed(list(enumerate(runs)))}
+    return Explorer("Neo-GATE", READING, systems_in(runs, systems),
+                    sorted(items.values(), key=lambda i: (order[i.run], i.item_id)),
+                    gold_label="paradigm", groups=["paradigm"])
+
+
+def _evidence(rec: Mapping[str, Any]) -> str:
+    parts = [f"extraction: {rec['extraction']}"] if text_or_none(rec.get("extraction")) else []
+    for key, label in (("correct_words", "in paradigm"), ("masculine_words", "masculine"),
+                       ("feminine_words", "feminine"), ("misgenerations_words",
+                                                        "mis-generated")):
+        if text_or_none(rec.get(key)):
+            parts.append(f"{label}: {rec[key]}")
+    return "; ".join(parts)
