@@ -16,7 +16,7 @@ import base64
 import gzip
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -201,6 +201,12 @@ def systems_in(runs: Sequence[Mapping[str, Any]], configured: Sequence[str] | No
     if configured:
         return [s for s in configured if s in seen] + [s for s in seen if s not in configured]
     return seen
+
+
+def in_run_order(items: Iterable[Item], runs: Sequence[Mapping[str, Any]]) -> list[Item]:
+    """Items by their run (prompt), in the order the runs first name it, then by item id."""
+    order = {r["prompt"]: i for i, r in reversed(list(enumerate(runs)))}
+    return sorted(items, key=lambda i: (order[i.run], i.item_id))
 
 
 def text_or_none(value: Any) -> str | None:

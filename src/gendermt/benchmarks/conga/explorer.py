@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.report.explorer import Explorer, Item, Output, systems_in, text_or_none
+from gendermt.report.explorer import Explorer, Item, Output, in_run_order, systems_in, text_or_none
 
 READING = (
     "ConGA's reading of each annotated output: every entity of the tagged English source (M, "
@@ -37,9 +37,8 @@ def read(runs: Sequence[Mapping[str, Any]], data: str,
                     reference=text_or_none(row.get("reference")) or "",
                     texts={"tagged": str(row.get("source_tagged") or "")})
             item.outputs[run["system"]] = _output(rec)
-    order = {r["prompt"]: i for i, r in reversed(list(enumerate(runs)))}
     return Explorer("ConGA", READING, systems_in(runs, systems),
-                    sorted(items.values(), key=lambda i: (order[i.run], i.item_id)),
+                    in_run_order(items.values(), runs),
                     gold_label="source genders")
 
 

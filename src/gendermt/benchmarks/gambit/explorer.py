@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 
 from gendermt.data.io import read_jsonl
-from gendermt.report.explorer import Explorer, Item, Output, systems_in, text_or_none
+from gendermt.report.explorer import Explorer, Item, Output, in_run_order, systems_in, text_or_none
 
 READING = (
     "The gender the {detector} detector assigned the text's occupation in each translation "
@@ -46,7 +46,6 @@ def read(runs: Sequence[Mapping[str, Any]], data: str, detector: str = "lexicon"
                 read=" / ".join(labels) or "no occupation found",
                 evidence="; ".join(f"{a['label']}: {a['occurrence']}" for a in assigned
                                    if text_or_none(a.get("occurrence"))))
-    order = {r["prompt"]: i for i, r in reversed(list(enumerate(runs)))}
     return Explorer("GAMBIT", READING.format(detector=detector), systems_in(runs, systems),
-                    sorted(items.values(), key=lambda i: (order[i.run], i.item_id)),
+                    in_run_order(items.values(), runs),
                     gold_label="gold", groups=["text type", "occupation"])

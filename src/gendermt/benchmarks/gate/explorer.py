@@ -11,7 +11,7 @@ import pandas as pd
 
 from gendermt.benchmarks.gate.metric import EMPTY, MATCH, outcome
 from gendermt.data.io import read_jsonl
-from gendermt.report.explorer import Explorer, Item, Output, systems_in, text_or_none
+from gendermt.report.explorer import Explorer, Item, Output, in_run_order, systems_in, text_or_none
 
 READING = (
     "GateEval's outcome of each system's rewrite of the translation into the requested "
@@ -44,7 +44,6 @@ def read(runs: Sequence[Mapping[str, Any]], data: str,
             found = outcome(text, str(row.get("reference") or ""))
             item.outputs[run["system"]] = Output(
                 text=text, read=found, correct=None if found == EMPTY else found == MATCH)
-    order = {r["prompt"]: i for i, r in reversed(list(enumerate(runs)))}
     return Explorer("GATE", READING, systems_in(runs, systems),
-                    sorted(items.values(), key=lambda i: (order[i.run], i.item_id)),
+                    in_run_order(items.values(), runs),
                     gold_label="requested gender", groups=["language", "labels"])

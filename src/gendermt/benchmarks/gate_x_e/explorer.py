@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.report.explorer import Explorer, Item, Output, systems_in, text_or_none
+from gendermt.report.explorer import Explorer, Item, Output, in_run_order, systems_in, text_or_none
 
 READING = (
     "Whether each system's rewrite of the English translation into the requested gender "
@@ -42,7 +42,6 @@ def read(runs: Sequence[Mapping[str, Any]], systems: Sequence[str] | None = None
             item.outputs[run["system"]] = Output(
                 text=text_or_none(rec.get("rewrite")), read="match" if match else "no match",
                 correct=match, evidence="; ".join(evidence))
-    order = {r["prompt"]: i for i, r in reversed(list(enumerate(runs)))}
     return Explorer("GATE X-E", READING, systems_in(runs, systems),
-                    sorted(items.values(), key=lambda i: (order[i.run], i.item_id)),
+                    in_run_order(items.values(), runs),
                     gold_label="requested gender", groups=["language", "category"])

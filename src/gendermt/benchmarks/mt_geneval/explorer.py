@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.report.explorer import Explorer, Item, Output, systems_in, text_or_none
+from gendermt.report.explorer import Explorer, Item, Output, in_run_order, systems_in, text_or_none
 
 READING = (
     "The gendered words found in each output (MT-GenEval's official rule): words unique to "
@@ -45,9 +45,8 @@ def gendered_word_explorer(label: str, runs: Sequence[Mapping[str, Any]], data: 
             item.outputs[run["system"]] = Output(
                 text=text_or_none(rec.get("hypothesis")), read=read,
                 correct=bool(rec["correct"]), evidence=evidence)
-    order = {r["prompt"]: i for i, r in reversed(list(enumerate(runs)))}
     return Explorer(label, READING, systems_in(runs, systems),
-                    sorted(items.values(), key=lambda i: (order[i.run], i.item_id)),
+                    in_run_order(items.values(), runs),
                     gold_label="gender", groups=["language", "set"])
 
 

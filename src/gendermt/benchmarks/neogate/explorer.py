@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.report.explorer import Explorer, Item, Output, systems_in, text_or_none
+from gendermt.report.explorer import Explorer, Item, Output, in_run_order, systems_in, text_or_none
 
 READING = (
     "Neo-GATE's reading of each output: of the sentence's annotated words, how many the "
@@ -47,9 +47,8 @@ def read(runs: Sequence[Mapping[str, Any]], data: str,
                     f", {wrong} mis-generated" if wrong else ""),
                 correct=annotated > 0 and right == annotated and not wrong,
                 evidence=_evidence(rec))
-    order = {r["prompt"]: i for i, r in reversed(list(enumerate(runs)))}
     return Explorer("Neo-GATE", READING, systems_in(runs, systems),
-                    sorted(items.values(), key=lambda i: (order[i.run], i.item_id)),
+                    in_run_order(items.values(), runs),
                     gold_label="paradigm", groups=["paradigm"])
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.report.explorer import Explorer, Item, Output, systems_in, text_or_none
+from gendermt.report.explorer import Explorer, Item, Output, in_run_order, systems_in, text_or_none
 
 READING = (
     "The gender of the sentence's entity that the {reader} reader read from each translation "
@@ -38,9 +38,8 @@ def read(runs: Sequence[Mapping[str, Any]], reader: str = "corrected",
                 read=text_or_none(rec.get("predicted")) or "",
                 correct=bool(rec["correct"]) if text_or_none(rec.get("correct")) else None,
                 evidence=_evidence(rec))
-    order = {r["prompt"]: i for i, r in reversed(list(enumerate(runs)))}
     return Explorer("WinoMT", READING.format(reader=reader), systems_in(runs, systems),
-                    sorted(items.values(), key=lambda i: (order[i.run], i.item_id)),
+                    in_run_order(items.values(), runs),
                     gold_label="gold gender", groups=["stereotype", "entity"])
 
 
