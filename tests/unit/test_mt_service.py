@@ -5,12 +5,19 @@ the paid-work statement and budget, credentials at start-up."""
 from __future__ import annotations
 
 import json
+import re
+from importlib.metadata import packages_distributions
 from typing import ClassVar
 
 import pytest
 
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
 from gendermt.config.errors import GenderMTError
-from gendermt.translation.backends import BACKENDS, unset_api_keys
+from gendermt.translation.backends import BACKENDS, missing_packages, unset_api_keys
 from gendermt.translation.backends import mt_service as ms
 from gendermt.translation.backends.base import Request
 from gendermt.translation.backends.mt_service import (
@@ -23,6 +30,8 @@ from gendermt.translation.backends.mt_service import (
     chunks,
     startup_statement,
 )
+
+from ..conftest import ROOT
 
 KEY = "test-key-FAKE-0123456789"
 
@@ -189,6 +198,37 @@ def test_missing_credentials_named(fake, monkeypatch):
     lines = unset_api_keys({"s": {"backend": "fake-mt", "api_key_env": "FAKE_KEY"}}, ["s"])
     assert lines == ["systems.s.api_key_env: the environment variable FAKE_KEY is not set; "
                      "export it with the API key before running"]
+
+
+SERVICES = ["deepl", "google-translate", "microsoft-translator", "amazon-translate"]
+
+
+@pytest.mark.parametrize("backend", SERVICES)
+def test_a_missing_client_is_named_with_its_extra(backend, monkeypatch):
+    cls = BACKENDS[backend]
+    # a package that is not installed, and a module whose parent package is not installed
+    monkeypatch.setattr(cls, "client_modules", ("gendermt_absent", "gendermt_absent2.sub"))
+    systems = {"a": {"backend": backend}, "b": {"backend": backend},
+               "c": {"backend": "copy-source"}}
+    assert missing_packages(systems, ["b", "a", "c"]) == [
+        f"systems.a, b: backend {backend!r} needs {cls.service}'s client (gendermt_absent, "
+        f"gendermt_absent2.sub not installed): pip install 'gendermt[{cls.extra}]'"]
+
+
+def test_each_service_names_its_client_and_an_extra_the_tests_install():
+    """The extra each service names exists, lists the client's distribution, and is in the
+    test extra (CI runs every service's tests, none skipped for a missing client)."""
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    for backend in SERVICES:
+        cls = BACKENDS[backend]
+        assert cls.client_modules and cls.extra in extras, backend
+        named = {re.match(r"[A-Za-z0-9_.-]+", r)[0].lower() for r in extras[cls.extra]}
+        for module in cls.client_modules:
+            dists = {d.lower() for d in packages_distributions().get(module.split(".")[0], [])}
+            assert dists & named, (backend, module, dists, named)
+        assert f"gendermt[{cls.extra}]" in extras["test"], backend
+        assert missing_packages({"s": {"backend": backend}}, ["s"]) == [], backend
 
 
 def test_startup_refuses_a_language_without_a_code(fake, tmp_path):

@@ -9,7 +9,9 @@ under results/ (the request cache included), logs/ or .snakemake/."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 import time
 from pathlib import Path
 
@@ -89,7 +91,50 @@ def files_under(workdir: Path) -> list[Path]:
             for p in (workdir / name).rglob("*") if p.is_file()]
 
 
-@pytest.mark.parametrize("backend", ["microsoft-translator", "amazon-translate"])
+BACKENDS = [pytest.param("microsoft-translator", marks=pytest.mark.skipif(
+                importlib.util.find_spec("azure") is None,
+                reason="the `microsoft` extra is not installed")),
+            pytest.param("amazon-translate", marks=pytest.mark.skipif(
+                importlib.util.find_spec("boto3") is None,
+                reason="the `amazon` extra is not installed"))]
+# a sitecustomize that makes the vendors' clients not installed, for the processes it starts
+NOT_INSTALLED = """
+import sys
+
+
+class NotInstalled:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("azure", "boto3", "botocore"):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+sys.meta_path.insert(0, NotInstalled())
+"""
+
+
+def test_a_missing_client_stops_the_run_at_start_up(tmp_path, monkeypatch):
+    """Without the vendor's client installed, the run stops before any job, naming the extra
+    to install (not a traceback from the first request)."""
+    blocker = tmp_path / "site"
+    blocker.mkdir()
+    (blocker / "sitecustomize.py").write_text(NOT_INSTALLED)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
+        [str(blocker), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    monkeypatch.setenv("MS_WF_KEY", MS_KEY)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", AWS_ACCESS)
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", AWS_SECRET)
+    for backend, extra in (("microsoft-translator", "microsoft"), ("amazon-translate", "amazon")):
+        workdir = project(tmp_path / backend, backend, "http://127.0.0.1:9")
+        proc = snakemake(workdir, *args())
+        assert proc.returncode != 0, explain(proc)
+        assert f"systems.mt: backend {backend!r} needs" in output_of(proc), explain(proc)
+        assert f"pip install 'gendermt[{extra}]'" in output_of(proc), explain(proc)
+        assert "Traceback" not in output_of(proc), explain(proc)
+        assert not list(workdir.glob(f"results/{RUN}/*/data.parquet"))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_storm_then_rerun_pays_nothing_twice(tmp_path, monkeypatch, backend):
     monkeypatch.setenv("MS_WF_KEY", MS_KEY)
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", AWS_ACCESS)

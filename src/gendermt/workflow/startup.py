@@ -24,7 +24,7 @@ from gendermt.config.run_record import DEFAULT_CONFIG, check_config_files
 from gendermt.data.datasets import read_by as datasets_read_by
 from gendermt.data.datasets import resolve_config as resolve_datasets
 from gendermt.data.sources import Hasher, check_sources, identity
-from gendermt.translation.backends import settings_on, unset_api_keys
+from gendermt.translation.backends import missing_packages, settings_on, unset_api_keys
 from gendermt.translation.cache import check_file as check_cache_file
 from gendermt.translation.cache import configured_dir
 from gendermt.workflow.dag_guard import check_planned_inputs
@@ -119,6 +119,13 @@ class DataStages:
         return datasets_read_by(list(paths), self.datasets)
 
 
+def uses_conda(workflow: Any) -> bool:
+    """Whether jobs run in their rules' conda environments (``--use-conda``)."""
+    from snakemake.settings.types import DeploymentMethod
+
+    return DeploymentMethod.CONDA in workflow.deployment_settings.deployment_method
+
+
 def before_jobs(workflow: Any, config: dict, results: str, systems: dict) -> None:
     """The onstart checks of the planned jobs; the scheduler's one re-evaluation timer."""
     # Snakemake's scheduler keeps one re-evaluation timer pending, not one per finished job
@@ -139,7 +146,10 @@ def before_jobs(workflow: Any, config: dict, results: str, systems: dict) -> Non
             raise WorkflowError(stop_message(locked))
     # A system about to translate whose API key is not in the environment stops here too.
     translating = [j for j in jobs if j.rule.name in ("translate", "translate_sources")]
-    unset = unset_api_keys(systems, [j.wildcards_dict["system"] for j in translating])
+    names = [j.wildcards_dict["system"] for j in translating]
+    unset = unset_api_keys(systems, names)
+    if not uses_conda(workflow):  # a rule's conda env has them, not the running one
+        unset += missing_packages(systems, names)
     if unset:
         raise WorkflowError("\n".join(unset))
     paid_work(config, translating)

@@ -78,6 +78,8 @@ class AmazonTranslate(MTService):
     service: ClassVar[str] = "Amazon Translate"
     api_version: ClassVar[str] = "2017-07-01"
     default_endpoint: ClassVar[str] = "https://translate.{region}.amazonaws.com"
+    client_modules: ClassVar[tuple[str, ...]] = ("boto3", "botocore")
+    extra: ClassVar[str] = "amazon"
     limits: ClassVar[Limits] = Limits(texts=1, bytes=10_000, overhead=0)
     list_price: ClassVar[float] = 15.0  # standard real-time translation, USD per million chars
     target_codes: ClassVar[dict[str, str]] = TARGETS
@@ -183,6 +185,7 @@ class AmazonTranslate(MTService):
             self._client = None
 
     def send_chunk(self, texts: list[str], source: str, target: str) -> list[str]:
+        client = self.client()  # first: without boto3, its one named line
         from botocore.exceptions import BotoCoreError, ClientError
 
         (text,) = texts
@@ -190,7 +193,6 @@ class AmazonTranslate(MTService):
                 "TargetLanguageCode": target}
         if self.options_sent:
             call["Settings"] = dict(self.options_sent)
-        client = self.client()
         try:
             answer = client.translate_text(**call)
         except ClientError as exc:

@@ -49,6 +49,8 @@ class DeepL(MTService):
     service: ClassVar[str] = "DeepL"
     api_version: ClassVar[str] = "v2"
     default_endpoint: ClassVar[str] = "https://api.deepl.com"
+    client_modules: ClassVar[tuple[str, ...]] = ("deepl",)
+    extra: ClassVar[str] = "deepl"
     limits: ClassVar[Limits] = Limits(texts=50, bytes=128 * 1024, overhead=16)
     list_price: ClassVar[float] = 25.0  # DeepL API Pro, USD per million characters
     target_codes: ClassVar[dict[str, str]] = TARGETS

@@ -56,6 +56,8 @@ class GoogleTranslate(MTService):
     service: ClassVar[str] = "Google Cloud Translation"
     api_version: ClassVar[str] = "v2"
     default_endpoint: ClassVar[str] = "https://translation.googleapis.com"
+    client_modules: ClassVar[tuple[str, ...]] = ("requests",)
+    extra: ClassVar[str] = "google"
     limits: ClassVar[Limits] = LIMITS["v2"]
     list_price: ClassVar[float] = 20.0  # NMT, USD per million characters
     target_codes: ClassVar[dict[str, str]] = CODES

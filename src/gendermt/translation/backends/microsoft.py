@@ -68,6 +68,8 @@ class MicrosoftTranslator(MTService):
     service: ClassVar[str] = "Microsoft Translator"
     api_version: ClassVar[str] = "3.0"
     default_endpoint: ClassVar[str] = "https://api.cognitive.microsofttranslator.com"
+    client_modules: ClassVar[tuple[str, ...]] = ("azure.ai.translation.text", "azure.core")
+    extra: ClassVar[str] = "microsoft"
     limits: ClassVar[Limits] = Limits(texts=1000, chars=50_000)
     list_price: ClassVar[float] = 10.0  # Translator S1 (pay as you go), USD per million chars
     target_codes: ClassVar[dict[str, str]] = TARGETS
@@ -120,6 +122,7 @@ class MicrosoftTranslator(MTService):
             self._client = None
 
     def send_chunk(self, texts: list[str], source: str, target: str) -> list[str]:
+        client = self.client()  # first: without the SDK, its one named line
         from azure.core.exceptions import AzureError, DecodeError
         from azure.core.rest import HttpRequest
 
@@ -130,7 +133,6 @@ class MicrosoftTranslator(MTService):
             params["category"] = str(self.settings["category"])
         request = HttpRequest("POST", "/translate", params=params,
                               json=[{"Text": t} for t in texts])
-        client = self.client()
         try:
             response = client.send_request(request)
             status, body = response.status_code, response.read()

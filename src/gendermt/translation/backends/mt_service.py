@@ -22,6 +22,8 @@ one method, :meth:`MTService.send_chunk` (one HTTP request of at most ``limits``
                             ``missing_credentials(settings)`` names those unset (start-up)
 ``quota_advice(settings)``  (classmethod) what to change when the quota is spent (one line)
 ``extra_runtime_keys``      of ``extra_keys``, those that change no output (``token_env``)
+``client_modules``/``extra``  the vendor's client modules and the project extra installing
+                            them: one missing stops the run at start-up (``missing_packages``)
 ``required_keys``           (Backend's) settings a system must have (``api_key_env``)
 
 Helpers for ``send_chunk``: ``self.secret(env)`` (a credential from the environment, redacted
@@ -69,6 +71,7 @@ What the base does:
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import os
@@ -177,6 +180,15 @@ def _number(cls_name: str, key: str, value: Any, least: float, strict: bool = Fa
                             f"{'above' if strict else 'at least'} {least:g}, not {value!r}")
 
 
+def importable(module: str) -> bool:
+    """Whether ``module`` can be imported here (found, not imported: a package's parent
+    that is missing counts as missing)."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
+
+
 class MTService(Backend):
     """A commercial MT service (see the module's docstring for the interface)."""
 
@@ -191,6 +203,8 @@ class MTService(Backend):
     option_keys: ClassVar[frozenset[str]] = frozenset()
     extra_keys: ClassVar[frozenset[str]] = frozenset()
     extra_runtime_keys: ClassVar[frozenset[str]] = frozenset()
+    client_modules: ClassVar[tuple[str, ...]] = ()
+    extra: ClassVar[str] = ""
 
     prompted: ClassVar[bool] = False      # reads the plain source only
     reads_data: ClassVar[bool] = False
@@ -245,6 +259,16 @@ class MTService(Backend):
                 f"{cls.service} credentials before running"
                 for env in cls.key_envs(settings)
                 if env != settings.get("api_key_env") and not os.environ.get(env)]
+
+    @classmethod
+    def missing_packages(cls) -> list[str]:
+        """One line naming the vendor's client modules not installed and the extra that
+        installs them; [] when all are there."""
+        missing = [m for m in cls.client_modules if not importable(m)]
+        if not missing:
+            return []
+        return [f"backend {cls.name!r} needs {cls.service}'s client ({', '.join(missing)} not "
+                f"installed): pip install 'gendermt[{cls.extra}]'"]
 
     @classmethod
     def quota_advice(cls, settings: dict[str, Any]) -> str:
