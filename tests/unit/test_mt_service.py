@@ -17,7 +17,7 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 from gendermt.config.errors import GenderMTError
-from gendermt.translation.backends import BACKENDS, missing_packages, unset_api_keys
+from gendermt.translation.backends import BACKENDS, unset_api_keys
 from gendermt.translation.backends import mt_service as ms
 from gendermt.translation.backends.base import Request
 from gendermt.translation.backends.mt_service import (
@@ -30,6 +30,7 @@ from gendermt.translation.backends.mt_service import (
     chunks,
     startup_statement,
 )
+from gendermt.workflow.startup import missing_packages
 
 from ..conftest import ROOT
 

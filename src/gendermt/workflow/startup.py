@@ -24,7 +24,7 @@ from gendermt.config.run_record import DEFAULT_CONFIG, check_config_files
 from gendermt.data.datasets import read_by as datasets_read_by
 from gendermt.data.datasets import resolve_config as resolve_datasets
 from gendermt.data.sources import Hasher, check_sources, identity
-from gendermt.translation.backends import missing_packages, settings_on, unset_api_keys
+from gendermt.translation.backends import BACKENDS, settings_on, unset_api_keys
 from gendermt.translation.cache import check_file as check_cache_file
 from gendermt.translation.cache import configured_dir
 from gendermt.workflow.dag_guard import check_planned_inputs
@@ -117,6 +117,17 @@ class DataStages:
         commit, licence, each file's sha256), which it records in its data.json; [] for
         none."""
         return datasets_read_by(list(paths), self.datasets)
+
+
+def missing_packages(systems: dict[str, dict], names: Any) -> list[str]:
+    """One line per backend of the systems ``names`` whose client packages are not installed
+    in the running environment (an MT service's ``missing_packages``), naming the systems.
+    Here, not in the backends' package: the stages that import it keep their fingerprints."""
+    users: dict[str, list[str]] = {}
+    for name in sorted(set(names)):
+        users.setdefault((systems.get(name) or {}).get("backend", ""), []).append(name)
+    return [f"systems.{', '.join(using)}: {line}" for backend, using in users.items()
+            for line in getattr(BACKENDS.get(backend), "missing_packages", list)()]
 
 
 def uses_conda(workflow: Any) -> bool:

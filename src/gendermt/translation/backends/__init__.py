@@ -158,16 +158,6 @@ def unset_api_keys(systems: dict[str, dict[str, Any]], names: Any) -> list[str]:
     return found
 
 
-def missing_packages(systems: dict[str, dict[str, Any]], names: Any) -> list[str]:
-    """One line per backend of the systems ``names`` whose packages are not installed in the
-    running environment (``Backend.missing_packages``), naming the systems using it."""
-    users: dict[str, list[str]] = {}
-    for name in sorted(set(names)):
-        users.setdefault((systems.get(name) or {}).get("backend", ""), []).append(name)
-    return [f"systems.{', '.join(using)}: {line}" for backend, using in users.items()
-            if backend in BACKENDS for line in BACKENDS[backend].missing_packages()]
-
-
 def settings_on(config: dict[str, Any], benchmark: str, system: str) -> dict[str, Any]:
     """A system's settings on a benchmark: its `systems:` entry with the benchmark's
     `decoding:` overrides for it (e.g. more new tokens for a step-by-step prompt)."""
@@ -189,7 +179,6 @@ def build_backend(settings: dict[str, Any], data: pd.DataFrame | str | os.PathLi
 
 
 __all__ = ["BACKENDS", "BACKEND_MODULES", "Backend", "ItemFailed", "Request",
-           "backend_module", "build_backend", "check_system", "missing_packages",
-           "output_settings", "settings_on", "system_gpus", "system_kind", "system_modules",
-           "unset_api_keys",
+           "backend_module", "build_backend", "check_system", "output_settings",
+           "settings_on", "system_gpus", "system_kind", "system_modules", "unset_api_keys",
            "KEY_NOT_SHOWN", "plausible_env_name"]

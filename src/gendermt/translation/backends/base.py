@@ -140,13 +140,6 @@ class Backend(ABC):
         start-up besides ``api_key_env``: a vendor's credential chain); none by default."""
         return []
 
-    @classmethod
-    def missing_packages(cls) -> list[str]:
-        """The Python packages this backend's jobs import that are not installed, one line
-        each saying how to install them (checked at start-up, where jobs share the running
-        environment); none by default."""
-        return []
-
     def before_sending(self, requests: list[Request]) -> None:
         """Called once before the first of ``requests`` (those the job will send: not
         answered by the request cache or the partial file) is sent; a paid service states

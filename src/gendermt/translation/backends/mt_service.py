@@ -263,7 +263,7 @@ class MTService(Backend):
     @classmethod
     def missing_packages(cls) -> list[str]:
         """One line naming the vendor's client modules not installed and the extra that
-        installs them; [] when all are there."""
+        installs them; [] when all are there (gendermt.workflow.startup asks it)."""
         missing = [m for m in cls.client_modules if not importable(m)]
         if not missing:
             return []
