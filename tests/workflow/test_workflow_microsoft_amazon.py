@@ -9,7 +9,6 @@ under results/ (the request cache included), logs/ or .snakemake/."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import time
@@ -17,6 +16,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+
+from gendermt.translation.backends import BACKENDS
 
 from ..amazon_translate_server import AmazonTranslateServer
 from ..azure_translator_server import AzureTranslatorServer
@@ -91,12 +92,11 @@ def files_under(workdir: Path) -> list[Path]:
             for p in (workdir / name).rglob("*") if p.is_file()]
 
 
-BACKENDS = [pytest.param("microsoft-translator", marks=pytest.mark.skipif(
-                importlib.util.find_spec("azure") is None,
-                reason="the `microsoft` extra is not installed")),
-            pytest.param("amazon-translate", marks=pytest.mark.skipif(
-                importlib.util.find_spec("boto3") is None,
-                reason="the `amazon` extra is not installed"))]
+# each backend skipped where its client is not installed (what start-up would refuse)
+SERVICES = [pytest.param(name, marks=pytest.mark.skipif(
+                bool(BACKENDS[name].missing_packages()),
+                reason=f"the `{BACKENDS[name].extra}` extra is not installed"))
+            for name in ("microsoft-translator", "amazon-translate")]
 # a sitecustomize that makes the vendors' clients not installed, for the processes it starts
 NOT_INSTALLED = """
 import sys
@@ -134,7 +134,7 @@ def test_a_missing_client_stops_the_run_at_start_up(tmp_path, monkeypatch):
         assert not list(workdir.glob(f"results/{RUN}/*/data.parquet"))
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("backend", SERVICES)
 def test_storm_then_rerun_pays_nothing_twice(tmp_path, monkeypatch, backend):
     monkeypatch.setenv("MS_WF_KEY", MS_KEY)
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", AWS_ACCESS)

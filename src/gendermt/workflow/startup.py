@@ -126,8 +126,12 @@ def missing_packages(systems: dict[str, dict], names: Any) -> list[str]:
     users: dict[str, list[str]] = {}
     for name in sorted(set(names)):
         users.setdefault((systems.get(name) or {}).get("backend", ""), []).append(name)
-    return [f"systems.{', '.join(using)}: {line}" for backend, using in users.items()
-            for line in getattr(BACKENDS.get(backend), "missing_packages", list)()]
+    lines = []
+    for backend, using in users.items():
+        cls = BACKENDS.get(backend)
+        if hasattr(cls, "missing_packages"):  # the MT services: their vendors' clients
+            lines += [f"systems.{', '.join(using)}: {line}" for line in cls.missing_packages()]
+    return lines
 
 
 def uses_conda(workflow: Any) -> bool:
