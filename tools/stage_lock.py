@@ -13,8 +13,8 @@ since it was locked; the developer then says which it is:
     python -m tools.stage_lock check                    # what CI checks
 
 ``unchanged`` and ``bump`` take rule scripts (their paths) as well as stages, or ``all`` (every
-one out of date); ``unchanged`` records the reason in the file's log. A stage new to the lock is added by ``bump`` at
-version 1. ``make stage-lock`` runs ``check``.
+one out of date); ``unchanged`` records the reason in the file's log. A stage new to the lock
+is added by ``bump`` at version 1. ``make stage-lock`` runs ``check``.
 """
 
 from __future__ import annotations

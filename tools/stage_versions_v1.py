@@ -61,12 +61,13 @@ def translation_key(backend: str, request_version: int, readers: list[str]) -> s
 
 def compute(old: Path) -> dict[str, str]:
     sys.path.insert(0, str(old / "src"))
+    from gendermt.workflow.fingerprints import code_fingerprint
+
     from gendermt.benchmarks import registry
     from gendermt.scorecard.figures import reader_modules
     from gendermt.scoring.normalization import normalizers
     from gendermt.translation.backends import BACKENDS, system_modules
     from gendermt.translation.backends.stored import formats
-    from gendermt.workflow.fingerprints import code_fingerprint
     from gendermt.workflow.translation_code import translation_fingerprint
 
     settings = [{"backend": name} for name in BACKENDS if name != "stored"]

@@ -65,7 +65,7 @@ DECLARED: dict[str, tuple[Any, ...]] = {}
 
 def _declared(stages: list[str]) -> tuple[list[int], str]:
     versions = [version_of(s) for s in stages]
-    return versions, " ".join(f"{s}@{v}" for s, v in zip(stages, versions))
+    return versions, " ".join(f"{s}@{v}" for s, v in zip(stages, versions, strict=True))
 
 
 def stage_code(stage: str, *more: str) -> str:
