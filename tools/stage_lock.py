@@ -24,6 +24,7 @@ import hashlib
 import json
 import re
 import sys
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,13 +85,22 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+@cache  # by the file's (mtime, size): each module is read once however many stages run it
+def _module_digest(path: Path, mtime_ns: int, size: int) -> str | None:
+    body = import_graph.normalized(path.read_bytes())
+    return _digest(body)[:16] if body.strip() else None
+
+
 def module_hashes(modules: set[str]) -> dict[str, str]:
     hashes = {}
     for module in sorted(modules):
         path = import_graph._file_of(module)
-        body = import_graph.normalized(path.read_bytes()) if path else b""
-        if body.strip():
-            hashes[module] = _digest(body)[:16]
+        if path is None:
+            continue
+        stat = path.stat()
+        digest = _module_digest(path, stat.st_mtime_ns, stat.st_size)
+        if digest:
+            hashes[module] = digest
     return hashes
 
 
