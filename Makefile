@@ -14,7 +14,7 @@ CONFIG_ARGS := $(if $(strip $(CONFIG)),--configfile $(CONFIG))
 # results/<run>/report.html of the run the config files name (gendermt.config.run)
 REPORT_PATH = "$$($(BIN)/python -m gendermt.config.run report-path $(CONFIG))"
 
-.PHONY: run report test test-fast lint clean comet-env envs-check docs
+.PHONY: run report test test-fast lint clean comet-env envs-check docs stage-lock
 
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "gendermt needs Python >= 3.10, found " + sys.version.split()[0])'
@@ -72,6 +72,11 @@ test: $(VENV)/.installed
 test-fast: $(VENV)/.installed
 	$(BIN)/pytest -m "not workflow" -p no:cacheprovider -n $(CORES) --dist loadfile \
 		tests/unit tests/benchmarks
+
+# The stage-version lock (src/gendermt/workflow/stage_versions.json): fails naming each stage whose
+# code changed since it was locked, and how to say whether its outputs change (tools/stage_lock.py)
+stage-lock: $(VENV)/.installed
+	$(BIN)/python -m tools.stage_lock check
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check src tests workflow/scripts perf tools

@@ -79,8 +79,8 @@ def main(workdir: str, *configfiles: str) -> None:
         workflow = workflow_api.dag(DAGSettings()).workflow_api._workflow
         workflow._prepare_dag(forceall=False, ignore_incomplete=True, lock_warn_only=True)
         workflow._build_dag()
-        # the provenance module the workflow's common.smk imported (the checkout's)
-        from gendermt.workflow.fingerprints import DECLARED, NAMED
+        # the stage versions module the workflow's common.smk imported (the checkout's)
+        from gendermt.workflow.stage_versions import DECLARED, NAMED
 
         jobs = []
         for job in workflow.dag.jobs:

@@ -38,7 +38,7 @@ from gendermt.workflow.env_requirements import (  # noqa: E402
     loaded_by_name,
     requirement_name,
 )
-from gendermt.workflow.fingerprints import imported_by, modules_run_by  # noqa: E402
+from gendermt.workflow.import_graph import imported_by, modules_run_by  # noqa: E402
 
 TORCH = "torch==2.13.0"
 PYTHON = os.environ.get("ENVS_CHECK_PYTHON", "python3.11")

@@ -127,7 +127,7 @@ def test_a_failed_item_keeps_its_batchs_answers_and_the_rerun_asks_only_for_it(e
 
 def test_every_caller_of_the_engine_is_fingerprinted_with_it():
     """Editing the engine reruns translation, the judge's and the annotator's jobs."""
-    from gendermt.workflow.fingerprints import modules_run_by
+    from gendermt.workflow.import_graph import modules_run_by
 
     for stage in ("gendermt.translation.runner", "gendermt.benchmarks.gambit.evaluate",
                   "gendermt.benchmarks.gambit.validation",

@@ -4,7 +4,7 @@ order decide what exists, and every fingerprint of one covers the other."""
 
 from __future__ import annotations
 
-from gendermt.workflow.fingerprints import _imports
+from gendermt.workflow.import_graph import _imports
 
 from ..conftest import ROOT
 

@@ -1,6 +1,6 @@
 """Every job's code fingerprint covers the modules that job runs and no more (issue 21).
 
-A rule's ``params: code=code_fingerprint(...)`` (and any ``*_code`` param) must cover every
+A rule's ``params: code=stage_code(...)`` (and any ``*_code`` param) must cover every
 gendermt module its ``script:`` imports (editing one reruns the job) and no module the script
 does not reach (editing one reruns nothing of it), where "reach" is the script's imports,
 followed transitively, plus the modules the job loads by name, invisible to the imports: the
@@ -21,7 +21,7 @@ import yaml
 
 from gendermt.scorecard.figures import reader_modules
 from gendermt.translation.backends import system_modules
-from gendermt.workflow.fingerprints import imported_by, modules_run_by
+from gendermt.workflow.import_graph import imported_by, modules_run_by
 
 from ..conftest import ROOT
 from ..dag_params import plan
@@ -137,17 +137,17 @@ def test_every_fingerprint_covers_what_its_job_runs_and_no_more(planned):
     # the per-job ones: a translation job declares its own system's backend and version
     from gendermt.translation.backends import BACKEND_CLASSES
     from gendermt.translation.backends.apertium import Apertium
-    from gendermt.workflow.translation_code import RUNNER_VERSION
+    from gendermt.workflow.stage_versions import RUNNER
 
     translate = [j for j in found["jobs"] if j["rule"] == "translate"]
     assert translate
     for job in translate:
         declared = job["code"]["code"]["declared"]
         # (two backends whose translation code had one legacy fingerprint share a value)
-        assert declared[:2] == ["translation", RUNNER_VERSION], job
-        assert declared[2] in BACKEND_CLASSES, job
+        assert declared[0] == "translation" and declared[3][0] == RUNNER, job
+        assert declared[1] in BACKEND_CLASSES, job
     stored = next(j for j in translate if j["wildcards"]["system"] == "gambit-mixed")
-    assert stored["code"]["code"]["declared"][3:] == [1, []]
+    assert stored["code"]["code"]["declared"][2:] == [1, [RUNNER]]
     assert Apertium.request_version == 2  # a version bump is what reruns a backend's jobs
 
 
@@ -163,7 +163,7 @@ def test_a_rule_whose_fingerprint_names_the_wrong_module_is_caught(planned, tmp_
     # ... and in a rule file: the parsed workflow shows it
     rule_file = project / "src/gendermt/benchmarks/gate/rules.smk"
     text = rule_file.read_text(encoding="utf-8")
-    right = 'code=code_fingerprint("gendermt.benchmarks.gate.tables"),'
+    right = 'code=stage_code("gendermt.benchmarks.gate.tables"),'
     assert right in text
     rule_file.write_text(text.replace(right, right.replace(
         '"gendermt.benchmarks.gate.tables"',
@@ -196,11 +196,11 @@ def test_the_rules_of_the_benchmarks_the_default_does_not_configure(study_plans)
     _, plans = study_plans
     for study, found in plans.items():
         assert all_faults(found, merged(*study_files(study))) == [], study
-    # a stored system in WinoMT's format: its translation jobs declare the code of the
+    # a stored system in WinoMT's format: its translation jobs declare the version of the
     # format's reader, which the stored backend loads by name from WinoMT's contract
-    from gendermt.workflow.fingerprints import source_fingerprint
+    from gendermt.workflow.stage_versions import RUNNER
 
-    reader = source_fingerprint("gendermt.benchmarks.winomt.stored_format")
+    reader = "gendermt.benchmarks.winomt.stored_format"
     in_format = []
     for study, found in plans.items():
         systems = merged(*study_files(study))["systems"]
@@ -210,7 +210,7 @@ def test_the_rules_of_the_benchmarks_the_default_does_not_configure(study_plans)
     if any(spec.get("format") == "winomt" for study in plans
            for spec in merged(*study_files(study))["systems"].values()):
         assert in_format
-    assert all(j["code"]["code"]["declared"][4] == [reader] for j in in_format)
+    assert all(j["code"]["code"]["declared"][3] == [RUNNER, reader] for j in in_format)
 
 
 def test_a_scoring_job_covers_its_benchmarks_normaliser_only_when_it_applies_one():

@@ -33,7 +33,7 @@ from gendermt.benchmarks import registry
 from gendermt.benchmarks.registry import node_resources
 from gendermt.workflow.placement import gpu_resources
 from gendermt.workflow.job_size import sized_resources
-from gendermt.workflow.fingerprints import code_fingerprint
+from gendermt.workflow.stage_versions import stage_code
 from gendermt.config.run_record import startup_line
 from gendermt.config.run_record import summary as run_summary_of
 from gendermt.config.run import write_report_note

@@ -45,7 +45,7 @@ for _name, _explorer in EXPLORER_INPUTS.items():
                 labels={"result": "Explorer: every item, every system", "benchmark": _explorer["label"]},
             ),
         params:
-            code=code_fingerprint("gendermt.report.explorer_page", _explorer["module"]),
+            code=stage_code("gendermt.report.explorer_page", _explorer["module"]),
             module=_explorer["module"],
             inputs=_explorer["inputs"],
             label=_explorer["label"],
@@ -128,7 +128,7 @@ for _source_rule, _tables in REPORT_TABLE_RULES.items():
                 # not its code fingerprint: this job runs gendermt.report.htmltable only
                 if not callable(value) and key != "code"
             },
-            html_code=code_fingerprint("gendermt.report.htmltable"),
+            html_code=stage_code("gendermt.report.htmltable"),
             html_pages={
                 csv: {
                     "html": REPORT_TABLE_PAGES[csv]["html"],
@@ -154,7 +154,7 @@ rule run_summary:
         md=f"{RESULTS}/report/run.md",
         html=f"{RESULTS}/report/front.html",
     params:
-        code=code_fingerprint("gendermt.report.frontpage"),
+        code=stage_code("gendermt.report.frontpage"),
         summary=RUN_SUMMARY,
     log:
         f"{LOGS}/report/run_summary.log",

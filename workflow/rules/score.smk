@@ -24,7 +24,7 @@ rule output_checks:
         ),
         md=f"{RESULTS}/{{benchmark}}/tables/output_checks.md",
     params:
-        code=code_fingerprint("gendermt.scoring.output_checks"),
+        code=stage_code("gendermt.scoring.output_checks"),
         runs=output_check_records_of,
     log:
         f"{LOGS}/{{benchmark}}/output_checks.log",
@@ -99,7 +99,7 @@ rule bertscore:
         scores=f"{RESULTS}/{{benchmark}}/scores/bertscore.parquet",
         summary=f"{RESULTS}/{{benchmark}}/scores/bertscore.json",
     params:
-        code=code_fingerprint("gendermt.scoring.bertscore"),
+        code=stage_code("gendermt.scoring.bertscore"),
         settings=bertscore_settings(),
     resources:
         **gpu_resources(bertscore_gpus),

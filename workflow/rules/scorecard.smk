@@ -96,7 +96,7 @@ rule scorecard:
         json=f"{RESULTS}/scorecard/scorecard.json",
         pdf=f"{RESULTS}/scorecard/scorecard.pdf",
     params:
-        code=code_fingerprint("gendermt.scorecard.stage", *SCORECARD_READERS),
+        code=stage_code("gendermt.scorecard.stage", *SCORECARD_READERS),
         benchmarks=SCORECARD_KEYS,
         systems=list(config["systems"]),
         bootstrap=statistics_settings().get("bootstrap", {}),

@@ -15,7 +15,7 @@ rule build_inputs:
     output:
         f"{RESULTS}/{{benchmark}}/inputs/{{prompt}}.jsonl",
     params:
-        code=code_fingerprint("gendermt.translation.prompts"),
+        code=stage_code("gendermt.translation.prompts"),
         template=template_of,
     log:
         f"{LOGS}/{{benchmark}}/inputs/{{prompt}}.log",
@@ -71,7 +71,7 @@ rule paid_work:
     output:
         f"{RESULTS}/paid_work.json",
     params:
-        code=code_fingerprint("gendermt.translation.paid_work", "gendermt.data.io",
+        code=stage_code("gendermt.translation.paid_work", "gendermt.data.io",
                               "gendermt.translation.cache"),
         # per job: system, benchmark, request file and the settings that change the count
         # (requests' cache keys, price, max_characters; not concurrency or timeouts)
@@ -96,7 +96,7 @@ rule extract:
         translations=f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl",
         meta=f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.meta.json",
     params:
-        code=code_fingerprint("gendermt.translation.extract"),
+        code=stage_code("gendermt.translation.extract"),
         postprocess=postprocess_of,
     log:
         f"{LOGS}/{{benchmark}}/extract/{{system}}/{{prompt}}.log",
@@ -123,7 +123,7 @@ rule finish_reasons:
         ),
         md=f"{RESULTS}/{{benchmark}}/tables/finish_reasons.md",
     params:
-        code=code_fingerprint("gendermt.analysis.finish"),
+        code=stage_code("gendermt.analysis.finish"),
         runs=translation_records_of,
     log:
         f"{LOGS}/{{benchmark}}/finish_reasons.log",
@@ -152,7 +152,7 @@ rule translate_sources:
     params:
         # the runner and this system's backend, as `translate`, and the distinct-sources step
         code=translation_code,
-        sources_code=code_fingerprint("gendermt.translation.source_translations"),
+        sources_code=stage_code("gendermt.translation.source_translations"),
         settings=system_output_settings,
     threads: translation_threads
     resources:

@@ -1,2 +1,2 @@
-"""Helpers only the Snakefile uses: code fingerprints, placement, protection, and the
-overrides of Snakemake internals."""
+"""Helpers only the Snakefile uses: declared stage versions (a job's code param), placement,
+protection, and the overrides of Snakemake internals."""

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import yaml
 
-from gendermt.workflow.fingerprints import _file_of, imported_by, modules_run_by
+from gendermt.workflow.import_graph import _file_of, imported_by, modules_run_by
 
 #: Import name → PyPI distribution, where they differ beyond ``_`` vs ``-`` and case.
 DISTRIBUTION_OF: dict[str, str] = {

@@ -21,8 +21,8 @@ from gendermt.translation.backends import (
     system_kind,
     system_modules,
 )
-from gendermt.workflow.fingerprints import code_fingerprint
-from gendermt.workflow.translation_code import translation_fingerprint
+from gendermt.workflow.stage_versions import stage_code
+from gendermt.workflow.translation_code import translation_code_of
 
 
 def configured(key: str, lookup: Callable[..., Any], *args: Any) -> Any:
@@ -72,7 +72,7 @@ class Lookups:
     def translation_code(self, wildcards: Any) -> Any:
         """The declared versions of the translation runner and this system's backend, and the
         code of what the backend loads by name (a stored format's reader)."""
-        return translation_fingerprint(self.systems[wildcards.system])
+        return translation_code_of(self.systems[wildcards.system])
 
     def backend_modules_of(self, *systems: str) -> list[str]:
         """The backend modules of the configured systems a stage builds (an LLM judge, an
@@ -139,7 +139,7 @@ class Lookups:
         which the job loads by name (a contract's `normalizers`), and no other."""
         def code(wildcards: Any) -> str:
             own = normalizer_module(self.hypothesis_normalization_of(wildcards))
-            return code_fingerprint(module, *([own] if own else []))
+            return stage_code(module, *([own] if own else []))
         return code
 
     def comet_settings_of(self, wildcards: Any) -> dict:

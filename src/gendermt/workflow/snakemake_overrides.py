@@ -24,7 +24,7 @@ from snakemake.jobs import Job
 from snakemake.persistence import PersistenceBase
 
 from gendermt.workflow import startup_cache
-from gendermt.workflow.fingerprints import normalized
+from gendermt.workflow.import_graph import normalized
 
 # --- 1. The rule files' parse, memoised --------------------------------------------------------
 # Snakemake's translation of the rule files into Python, memoised by their content.

@@ -1,12 +1,12 @@
-"""A translation job's code fingerprint: declared versions, not the code.
+"""A translation job's ``code`` param: declared versions, not the code.
 
 Translations are what users pay for (GPU hours, API bills), and the request cache already keys
 each answer on its backend's ``request_version`` (gendermt.translation.backends.base): a change
 to what a backend sends bumps it, and only then is anything asked again. A translation job's
-``code`` param follows the same declarations: the runner's :data:`RUNNER_VERSION`, the backend's
-name and ``request_version``, and the code of the readers the backend loads by name (a stored
-format's: its own source, not what it imports), so that moving or refactoring the runner or a
-backend, or adding one, reruns no translation.
+``code`` param follows the same declarations (gendermt.workflow.stage_versions.translation_code):
+the runner's declared version, the backend's name and ``request_version``, and the versions of
+the readers the backend loads by name (a stored format's), so that moving or refactoring the
+runner or a backend, or adding one, reruns no translation.
 """
 
 from __future__ import annotations
@@ -14,19 +14,13 @@ from __future__ import annotations
 from typing import Any
 
 from gendermt.translation.backends import BACKENDS, backend_module
-from gendermt.workflow.fingerprints import declared_fingerprint, source_fingerprint
-
-#: Bump when a change to the runner (gendermt.translation.runner and what it calls) alters what
-#: a translation job writes.
-RUNNER_VERSION = 1
+from gendermt.workflow.stage_versions import translation_code
 
 
-def translation_fingerprint(settings: dict[str, Any], *, legacy: bool = True) -> str:
+def translation_code_of(settings: dict[str, Any]) -> str:
     """The ``code`` param of a translation job of a system with these settings."""
     name = settings.get("backend", "")
     cls = BACKENDS.get(name)
-    readers = ([source_fingerprint(m) for m in cls.modules_by_name(settings)]
+    readers = (list(cls.modules_by_name(settings))
                if cls is not None and backend_module(settings) else [])
-    version = getattr(cls, "request_version", 1)
-    return declared_fingerprint("translation", RUNNER_VERSION, name, version, readers,
-                                legacy=legacy)
+    return translation_code(name, getattr(cls, "request_version", 1), readers)

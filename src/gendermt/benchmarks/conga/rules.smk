@@ -28,7 +28,7 @@ if CONGA_ANNOTATIONS.get("annotator"):
     CONGA_ANNOTATOR_GPUS = system_gpus(SYSTEMS[_spec["system"]])
 # The annotation stage, gendermt.translation.cache (the script reads the request cache folder from it)
 # and the annotator's backend, if there is one.
-CONGA_ANNOTATE_CODE = code_fingerprint(
+CONGA_ANNOTATE_CODE = stage_code(
     "gendermt.benchmarks.conga.annotations",
     "gendermt.translation.cache",
     *backend_modules_of(*([CONGA_ANNOTATOR["system"]] if CONGA_ANNOTATOR else [])),
@@ -83,7 +83,7 @@ rule conga_data:
         data=f"{RESULTS}/conga/data.parquet",
         provenance=f"{RESULTS}/conga/data.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.conga.data"),
+        code=stage_code("gendermt.benchmarks.conga.data"),
         # path, size and sha256 of what it reads: a changed source reruns it
         data_sources=data_source_identity([CONGA_DATA["path"]] if CONGA_DATA else []),
         source=CONGA_DATA,
@@ -132,7 +132,7 @@ rule conga_score:
         sentences=f"{RESULTS}/conga/sentences/{{system}}/{{prompt}}.csv",
         summary=f"{RESULTS}/conga/sentences/{{system}}/{{prompt}}.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.conga.evaluate"),
+        code=stage_code("gendermt.benchmarks.conga.evaluate"),
         source_tags=CONGA_TAGS.get("source", {}),
         target_tags=CONGA_TAGS.get("target", {}),
         denominator=CONGA.get("denominator", "tags"),
@@ -186,7 +186,7 @@ rule conga_tables:
             subcategory="Tables",
         ),
     params:
-        code=code_fingerprint("gendermt.benchmarks.conga.tables"),
+        code=stage_code("gendermt.benchmarks.conga.tables"),
         systems=CONGA.get("systems"),
         prompts=CONGA.get("prompts"),
         source_tags=CONGA_TAGS.get("source", {}),
@@ -215,7 +215,7 @@ rule conga_figures:
         ),
         pdf=f"{RESULTS}/conga/figures/ambiguous_resolution.pdf",
     params:
-        code=code_fingerprint("gendermt.benchmarks.conga.figures"),
+        code=stage_code("gendermt.benchmarks.conga.figures"),
         systems=CONGA.get("systems"),
         prompts=CONGA.get("prompts"),
     log:

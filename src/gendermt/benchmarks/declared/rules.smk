@@ -57,7 +57,7 @@ for _name, _declared in DECLARED.items():
             data=f"{_out}/data.parquet",
             provenance=f"{_out}/data.json",
         params:
-            code=code_fingerprint("gendermt.benchmarks.declared.data"),
+            code=stage_code("gendermt.benchmarks.declared.data"),
             # what the data stage reads of the benchmark file, and the files' path, size and
             # sha256: a changed file reruns it
             spec=declared_data_view(_spec),
@@ -85,7 +85,7 @@ for _name, _declared in DECLARED.items():
             decisions_csv=f"{_out}/items/{{system}}/{{prompt}}.csv",
             summary=f"{_out}/items/{{system}}/{{prompt}}.json",
         params:
-            code=code_fingerprint("gendermt.benchmarks.declared.evaluate"),
+            code=stage_code("gendermt.benchmarks.declared.evaluate"),
             genders=list(_spec["genders"]),
             metrics=_declared["metrics"],
             # sacrebleu options of its metrics (scoring.<metric>) and BLEU's tokenizers
@@ -129,7 +129,7 @@ for _name, _declared in DECLARED.items():
             ),
             summary_md=f"{_out}/tables/summary.md",
         params:
-            code=code_fingerprint("gendermt.benchmarks.declared.tables"),
+            code=stage_code("gendermt.benchmarks.declared.tables"),
             runs=_runs,
             genders=list(_spec["genders"]),
             metrics=_declared["metrics"],
@@ -156,7 +156,7 @@ for _name, _declared in DECLARED.items():
             ),
             pdf=f"{_out}/figures/accuracy.pdf",
         params:
-            code=code_fingerprint("gendermt.benchmarks.declared.figures"),
+            code=stage_code("gendermt.benchmarks.declared.figures"),
             genders=list(_spec["genders"]),
             label=_declared["label"],
         log:

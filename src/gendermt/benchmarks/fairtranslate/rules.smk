@@ -70,7 +70,7 @@ rule fairtranslate_data:
         data=f"{RESULTS}/fairtranslate/data.parquet",
         provenance=f"{RESULTS}/fairtranslate/data.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.fairtranslate.data"),
+        code=stage_code("gendermt.benchmarks.fairtranslate.data"),
         # path, size and sha256 of what it reads: a changed source reruns it
         data_sources=data_source_identity(FAIRTRANSLATE_RAW),
         source=FAIRTRANSLATE.get("data"),
@@ -192,7 +192,7 @@ rule fairtranslate_tables:
             ext=["md", "tex"],
         ),
     params:
-        code=code_fingerprint("gendermt.benchmarks.fairtranslate.tables"),
+        code=stage_code("gendermt.benchmarks.fairtranslate.tables"),
         runs=FAIRTRANSLATE_SCORE_RECORDS,
         systems=FAIRTRANSLATE.get("systems"),
         prompts=FAIRTRANSLATE.get("prompts"),
@@ -225,7 +225,7 @@ rule fairtranslate_figures:
         ),
         pdf=f"{RESULTS}/fairtranslate/figures/score_by_gender.pdf",
     params:
-        code=code_fingerprint("gendermt.benchmarks.fairtranslate.figures"),
+        code=stage_code("gendermt.benchmarks.fairtranslate.figures"),
         runs=FAIRTRANSLATE_SCORE_RECORDS,
         systems=FAIRTRANSLATE.get("systems"),
         prompts=FAIRTRANSLATE.get("prompts"),
@@ -350,7 +350,7 @@ rule fairtranslate_inclusive_tables:
         ),
         postprocess_modes_md=f"{RESULTS}/fairtranslate/tables/postprocess_modes.md",
     params:
-        code=code_fingerprint("gendermt.benchmarks.fairtranslate.inclusive_tables"),
+        code=stage_code("gendermt.benchmarks.fairtranslate.inclusive_tables"),
         # each run with the requests it answered: echoed instructions are their own class
         runs=[
             {**r, "inputs": f"{RESULTS}/fairtranslate/inputs/{r['prompt']}.jsonl"}
@@ -397,7 +397,7 @@ rule fairtranslate_inclusive_figures:
         ),
         they_by_ambiguity_pdf=f"{RESULTS}/fairtranslate/figures/they_by_ambiguity.pdf",
     params:
-        code=code_fingerprint("gendermt.benchmarks.fairtranslate.inclusive_figures"),
+        code=stage_code("gendermt.benchmarks.fairtranslate.inclusive_figures"),
         systems=FAIRTRANSLATE.get("systems"),
         prompts=FAIRTRANSLATE.get("prompts"),
     log:

@@ -77,9 +77,9 @@ def _validate(loader: str, path: str | Path) -> None:
     """``references.<loader>(path)``, skipped when these bytes passed this code before (the loaders
     need pandas, a third of the workflow's start-up; :mod:`gendermt.workflow.startup_cache`)."""
     from gendermt.workflow import startup_cache
-    from gendermt.workflow.fingerprints import code_fingerprint
+    from gendermt.workflow.stage_versions import stage_code
 
-    code = code_fingerprint("gendermt.benchmarks.gambit.references")
+    code = stage_code("gendermt.benchmarks.gambit.references")
     key = startup_cache.content_key(f"valid:{loader}:{code}", Path(path).read_bytes())
     if startup_cache.get(key):
         return

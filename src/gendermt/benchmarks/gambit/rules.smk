@@ -90,7 +90,7 @@ rule gambit_data:
         data=f"{RESULTS}/gambit/data.parquet",
         provenance=f"{RESULTS}/gambit/data.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gambit.data"),
+        code=stage_code("gendermt.benchmarks.gambit.data"),
         # path, size and sha256 of what it reads: a changed source reruns it
         data_sources=data_source_identity([GAMBIT["data"]["path"]] if GAMBIT else []),
         source=GAMBIT.get("data"),
@@ -108,7 +108,7 @@ rule gambit_isco:
     output:
         f"{RESULTS}/gambit/isco.parquet",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gambit.isco"),
+        code=stage_code("gendermt.benchmarks.gambit.isco"),
         data_sources=data_source_identity([GAMBIT["isco"]] if GAMBIT.get("isco") else []),
     log:
         f"{LOGS}/gambit/isco.log",
@@ -124,7 +124,7 @@ rule gambit_inputs:
     output:
         f"{RESULTS}/gambit/inputs/{{lang}}.jsonl",
     params:
-        code=code_fingerprint("gendermt.translation.prompts"),
+        code=stage_code("gendermt.translation.prompts"),
         template=template_for("gambit", "lang"),
     log:
         f"{LOGS}/gambit/inputs/{{lang}}.log",
@@ -146,7 +146,7 @@ rule gambit_detect:
     params:
         # the stage, gendermt.translation.cache (the script reads the request cache folder from it)
         # and the backend of the detector's judge system (a lexicon builds none)
-        code=lambda wc: code_fingerprint(
+        code=lambda wc: stage_code(
             "gendermt.benchmarks.gambit.evaluate",
             "gendermt.translation.cache",
             *backend_modules_of(*gambit_config.judge_system(GAMBIT, SYSTEMS, wc.detector)),
@@ -177,7 +177,7 @@ rule gambit_validate:
     params:
         # the stage, gendermt.translation.cache (the script reads the request cache folder from it)
         # and the backend of the detector's judge system (a lexicon builds none)
-        code=lambda wc: code_fingerprint(
+        code=lambda wc: stage_code(
             "gendermt.benchmarks.gambit.validation",
             "gendermt.translation.cache",
             *backend_modules_of(*gambit_config.judge_system(GAMBIT, SYSTEMS, wc.detector)),
@@ -213,7 +213,7 @@ rule gambit_validation_table:
         ),
         md=f"{RESULTS}/gambit/tables/validation.md",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gambit.validation_table"),
+        code=stage_code("gendermt.benchmarks.gambit.validation_table"),
     log:
         f"{LOGS}/gambit/validation_table.log",
     conda:
@@ -256,7 +256,7 @@ rule gambit_tables:
             for ext in ("md", "tex")
         },
     params:
-        code=code_fingerprint("gendermt.benchmarks.gambit.tables"),
+        code=stage_code("gendermt.benchmarks.gambit.tables"),
         runs=[
             {**run, "assignments": path} for run, path in zip(GAMBIT_RUNS, GAMBIT_ASSIGNMENTS)
         ],
@@ -292,7 +292,7 @@ rule gambit_figures:
         },
         **{f"{figure}_pdf": f"{RESULTS}/gambit/figures/{figure}.pdf" for figure in GAMBIT_FIGURES},
     params:
-        code=code_fingerprint("gendermt.benchmarks.gambit.figures"),
+        code=stage_code("gendermt.benchmarks.gambit.figures"),
     log:
         f"{LOGS}/gambit/figures.log",
     conda:
@@ -313,7 +313,7 @@ rule gambit_agreement:
         ),
         md=f"{RESULTS}/gambit/tables/detector_agreement.md",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gambit.agreement"),
+        code=stage_code("gendermt.benchmarks.gambit.agreement"),
         runs=GAMBIT_RUNS,
         detectors=GAMBIT_DETECTORS,
     log:

@@ -51,7 +51,7 @@ rule gate_data:
         data=f"{RESULTS}/gate/data.parquet",
         provenance=f"{RESULTS}/gate/data.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gate.data", "gendermt.data.provenance"),
+        code=stage_code("gendermt.benchmarks.gate.data", "gendermt.data.provenance"),
         # path, size and sha256 of what it reads: a changed source reruns it
         data_sources=data_source_identity(GATE_RAW),
         # the declared public data sets they come from (recorded in data.json)
@@ -70,7 +70,7 @@ rule gate_inputs:
     output:
         f"{RESULTS}/gate/inputs/{{prompt}}.jsonl",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gate.inputs"),
+        code=stage_code("gendermt.benchmarks.gate.inputs"),
         template=template_for("gate"),
     log:
         f"{LOGS}/gate/inputs/{{prompt}}.log",
@@ -95,7 +95,7 @@ rule gate_tables:
         ),
         prf_md=f"{RESULTS}/gate/tables/prf.md",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gate.tables"),
+        code=stage_code("gendermt.benchmarks.gate.tables"),
         runs=GATE_TRANSLATION_RECORDS,
         min_words=GATE.get("min_words"),
         max_words=GATE.get("max_words"),
@@ -123,7 +123,7 @@ rule gate_figures:
         ),
         pdf=f"{RESULTS}/gate/figures/f05.pdf",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gate.figures"),
+        code=stage_code("gendermt.benchmarks.gate.figures"),
         kinds=system_kinds(GATE.get("systems", [])),
     log:
         f"{LOGS}/gate/figures.log",
@@ -145,7 +145,7 @@ rule gate_intervals:
     output:
         **interval_outputs("gate", "GATE"),
     params:
-        code=code_fingerprint(
+        code=stage_code(
             "gendermt.benchmarks.gate.intervals",
             "gendermt.benchmarks.gate.metric",
             "gendermt.analysis.intervals",

@@ -56,7 +56,7 @@ rule gate_x_e_data:
         tuples=f"{RESULTS}/gate-x-e/tuples.parquet",
         provenance=f"{RESULTS}/gate-x-e/data.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gate_x_e.data", "gendermt.data.provenance",
+        code=stage_code("gendermt.benchmarks.gate_x_e.data", "gendermt.data.provenance",
                               "gendermt.data.subsets"),
         # path, size and sha256 of what it reads: a changed source reruns it
         data_sources=data_source_identity(GATE_X_E_RAW),
@@ -80,7 +80,7 @@ rule gate_x_e_inputs:
     output:
         f"{RESULTS}/gate-x-e/inputs/{{prompt}}.jsonl",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gate_x_e.inputs"),
+        code=stage_code("gendermt.benchmarks.gate_x_e.inputs"),
         template=template_for("gate-x-e"),
     log:
         f"{LOGS}/gate-x-e/inputs/{{prompt}}.log",
@@ -97,7 +97,7 @@ rule gate_x_e_rewrites:
     output:
         f"{RESULTS}/gate-x-e/rewrites/{{system}}/{{prompt}}.parquet",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gate_x_e.evaluate"),
+        code=stage_code("gendermt.benchmarks.gate_x_e.evaluate"),
         # how the answers are read: three variants, or the neutral one alone
         answer=lambda wc: TEMPLATES["gate-x-e"][wc.prompt].get("answer", "variants"),
     log:
@@ -143,7 +143,7 @@ rule gate_x_e_tables:
         ),
         answers_md=f"{RESULTS}/gate-x-e/tables/answers.md",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gate_x_e.tables"),
+        code=stage_code("gendermt.benchmarks.gate_x_e.tables"),
         # each run with how its answers were read (the rewrites rule's `answer`): its
         # accuracy's signature
         runs=[
@@ -175,7 +175,7 @@ rule gate_x_e_figures:
         ),
         pdf=f"{RESULTS}/gate-x-e/figures/accuracy.pdf",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gate_x_e.figures"),
+        code=stage_code("gendermt.benchmarks.gate_x_e.figures"),
         kinds=system_kinds(GATE_X_E.get("systems", [])),
         quality_floors=config.get("scorecard", {}).get("quality_floors", {}),
     log:
@@ -212,7 +212,7 @@ rule gate_x_e_corpus:
         ),
         lengths_pdf=f"{RESULTS}/gate-x-e/figures/lengths.pdf",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gate_x_e.corpus"),
+        code=stage_code("gendermt.benchmarks.gate_x_e.corpus"),
         exclude_swapped=GATE_X_E.get("exclude_swapped", False),
     log:
         f"{LOGS}/gate-x-e/corpus.log",
@@ -234,7 +234,7 @@ rule gate_x_e_errors:
         ),
         md=f"{RESULTS}/gate-x-e/tables/errors.md",
     params:
-        code=code_fingerprint("gendermt.benchmarks.gate_x_e.errors"),
+        code=stage_code("gendermt.benchmarks.gate_x_e.errors"),
         runs=GATE_X_E_REWRITE_RECORDS,
     log:
         f"{LOGS}/gate-x-e/errors.log",
@@ -255,7 +255,7 @@ rule gate_x_e_intervals:
     output:
         **interval_outputs("gate-x-e", "GATE X-E"),
     params:
-        code=code_fingerprint(
+        code=stage_code(
             "gendermt.benchmarks.gate_x_e.intervals",
             "gendermt.analysis.intervals",
             "gendermt.analysis.resample",

@@ -87,7 +87,7 @@ rule mt_geneval_data:
         data=f"{RESULTS}/mt-geneval/data.parquet",
         provenance=f"{RESULTS}/mt-geneval/data.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.mt_geneval.data", "gendermt.data.provenance",
+        code=stage_code("gendermt.benchmarks.mt_geneval.data", "gendermt.data.provenance",
                               "gendermt.data.subsets"),
         # path, size and sha256 of what it reads: a changed source reruns it
         data_sources=data_source_identity(MT_GENEVAL_RAW),
@@ -112,7 +112,7 @@ rule mt_geneval_inputs:
     output:
         f"{RESULTS}/mt-geneval/inputs/{{prompt}}.jsonl",
     params:
-        code=code_fingerprint("gendermt.benchmarks.mt_geneval.inputs"),
+        code=stage_code("gendermt.benchmarks.mt_geneval.inputs"),
         # the prompt's template and, when the contextual set runs, its `_context` companion:
         # their texts are params, so editing one reruns the inputs that used it
         templates=lambda wildcards: mt_geneval_templates(
@@ -135,7 +135,7 @@ rule mt_geneval_score:
         decisions_csv=f"{RESULTS}/mt-geneval/items/{{system}}/{{prompt}}.csv",
         summary=f"{RESULTS}/mt-geneval/items/{{system}}/{{prompt}}.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.mt_geneval.evaluate"),
+        code=stage_code("gendermt.benchmarks.mt_geneval.evaluate"),
         metrics=MT_GENEVAL.get("metrics", []),
         options=MT_GENEVAL_METRIC_OPTIONS,
         tokenize=bleu_tokenizers(),
@@ -181,7 +181,7 @@ rule mt_geneval_tables:
         ),
         summary_md=f"{RESULTS}/mt-geneval/tables/summary.md",
     params:
-        code=code_fingerprint("gendermt.benchmarks.mt_geneval.tables"),
+        code=stage_code("gendermt.benchmarks.mt_geneval.tables"),
         runs=MT_GENEVAL_RUNS,
     log:
         f"{LOGS}/mt-geneval/tables.log",
@@ -207,7 +207,7 @@ rule mt_geneval_figures:
         ),
         pdf=f"{RESULTS}/mt-geneval/figures/accuracy.pdf",
     params:
-        code=code_fingerprint("gendermt.benchmarks.mt_geneval.figures"),
+        code=stage_code("gendermt.benchmarks.mt_geneval.figures"),
         kinds=system_kinds(MT_GENEVAL.get("systems", [])),
         quality_floors=config.get("scorecard", {}).get("quality_floors", {}),
     log:
@@ -231,7 +231,7 @@ rule mt_geneval_intervals:
     output:
         **interval_outputs("mt-geneval", "MT-GenEval"),
     params:
-        code=code_fingerprint(
+        code=stage_code(
             "gendermt.benchmarks.mt_geneval.intervals",
             "gendermt.benchmarks.mt_geneval.tables",
             "gendermt.analysis.intervals",

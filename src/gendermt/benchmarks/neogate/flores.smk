@@ -32,7 +32,7 @@ rule neogate_flores_data:
         data=f"{RESULTS}/neogate-flores/data.parquet",
         provenance=f"{RESULTS}/neogate-flores/data.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.neogate.flores"),
+        code=stage_code("gendermt.benchmarks.neogate.flores"),
         # path, size and sha256 of what it reads: a changed source reruns it
         data_sources=data_source_identity(
             [NEOGATE_FLORES["data"][k] for k in ("source", "reference")] if NEOGATE_FLORES else []
@@ -51,7 +51,7 @@ rule neogate_flores_inputs:
     output:
         f"{RESULTS}/neogate-flores/inputs/{{prompt}}.jsonl",
     params:
-        code=code_fingerprint("gendermt.benchmarks.neogate.flores"),
+        code=stage_code("gendermt.benchmarks.neogate.flores"),
         # the template with its chat demonstrations (neogate/flores.py)
         template=lambda wc: load_flores_template(NEOGATE_FLORES["templates"], wc.prompt),
     log:
@@ -84,7 +84,7 @@ rule neogate_flores_table:
         ),
         md=f"{RESULTS}/neogate-flores/tables/flores.md",
     params:
-        code=code_fingerprint("gendermt.benchmarks.neogate.flores_tables"),
+        code=stage_code("gendermt.benchmarks.neogate.flores_tables"),
         runs=NEOGATE_FLORES_RUN_RECORDS,
     log:
         f"{LOGS}/neogate-flores/table.log",

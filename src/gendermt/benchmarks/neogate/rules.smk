@@ -86,7 +86,7 @@ rule neogate_data:
         dev=f"{RESULTS}/neogate/dev.parquet",
         provenance=f"{RESULTS}/neogate/data.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.neogate.data"),
+        code=stage_code("gendermt.benchmarks.neogate.data"),
         # path, size and sha256 of what it reads: a changed source reruns it
         data_sources=data_source_identity(NEOGATE_RAW),
         source=NEOGATE.get("data"),
@@ -106,7 +106,7 @@ rule neogate_inputs:
     output:
         f"{RESULTS}/neogate/inputs/{{run}}.jsonl",
     params:
-        code=code_fingerprint("gendermt.benchmarks.neogate.inputs"),
+        code=stage_code("gendermt.benchmarks.neogate.inputs"),
         template=lambda wc: NEOGATE_TEMPLATES[NEOGATE_RUNS[wc.run]["format"]],
         run=lambda wc: NEOGATE_RUNS[wc.run],
     log:
@@ -127,7 +127,7 @@ rule neogate_score:
         summary=f"{RESULTS}/neogate/scores/{{system}}/{{run}}.json",
         inspection=f"{RESULTS}/neogate/scores/{{system}}/{{run}}.tsv",
     params:
-        code=code_fingerprint("gendermt.benchmarks.neogate.evaluate"),
+        code=stage_code("gendermt.benchmarks.neogate.evaluate"),
         run=lambda wc: NEOGATE_RUNS[wc.run],
         template=lambda wc: NEOGATE_TEMPLATES[NEOGATE_RUNS[wc.run]["format"]],
         options=NEOGATE.get("evaluation", {}),
@@ -173,7 +173,7 @@ rule neogate_tables:
         ),
         dataset_md=f"{RESULTS}/neogate/tables/dataset.md",
     params:
-        code=code_fingerprint("gendermt.benchmarks.neogate.tables"),
+        code=stage_code("gendermt.benchmarks.neogate.tables"),
         systems=NEOGATE_SYSTEMS,
         paradigms=NEOGATE_PARADIGMS,
         formats=NEOGATE.get("prompts"),
@@ -218,7 +218,7 @@ rule neogate_figures:
         ),
         misgeneration_pdf=f"{RESULTS}/neogate/figures/misgeneration.pdf",
     params:
-        code=code_fingerprint("gendermt.benchmarks.neogate.figures"),
+        code=stage_code("gendermt.benchmarks.neogate.figures"),
         systems=NEOGATE_SYSTEMS,
         paradigms=NEOGATE_PARADIGMS,
         formats=NEOGATE.get("prompts"),

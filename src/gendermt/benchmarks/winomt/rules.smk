@@ -108,7 +108,7 @@ rule winomt_data:
         data=f"{RESULTS}/winomt/data.parquet",
         provenance=f"{RESULTS}/winomt/data.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.winomt.data", "gendermt.data.provenance",
+        code=stage_code("gendermt.benchmarks.winomt.data", "gendermt.data.provenance",
                               "gendermt.data.subsets"),
         # path, size and sha256 of what it reads: a changed source reruns it
         data_sources=data_source_identity(WINOMT_RAW),
@@ -135,7 +135,7 @@ rule winomt_full_data:
         data=f"{RESULTS}/winomt/data_full.parquet",
         provenance=f"{RESULTS}/winomt/data_full.json",
     params:
-        code=code_fingerprint("gendermt.benchmarks.winomt.data"),
+        code=stage_code("gendermt.benchmarks.winomt.data"),
         data_sources=data_source_identity(WINOMT_RAW),
         source=WINOMT_DATA,
     log:
@@ -160,7 +160,7 @@ rule winomt_whole:
     wildcard_constraints:
         system="|".join(re.escape(s) for s in WINOMT_WHOLE) or "(?!)",
     params:
-        code=lambda wildcards: code_fingerprint(
+        code=lambda wildcards: stage_code(
             "gendermt.benchmarks.winomt.whole_file", *system_modules(SYSTEMS[wildcards.system])
         ),
         settings=lambda wildcards: output_settings(
@@ -208,7 +208,7 @@ rule winomt_gender:
             system=WINOMT_TOGETHER,
         ),
     params:
-        code=code_fingerprint("gendermt.benchmarks.winomt.evaluate"),
+        code=stage_code("gendermt.benchmarks.winomt.evaluate"),
         alignment=WINOMT.get("alignment", {}),
         readers=WINOMT_READERS,
         systems=WINOMT_TOGETHER,
@@ -254,7 +254,7 @@ rule winomt_gender_apart:
         # only the systems named in system_prompts (none: a pattern nothing matches)
         system="|".join(re.escape(s) for s in WINOMT_APART) or "(?!)",
     params:
-        code=code_fingerprint("gendermt.benchmarks.winomt.evaluate"),
+        code=stage_code("gendermt.benchmarks.winomt.evaluate"),
         alignment=WINOMT.get("alignment", {}),
         readers=WINOMT_READERS,
         systems=lambda wildcards: [wildcards.system],
@@ -284,7 +284,7 @@ rule winomt_tables:
         ),
         md=f"{RESULTS}/winomt/tables/summary.md",
     params:
-        code=code_fingerprint("gendermt.benchmarks.winomt.tables"),
+        code=stage_code("gendermt.benchmarks.winomt.tables"),
         systems=WINOMT.get("systems"),
         langs=WINOMT.get("prompts"),
     log:
@@ -308,7 +308,7 @@ rule winomt_readers:
         ),
         md=f"{RESULTS}/winomt/tables/readers.md",
     params:
-        code=code_fingerprint("gendermt.benchmarks.winomt.tables"),
+        code=stage_code("gendermt.benchmarks.winomt.tables"),
         systems=WINOMT_SYSTEMS,
         langs=WINOMT.get("prompts"),
         readers=WINOMT_READERS,
@@ -332,7 +332,7 @@ rule winomt_occupations:
         ),
         md=f"{RESULTS}/winomt/tables/occupations.md",
     params:
-        code=code_fingerprint("gendermt.benchmarks.winomt.tables"),
+        code=stage_code("gendermt.benchmarks.winomt.tables"),
         systems=WINOMT.get("systems"),
         langs=WINOMT.get("prompts"),
     log:
@@ -366,7 +366,7 @@ if WINOMT_LABELS:
             ),
             md=f"{RESULTS}/winomt/tables/validation.md",
         params:
-            code=code_fingerprint("gendermt.benchmarks.winomt.validation"),
+            code=stage_code("gendermt.benchmarks.winomt.validation"),
             runs=[list(run) for run in WINOMT_RUNS],
             readers=WINOMT_READERS,
             label_set=None,
@@ -401,7 +401,7 @@ for _set, _files in WINOMT_LABEL_SETS.items():
             ),
             md=f"{RESULTS}/winomt/tables/validation_{_set}.md",
         params:
-            code=code_fingerprint("gendermt.benchmarks.winomt.validation"),
+            code=stage_code("gendermt.benchmarks.winomt.validation"),
             runs=[list(run) for run in WINOMT_RUNS],
             readers=WINOMT_READERS,
             label_set=_set,
@@ -429,7 +429,7 @@ rule winomt_figures:
         ),
         pdf=f"{RESULTS}/winomt/figures/systems.pdf",
     params:
-        code=code_fingerprint("gendermt.benchmarks.winomt.figures"),
+        code=stage_code("gendermt.benchmarks.winomt.figures"),
         systems=WINOMT.get("systems"),
         langs=WINOMT.get("prompts"),
         kinds=system_kinds(WINOMT.get("systems", [])),
@@ -457,7 +457,7 @@ rule winomt_intervals:
     output:
         **interval_outputs("winomt", "WinoMT"),
     params:
-        code=code_fingerprint(
+        code=stage_code(
             "gendermt.benchmarks.winomt.intervals",
             "gendermt.analysis.intervals",
             "gendermt.analysis.resample",
@@ -499,7 +499,7 @@ rule winomt_paper:
         ),
         md=f"{RESULTS}/winomt/tables/paper.md",
     params:
-        code=code_fingerprint("gendermt.benchmarks.winomt.paper",
+        code=stage_code("gendermt.benchmarks.winomt.paper",
                               "gendermt.benchmarks.winomt.intervals",
                               "gendermt.analysis.intervals", "gendermt.analysis.resample"),
         runs=[
@@ -548,7 +548,7 @@ rule winomt_adjectives:
     wildcard_constraints:
         system="|".join(re.escape(s) for s, _ in WINOMT_ADJ_RUNS) or "(?!)",
     params:
-        code=code_fingerprint("gendermt.benchmarks.winomt.adjectives",
+        code=stage_code("gendermt.benchmarks.winomt.adjectives",
                               "gendermt.benchmarks.winomt.evaluate",
                               "gendermt.analysis.resample"),
         data_sources=lambda wildcards: data_source_identity([
@@ -588,7 +588,7 @@ rule winomt_adjectives_table:
         ),
         md=f"{RESULTS}/winomt/tables/adjectives.md",
     params:
-        code=code_fingerprint("gendermt.benchmarks.winomt.adjectives_table"),
+        code=stage_code("gendermt.benchmarks.winomt.adjectives_table"),
         systems=WINOMT_SYSTEMS,
         langs=WINOMT.get("prompts"),
     log:
@@ -611,7 +611,7 @@ rule winomt_adjectives_figure:
         ),
         pdf=f"{RESULTS}/winomt/figures/adjectives.pdf",
     params:
-        code=code_fingerprint("gendermt.benchmarks.winomt.adjectives_figure"),
+        code=stage_code("gendermt.benchmarks.winomt.adjectives_figure"),
     log:
         f"{LOGS}/winomt/adjectives_figure.log",
     conda:
@@ -668,7 +668,7 @@ if WINOMT_COMPARE:
             },
             **{f"md_{lang}": f"{RESULTS}/winomt/tables/compare_{lang}.md" for lang in WINOMT_COMPARE_LANGS},
         params:
-            code=code_fingerprint(
+            code=stage_code(
                 "gendermt.benchmarks.winomt.compare",
                 "gendermt.benchmarks.winomt.intervals",
                 "gendermt.analysis.resample",
@@ -699,7 +699,7 @@ if WINOMT_COMPARE:
             },
             **{f"pdf_{lang}": f"{RESULTS}/winomt/figures/compare_{lang}.pdf" for lang in WINOMT_COMPARE_LANGS},
         params:
-            code=code_fingerprint("gendermt.benchmarks.winomt.compare_figures"),
+            code=stage_code("gendermt.benchmarks.winomt.compare_figures"),
         log:
             f"{LOGS}/winomt/compare_figures.log",
         conda:

@@ -1,12 +1,16 @@
-"""Fingerprints follow content, not paths (issue 54): moving a module reruns nothing, and an
-existing results folder made before the layout move reruns no translation after it.
+"""What reruns is declared (issue 64): moving a module, adding a field to the benchmark
+contract or a backend to the registry reruns nothing; bumping a stage's version reruns its
+jobs; a results folder made by c0d773e (the last commit whose code params were import-following
+fingerprints) reruns nothing after the upgrade, nor one made before the layout move (issue 54)
+any translation.
 
-Both plan with Snakemake in copies of the project, their own ``src/`` first on the path (the
+Each plans with Snakemake in copies of the project, their own ``src/`` first on the path (the
 jobs import the copy's package, not the checkout's).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -28,6 +32,8 @@ from ..workflow_support import (
 
 #: the layout move's parent: the last commit whose fingerprints named modules by their paths
 BEFORE_THE_MOVE = "0f5f3f3c8622f62d61a9310438717feb0a91d158"
+#: the last commit whose code params were fingerprints of the modules a job imports
+BEFORE_VERSIONS = "c0d773e5666b8668e5fa5d3b98d6bb4e213e3c39"
 
 
 #: the reason Snakemake gives a job that reruns only because a job upstream of it reruns
@@ -83,21 +89,78 @@ def move_module(src: Path, old: str, new: str) -> None:
             path.write_text(moved, encoding="utf-8")
 
 
-def test_moving_a_module_reruns_nothing(default_run, tmp_path):
+@pytest.fixture
+def finished_copy(default_run, tmp_path) -> Path:
     default_run.require_success()
     workdir = tmp_path / "project"
     shutil.copytree(default_run.workdir, workdir, copy_function=shutil.copy2, symlinks=True)
     assert plan(workdir) == {}
+    return workdir
+
+
+def bump(workdir: Path, stage: str) -> None:
+    """Raise a stage's declared version in the copy, as `tools/stage_lock.py bump` does."""
+    lock = workdir / "src/gendermt/workflow/stage_versions.json"
+    data = json.loads(lock.read_text(encoding="utf-8"))
+    data["stages"][stage]["version"] += 1
+    lock.write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_moving_a_module_reruns_nothing_a_bump_reruns_its_stage(finished_copy):
+    workdir = finished_copy
     # the readers of delimited text: the data stages of GATE, GATE X-E, Neo-GATE and the
     # stored backend run it, upstream of every translation
     move_module(workdir / "src", "gendermt.data.textfiles", "gendermt.data.delimited_text")
     assert not (workdir / "src/gendermt/data/textfiles.py").exists()
-    assert plan(workdir) == {}
-    # the control: a change to what the module does reruns the stages that run it
     moved = workdir / "src/gendermt/data/delimited_text.py"
     moved.write_text(moved.read_text(encoding="utf-8") + "\n\nUNUSED = 1\n", encoding="utf-8")
-    rerun = plan(workdir)
-    assert "gate_data" in rerun, rerun
+    assert plan(workdir) == {}
+    # the control: a bumped version reruns the jobs that name the stage, and what follows them
+    bump(workdir, "gendermt.benchmarks.gate.tables")
+    text = plan_text(workdir)
+    own = {rule for rule, reason in planned_reasons(text) if not reason.startswith(FOLLOWS)}
+    assert own == {"gate_tables"}, sorted(planned_reasons(text))
+
+
+def test_a_contract_field_or_a_new_backend_reruns_nothing(finished_copy):
+    """The two edits that replanned every job before versions were declared (issue 64): an
+    unused field of the benchmark contract, one entry more in the backends' registry."""
+    workdir = finished_copy
+    for contract in workdir.glob("src/gendermt/*/contract.py"):
+        text = contract.read_text(encoding="utf-8")
+        anchor = "class Benchmark:\n"
+        if anchor in text:
+            # the last field of the class (fields with defaults close a dataclass)
+            head, _, rest = text.partition(anchor)
+            end = re.search(r"\n\n\n(?=\S)", rest)
+            cut = end.start() if end else len(rest.rstrip())
+            contract.write_text(head + anchor + rest[:cut]
+                                + "\n    #: unused\n    unused_field: str = \"\"\n"
+                                + rest[cut:], encoding="utf-8")
+            break
+    else:
+        raise AssertionError("no contract.py defines class Benchmark")
+    registry = workdir / "src/gendermt/translation/backends/__init__.py"
+    registry.write_text(registry.read_text(encoding="utf-8")
+                        + "\n\nBACKEND_CLASSES['toy-new'] = 'gendermt.toy:Toy'\n",
+                        encoding="utf-8")
+    assert plan(workdir) == {}
+
+
+def test_upgrading_a_c0d773e_results_folder_reruns_nothing(tmp_path):
+    """The default run made by c0d773e, upgraded to this checkout as a pull does: nothing
+    reruns but the run's summary (it records the commit)."""
+    known = subprocess.run(["git", "cat-file", "-e", f"{BEFORE_VERSIONS}^{{commit}}"], cwd=ROOT,
+                           capture_output=True)
+    if known.returncode != 0:
+        pytest.skip(f"this clone lacks commit {BEFORE_VERSIONS[:12]} (a shallow clone?)")
+    workdir = old_checkout(tmp_path, BEFORE_VERSIONS)
+    env = {**os.environ, "PYTHONPATH": str(workdir / "src")}
+    proc = subprocess.run([snakemake_exe(), "--cores", "2"], cwd=workdir, env=env,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, explain(proc)
+    upgrade(workdir)
+    assert set(plan(workdir)) <= {"run_summary", "total", "all"}
 
 
 def walk(path: Path) -> list[Path]:
@@ -118,13 +181,7 @@ def test_upgrading_across_the_layout_move_reruns_no_translation(tmp_path):
                            capture_output=True)
     if known.returncode != 0:
         pytest.skip(f"this clone lacks commit {BEFORE_THE_MOVE[:12]} (a shallow clone?)")
-    workdir = tmp_path / "project"
-    workdir.mkdir()
-    archive = subprocess.run(["git", "archive", BEFORE_THE_MOVE, *PROJECT_ENTRIES], cwd=ROOT,
-                             check=True, capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(workdir)], input=archive, check=True)
-    (workdir / "results").mkdir()
-    (workdir / "results" / "cache").symlink_to(SHARED_CACHE, target_is_directory=True)
+    workdir = old_checkout(tmp_path, BEFORE_THE_MOVE)
     # the old code's translations and what they are made from (its data and input stages)
     env = {**os.environ, "PYTHONPATH": str(workdir / "src")}
     proc = subprocess.run([snakemake_exe(), "--cores", "2", "--until", "translate"],
@@ -132,8 +189,33 @@ def test_upgrading_across_the_layout_move_reruns_no_translation(tmp_path):
     assert proc.returncode == 0, explain(proc)
     ran = set(job_stats(output_of(proc))) - {"total", "all"}
     assert {"translate", "build_inputs", "gate_data"} <= ran, ran
-    # upgrade: this checkout's files replace the old ones, as a pull across the move does: a
-    # file it changes or adds is new (its time now), one it leaves keeps its time
+    upgrade(workdir)
+    text = plan_text(workdir, "--until", "translate")
+    own = {(rule, reason) for rule, reason in planned_reasons(text)
+           if not all(part.startswith(FOLLOWS) for part in reason.split("; "))}
+    assert not {rule for rule, _ in own} & {"translate", "build_inputs"}, sorted(own)
+    # what reruns on its own account is a data stage whose code (a param: its fingerprint)
+    # changed since the move
+    assert all(rule.endswith("_data") and ("Params have changed" in reason
+                                           or "Code has changed" in reason)
+               for rule, reason in own), sorted(own)
+
+
+def old_checkout(tmp_path: Path, commit: str) -> Path:
+    """The project's files as ``commit`` had them, its request cache the session's."""
+    workdir = tmp_path / "project"
+    workdir.mkdir()
+    archive = subprocess.run(["git", "archive", commit, *PROJECT_ENTRIES], cwd=ROOT,
+                             check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(workdir)], input=archive, check=True)
+    (workdir / "results").mkdir()
+    (workdir / "results" / "cache").symlink_to(SHARED_CACHE, target_is_directory=True)
+    return workdir
+
+
+def upgrade(workdir: Path) -> None:
+    """This checkout's files replace the old ones, as a pull does: a file it changes or adds
+    is new (its time now), one it leaves keeps its time."""
     before = {p.relative_to(workdir): (p.read_bytes(), p.stat().st_mtime_ns)
               for name in PROJECT_ENTRIES for p in walk(workdir / name)}
     for name in PROJECT_ENTRIES:
@@ -149,12 +231,3 @@ def test_upgrading_across_the_layout_move_reruns_no_translation(tmp_path):
             os.utime(path, ns=(old[1], old[1]))
         else:
             path.touch()
-    text = plan_text(workdir, "--until", "translate")
-    own = {(rule, reason) for rule, reason in planned_reasons(text)
-           if not all(part.startswith(FOLLOWS) for part in reason.split("; "))}
-    assert not {rule for rule, _ in own} & {"translate", "build_inputs"}, sorted(own)
-    # what reruns on its own account is a data stage whose code (a param: its fingerprint)
-    # changed since the move
-    assert all(rule.endswith("_data") and ("Params have changed" in reason
-                                           or "Code has changed" in reason)
-               for rule, reason in own), sorted(own)
