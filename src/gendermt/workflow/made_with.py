@@ -33,7 +33,9 @@ def recorded_params(workflow: Any) -> Recorded:
         if persistence is None:
             return None
         try:
-            found = persistence.params(IOFile(path))
+            # records before format 6 hold no reliable params (Snakemake ignores them too)
+            version = persistence.record_format_version(IOFile(path))
+            found = persistence.params(IOFile(path)) if (version or 0) >= 6 else None
         except (OSError, ValueError, KeyError):  # an unreadable record: Snakemake's own say
             return None
         return list(found) if found is not None else None
