@@ -54,12 +54,13 @@ def raw(system: str, lang: str) -> str:
     return f"results/{RUN}/winomt/raw/{system}/{lang}.jsonl"
 
 
-TARGETS = [raw(s, lang) for s in SYSTEMS for lang in LANGS]
+def targets(langs: tuple[str, ...] = LANGS) -> list[str]:
+    return [raw(s, lang) for s in SYSTEMS for lang in langs]
 
 
-def project(tmp_path: Path, system: dict) -> Path:
-    """A copy of the project translating a WinoMT slice into fr and de with two systems of
-    the same settings (``changed``, ``kept``)."""
+def project(tmp_path: Path, system: dict, langs: tuple[str, ...] = LANGS) -> Path:
+    """A copy of the project translating a WinoMT slice into ``langs`` (fr and de) with two
+    systems of the same settings (``changed``, ``kept``)."""
     workdir = copy_project(tmp_path / "project", share_cache=False)
     data = tmp_path / "winomt"
     data.mkdir()
@@ -75,7 +76,7 @@ def project(tmp_path: Path, system: dict) -> Path:
             "data": {"path": str(data / "en.txt"), "pro": str(data / "en_pro.txt"),
                      "anti": str(data / "en_anti.txt")},
             "templates": "src/gendermt/benchmarks/winomt/prompts/translate.yaml",
-            "prompts": list(LANGS), "systems": list(SYSTEMS)}},
+            "prompts": list(langs), "systems": list(SYSTEMS)}},
         "systems": {s: dict(system) for s in SYSTEMS},
         "cache": {"dir": str(tmp_path / "cache"), "enabled": True},
     }
@@ -83,8 +84,9 @@ def project(tmp_path: Path, system: dict) -> Path:
     return workdir
 
 
-def run(workdir: Path, *extra: str):
-    return snakemake(workdir, *TARGETS, "--configfile", "sc.yaml", "--cores", "1", *extra)
+def run(workdir: Path, *extra: str, langs: tuple[str, ...] = LANGS):
+    return snakemake(workdir, *targets(langs), "--configfile", "sc.yaml", "--cores", "1",
+                     *extra)
 
 
 def edit(workdir: Path, change: Callable[[dict], None]) -> None:
@@ -108,20 +110,20 @@ def outputs(workdir: Path, system: str, lang: str) -> list[str]:
 
 
 def change_setting(workdir: Path, change: Callable[[dict], None], setting: str,
-                   sent: Callable[[], int]) -> None:
+                   sent: Callable[[], int], langs: tuple[str, ...] = LANGS) -> None:
     """The first run done: ``change`` the ``changed`` system's settings, then the run stops
     naming its outputs and ``setting`` (nothing sent), then with ``rerun_protected`` exactly
     those outputs are redone."""
-    first = run(workdir)
+    first = run(workdir, langs=langs)
     assert first.returncode == 0, explain(first)
     before, requests = stamps(workdir), sent()
-    assert len(before) == 2 * len(TARGETS)
+    assert len(before) == 2 * len(targets(langs))
     edit(workdir, change)
 
-    stopped = run(workdir)
+    stopped = run(workdir, langs=langs)
     text = output_of(stopped)
     assert stopped.returncode != 0 and STOP in text, explain(stopped)
-    redone = [raw("changed", lang) for lang in LANGS]
+    redone = [raw("changed", lang) for lang in langs]
     assert f"{2 * len(redone)} {STOP}" in text, explain(stopped)
     listed = text.split(STOP, 1)[1]  # the stop's list (the command line names every target)
     for path in redone:
@@ -131,14 +133,14 @@ def change_setting(workdir: Path, change: Callable[[dict], None], setting: str,
     assert "/kept/" not in listed and "systems.kept" not in listed, explain(stopped)
     assert stamps(workdir) == before and sent() == requests  # nothing ran, nothing sent
 
-    again = run(workdir, "--config", "rerun_protected=true")
+    again = run(workdir, "--config", "rerun_protected=true", langs=langs)
     assert again.returncode == 0, explain(again)
     after = stamps(workdir)
     changed = {p for p in after if after[p] != before.get(p)}
     assert changed == {p.replace(".jsonl", suffix) for p in redone
                        for suffix in (".jsonl", ".meta.json")}, explain(again)
     # and nothing more to do
-    done = snakemake(workdir, *TARGETS, "--configfile", "sc.yaml", "-n")
+    done = snakemake(workdir, *targets(langs), "--configfile", "sc.yaml", "-n")
     assert done.returncode == 0 and "Nothing to be done" in output_of(done), explain(done)
 
 
@@ -171,6 +173,20 @@ def test_deepl_lang_codes(tmp_path, keys):
                        "lang_codes {'de': 'DE'} → {'de': 'IT'}", lambda: len(server.requests))
         assert all(o.startswith("IT| ") for o in outputs(workdir, "changed", "de"))
         assert all(o.startswith("DE| ") for o in outputs(workdir, "kept", "de"))
+
+
+@installed("deepl")
+def test_deepl_formality_one_prompt(tmp_path, keys):
+    """One prompt: no shared translation of the sources, the jobs' one link above them is
+    paid_work.json."""
+    with DeepLStandIn(KEYS["DEEPL_SC_KEY"]) as server:
+        workdir = project(tmp_path, {"backend": "deepl", "api_key_env": "DEEPL_SC_KEY",
+                                     "endpoint": server.url, "formality": "prefer_less"},
+                          langs=("fr",))
+        change_setting(workdir, lambda s: s.update(formality="prefer_more"),
+                       "formality 'prefer_less' → 'prefer_more'", lambda: len(server.requests),
+                       langs=("fr",))
+        assert server.bodies[-1]["formality"] == "prefer_more"
 
 
 @installed("google-translate")
