@@ -17,8 +17,6 @@ all service systems) reruns nothing of the other.
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,6 +24,7 @@ import pytest
 import yaml
 
 from gendermt.translation.backends import BACKENDS
+from gendermt.translation.backends.apertium import installed_modes
 
 from .. import tiny_models
 from ..amazon_translate_server import AmazonTranslateServer
@@ -266,13 +265,10 @@ def test_shared_sources_max_new_tokens(tmp_path):
                    "max_new_tokens 4 → 5", lambda: 0)
 
 
-@pytest.mark.skipif(shutil.which("apertium") is None or not os.environ.get("PATH"),
-                    reason="Apertium is not installed")
+@pytest.mark.skipif(not installed_modes() >= {"eng-spa", "es-fr", "spa-ita"},
+                    reason="Apertium with eng-spa, es-fr and spa-ita is not installed (CI "
+                           "installs it: tests/workflow/test_backends_apertium.py)")
 def test_shared_sources_apertium_modes(tmp_path):
-    from gendermt.translation.backends.apertium import installed_modes
-
-    if not installed_modes() >= {"eng-spa", "es-fr", "spa-ita"}:
-        pytest.skip("Apertium's eng-spa, es-fr and spa-ita are not installed")
     workdir = project(tmp_path, {"backend": "apertium",
                                  "modes": {"fr": ["eng-spa", "es-fr"], "de": ["eng-spa"]}})
     change_setting(workdir, lambda s: s["modes"].update(de=["eng-spa", "spa-ita"]),
