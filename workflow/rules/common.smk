@@ -41,6 +41,7 @@ from gendermt.data.sources import Hasher
 from gendermt.report.labels import labels_for
 from gendermt.workflow import startup
 from gendermt.workflow.lookups import Lookups, configured
+from gendermt.workflow.made_with import MadeWith, recorded_params
 from gendermt.workflow.runs import Runs
 from gendermt.workflow.targets import Targets
 
@@ -126,6 +127,11 @@ source_gpus, translation_gpus = _RUNS.source_gpus, _RUNS.translation_gpus
 source_size, translation_size = _RUNS.source_size, _RUNS.translation_size
 paid_work_of, paid_work_inputs = _RUNS.paid_work_of, _RUNS.paid_work_inputs
 paid_work_jobs = _RUNS.paid_work_jobs
+# a translation job's links to paid_work.json and the shared sources are ancient only while
+# its outputs were made with its system's current settings and code (a changed setting
+# reruns them, or the protection stop names them; gendermt.workflow.made_with)
+_RUNS.made_with_current = MadeWith(RESULTS, recorded_params(workflow), translation_code,
+                                   system_output_settings).made_with_current
 
 # --- targets and the report's tables and figures (gendermt.workflow.targets) ---------------
 _TARGETS = Targets(RESULTS, lambda: workflow.current_basedir.get_path_or_uri(secret_free=True),

@@ -45,12 +45,15 @@ def protected_reruns(jobs: Iterable[Any]) -> list[str]:
     return sorted(set(found))
 
 
-def stop_message(paths: list[str]) -> str:
-    """Why the run stops, what it would redo, and how to allow it."""
+def stop_message(paths: list[str], changed: list[str] | None = None) -> str:
+    """Why the run stops, what it would redo, and how to allow it; ``changed``: the settings
+    (or code) of their systems that changed since they were made, a line each, old → new
+    (gendermt.workflow.made_with.changed_settings)."""
     shown = "\n  ".join(paths[:20]) + (f"\n  ... ({len(paths) - 20} more)"
                                       if len(paths) > 20 else "")
+    why = ("\nChanged since they were made:\n  " + "\n  ".join(changed)) if changed else ""
     return (f"{len(paths)} protected output(s) would be redone (the prompt, the system's "
             f"settings, the code or the inputs that made them changed, or the run forces "
-            f"them); stopping before anything runs:\n  {shown}\nCheck the list; to redo "
-            f"them, run again with `--config {FLAG}=true` (or unlock chosen files: "
+            f"them); stopping before anything runs:\n  {shown}{why}\nCheck the list; to "
+            f"redo them, run again with `--config {FLAG}=true` (or unlock chosen files: "
             f"chmod u+w FILE, or delete them).")

@@ -10,6 +10,7 @@ run_paths for a rule's inputs and its `params: runs=`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from snakemake.io import ancient, expand
@@ -33,6 +34,10 @@ class Runs:
         # (system, GPUs, reads the shared sources' file) → its jobs' request (read once: a
         # model's size comes from its files)
         self._sizes: dict[tuple[str, int, bool], JobSize] = {}
+        # whether a translation job's outputs were made with its system's current settings
+        # and code (gendermt.workflow.made_with; set by the workflow): its links below are
+        # ancient only then
+        self.made_with_current: Callable[[Any], bool] = lambda wildcards: True
 
     def run_records(self, benchmark: str) -> list[dict]:
         """{system, prompt, ...} of every run of a benchmark."""
@@ -116,11 +121,18 @@ class Runs:
     def source_translation_of(self, wildcards: Any) -> list:
         """The system's translation of the distinct sources, for a prompt's job of a system that
         shares one; ancient: re-made when a prompt is added, it reruns no existing prompt's
-        job."""
+        job (unless the job's settings changed: :meth:`_after`)."""
         if not self.shares_source_translation_of(wildcards.benchmark, wildcards.system):
             return []
-        return [ancient(f"{self.results}/{wildcards.benchmark}/sources/"
-                        f"{wildcards.system}.jsonl")]
+        return [self._after(f"{self.results}/{wildcards.benchmark}/sources/"
+                            f"{wildcards.system}.jsonl", wildcards)]
+
+    def _after(self, path: str, wildcards: Any) -> Any:
+        """``path`` as an input of a translation job that only has to come after it: ancient
+        while the job's outputs were made with its system's current settings and code, else
+        plain, so that the job reruns with the job making ``path`` (Snakemake skips its own
+        checks of a job below one that reruns: gendermt.workflow.made_with)."""
+        return ancient(path) if self.made_with_current(wildcards) else path
 
     def source_inputs_of(self, wildcards: Any) -> list[str]:
         """The request files of every prompt a system translates in a benchmark."""
@@ -147,12 +159,13 @@ class Runs:
     def paid_work_of(self, wildcards: Any) -> list:
         """``paid_work.json`` for a service system's translation jobs (they wait for the count
         of all its jobs), [] for every other system (their jobs' inputs are unchanged);
-        ancient: a recount (a benchmark added) reruns no translation."""
+        ancient: a recount (a benchmark added) reruns no translation (unless the job's
+        settings changed: :meth:`_after`)."""
         from gendermt.translation.paid_work import is_service_system
 
         if not is_service_system(self.systems[wildcards.system]):
             return []
-        return [ancient(f"{self.results}/paid_work.json")]
+        return [self._after(f"{self.results}/paid_work.json", wildcards)]
 
     def source_gpus(self, wildcards: Any) -> int:
         """GPUs of a system's job over the distinct sources."""

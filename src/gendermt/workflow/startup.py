@@ -28,6 +28,7 @@ from gendermt.translation.backends import BACKENDS, settings_on, unset_api_keys
 from gendermt.translation.cache import check_file as check_cache_file
 from gendermt.translation.cache import configured_dir
 from gendermt.workflow.dag_guard import check_planned_inputs
+from gendermt.workflow.made_with import changed_settings, recorded_params
 from gendermt.workflow.protection import protected_reruns, rerun_allowed, stop_message
 from gendermt.workflow.snakemake_overrides import one_pending_reevaluation
 
@@ -158,7 +159,9 @@ def before_jobs(workflow: Any, config: dict, results: str, systems: dict) -> Non
     if not workflow.touch and not rerun_allowed(config):
         locked = protected_reruns(jobs)
         if locked:
-            raise WorkflowError(stop_message(locked))
+            stopped = [j for j in jobs if set(map(str, j.output)) & set(locked)]
+            raise WorkflowError(stop_message(
+                locked, changed_settings(stopped, recorded_params(workflow))))
     # A system about to translate whose API key is not in the environment stops here too.
     translating = [j for j in jobs if j.rule.name in ("translate", "translate_sources")]
     names = [j.wildcards_dict["system"] for j in translating]
