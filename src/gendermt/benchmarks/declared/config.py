@@ -74,7 +74,9 @@ def is_declared(package: str) -> bool:
     return package == PACKAGE
 
 
-def _relative(path: str) -> str:
+def shown_path(path: str) -> str:
+    """``path`` relative to the working directory (the project root) where it is inside it,
+    else as given."""
     from pathlib import Path
 
     file, here = Path(path).resolve(), Path.cwd().resolve()
@@ -96,7 +98,7 @@ def configured(benchmarks: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[st
         spec = spec_of(name)
         # relative to the working directory (the project root) where it is inside it: paths
         # are params (data.json records them), so moving the project reruns nothing
-        spec["file"] = _relative(spec["file"])
+        spec["file"] = shown_path(spec["file"])
         langs = languages_of(spec, block)
         root = block.get("data_root")
         found[name] = {"spec": spec, "languages": langs, "root": root,
