@@ -9,15 +9,17 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from gendermt.benchmarks.declared.spec import heading, load, spec_files
+from gendermt.benchmarks.declared.contract import declared_files
+from gendermt.benchmarks.declared.spec import heading, load
 from gendermt.config.errors import GenderMTError
 
 PACKAGE = "gendermt.benchmarks.declared"
 
 
 def benchmark_files() -> dict[str, str]:
-    """name → benchmark file of every declared benchmark of the project."""
-    return {(h := heading(path))["name"]: h["file"] for path in spec_files()}
+    """name → benchmark file of every declared benchmark: the project's, and those a config
+    keeps outside it (``benchmarks.<name>.file``, gendermt.benchmarks.declared.outside)."""
+    return {(h := heading(path))["name"]: h["file"] for path in declared_files()}
 
 
 def spec_of(name: str) -> dict[str, Any]:

@@ -1,9 +1,11 @@
 """The declared benchmarks' contracts (see :mod:`gendermt.benchmarks.contract`): one
-:class:`Benchmark` per benchmark file ``resources/benchmarks/<name>/benchmark.yaml``, all
+:class:`Benchmark` per benchmark file ``resources/benchmarks/<name>/benchmark.yaml``, and per
+file a config keeps outside the project (``benchmarks.<name>.file``: :mod:`.outside`), all
 served by this package's generic stages and one rule file (docs/declared-benchmarks.md).
 Reading the registry reads each file's heading only (name, label, order; here, since a
-contract imports nothing of its package); the whole file is checked when the benchmark is
-configured or scored (``spec.load``)."""
+contract imports nothing of its package but :mod:`.outside`, which is standard library
+only); the whole file is checked when the benchmark is configured or scored
+(``spec.load``)."""
 
 import pathlib
 
@@ -12,18 +14,24 @@ import yaml
 import gendermt.config.errors
 import gendermt.config.project
 from gendermt.benchmarks.contract import Benchmark, Scorecard
+from gendermt.benchmarks.declared.outside import SPEC_FILE, included
 
 _PKG = "gendermt.benchmarks.declared"
 #: The project's declared benchmarks: one folder each, holding ``benchmark.yaml``.
 #: (the checkout's resources/, or the copy packaged in the wheel: gendermt.config.project)
 SPECS_DIR = gendermt.config.project.project_file("resources/benchmarks")
-SPEC_FILE = "benchmark.yaml"
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def spec_files(folder: pathlib.Path = SPECS_DIR) -> list[pathlib.Path]:
     """The declared benchmarks' files, by folder name."""
     return sorted(folder.glob(f"*/{SPEC_FILE}")) if folder.is_dir() else []
+
+
+def declared_files() -> list[pathlib.Path]:
+    """The project's benchmark files, then those a config keeps outside the project (put in
+    the environment by ``outside.include``), each once."""
+    return list({path.resolve(): path for path in [*spec_files(), *included()]}.values())
 
 
 def read_file(path: pathlib.Path) -> dict:
@@ -112,4 +120,4 @@ def _contract(path: pathlib.Path) -> Benchmark:
     )
 
 
-CONTRACTS = tuple(_contract(path) for path in spec_files())
+CONTRACTS = tuple(_contract(path) for path in declared_files())
