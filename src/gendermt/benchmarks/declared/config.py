@@ -18,7 +18,7 @@ PACKAGE = "gendermt.benchmarks.declared"
 
 def benchmark_files() -> dict[str, str]:
     """name → benchmark file of every declared benchmark: the project's, and those a config
-    keeps outside it (``benchmarks.<name>.file``, gendermt.benchmarks.declared.outside)."""
+    keeps outside it (``benchmarks.<name>.file``, gendermt.config.benchmark_files)."""
     return {(h := heading(path))["name"]: h["file"] for path in declared_files()}
 
 
