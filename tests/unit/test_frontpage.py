@@ -65,3 +65,19 @@ def test_the_front_page_says_which_data_sets_hashes_were_taken_on_first_use():
         assert "taken on first use (trust on first use)" in page and lock in page
         assert "mt_gender" not in page  # its manifest's hashes: nothing to say
     assert "first use" not in front_html(_summary([]), None, None)
+
+
+def test_a_run_without_data_sources_or_systems_says_none():
+    """An empty table (no data source, no system) is written as "none" in run.md and
+    front.html: pandas 3 cannot apply a function to the columns of a frame without rows,
+    which stopped the front page of the declared page's example."""
+    system = {"system": "mt", "backend": "stored", "model": "m", "revision": "",
+              "benchmarks": ["winomt"], "kind": "model"}
+    for systems in ([], [system]):
+        text = markdown(_summary(systems))
+        sources = text.split("## Data sources", 1)[1].split("##", 1)[0]
+        assert sources.strip() == "none"
+        html = front_html(_summary(systems), None, None)
+        assert "<h3>Data sources</h3>\n<p>none</p>" in html
+    assert "## Systems\n\nnone\n" in markdown(_summary([]))
+    assert "<td>mt</td>" in front_html(_summary([system]), None, None)

@@ -13,6 +13,18 @@ SRC = str(Path(workflow.basedir) / "src")
 sys.path.insert(0, SRC)
 os.environ.update(PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("PYTHONPATH")])))
 
+# Benchmarks kept outside the project (`benchmarks.<name>.file`): registered before anything
+# reads the registry (the schema names every benchmark), here and in the jobs (through the
+# environment, as PYTHONPATH above); gendermt.config.benchmark_files.
+from gendermt.config.benchmark_files import include as include_benchmark_files
+from gendermt.config.errors import GenderMTError
+from snakemake.exceptions import WorkflowError
+
+try:
+    include_benchmark_files(config)
+except GenderMTError as exc:
+    raise WorkflowError(f"config: {exc}") from None
+
 # Start-up work memoised by file content (code fingerprints' import parsing, validated
 # reference files): .snakemake/gendermt/startup.json.
 from gendermt.workflow import startup_cache

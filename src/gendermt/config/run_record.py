@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gendermt.config.errors import GenderMTError
-from gendermt.data.sources import Hasher, configured_sources, identity, is_sample
+from gendermt.data.sources import Hasher, Source, configured_sources, identity, is_sample
 
 DEFAULT_CONFIG = "config/config.yaml"
 
@@ -72,7 +72,7 @@ def summary(run: str, configfiles: Sequence[str], config: dict, basedir: str | P
     with its source, commit, licence and every file's sha256 (listed only when there are)."""
     hasher = hasher or Hasher(None)
     sources = []
-    for source in configured_sources(config):
+    for source in configured_sources(config) + read_files(config):
         if source.key.endswith(".templates"):
             continue  # the project's prompt templates: recorded with every input file
         files = identity(source.path, hasher)
@@ -117,6 +117,26 @@ def summary(run: str, configfiles: Sequence[str], config: dict, basedir: str | P
         # changes nothing in the results
         found["datasets"] = [{k: v for k, v in d.items() if k not in ("folder", "obtained")}
                              for d in datasets]
+    return found
+
+
+def read_files(config: dict) -> list[Source]:
+    """The files a benchmark's runs read that its config block does not name (a declared
+    benchmark's file and data files), from its package's ``sources`` module's optional
+    ``data_files(name, block) -> [(key, path)]`` (gendermt.benchmarks.contract's hooks by
+    module name): recorded as its data sources beside the files its block names."""
+    import importlib
+    import importlib.util
+
+    from gendermt.benchmarks import registry
+
+    found = []
+    for name, block in config.get("benchmarks", {}).items():
+        module = f"{registry.get(name).package}.sources"
+        if importlib.util.find_spec(module) is None:
+            continue
+        hook = getattr(importlib.import_module(module), "data_files", None)
+        found += [Source(key, path) for key, path in hook(name, block)] if hook else []
     return found
 
 

@@ -141,16 +141,29 @@ def front_html(summary: dict, scorecard_page: str | None, legend: pd.DataFrame |
     if legend is not None:
         parts += ["<details><summary><b>Legend</b>: unit, better direction, run and source "
                   "table of each column</summary>", htmltable.table(legend), "</details>"]
-    parts += ["<h3>Data sources</h3>", htmltable.table(sources_frame(summary)),
+    parts += ["<h3>Data sources</h3>", _html_table(sources_frame(summary)),
               *(f"<p>{_h(note)}</p>" for note in trust_notes(summary)),
-              "<h3>Systems</h3>", htmltable.table(systems_frame(summary)), "</div>"]
+              "<h3>Systems</h3>", _html_table(systems_frame(summary)), "</div>"]
     return "\n".join(parts)
+
+
+#: What the front page says for a table without rows (a run with no data source: an empty
+#: table has nothing to show, and pandas cannot apply a function to its columns).
+NONE = "none"
+
+
+def _html_table(frame: pd.DataFrame) -> str:
+    return htmltable.table(frame) if len(frame) else f"<p>{NONE}</p>"
 
 
 def _md_frame(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` with its text cells as Markdown text (:func:`md_text`)."""
     return frame.apply(lambda column: [md_text(v) if isinstance(v, str) else v
                                        for v in column])
+
+
+def _md_table(frame: pd.DataFrame) -> str:
+    return _md_frame(frame).to_markdown(index=False) if len(frame) else NONE
 
 
 def markdown(summary: dict) -> str:
@@ -162,10 +175,10 @@ def markdown(summary: dict) -> str:
              "- config files: " + ", ".join(md_text(c["path"])
                                             for c in summary["config_files"]),
              f"- {md_text(verdict(summary))}", "", "## Data sources", "",
-             _md_frame(sources_frame(summary)).to_markdown(index=False), "",
+             _md_table(sources_frame(summary)), "",
              *(line for note in trust_notes(summary) for line in (md_text(note), "")),
              "## Systems", "",
-             _md_frame(systems_frame(summary)).to_markdown(index=False), ""]
+             _md_table(systems_frame(summary)), ""]
     return "\n".join(lines)
 
 

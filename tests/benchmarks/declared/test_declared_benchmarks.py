@@ -347,3 +347,29 @@ def test_a_malformed_file_stops_the_workflow_naming_the_block(tmp_path, monkeypa
         f"benchmarks.{NAME}: {bad}: language: unknown key (did you mean 'languages'?); "
         "allowed at the top level: name, label, description, order, source_language, "
         "languages, genders, data, joiner, fragments, templates, demonstrations, metrics")
+
+
+def test_its_files_are_the_run_summarys_data_sources(monkeypatch):
+    """The benchmark file and every data file of the configured languages are the declared
+    benchmark's data sources in the run summary (their sha256 on the report's front page),
+    as a packaged benchmark's configured files are; not only its block's `data_root`."""
+    from gendermt.config.run_record import summary
+    from gendermt.data.sources import sha256_file
+
+    monkeypatch.chdir(ROOT)
+    block = {"languages": ["fr", "de"], "prompts": ["baseline"], "systems": ["copy"]}
+    found = summary("x", [], {"benchmarks": {NAME: block},
+                              "systems": {"copy": {"backend": "copy-source"}}}, ROOT)
+    sources = {s["path"]: s for s in found["sources"]}
+    spec = f"resources/benchmarks/{NAME}/benchmark.yaml"
+    assert sources[spec]["key"] == f"benchmarks.{NAME}.file"
+    assert not sources[spec]["data"] and sources[spec]["project_file"]
+    files = [p for p in sources if p != spec]
+    # per language: each gender's sources and references (the sample's lines files)
+    assert len(files) == 2 * 4
+    assert {p.split(".en_", 1)[1][:2] for p in files} == {"fr", "de"}
+    for path in files:
+        assert sources[path]["key"].startswith(f"benchmarks.{NAME}.data.")
+        assert sources[path]["data"] and sources[path]["sample"]
+        assert sources[path]["sha256"] == sha256_file(ROOT / path)
+    assert sources[spec]["sha256"] == sha256_file(ROOT / spec)

@@ -39,38 +39,34 @@ CONGA_SENTENCES = (
         system=CONGA["systems"],
         prompt=CONGA["prompts"],
     )
-    if CONGA
-    else []
 )
 
-if CONGA:
-    TARGETS.extend(
-        expand(
-            f"{RESULTS}/conga/tables/{{table}}.csv",
-            table=["tags", "categories", "metrics", "coverage", "sentences"],
-        )
-        + expand(f"{RESULTS}/conga/figures/ambiguous_resolution.{{ext}}", ext=["png", "pdf"])
+TARGETS.extend(
+    expand(
+        f"{RESULTS}/conga/tables/{{table}}.csv",
+        table=["tags", "categories", "metrics", "coverage", "sentences"],
     )
+    + expand(f"{RESULTS}/conga/figures/ambiguous_resolution.{{ext}}", ext=["png", "pdf"])
+)
 
 
 # the explorer (report.smk): every sentence with each system's output and its entities read
-if CONGA:
-    EXPLORER_INPUTS["conga"] = {
-        "module": "gendermt.benchmarks.conga.explorer",
-        "label": "ConGA",
-        "inputs": {
-            "runs": [
-                {
-                    "system": r["system"],
-                    "prompt": r["prompt"],
-                    "path": f"{RESULTS}/conga/sentences/{r['system']}/{r['prompt']}.csv",
-                }
-                for r in run_records("conga")
-            ],
-            "data": f"{RESULTS}/conga/data.parquet",
-            "systems": CONGA["systems"],
-        },
-    }
+EXPLORER_INPUTS["conga"] = {
+    "module": "gendermt.benchmarks.conga.explorer",
+    "label": "ConGA",
+    "inputs": {
+        "runs": [
+            {
+                "system": r["system"],
+                "prompt": r["prompt"],
+                "path": f"{RESULTS}/conga/sentences/{r['system']}/{r['prompt']}.csv",
+            }
+            for r in run_records("conga")
+        ],
+        "data": f"{RESULTS}/conga/data.parquet",
+        "systems": CONGA["systems"],
+    },
+}
 
 
 localrules: conga_data, conga_score, conga_tables, conga_figures

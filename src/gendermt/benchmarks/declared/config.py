@@ -9,15 +9,17 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from gendermt.benchmarks.declared.spec import heading, load, spec_files
+from gendermt.benchmarks.declared.contract import declared_files
+from gendermt.benchmarks.declared.spec import heading, load
 from gendermt.config.errors import GenderMTError
 
 PACKAGE = "gendermt.benchmarks.declared"
 
 
 def benchmark_files() -> dict[str, str]:
-    """name → benchmark file of every declared benchmark of the project."""
-    return {(h := heading(path))["name"]: h["file"] for path in spec_files()}
+    """name → benchmark file of every declared benchmark: the project's, and those a config
+    keeps outside it (``benchmarks.<name>.file``, gendermt.config.benchmark_files)."""
+    return {(h := heading(path))["name"]: h["file"] for path in declared_files()}
 
 
 def spec_of(name: str) -> dict[str, Any]:
@@ -74,7 +76,9 @@ def is_declared(package: str) -> bool:
     return package == PACKAGE
 
 
-def _relative(path: str) -> str:
+def shown_path(path: str) -> str:
+    """``path`` relative to the working directory (the project root) where it is inside it,
+    else as given."""
     from pathlib import Path
 
     file, here = Path(path).resolve(), Path.cwd().resolve()
@@ -96,7 +100,7 @@ def configured(benchmarks: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[st
         spec = spec_of(name)
         # relative to the working directory (the project root) where it is inside it: paths
         # are params (data.json records them), so moving the project reruns nothing
-        spec["file"] = _relative(spec["file"])
+        spec["file"] = shown_path(spec["file"])
         langs = languages_of(spec, block)
         root = block.get("data_root")
         found[name] = {"spec": spec, "languages": langs, "root": root,

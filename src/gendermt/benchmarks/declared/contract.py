@@ -1,14 +1,16 @@
 """The declared benchmarks' contracts (see :mod:`gendermt.benchmarks.contract`): one
-:class:`Benchmark` per benchmark file ``resources/benchmarks/<name>/benchmark.yaml``, all
-served by this package's generic stages and one rule file (docs/declared-benchmarks.md).
-Reading the registry reads each file's heading only (name, label, order; here, since a
-contract imports nothing of its package); the whole file is checked when the benchmark is
-configured or scored (``spec.load``)."""
+:class:`Benchmark` per benchmark file ``resources/benchmarks/<name>/benchmark.yaml``, and per
+file a config keeps outside the project (``benchmarks.<name>.file``:
+:mod:`gendermt.config.benchmark_files`), all served by this package's generic stages and one
+rule file (docs/declared-benchmarks.md). Reading the registry reads each file's heading only
+(name, label, order; here, since a contract imports nothing of its package); the whole file
+is checked when the benchmark is configured or scored (``spec.load``)."""
 
 import pathlib
 
 import yaml
 
+import gendermt.config.benchmark_files
 import gendermt.config.errors
 import gendermt.config.project
 from gendermt.benchmarks.contract import Benchmark, Scorecard
@@ -17,13 +19,20 @@ _PKG = "gendermt.benchmarks.declared"
 #: The project's declared benchmarks: one folder each, holding ``benchmark.yaml``.
 #: (the checkout's resources/, or the copy packaged in the wheel: gendermt.config.project)
 SPECS_DIR = gendermt.config.project.project_file("resources/benchmarks")
-SPEC_FILE = "benchmark.yaml"
+SPEC_FILE = gendermt.config.benchmark_files.SPEC_FILE
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def spec_files(folder: pathlib.Path = SPECS_DIR) -> list[pathlib.Path]:
     """The declared benchmarks' files, by folder name."""
     return sorted(folder.glob(f"*/{SPEC_FILE}")) if folder.is_dir() else []
+
+
+def declared_files() -> list[pathlib.Path]:
+    """The project's benchmark files, then those a config keeps outside the project (put in
+    the environment by ``gendermt.config.benchmark_files.include``), each once."""
+    outside = gendermt.config.benchmark_files.included()
+    return list({path.resolve(): path for path in [*spec_files(), *outside]}.values())
 
 
 def read_file(path: pathlib.Path) -> dict:
@@ -112,4 +121,4 @@ def _contract(path: pathlib.Path) -> Benchmark:
     )
 
 
-CONTRACTS = tuple(_contract(path) for path in spec_files())
+CONTRACTS = tuple(_contract(path) for path in declared_files())

@@ -10,54 +10,49 @@ FAIRTRANSLATE_RAW = [
 ]
 # Score files as records ({system, prompt, path}; COMET's file of all runs: {path}): the
 # stages take each run's system and prompt from its record, never from its path.
-FAIRTRANSLATE_SCORE_RECORDS = score_records("fairtranslate") if FAIRTRANSLATE else []
+FAIRTRANSLATE_SCORE_RECORDS = score_records("fairtranslate")
 FAIRTRANSLATE_SCORES = [r["path"] for r in FAIRTRANSLATE_SCORE_RECORDS]
-if FAIRTRANSLATE:
-    # per-item scores (and the data, for example_id) give the scorecard's gaps their CIs
-    SCORECARD_INPUTS["fairtranslate"] = {
-        "score_records": FAIRTRANSLATE_SCORE_RECORDS,
-        "data": [f"{RESULTS}/fairtranslate/data.parquet"],
-    }
+# per-item scores (and the data, for example_id) give the scorecard's gaps their CIs
+SCORECARD_INPUTS["fairtranslate"] = {
+    "score_records": FAIRTRANSLATE_SCORE_RECORDS,
+    "data": [f"{RESULTS}/fairtranslate/data.parquet"],
+}
 FAIRTRANSLATE_PAPER_TABLES = ["1", "2", "3", "6", "7", "8", "9"]
 # The authors' clean_outlier row filter (COMET > threshold for every listed system), with
 # its defaults filled in; it needs COMET among the metrics.
-FAIRTRANSLATE_CLEAN_OUTLIER = (
-    fairtranslate_config.clean_outlier(FAIRTRANSLATE) if FAIRTRANSLATE else None
-)
+FAIRTRANSLATE_CLEAN_OUTLIER = fairtranslate_config.clean_outlier(FAIRTRANSLATE)
 
-if FAIRTRANSLATE:
-    TARGETS.extend(
-        expand(
-            f"{RESULTS}/fairtranslate/tables/{{table}}.csv",
-            table=["by_gender", "by_stereotype", "by_ambiguity", "anova", "dataset"],
-        )
-        + expand(
-            f"{RESULTS}/fairtranslate/tables/{{table}}.csv",
-            table=["gender_tests", "gender_means_ci", "clean_outlier"],
-        )
-        + expand(
-            f"{RESULTS}/fairtranslate/tables/paper_table{{n}}.{{ext}}",
-            n=FAIRTRANSLATE_PAPER_TABLES,
-            ext=["csv", "md", "tex"],
-        )
-        + expand(f"{RESULTS}/fairtranslate/figures/score_by_gender.{{ext}}", ext=["png", "pdf"])
+TARGETS.extend(
+    expand(
+        f"{RESULTS}/fairtranslate/tables/{{table}}.csv",
+        table=["by_gender", "by_stereotype", "by_ambiguity", "anova", "dataset"],
     )
+    + expand(
+        f"{RESULTS}/fairtranslate/tables/{{table}}.csv",
+        table=["gender_tests", "gender_means_ci", "clean_outlier"],
+    )
+    + expand(
+        f"{RESULTS}/fairtranslate/tables/paper_table{{n}}.{{ext}}",
+        n=FAIRTRANSLATE_PAPER_TABLES,
+        ext=["csv", "md", "tex"],
+    )
+    + expand(f"{RESULTS}/fairtranslate/figures/score_by_gender.{{ext}}", ext=["png", "pdf"])
+)
 
 
 # the explorer (report.smk): every variant with each system's output per prompt, the
 # occupation form read from it, its indicators, "they" and sentence scores
-if FAIRTRANSLATE:
-    EXPLORER_INPUTS["fairtranslate"] = {
-        "module": "gendermt.benchmarks.fairtranslate.explorer",
-        "label": "FairTranslate",
-        "inputs": {
-            "analysed": f"{RESULTS}/fairtranslate/inclusive/outputs.parquet",
-            "data": f"{RESULTS}/fairtranslate/data.parquet",
-            "scores": [r for r in FAIRTRANSLATE_SCORE_RECORDS if "system" in r],
-            "systems": FAIRTRANSLATE["systems"],
-            "prompts": FAIRTRANSLATE["prompts"],
-        },
-    }
+EXPLORER_INPUTS["fairtranslate"] = {
+    "module": "gendermt.benchmarks.fairtranslate.explorer",
+    "label": "FairTranslate",
+    "inputs": {
+        "analysed": f"{RESULTS}/fairtranslate/inclusive/outputs.parquet",
+        "data": f"{RESULTS}/fairtranslate/data.parquet",
+        "scores": [r for r in FAIRTRANSLATE_SCORE_RECORDS if "system" in r],
+        "systems": FAIRTRANSLATE["systems"],
+        "prompts": FAIRTRANSLATE["prompts"],
+    },
+}
 
 
 localrules: fairtranslate_data, fairtranslate_tables, fairtranslate_figures, fairtranslate_inclusive_tables, fairtranslate_inclusive_figures
@@ -242,11 +237,7 @@ rule fairtranslate_figures:
 # --- Inclusive-language analyses (§7, §8, appendices A, E, F): every system × prompt's
 # translations → normalised outputs, indicators, occupation forms, singular "they",
 # word counts; then their figures.
-FAIRTRANSLATE_TRANSLATION_RECORDS = (
-    run_paths(f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl", "fairtranslate")
-    if FAIRTRANSLATE
-    else []
-)
+FAIRTRANSLATE_TRANSLATION_RECORDS = run_paths(f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl", "fairtranslate")
 FAIRTRANSLATE_TRANSLATIONS = [r["path"] for r in FAIRTRANSLATE_TRANSLATION_RECORDS]
 FAIRTRANSLATE_INCLUSIVE_TABLES = [
     "normalization",
@@ -265,19 +256,18 @@ FAIRTRANSLATE_INCLUSIVE_COMET = (
 )
 FAIRTRANSLATE_INCLUSIVE_FIGURES = ["occupation_forms", "they_by_prompt", "they_by_ambiguity"]
 
-if FAIRTRANSLATE:
-    TARGETS.extend(
-        expand(
-            f"{RESULTS}/fairtranslate/tables/{{table}}.{{ext}}",
-            table=FAIRTRANSLATE_INCLUSIVE_TABLES,
-            ext=["csv", "md"],
-        )
-        + expand(
-            f"{RESULTS}/fairtranslate/figures/{{figure}}.{{ext}}",
-            figure=FAIRTRANSLATE_INCLUSIVE_FIGURES,
-            ext=["png", "pdf"],
-        )
+TARGETS.extend(
+    expand(
+        f"{RESULTS}/fairtranslate/tables/{{table}}.{{ext}}",
+        table=FAIRTRANSLATE_INCLUSIVE_TABLES,
+        ext=["csv", "md"],
     )
+    + expand(
+        f"{RESULTS}/fairtranslate/figures/{{figure}}.{{ext}}",
+        figure=FAIRTRANSLATE_INCLUSIVE_FIGURES,
+        ext=["png", "pdf"],
+    )
+)
 
 
 rule fairtranslate_inclusive_tables:

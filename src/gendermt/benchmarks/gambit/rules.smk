@@ -11,17 +11,16 @@ from gendermt.scoring.output_quality import clean_share_floor
 
 GAMBIT = benchmark_spec("gambit")
 # model × target language (checked at start-up: gendermt.benchmarks.gambit.config)
-GAMBIT_RUNS = gambit_config.runs(GAMBIT, SYSTEMS) if GAMBIT else []
-if GAMBIT:
-    BENCHMARK_RUNS["gambit"] = [
-        {"system": r["system"], "prompt": r["lang"], "model": r["model"]} for r in GAMBIT_RUNS
-    ]
+GAMBIT_RUNS = gambit_config.runs(GAMBIT, SYSTEMS)
+BENCHMARK_RUNS["gambit"] = [
+    {"system": r["system"], "prompt": r["lang"], "model": r["model"]} for r in GAMBIT_RUNS
+]
 GAMBIT_DETECTORS = list(GAMBIT.get("detectors", {}))
 # The detector whose assignments the GRAPE tables use; the others are cross-checks.
 GAMBIT_DETECTOR = GAMBIT.get("detector", GAMBIT_DETECTORS[0] if GAMBIT_DETECTORS else "")
 GAMBIT_LABOUR = gambit_config.labour_files(GAMBIT)
 GAMBIT_STEREOTYPE = GAMBIT.get("references", {}).get("stereotype")
-GAMBIT_VALIDATION = list(GAMBIT.get("validation", {})) if GAMBIT else []
+GAMBIT_VALIDATION = list(GAMBIT.get("validation", {}))
 GAMBIT_TABLES = [
     "grape",
     "grape_groups",
@@ -41,39 +40,37 @@ GAMBIT_PAPER_TABLES = [
 # Figures are drawn from these tables (gambit/figures.py), never from the assignments again.
 GAMBIT_FIGURE_TABLES = ["grape", "grape_groups", "stereotype_groups", "intra_model_pairs"]
 GAMBIT_FIGURES = ["grape_overview"] + [f"intra_model_{lang}" for lang in GAMBIT.get("prompts", [])]
-GAMBIT_ASSIGNMENTS = gambit_config.assignments(RESULTS, GAMBIT_RUNS, GAMBIT_DETECTOR) if GAMBIT else []
+GAMBIT_ASSIGNMENTS = gambit_config.assignments(RESULTS, GAMBIT_RUNS, GAMBIT_DETECTOR)
 GAMBIT_ALL_ASSIGNMENTS = {d: gambit_config.assignments(RESULTS, GAMBIT_RUNS, d) for d in GAMBIT_DETECTORS}
 
-if GAMBIT:
-    TARGETS.extend(
-        expand(f"{RESULTS}/gambit/tables/{{table}}.csv", table=GAMBIT_TABLES + GAMBIT_PAPER_TABLES)
-        + expand(f"{RESULTS}/gambit/figures/{{figure}}.{{ext}}", figure=GAMBIT_FIGURES, ext=["png", "pdf"])
-        + ([f"{RESULTS}/gambit/tables/validation.csv"] if GAMBIT_VALIDATION else [])
-        + ([f"{RESULTS}/gambit/tables/detector_agreement.csv"] if len(GAMBIT_DETECTORS) > 1 else [])
-    )
+TARGETS.extend(
+    expand(f"{RESULTS}/gambit/tables/{{table}}.csv", table=GAMBIT_TABLES + GAMBIT_PAPER_TABLES)
+    + expand(f"{RESULTS}/gambit/figures/{{figure}}.{{ext}}", figure=GAMBIT_FIGURES, ext=["png", "pdf"])
+    + ([f"{RESULTS}/gambit/tables/validation.csv"] if GAMBIT_VALIDATION else [])
+    + ([f"{RESULTS}/gambit/tables/detector_agreement.csv"] if len(GAMBIT_DETECTORS) > 1 else [])
+)
 
 
 # the explorer (report.smk): every text with each system's translation per language and the
 # gender the headline detector assigned
-if GAMBIT:
-    EXPLORER_INPUTS["gambit"] = {
-        "module": "gendermt.benchmarks.gambit.explorer",
-        "label": "GAMBIT",
-        "inputs": {
-            "runs": [
-                {
-                    "system": r["system"],
-                    "prompt": r["lang"],
-                    "path": f"{RESULTS}/gambit/translations/{r['system']}/{r['lang']}.jsonl",
-                    "assignments": path,
-                }
-                for r, path in zip(GAMBIT_RUNS, GAMBIT_ASSIGNMENTS)
-            ],
-            "data": f"{RESULTS}/gambit/data.parquet",
-            "detector": GAMBIT_DETECTOR,
-            "systems": GAMBIT["systems"],
-        },
-    }
+EXPLORER_INPUTS["gambit"] = {
+    "module": "gendermt.benchmarks.gambit.explorer",
+    "label": "GAMBIT",
+    "inputs": {
+        "runs": [
+            {
+                "system": r["system"],
+                "prompt": r["lang"],
+                "path": f"{RESULTS}/gambit/translations/{r['system']}/{r['lang']}.jsonl",
+                "assignments": path,
+            }
+            for r, path in zip(GAMBIT_RUNS, GAMBIT_ASSIGNMENTS)
+        ],
+        "data": f"{RESULTS}/gambit/data.parquet",
+        "detector": GAMBIT_DETECTOR,
+        "systems": GAMBIT["systems"],
+    },
+}
 
 
 localrules: gambit_data, gambit_isco, gambit_inputs, gambit_validation_table, gambit_tables, gambit_figures, gambit_agreement
@@ -92,7 +89,7 @@ rule gambit_data:
     params:
         code=stage_code("gendermt.benchmarks.gambit.data"),
         # path, size and sha256 of what it reads: a changed source reruns it
-        data_sources=data_source_identity([GAMBIT["data"]["path"]] if GAMBIT else []),
+        data_sources=data_source_identity([GAMBIT["data"]["path"]]),
         source=GAMBIT.get("data"),
     log:
         f"{LOGS}/gambit/data.log",

@@ -6,36 +6,26 @@ from gendermt.scoring.output_quality import clean_share_floor
 
 
 GATE = benchmark_spec("gate")
-GATE_RAW = (
-    configured("benchmarks.gate.data", variant_files, GATE["data"]["root"], GATE["data"]["languages"])
-    if GATE
-    else []
-)
-GATE_TRANSLATION_RECORDS = (
-    run_paths(f"{RESULTS}/gate/translations/{{system}}/{{prompt}}.jsonl", "gate")
-    if GATE
-    else []
-)
+GATE_RAW = configured("benchmarks.gate.data", variant_files, GATE["data"]["root"], GATE["data"]["languages"])
+GATE_TRANSLATION_RECORDS = run_paths(f"{RESULTS}/gate/translations/{{system}}/{{prompt}}.jsonl", "gate")
 GATE_TRANSLATIONS = [r["path"] for r in GATE_TRANSLATION_RECORDS]
 
-if GATE:
-    TARGETS.extend(
-        [f"{RESULTS}/gate/tables/prf.csv"]
-        + expand(f"{RESULTS}/gate/figures/f05.{{ext}}", ext=["png", "pdf"])
-    )
+TARGETS.extend(
+    [f"{RESULTS}/gate/tables/prf.csv"]
+    + expand(f"{RESULTS}/gate/figures/f05.{{ext}}", ext=["png", "pdf"])
+)
 
 
 # the explorer (report.smk): every row with each system's rewrite and GateEval's outcome
-if GATE:
-    EXPLORER_INPUTS["gate"] = {
-        "module": "gendermt.benchmarks.gate.explorer",
-        "label": "GATE",
-        "inputs": {
-            "runs": GATE_TRANSLATION_RECORDS,
-            "data": f"{RESULTS}/gate/data.parquet",
-            "systems": GATE["systems"],
-        },
-    }
+EXPLORER_INPUTS["gate"] = {
+    "module": "gendermt.benchmarks.gate.explorer",
+    "label": "GATE",
+    "inputs": {
+        "runs": GATE_TRANSLATION_RECORDS,
+        "data": f"{RESULTS}/gate/data.parquet",
+        "systems": GATE["systems"],
+    },
+}
 
 
 localrules: gate_data, gate_inputs, gate_tables, gate_figures

@@ -25,8 +25,6 @@ MT_GENEVAL_RAW = (
             MT_GENEVAL_SETS,
         )
     ]
-    if MT_GENEVAL
-    else []
 )
 # Every run (system × prompt) as a record: the aggregate stages never parse paths.
 # `context_shown`: whether the system saw the contextual items' context sentence (a prompted
@@ -53,25 +51,23 @@ MT_GENEVAL_METRIC_OPTIONS = {
     m: config.get("scoring", {}).get(m) or {} for m in MT_GENEVAL.get("metrics", [])
 }
 
-if MT_GENEVAL:
-    TARGETS.extend(
-        expand(f"{RESULTS}/mt-geneval/tables/{{table}}.csv", table=MT_GENEVAL_TABLES)
-        + expand(f"{RESULTS}/mt-geneval/figures/accuracy.{{ext}}", ext=["png", "pdf"])
-    )
+TARGETS.extend(
+    expand(f"{RESULTS}/mt-geneval/tables/{{table}}.csv", table=MT_GENEVAL_TABLES)
+    + expand(f"{RESULTS}/mt-geneval/figures/accuracy.{{ext}}", ext=["png", "pdf"])
+)
 
 
 # the explorer (report.smk): every segment with each system's output and the gendered words
 # found in it
-if MT_GENEVAL:
-    EXPLORER_INPUTS["mt-geneval"] = {
-        "module": "gendermt.benchmarks.mt_geneval.explorer",
-        "label": "MT-GenEval",
-        "inputs": {
-            "runs": [{k: r[k] for k in ("system", "prompt", "path")} for r in MT_GENEVAL_RUNS],
-            "data": f"{RESULTS}/mt-geneval/data.parquet",
-            "systems": MT_GENEVAL["systems"],
-        },
-    }
+EXPLORER_INPUTS["mt-geneval"] = {
+    "module": "gendermt.benchmarks.mt_geneval.explorer",
+    "label": "MT-GenEval",
+    "inputs": {
+        "runs": [{k: r[k] for k in ("system", "prompt", "path")} for r in MT_GENEVAL_RUNS],
+        "data": f"{RESULTS}/mt-geneval/data.parquet",
+        "systems": MT_GENEVAL["systems"],
+    },
+}
 
 
 localrules: mt_geneval_data, mt_geneval_inputs, mt_geneval_score, mt_geneval_tables, mt_geneval_figures

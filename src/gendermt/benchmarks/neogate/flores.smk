@@ -6,16 +6,11 @@ from gendermt.benchmarks.neogate.flores import load_template as load_flores_temp
 
 
 NEOGATE_FLORES = benchmark_spec("neogate-flores")
-NEOGATE_FLORES_RUN_RECORDS = (
-    run_paths(f"{RESULTS}/neogate-flores/scores/{{system}}/{{prompt}}.json", "neogate-flores")
-    if NEOGATE_FLORES
-    else []
-)
+NEOGATE_FLORES_RUN_RECORDS = run_paths(f"{RESULTS}/neogate-flores/scores/{{system}}/{{prompt}}.json", "neogate-flores")
 NEOGATE_FLORES_RUNS = [r["path"] for r in NEOGATE_FLORES_RUN_RECORDS]
 NEOGATE_FLORES_METRICS = NEOGATE_FLORES.get("metrics", [])
 
-if NEOGATE_FLORES:
-    TARGETS.extend([f"{RESULTS}/neogate-flores/tables/flores.csv"])
+TARGETS.extend([f"{RESULTS}/neogate-flores/tables/flores.csv"])
 
 
 localrules: neogate_flores_data, neogate_flores_inputs, neogate_flores_table
@@ -35,7 +30,7 @@ rule neogate_flores_data:
         code=stage_code("gendermt.benchmarks.neogate.flores"),
         # path, size and sha256 of what it reads: a changed source reruns it
         data_sources=data_source_identity(
-            [NEOGATE_FLORES["data"][k] for k in ("source", "reference")] if NEOGATE_FLORES else []
+            [NEOGATE_FLORES["data"][k] for k in ("source", "reference")]
         ),
     log:
         f"{LOGS}/neogate-flores/data.log",

@@ -8,8 +8,8 @@ from gendermt.benchmarks.neogate.inputs import resolve_templates, study_runs
 # path segment the generic rules call {prompt} by what it is here
 NEOGATE = benchmark_spec("neogate")
 # (checked at start-up: gendermt.benchmarks.neogate.config)
-NEOGATE_TEMPLATES = resolve_templates(NEOGATE["templates"]) if NEOGATE else {}
-NEOGATE_RUNS = study_runs(NEOGATE, NEOGATE_TEMPLATES) if NEOGATE else {}
+NEOGATE_TEMPLATES = resolve_templates(NEOGATE["templates"])
+NEOGATE_RUNS = study_runs(NEOGATE, NEOGATE_TEMPLATES)
 NEOGATE_PARADIGMS = list(NEOGATE.get("paradigms", {}))
 # Systems run on every run; paradigm systems (e.g. the oracle of one paradigm's adapted
 # reference) only on the runs of their paradigm.
@@ -29,46 +29,42 @@ NEOGATE_SUMMARIES = [
 NEOGATE_RAW = (
     [NEOGATE["data"]["test"], NEOGATE["data"]["dev"]]
     + [spec["mapping"] for spec in NEOGATE["paradigms"].values()]
-    if NEOGATE
-    else []
 )
 NEOGATE_METRICS = ["coverage", "accuracy", "cwa", "misgeneration"]
 
-if NEOGATE:
-    BENCHMARK_RUNS["neogate"] = [
-        {"system": system, "prompt": name, "paradigm": run["paradigm"]}
-        for name, run in NEOGATE_RUNS.items()
-        for system in NEOGATE.get("systems", [])
-        + NEOGATE_PARADIGM_SYSTEMS.get(run["paradigm"], [])
-    ]
-    TARGETS.extend(
-        expand(
-            f"{RESULTS}/neogate/tables/{{table}}.csv",
-            table=["zeroshot", "fewshot", "extraction", "dataset"],
-        )
-        + expand(
-            f"{RESULTS}/neogate/figures/{{metric}}.{{ext}}",
-            metric=NEOGATE_METRICS,
-            ext=["png", "pdf"],
-        )
+BENCHMARK_RUNS["neogate"] = [
+    {"system": system, "prompt": name, "paradigm": run["paradigm"]}
+    for name, run in NEOGATE_RUNS.items()
+    for system in NEOGATE.get("systems", [])
+    + NEOGATE_PARADIGM_SYSTEMS.get(run["paradigm"], [])
+]
+TARGETS.extend(
+    expand(
+        f"{RESULTS}/neogate/tables/{{table}}.csv",
+        table=["zeroshot", "fewshot", "extraction", "dataset"],
     )
+    + expand(
+        f"{RESULTS}/neogate/figures/{{metric}}.{{ext}}",
+        metric=NEOGATE_METRICS,
+        ext=["png", "pdf"],
+    )
+)
 
 
 # the explorer (report.smk): every sentence with each system's output per run and the words
 # Neo-GATE's metric found
-if NEOGATE:
-    EXPLORER_INPUTS["neogate"] = {
-        "module": "gendermt.benchmarks.neogate.explorer",
-        "label": "Neo-GATE",
-        "inputs": {
-            "runs": [
-                {**r, "path": f"{RESULTS}/neogate/scores/{r['system']}/{r['prompt']}.parquet"}
-                for r in BENCHMARK_RUNS["neogate"]
-            ],
-            "data": f"{RESULTS}/neogate/data.parquet",
-            "systems": NEOGATE_SYSTEMS,
-        },
-    }
+EXPLORER_INPUTS["neogate"] = {
+    "module": "gendermt.benchmarks.neogate.explorer",
+    "label": "Neo-GATE",
+    "inputs": {
+        "runs": [
+            {**r, "path": f"{RESULTS}/neogate/scores/{r['system']}/{r['prompt']}.parquet"}
+            for r in BENCHMARK_RUNS["neogate"]
+        ],
+        "data": f"{RESULTS}/neogate/data.parquet",
+        "systems": NEOGATE_SYSTEMS,
+    },
+}
 
 
 localrules: neogate_data, neogate_inputs, neogate_score, neogate_tables, neogate_figures

@@ -55,19 +55,18 @@ WINOMT_HEADLINE_TABLES = [
 ]
 # the explorer (report.smk): every sentence with each system's translation and the headline
 # reader's gender and evidence
-if WINOMT:
-    EXPLORER_INPUTS["winomt"] = {
-        "module": "gendermt.benchmarks.winomt.explorer",
-        "label": "WinoMT",
-        "inputs": {
-            "runs": [
-                {"system": system, "prompt": lang, "path": path}
-                for (system, lang), path in zip(WINOMT_RUNS, WINOMT_HEADLINE_TABLES)
-            ],
-            "reader": WINOMT_READERS[0],
-            "systems": WINOMT_SYSTEMS,
-        },
-    }
+EXPLORER_INPUTS["winomt"] = {
+    "module": "gendermt.benchmarks.winomt.explorer",
+    "label": "WinoMT",
+    "inputs": {
+        "runs": [
+            {"system": system, "prompt": lang, "path": path}
+            for (system, lang), path in zip(WINOMT_RUNS, WINOMT_HEADLINE_TABLES)
+        ],
+        "reader": WINOMT_READERS[0],
+        "systems": WINOMT_SYSTEMS,
+    },
+}
 # human gender labels of translated entities ({lang}.tsv): tables/validation.csv when named
 WINOMT_LABELS = WINOMT.get("validation_labels")
 WINOMT_LABEL_FILES = sorted(str(p) for p in Path(WINOMT_LABELS).glob("*.tsv")) if WINOMT_LABELS else []
@@ -85,17 +84,16 @@ WINOMT_ADJ = WINOMT.get("adjectives", {})
 WINOMT_ADJ_RUNS = [(s, lang) for s, lang in WINOMT_RUNS if s in WINOMT_ADJ.get("systems", {})]
 
 
-if WINOMT:
-    TARGETS.extend(
-        [f"{RESULTS}/winomt/tables/summary.csv", f"{RESULTS}/winomt/tables/readers.csv",
-         f"{RESULTS}/winomt/tables/occupations.csv", f"{RESULTS}/winomt/tables/paper.csv"]
-        + ([f"{RESULTS}/winomt/tables/adjectives.csv"]
-           + expand(f"{RESULTS}/winomt/figures/adjectives.{{ext}}", ext=["png", "pdf"])
-           if WINOMT_ADJ_RUNS else [])
-        + expand(f"{RESULTS}/winomt/figures/systems.{{ext}}", ext=["png", "pdf"])
-        + ([f"{RESULTS}/winomt/tables/validation.csv"] if WINOMT_LABELS else [])
-        + [f"{RESULTS}/winomt/tables/validation_{name}.csv" for name in WINOMT_LABEL_SETS]
-    )
+TARGETS.extend(
+    [f"{RESULTS}/winomt/tables/summary.csv", f"{RESULTS}/winomt/tables/readers.csv",
+     f"{RESULTS}/winomt/tables/occupations.csv", f"{RESULTS}/winomt/tables/paper.csv"]
+    + ([f"{RESULTS}/winomt/tables/adjectives.csv"]
+       + expand(f"{RESULTS}/winomt/figures/adjectives.{{ext}}", ext=["png", "pdf"])
+       if WINOMT_ADJ_RUNS else [])
+    + expand(f"{RESULTS}/winomt/figures/systems.{{ext}}", ext=["png", "pdf"])
+    + ([f"{RESULTS}/winomt/tables/validation.csv"] if WINOMT_LABELS else [])
+    + [f"{RESULTS}/winomt/tables/validation_{name}.csv" for name in WINOMT_LABEL_SETS]
+)
 
 
 localrules: winomt_data, winomt_full_data, winomt_tables, winomt_figures, winomt_readers, winomt_occupations, winomt_paper, winomt_adjectives_table, winomt_adjectives_figure
