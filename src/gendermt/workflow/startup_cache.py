@@ -2,8 +2,8 @@
 
 Every ``snakemake`` call plans from scratch: it validates reference files named in the
 config and has Snakemake parse the rule files (:mod:`gendermt.workflow.snakemake_overrides`).
-Each depends only on a file's bytes (and the code doing the work), so their results are kept in one JSON file under
-``.snakemake/gendermt/``, keyed by ``(kind, sha256 of the bytes)``: an edited file misses the
+Each depends only on a file's bytes (and the code doing the work), so their results are kept
+in one JSON file under ``.snakemake/gendermt/``, keyed by ``(kind, sha256 of the bytes)``: an edited file misses the
 cache and is worked out again, whatever its mtime. Hashing a file costs far less than parsing
 or validating it.
 
