@@ -3,9 +3,9 @@
 Every ``snakemake`` call plans from scratch: it validates reference files named in the
 config and has Snakemake parse the rule files (:mod:`gendermt.workflow.snakemake_overrides`).
 Each depends only on a file's bytes (and the code doing the work), so their results are kept
-in one JSON file under ``.snakemake/gendermt/``, keyed by ``(kind, sha256 of the bytes)``: an edited file misses the
-cache and is worked out again, whatever its mtime. Hashing a file costs far less than parsing
-or validating it.
+in one JSON file under ``.snakemake/gendermt/``, keyed by ``(kind, sha256 of the bytes)``: an
+edited file misses the cache and is worked out again, whatever its mtime. Hashing a file costs
+far less than parsing or validating it.
 
 Off until :func:`enable` names the file (the workflow does, in ``common.smk``); then it is
 written once, at exit, only when something was added. A missing, unreadable or foreign file
