@@ -44,7 +44,8 @@ CONGA_SENTENCES = (
 )
 
 if CONGA:
-    TARGETS.extend(
+    declare_targets(
+        "conga",
         expand(
             f"{RESULTS}/conga/tables/{{table}}.csv",
             table=["tags", "categories", "metrics", "coverage", "sentences"],
@@ -55,10 +56,11 @@ if CONGA:
 
 # the explorer (report.smk): every sentence with each system's output and its entities read
 if CONGA:
-    EXPLORER_INPUTS["conga"] = {
-        "module": "gendermt.benchmarks.conga.explorer",
-        "label": "ConGA",
-        "inputs": {
+    declare_explorer(
+        "conga",
+        "gendermt.benchmarks.conga.explorer",
+        label="ConGA",
+        inputs={
             "runs": [
                 {
                     "system": r["system"],
@@ -70,7 +72,7 @@ if CONGA:
             "data": f"{RESULTS}/conga/data.parquet",
             "systems": CONGA["systems"],
         },
-    }
+    )
 
 
 localrules: conga_data, conga_score, conga_tables, conga_figures

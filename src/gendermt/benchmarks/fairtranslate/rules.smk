@@ -14,10 +14,13 @@ FAIRTRANSLATE_SCORE_RECORDS = score_records("fairtranslate") if FAIRTRANSLATE el
 FAIRTRANSLATE_SCORES = [r["path"] for r in FAIRTRANSLATE_SCORE_RECORDS]
 if FAIRTRANSLATE:
     # per-item scores (and the data, for example_id) give the scorecard's gaps their CIs
-    SCORECARD_INPUTS["fairtranslate"] = {
-        "score_records": FAIRTRANSLATE_SCORE_RECORDS,
-        "data": [f"{RESULTS}/fairtranslate/data.parquet"],
-    }
+    declare_scorecard_inputs(
+        "fairtranslate",
+        {
+            "score_records": FAIRTRANSLATE_SCORE_RECORDS,
+            "data": [f"{RESULTS}/fairtranslate/data.parquet"],
+        },
+    )
 FAIRTRANSLATE_PAPER_TABLES = ["1", "2", "3", "6", "7", "8", "9"]
 # The authors' clean_outlier row filter (COMET > threshold for every listed system), with
 # its defaults filled in; it needs COMET among the metrics.
@@ -26,7 +29,8 @@ FAIRTRANSLATE_CLEAN_OUTLIER = (
 )
 
 if FAIRTRANSLATE:
-    TARGETS.extend(
+    declare_targets(
+        "fairtranslate",
         expand(
             f"{RESULTS}/fairtranslate/tables/{{table}}.csv",
             table=["by_gender", "by_stereotype", "by_ambiguity", "anova", "dataset"],
@@ -47,17 +51,18 @@ if FAIRTRANSLATE:
 # the explorer (report.smk): every variant with each system's output per prompt, the
 # occupation form read from it, its indicators, "they" and sentence scores
 if FAIRTRANSLATE:
-    EXPLORER_INPUTS["fairtranslate"] = {
-        "module": "gendermt.benchmarks.fairtranslate.explorer",
-        "label": "FairTranslate",
-        "inputs": {
+    declare_explorer(
+        "fairtranslate",
+        "gendermt.benchmarks.fairtranslate.explorer",
+        label="FairTranslate",
+        inputs={
             "analysed": f"{RESULTS}/fairtranslate/inclusive/outputs.parquet",
             "data": f"{RESULTS}/fairtranslate/data.parquet",
             "scores": [r for r in FAIRTRANSLATE_SCORE_RECORDS if "system" in r],
             "systems": FAIRTRANSLATE["systems"],
             "prompts": FAIRTRANSLATE["prompts"],
         },
-    }
+    )
 
 
 localrules: fairtranslate_data, fairtranslate_tables, fairtranslate_figures, fairtranslate_inclusive_tables, fairtranslate_inclusive_figures
@@ -266,7 +271,8 @@ FAIRTRANSLATE_INCLUSIVE_COMET = (
 FAIRTRANSLATE_INCLUSIVE_FIGURES = ["occupation_forms", "they_by_prompt", "they_by_ambiguity"]
 
 if FAIRTRANSLATE:
-    TARGETS.extend(
+    declare_targets(
+        "fairtranslate",
         expand(
             f"{RESULTS}/fairtranslate/tables/{{table}}.{{ext}}",
             table=FAIRTRANSLATE_INCLUSIVE_TABLES,

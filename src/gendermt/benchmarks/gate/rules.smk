@@ -19,7 +19,8 @@ GATE_TRANSLATION_RECORDS = (
 GATE_TRANSLATIONS = [r["path"] for r in GATE_TRANSLATION_RECORDS]
 
 if GATE:
-    TARGETS.extend(
+    declare_targets(
+        "gate",
         [f"{RESULTS}/gate/tables/prf.csv"]
         + expand(f"{RESULTS}/gate/figures/f05.{{ext}}", ext=["png", "pdf"])
     )
@@ -27,15 +28,16 @@ if GATE:
 
 # the explorer (report.smk): every row with each system's rewrite and GateEval's outcome
 if GATE:
-    EXPLORER_INPUTS["gate"] = {
-        "module": "gendermt.benchmarks.gate.explorer",
-        "label": "GATE",
-        "inputs": {
+    declare_explorer(
+        "gate",
+        "gendermt.benchmarks.gate.explorer",
+        label="GATE",
+        inputs={
             "runs": GATE_TRANSLATION_RECORDS,
             "data": f"{RESULTS}/gate/data.parquet",
             "systems": GATE["systems"],
         },
-    }
+    )
 
 
 localrules: gate_data, gate_inputs, gate_tables, gate_figures

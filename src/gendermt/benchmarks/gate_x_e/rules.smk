@@ -19,7 +19,8 @@ GATE_X_E_REWRITE_RECORDS = (
 GATE_X_E_REWRITES = [r["path"] for r in GATE_X_E_REWRITE_RECORDS]
 
 if GATE_X_E:
-    TARGETS.extend(
+    declare_targets(
+        "gate-x-e",
         expand(
             f"{RESULTS}/gate-x-e/tables/{{table}}.csv",
             table=["accuracy", "rewriting", "tuples", "answers"],
@@ -27,7 +28,8 @@ if GATE_X_E:
         + expand(f"{RESULTS}/gate-x-e/figures/accuracy.{{ext}}", ext=["png", "pdf"])
     )
     # The corpus as published (Table 4, Figure 3, the f/m swap warnings) and Table 3.
-    TARGETS.extend(
+    declare_targets(
+        "gate-x-e",
         expand(f"{RESULTS}/gate-x-e/tables/{{table}}.csv", table=["corpus", "swapped", "errors"])
         + expand(f"{RESULTS}/gate-x-e/figures/lengths.{{ext}}", ext=["png", "pdf"])
     )
@@ -35,11 +37,12 @@ if GATE_X_E:
 
 # the explorer (report.smk): every tuple with each system's rewrite, match or not
 if GATE_X_E:
-    EXPLORER_INPUTS["gate-x-e"] = {
-        "module": "gendermt.benchmarks.gate_x_e.explorer",
-        "label": "GATE X-E",
-        "inputs": {"runs": GATE_X_E_REWRITE_RECORDS, "systems": GATE_X_E["systems"]},
-    }
+    declare_explorer(
+        "gate-x-e",
+        "gendermt.benchmarks.gate_x_e.explorer",
+        label="GATE X-E",
+        inputs={"runs": GATE_X_E_REWRITE_RECORDS, "systems": GATE_X_E["systems"]},
+    )
 
 
 localrules: gate_x_e_data, gate_x_e_inputs, gate_x_e_rewrites, gate_x_e_tables, gate_x_e_figures, gate_x_e_errors, gate_x_e_corpus

@@ -41,7 +41,8 @@ if NEOGATE:
         for system in NEOGATE.get("systems", [])
         + NEOGATE_PARADIGM_SYSTEMS.get(run["paradigm"], [])
     ]
-    TARGETS.extend(
+    declare_targets(
+        "neogate",
         expand(
             f"{RESULTS}/neogate/tables/{{table}}.csv",
             table=["zeroshot", "fewshot", "extraction", "dataset"],
@@ -57,10 +58,11 @@ if NEOGATE:
 # the explorer (report.smk): every sentence with each system's output per run and the words
 # Neo-GATE's metric found
 if NEOGATE:
-    EXPLORER_INPUTS["neogate"] = {
-        "module": "gendermt.benchmarks.neogate.explorer",
-        "label": "Neo-GATE",
-        "inputs": {
+    declare_explorer(
+        "neogate",
+        "gendermt.benchmarks.neogate.explorer",
+        label="Neo-GATE",
+        inputs={
             "runs": [
                 {**r, "path": f"{RESULTS}/neogate/scores/{r['system']}/{r['prompt']}.parquet"}
                 for r in BENCHMARK_RUNS["neogate"]
@@ -68,7 +70,7 @@ if NEOGATE:
             "data": f"{RESULTS}/neogate/data.parquet",
             "systems": NEOGATE_SYSTEMS,
         },
-    }
+    )
 
 
 localrules: neogate_data, neogate_inputs, neogate_score, neogate_tables, neogate_figures
