@@ -5,8 +5,10 @@ Every figure on the page is read from the run's scorecard (``scorecard/scorecard
 it (two decimals, CIs in brackets); the data sets come from the run summary
 (``report/run.json``). The sentences that say what the figures show are generated from the
 same values (which system is best on each figure, by the figure's own "better" direction);
-only what the figures *cannot* show is fixed text, per benchmark. Nothing on the page is
-typed by hand: ``gendermt findings`` rewrites it, and a test checks the page equals the run's.
+only what the figures *cannot* show is fixed text, per benchmark, and it lives in the
+benchmark's own package (its ``findings`` module's :class:`Part`, which its contract names):
+this module assembles the page and names no benchmark. Nothing on the page is typed by hand:
+``gendermt findings`` rewrites it, and a test checks the page equals the run's.
 """
 
 from __future__ import annotations
