@@ -282,6 +282,8 @@ BENCHMARK_PARTS: dict[str, str] = {
     "scorecard.py": "its scorecard figures, read from its tables",
     "explorer.py": "what its explorer page reads from each output, per item "
                    "(`read(**inputs)`: `gendermt.report.explorer`)",
+    "findings.py": "its part of the findings page, docs/findings.md: its place there, what its "
+                   "figures cannot show, its own sections (`part()`: `gendermt.report.findings`)",
     "config.py": "config checks and lookups of its block",
 }
 

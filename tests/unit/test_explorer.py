@@ -84,3 +84,45 @@ def test_outputs_of_an_unlisted_system_or_no_items_stop_with_a_message():
         encode(bad)
     with pytest.raises(GenderMTError, match="no items to explore"):
         encode(Explorer("Bench", "", ["a"], []))
+
+
+# ----------------------------------------------------------------- the one loop (issue 64)
+def test_explore_makes_each_item_once_with_every_systems_output_in_run_order():
+    from gendermt.report.explorer import explore
+
+    runs = [{"system": "b", "prompt": "de"}, {"system": "a", "prompt": "fr"},
+            {"system": "b", "prompt": "fr"}]
+    table = {("b", "de"): ["2", "1"], ("a", "fr"): ["2"], ("b", "fr"): ["1", "2"]}
+    made = []
+
+    def item(run, item_id, rec):
+        made.append((run["prompt"], item_id))
+        return Item(run=run["prompt"], item_id=item_id, source=f"source {rec}")
+
+    explorer = explore(
+        "Bench", "What was read.", runs,
+        lambda run: ((i, f"{run['system']}/{i}") for i in table[(run["system"], run["prompt"])]),
+        item, lambda run, rec, it: Output(rec, read=f"{it.run}:{it.item_id}"),
+        systems=["a", "b", "c"], gold_label="gold gender", groups=["stereotype"])
+    # one item per (prompt, item id), made from the first run that has it
+    assert sorted(made) == [("de", "1"), ("de", "2"), ("fr", "1"), ("fr", "2")]
+    # in run order (prompts as the runs first name them), then by item id
+    assert [(i.run, i.item_id) for i in explorer.items] == [
+        ("de", "1"), ("de", "2"), ("fr", "1"), ("fr", "2")]
+    fr2 = explorer.items[3]
+    assert fr2.source == "source a/2"
+    assert {s: o.text for s, o in fr2.outputs.items()} == {"a": "a/2", "b": "b/2"}
+    assert fr2.outputs["b"].read == "fr:2"
+    # the configured systems that ran, in the config's order; the explorer's own labels
+    assert explorer.systems == ["a", "b"]
+    assert (explorer.gold_label, explorer.groups) == ("gold gender", ["stereotype"])
+
+
+def test_no_benchmark_repeats_the_loop():
+    # a benchmark's explorer says which records, how an item and an output are shown;
+    # gendermt.report.explorer.explore (or gather) collects them
+    from ..conftest import ROOT
+
+    for path in sorted((ROOT / "src/gendermt/benchmarks").glob("*/explorer.py")):
+        code = path.read_text(encoding="utf-8")
+        assert "items.get(" not in code and ".outputs[" not in code, path

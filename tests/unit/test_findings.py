@@ -13,23 +13,23 @@ import pytest
 from gendermt.cli import main
 from gendermt.report.findings import (
     CLAIMS_INTRO,
-    FACTS,
-    LIMITS,
     LLM_NOTE,
     LLM_TOLERANCE,
     NO_LLM,
-    SUBSET_LIMITS,
     claim,
     copy_differences,
     copy_of,
     differences,
+    facts,
     figures_of,
     fmt,
+    limits,
     limits_text,
     llm_systems,
     page,
     run_facts,
     sample_warning,
+    subset_limits,
 )
 
 from ..conftest import ROOT
@@ -227,7 +227,7 @@ def test_a_gate_x_e_subset_names_its_tuples_and_says_what_gemmas_figure_is(tmp_p
     # that the table is of the subset only
     paragraph = next(line for line in section.splitlines()
                      if line.startswith("**What they cannot show.**"))
-    assert LIMITS["gate-x-e"] in paragraph and SUBSET_LIMITS["gate-x-e"] in paragraph
+    assert limits()["gate-x-e"] in paragraph and subset_limits()["gate-x-e"] in paragraph
     assert "never of the full set" in paragraph and "64 of 25,398 tuples" in paragraph
     # Gemma's figure is checked within the tolerance, the rule-based rewriter's exactly
     llms = llm_systems(sub)
@@ -245,10 +245,10 @@ def test_subset_limits_are_said_only_where_an_llm_ran_on_the_subset(tmp_path):
     run = read_run(write_gate_x_e_subset_run(tmp_path / "r"))
     run["card"] = [r for r in run["card"] if r["system"] != "gemma3-270m"]
     lines = benchmark_section("gate-x-e", run, "###", "16 of 5,813 instance_ids")
-    assert not any(SUBSET_LIMITS["gate-x-e"] in line for line in lines)
+    assert not any(subset_limits()["gate-x-e"] in line for line in lines)
     # nor in a full-set table
     full = read_run(write_gate_x_e_subset_run(tmp_path / "s"))
-    assert not any(SUBSET_LIMITS["gate-x-e"] in line
+    assert not any(subset_limits()["gate-x-e"] in line
                    for line in benchmark_section("gate-x-e", full))
 
 
@@ -569,7 +569,48 @@ def test_facts_come_from_the_run_and_every_fact_gives_the_public_text(tmp_path):
         "itself (resources/), not the published data: their figures check the workflow; they "
         "are not findings about any system.", ""]
     # a summary without systems' benchmarks (older runs): every fact, the text as it was
-    assert run_facts("winomt", SUMMARY) == FACTS
-    for key, text in LIMITS.items():
-        assert limits_text(key, FACTS) == text
+    assert run_facts("winomt", SUMMARY) == facts()
+    for key, text in limits().items():
+        assert limits_text(key, facts()) == text
         assert limits_text(key, frozenset()) != text
+
+
+# ------------------------------------------------------------- the benchmarks' parts (issue 64)
+def test_the_page_names_no_benchmark_its_parts_come_from_the_contracts():
+    # the page's order and labels, and what each benchmark says, are its package's
+    # (contract: scorecard.findings), none of it in gendermt.report.findings
+    from gendermt.benchmarks import registry
+    from gendermt.report import findings
+
+    assert list(findings.labels()) == ["fairtranslate", "winomt", "mt-geneval", "gate-x-e",
+                                       "gate", "neogate", "grape", "conga"]
+    assert set(limits()) == {"winomt", "mt-geneval", "gate-x-e", "gate"}
+    for key in limits():
+        bench = next(b for b in registry.benchmarks() if b.scorecard and b.scorecard.key == key)
+        assert bench.scorecard.findings.startswith(f"{bench.package}.findings:")
+    text = (ROOT / "src/gendermt/report/findings.py").read_text(encoding="utf-8")
+    assert "Apertium" not in text and "occupation" not in text and "Stanovsky" not in text
+
+
+def test_a_new_benchmarks_part_is_on_the_page(tmp_path, monkeypatch):
+    from gendermt.report import findings
+
+    part = findings.Part(
+        order=1, limits=lambda facts: f"Mine cannot show it ({'real' in facts}).",
+        tables=("extra",), after_runs=lambda tables: [f"Read {len(tables['extra'])} rows.", ""],
+        sections=lambda tables: ["### Mine: more", ""],
+        facts={"odd": lambda summary, ran: bool(ran)})
+    monkeypatch.setattr(findings, "on_page", lambda: {
+        "mine": findings.OnPage("mine", "my-folder", "Mine", part)})
+    card = [{"system": "google", "mine": {"run": "x", "acc": 50.0}}]
+    root = write_run(tmp_path / "public", card)
+    pd.DataFrame([{"system": "google", "benchmark": "mine", "key": "acc",
+                   "column": "Mine · accuracy", "unit": "%", "better": "higher", "run": "x",
+                   "source": "s", "how": "h"}]).to_csv(root / "scorecard" / "legend.csv",
+                                                      index=False)
+    (root / "my-folder" / "tables").mkdir(parents=True)
+    pd.DataFrame({"a": [1, 2]}).to_csv(root / "my-folder" / "tables" / "extra.csv", index=False)
+    text = page(root, "gendermt findings")
+    assert "## Mine\n" in text and "Read 2 rows." in text and "### Mine: more" in text
+    assert "**What they cannot show.** Mine cannot show it (True)." in text
+    assert facts() == {"llm", "reference-only", "real", "odd"}

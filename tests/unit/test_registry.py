@@ -20,7 +20,7 @@ CONTRACTS = registry.benchmarks()
 IDS = [b.name for b in CONTRACTS]
 VOCABULARY = {"data": "build", "inputs": "build_inputs", "evaluate": "score_run",
               "tables": "build_tables", "figures": "build_figures", "cli": "register",
-              "scorecard": "read"}
+              "scorecard": "read", "findings": "part"}
 
 
 def test_every_benchmark_package_with_a_contract_is_registered():
@@ -51,6 +51,10 @@ def test_what_a_contract_names_exists(bench):  # noqa: C901 (one assert per cont
         assert callable(contract.resolve(bench.scorecard.reader))
         assert all(t.startswith(f"{bench.name}/") or t.split("/")[0] in IDS
                    for t in bench.scorecard.tables)
+        if bench.scorecard.findings:
+            from gendermt.report.findings import Part
+
+            assert isinstance(contract.resolve(bench.scorecard.findings)(), Part)
     keys = set(fragment["properties"])
     for key in bench.data_keys + bench.data_stage_keys:
         assert key.split(".")[0].rstrip("/") in keys, key
@@ -108,11 +112,6 @@ def test_an_unknown_benchmark_is_named():
         registry.get("nope")
 
 
-# Generic files that are about named benchmarks by design, with the reason.
-NAMING = {
-    # the public study's findings page (docs/findings.md): fixed text about each benchmark
-    "src/gendermt/report/findings.py",
-}
 
 
 def shared_files() -> list[Path]:
@@ -157,16 +156,11 @@ def test_the_shared_files_name_no_benchmark():
     assert {"Snakefile", "workflow/rules/common.smk", "workflow/rules/translate.smk",
             "src/gendermt/cli/__init__.py", "src/gendermt/translation/backends/stored.py",
             "src/gendermt/scoring/normalization.py", "src/gendermt/scorecard/build.py",
-            "src/gendermt/benchmarks/registry.py"} <= checked
-    assert checked >= NAMING
+            "src/gendermt/benchmarks/registry.py", "src/gendermt/report/findings.py"} <= checked
     assert not any("/benchmarks/winomt/" in p for p in checked)
     for path in files:
         found = named_benchmarks(code_of(path))
-        shared = str(path.relative_to(ROOT))
-        if shared in NAMING:
-            assert found, f"{shared} names no benchmark any more: drop it from NAMING"
-        else:
-            assert not found, f"{shared} names {found}"
+        assert not found, f"{path.relative_to(ROOT)} names {found}"
 
 
 def test_the_check_sees_a_benchmark_named_in_code_not_in_prose(tmp_path):

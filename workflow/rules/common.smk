@@ -50,7 +50,6 @@ from gendermt.config.run_record import startup_line
 from gendermt.config.run_record import summary as run_summary_of
 from gendermt.config.run import write_report_note
 from gendermt.data.sources import Hasher
-from gendermt.report.labels import labels_for
 from gendermt.workflow import startup
 from gendermt.workflow.lookups import Lookups, configured
 from gendermt.workflow.made_with import MadeWith, recorded_params
@@ -148,25 +147,31 @@ _RUNS.made_with_current = MadeWith(RESULTS, recorded_params(workflow), translati
 # --- targets and the report's tables and figures (gendermt.workflow.targets) ---------------
 _TARGETS = Targets(RESULTS, lambda: workflow.current_basedir.get_path_or_uri(secret_free=True),
                    os.path.join(workflow.basedir, "workflow", "rules"))
-# each benchmark's rule file adds the tables and figures it makes
-TARGETS = _TARGETS.targets
-# what a benchmark's scorecard reader reads beyond its tables, by keyword (its rule file)
-SCORECARD_INPUTS = _TARGETS.scorecard_inputs
-# each benchmark's explorer page: its module and the inputs of its `read` (its rule file)
-EXPLORER_INPUTS = _TARGETS.explorer_inputs
+# Each rule file declares what it makes under its own name (a benchmark's, or the shared
+# file's), never into another's list; the files that read a kind of declaration (scorecard.smk,
+# report.smk, rule all) come after every rule file that declares it, and a late declaration
+# stops the run naming both.
+# the tables and figures each file makes, declare_targets("<name>", [paths])
+declare_targets, declared_targets = _TARGETS.declare_targets, _TARGETS.declared_targets
+# a benchmark's explorer page: its module, label and the inputs of its `read`
+declare_explorer, explorers = _TARGETS.declare_explorer, _TARGETS.explorers
+# what a benchmark's scorecard reader reads beyond its tables, by keyword
+declare_scorecard_inputs = _TARGETS.declare_scorecard_inputs
+scorecard_inputs = _TARGETS.scorecard_inputs
 # each benchmark's intervals and paired tests of its headline figures (`*_intervals` rule)
-INTERVAL_TABLES = _TARGETS.interval_tables
-# csv path → its report entry; rule report_tables renders each as an HTML page
-REPORT_TABLES = _TARGETS.report_tables
+interval_tables = _TARGETS.interval_tables
+# csv path → its report entry (table_report); rule report_tables renders each as an HTML page
+report_tables = _TARGETS.report_tables
 table_report, figure_report = _TARGETS.table_report, _TARGETS.figure_report
 interval_outputs, optional_intervals = _TARGETS.interval_outputs, _TARGETS.optional_intervals
 output_checks_table = _TARGETS.output_checks_table
 
 
 def all_targets() -> list[str]:
-    """TARGETS, once every file a planned run's systems need is found: checked here, after
-    every rule file has set its runs, before anything is planned. The characters and cost
-    of the commercial MT services' runs are stated here too (`snakemake -n` included)."""
+    """Every declared target, once every file a planned run's systems need is found: checked
+    here, after every rule file has set its runs, before anything is planned. The characters
+    and cost of the commercial MT services' runs are stated here too (`snakemake -n`
+    included)."""
     startup.state_paid_work(config, RESULTS, run_records, workflow.is_main_process)
     return _TARGETS.all_targets(config, {b: run_records(b) for b in BENCHMARK_CONFIG})
 

@@ -6,29 +6,19 @@ import re
 # last: every rule file has registered its tables by then.
 
 
-# A table every benchmark writes (a rule with a {benchmark} wildcard: finish_reasons,
-# output_checks) is registered once, as a pattern: one page per configured benchmark.
-for _pattern, _spec in list(REPORT_TABLES.items()):
-    if "{benchmark}" in _pattern:
-        for _name in BENCHMARK_CONFIG:
-            _path = _pattern.replace("{benchmark}", _name)
-            REPORT_TABLES.setdefault(
-                _path,
-                {
-                    **_spec,
-                    "subcategory": _spec["subcategory"].replace("{benchmark}", _name),
-                    "labels": labels_for(_path, _spec["category"]),
-                },
-            )
+# Every table the rule files registered (table_report); one every benchmark writes (a rule
+# with a {benchmark} wildcard: finish_reasons, output_checks) is registered once, as a
+# pattern: one page per configured benchmark.
+REPORT_TABLES = report_tables(BENCHMARK_CONFIG)
 
 # Each benchmark's explorer (gendermt.report.explorer): every item with each system's output
 # side by side, the gold and what was read, filters, in one self-contained page; its module and
-# the inputs of its `read` come from the benchmark's rule file (EXPLORER_INPUTS).
+# the inputs of its `read` come from the benchmark's rule file (declare_explorer).
 from gendermt.workflow.targets import explorer_files
 
 
-for _name, _explorer in EXPLORER_INPUTS.items():
-    TARGETS.append(f"{RESULTS}/{_name}/explorer.html")
+for _name, _explorer in explorers().items():
+    declare_targets(_name, [f"{RESULTS}/{_name}/explorer.html"])
 
     rule:
         name:
@@ -58,10 +48,11 @@ for _name, _explorer in EXPLORER_INPUTS.items():
 
 
 # Only the tables this configuration makes (rules of unconfigured benchmarks exist too).
+_DECLARED = set(declared_targets())
 REPORT_TABLE_PAGES = {
     csv: {**spec, "html": csv[: -len(".csv")] + ".html"}
     for csv, spec in REPORT_TABLES.items()
-    if csv in TARGETS
+    if csv in _DECLARED
 }
 RUN_SUMMARY = run_summary_of(RUN, workflow.configfiles, config, workflow.basedir, SOURCE_HASHER,
                              DATASETS)
@@ -74,10 +65,11 @@ if workflow.is_main_process:
         RUN_SUMMARY, f"{RESULTS}/report/run.json", f".snakemake/gendermt/report-note-{RUN}.html"
     )
 
-TARGETS.extend([spec["html"] for spec in REPORT_TABLE_PAGES.values()])
-TARGETS.extend(
-    expand(f"{RESULTS}/report/run.{{ext}}", ext=["json", "md"])
-    + [f"{RESULTS}/report/front.html"]
+declare_targets(
+    "report",
+    [spec["html"] for spec in REPORT_TABLE_PAGES.values()]
+    + expand(f"{RESULTS}/report/run.{{ext}}", ext=["json", "md"])
+    + [f"{RESULTS}/report/front.html"],
 )
 
 

@@ -5,7 +5,7 @@
 # Outputs that are not translations into the target language (the instruction echoed back,
 # an answer in another language), counted per run of every benchmark
 # (gendermt.scoring.output_checks); the scorecard marks runs below its clean-share floor.
-TARGETS.extend(f"{RESULTS}/{b}/tables/output_checks.csv" for b in BENCHMARK_CONFIG)
+declare_targets("output_checks", (f"{RESULTS}/{b}/tables/output_checks.csv" for b in BENCHMARK_CONFIG))
 
 
 localrules: output_checks

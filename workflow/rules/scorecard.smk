@@ -30,13 +30,15 @@ SCORECARD_PROMPT_ORDER = {
     for name in BENCHMARK_CONFIG
     if SCORECARD_KEY_OF.get(name, name) in SCORECARD_TABLES
 }
-# What their readers read beyond their tables (set by their rule files), by keyword.
+# What their readers read beyond their tables (declared by their rule files), by keyword.
+_READER_INPUTS = scorecard_inputs()
 SCORECARD_READER_INPUTS = {
-    key: SCORECARD_INPUTS[key] for key in SCORECARD_KEYS if key in SCORECARD_INPUTS
+    key: _READER_INPUTS[key] for key in SCORECARD_KEYS if key in _READER_INPUTS
 }
 
 if SCORECARD_KEYS:
-    TARGETS.extend(
+    declare_targets(
+        "scorecard",
         expand(
             f"{RESULTS}/scorecard/scorecard.{{ext}}",
             ext=["csv", "md", "tex", "json", "png", "pdf", "html"],
@@ -68,7 +70,7 @@ rule scorecard:
             table
             for name in BENCHMARK_CONFIG
             if SCORECARD_KEY_OF.get(name, name) in SCORECARD_TABLES
-            for table in INTERVAL_TABLES.get(name, [])
+            for table in interval_tables(name)
         ],
     output:
         csv=f"{RESULTS}/scorecard/scorecard.csv",

@@ -108,7 +108,7 @@ rule extract:
 
 
 # Why each output ended (eos, stop, length = cut off, n/a), counted per run of a benchmark.
-TARGETS.extend(f"{RESULTS}/{b}/tables/finish_reasons.csv" for b in BENCHMARK_CONFIG)
+declare_targets("finish_reasons", (f"{RESULTS}/{b}/tables/finish_reasons.csv" for b in BENCHMARK_CONFIG))
 
 
 rule finish_reasons:

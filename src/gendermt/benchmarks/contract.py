@@ -23,6 +23,7 @@ module       what it does                                           entry point
 ``figures``  tables → figures                                       ``build_figures``
 ``cli``      ``gendermt score <name>``                              ``register``
 ``scorecard`` the scorecard's figures, read from the tables          ``read``
+``findings`` its part of the findings page (docs/findings.md)       ``part``
 ===========  =====================================================  ==================
 
 Optional hook, by module name (not a field of :class:`Benchmark`, nor an entry of a package's
@@ -80,6 +81,10 @@ class Scorecard:
     #: per benchmark): key patterns as in ``figures`` (``acc_{lang}``: every language's).
     #: Empty: its first figure that is not a quality figure.
     headline: tuple[str, ...] = ()
+    #: ``"module:function"`` of ``part() -> gendermt.report.findings.Part``: its part of the
+    #: findings page (docs/findings.md: its place there, what its figures cannot show, its own
+    #: sections), from its package's ``findings`` module. None: not on the findings page.
+    findings: str | None = None
 
 
 @dataclass(frozen=True)

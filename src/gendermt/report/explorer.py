@@ -2,8 +2,9 @@
 from each output: the data of the report's explorer page (:mod:`.explorer_page` writes it).
 
 A benchmark says what it read in its own ``explorer`` module (``read(**inputs) -> Explorer``;
-the rule file names its inputs in ``EXPLORER_INPUTS``): WinoMT the gender read and its
-evidence, MT-GenEval the unique words found, GATE X-E match or not, and so on.
+the rule file declares its inputs with ``declare_explorer``): which records each run has, how
+an item and an output are shown (WinoMT the gender read and its evidence, MT-GenEval the
+unique words found, GATE X-E match or not, and so on); :func:`explore` is the loop they share.
 
 The page's data is one compact JSON object, every text stored once (an output equal to another
 system's, or to the source, costs one index), gzipped and base64-encoded: the full WinoMT set in
@@ -16,7 +17,7 @@ import base64
 import gzip
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -192,6 +193,53 @@ def rows_of(data: Mapping[str, Any]) -> list[dict[str, Any]]:
                                                          strict=True)},
             "outputs": outputs})
     return rows
+
+
+#: A run's records: (item id, the record its item and output are read from).
+Records = Callable[[Mapping[str, Any]], Iterable[tuple[str, Any]]]
+#: The item a record opens (the first run that has it): (run, item id, record) → Item.
+ItemOf = Callable[[Mapping[str, Any], str, Any], Item]
+#: A system's output of an item: (run, record, its item) → Output.
+OutputOf = Callable[[Mapping[str, Any], Any, Item], Output]
+
+
+def gather(rows: Iterable[tuple[Mapping[str, Any], str, Any]], item: ItemOf,
+           output: OutputOf) -> dict[tuple[str, str], Item]:
+    """Items by (run's prompt, item id), in the order first seen, each with the output of
+    every run's system (``rows``: (run, item id, record); a run is ``{system, prompt, ...}``):
+    an item is made from the first record of it, every record adds its system's output."""
+    items: dict[tuple[str, str], Item] = {}
+    for run, item_id, rec in rows:
+        key = (run["prompt"], item_id)
+        found = items.get(key)
+        if found is None:
+            found = items[key] = item(run, item_id, rec)
+        found.outputs[run["system"]] = output(run, rec, found)
+    return items
+
+
+def explore(benchmark: str, reading: str, runs: Sequence[Mapping[str, Any]],
+            records: Records, item: ItemOf, output: OutputOf,
+            systems: Sequence[str] | None = None, gold_label: str = "gold",
+            groups: Sequence[str] = ()) -> Explorer:
+    """A benchmark's explorer from its runs (``{system, prompt, ...}`` records, in the order
+    the rule gives them): each run's ``records``, an item per (prompt, item id), every
+    system's output; systems in the config's order (``systems``), items in run order."""
+    items = gather(((run, item_id, rec) for run in runs for item_id, rec in records(run)),
+                   item, output)
+    return Explorer(benchmark, reading, systems_in(runs, systems),
+                    in_run_order(items.values(), runs), gold_label=gold_label,
+                    groups=list(groups))
+
+
+def parquet_records(key: str = "item_id") -> Records:
+    """A run's records read from its ``path`` (a parquet table), by column ``key``."""
+    import pandas as pd
+
+    def records(run: Mapping[str, Any]) -> Iterable[tuple[str, Any]]:
+        return ((str(rec[key]), rec) for rec in pd.read_parquet(run["path"]).to_dict("records"))
+
+    return records
 
 
 def systems_in(runs: Sequence[Mapping[str, Any]], configured: Sequence[str] | None = None

@@ -5,8 +5,10 @@ Every figure on the page is read from the run's scorecard (``scorecard/scorecard
 it (two decimals, CIs in brackets); the data sets come from the run summary
 (``report/run.json``). The sentences that say what the figures show are generated from the
 same values (which system is best on each figure, by the figure's own "better" direction);
-only what the figures *cannot* show is fixed text, per benchmark. Nothing on the page is
-typed by hand: ``gendermt findings`` rewrites it, and a test checks the page equals the run's.
+only what the figures *cannot* show is fixed text, per benchmark, and it lives in the
+benchmark's own package (its ``findings`` module's :class:`Part`, which its contract names):
+this module assembles the page and names no benchmark. Nothing on the page is typed by hand:
+``gendermt findings`` rewrites it, and a test checks the page equals the run's.
 """
 
 from __future__ import annotations
@@ -14,122 +16,118 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from gendermt.benchmarks import registry
+from gendermt.benchmarks.contract import resolve
 from gendermt.config.errors import GenderMTError
 from gendermt.report.mdtext import md_cells, md_code, md_text
 
 UNDEFINED = "–"  # as the scorecard: the system ran, the figure is undefined there
 DIGITS = 2  # as the scorecard's Markdown
 
-#: Benchmarks' labels and order on the page (the scorecard's keys).
-LABELS = {"fairtranslate": "FairTranslate", "winomt": "WinoMT", "mt-geneval": "MT-GenEval",
-          "gate-x-e": "GATE X-E", "gate": "GATE", "neogate": "Neo-GATE",
-          "grape": "GAMBIT", "conga": "ConGA"}
+#: What a run can be made of, as far as every benchmark's fixed text depends on it (a
+#: benchmark's facts, :func:`run_facts`): an LLM ran it ("llm"); only reference points and
+#: baselines did ("reference-only"); none of its data is a project sample ("real"); and the
+#: facts a benchmark's :class:`Part` adds of its own (which backend ran it, whose outputs).
+SHARED_FACTS = frozenset({"llm", "reference-only", "real"})
+#: A benchmark's own fact: whether it holds, from the run summary and the systems that ran
+#: the benchmark (their entries of the summary's ``systems``).
+Fact = Callable[[Mapping[str, Any], Sequence[Mapping[str, Any]]], bool]
+#: A benchmark's tables the page reads, by name (``<name>.csv`` of its tables folder).
+Tables = Mapping[str, pd.DataFrame]
 
-#: What a run can be made of, as far as the fixed text below depends on it (a benchmark's
-#: facts, :func:`run_facts`): an Apertium system ran it ("apertium"); WinoMT's published
-#: commercial outputs did ("published"); the project's rule-based rewriter did
-#: ("rule-rewriter"); an LLM did ("llm"); only reference points and baselines did
-#: ("reference-only"); none of its data is a project sample ("real").
-FACTS = frozenset({"apertium", "published", "rule-rewriter", "llm", "reference-only", "real"})
+
+@dataclass(frozen=True)
+class Part:
+    """A benchmark's own part of the page, from its package (its contract's
+    ``scorecard.findings`` names the function that returns it): only what the figures cannot
+    say is fixed text, and it lives beside the benchmark, never here."""
+
+    #: Its position on the page (lower first).
+    order: int
+    #: facts → what its figures cannot show, said only of what the run has ("" for none).
+    limits: Callable[[frozenset[str]], str] | None = None
+    #: Its own facts (name → whether it holds) beyond :data:`SHARED_FACTS`.
+    facts: Mapping[str, Fact] = field(default_factory=dict)
+    #: What a run on a subset adds to its paragraph where an LLM takes part ("" for nothing).
+    subset_limits: str = ""
+    #: Its figures an LLM's on a small subset are only checked to be there for (column
+    #: names' beginnings; :func:`differences`).
+    llm_unchecked: tuple[str, ...] = ()
+    #: Its tables the page reads beside the scorecard (results/<run>/<name>/tables/*.csv).
+    tables: tuple[str, ...] = ()
+    #: Lines after its table's "Runs" line (its tables → lines).
+    after_runs: Callable[[Tables], list[str]] | None = None
+    #: Sections after its full-set table (its tables → lines).
+    sections: Callable[[Tables], list[str]] | None = None
+
+
+@dataclass(frozen=True)
+class OnPage:
+    """A benchmark on the page: its scorecard key, results folder, label and part."""
+
+    key: str
+    folder: str
+    label: str
+    part: Part
+
+
+@cache
+def on_page() -> dict[str, OnPage]:
+    """The benchmarks the page knows (those whose contract names a part), by scorecard key,
+    in the page's order."""
+    found = [OnPage(b.scorecard.key, b.name, b.label, resolve(b.scorecard.findings)())
+             for b in registry.benchmarks() if b.scorecard and b.scorecard.findings]
+    return {b.key: b for b in sorted(found, key=lambda b: b.part.order)}
+
+
+def _part(key: str) -> Part | None:
+    known = on_page().get(key)
+    return known.part if known else None
+
+
+def labels() -> dict[str, str]:
+    """The benchmarks' labels on the page, by scorecard key, in the page's order."""
+    return {key: b.label for key, b in on_page().items()}
+
+
+def facts() -> frozenset[str]:
+    """Every fact any benchmark's text depends on (what the public study has)."""
+    return SHARED_FACTS.union(*(b.part.facts for b in on_page().values()))
+
+
+def backend_ran(backend: str) -> Fact:
+    """The fact that a system of ``backend`` ran the benchmark."""
+    return lambda summary, ran: any(s.get("backend", "") == backend for s in ran)
 
 
 def limits_text(key: str, facts: frozenset[str] | set[str]) -> str:
     """What the figures of benchmark ``key`` cannot show (fixed text: no figure in it), said
-    only of what the run has (``facts``: :data:`FACTS` that hold for it); "" for none. With
-    every fact (the public study) it is :data:`LIMITS`."""
-    real = "real" in facts
-    if key == "winomt":
-        parts = [
-            "The commercial systems' outputs are the ones published with WinoMT (translated "
-            "in 2019 from an earlier en.txt: two rows differ from today's sentences) and say "
-            "nothing about those services today." if "published" in facts else "",
-            "Apertium has no English→French or English→Italian pair: its fr and it outputs are "
-            "English→Spanish→French/Italian, so they carry the Spanish step's gender choices "
-            "and errors (the system names say `via-es`). Apertium gives each occupation the "
-            "same gender in nearly every sentence, whatever the English says: its ΔS comes "
-            "from which gender its dictionaries give each occupation (the occupations table "
-            "below), not from resisting stereotypes, so its ΔS near or below 0 is no sign of "
-            "fairness." if "apertium" in facts else "",
-            "Gender is read from the output by word alignment and morphology, not by a person"
-            + (" (the readers' agreement with labelled entities is below)" if real else "")
-            + ": an output the reader cannot parse counts as wrong, and ΔS and ΔG compare "
-            "systems only where accuracy is comparable."]
-    elif key == "mt-geneval":
-        without_context = ("Apertium and the reference points" if "apertium" in facts
-                           else "the other systems")
-        parts = [
-            "Accuracy counts an output with none of the gendered words of either reference as "
-            "correct (the official rule), so a system that drops or garbles the gendered word "
-            "is not penalised: read it beside BLEU (and chrF, in mt-geneval/tables/quality.csv).",
-            "The counterfactual accuracy is the authors' official figure: a pair counts only "
-            "when both its masculine and its feminine translations are correct, so it sits "
-            "below both genders' own accuracies; the gap beside it says which gender fails.",
-            "Only a system that reads the prompt (an LLM) is shown a contextual item's context "
-            f"sentence; {without_context} translate the sentence without its context (the "
-            "summary table's context_shown), so their contextual accuracy measures what they "
-            "guess, not how they use the context.",
-            "Apertium's French and Italian go through Spanish." if "apertium" in facts else "",
-            "The references are one " + ("human " if real else "") + "translation each: BLEU "
-            "and chrF under-rate valid alternatives."]
-    elif key == "gate-x-e":
-        rewriter = "rule-rewriter" in facts
-        parts = [
-            "The rule-based rewriter (rule-rewriter) is the project's own word-list pronoun "
-            "rewriter, not the paper's rule-based baseline (Appendix B's is Sun et al. 2021), "
-            "and it was developed on GATE X-E's real pronoun-only pairs, so its figure here is "
-            "not a held-out estimate. It changes pronouns only (he/she/they and their forms): "
-            "instances whose gendered words are nouns (brother/sister) cannot be rewritten "
-            "by it, and the oracle and keep-original rows are reference points, not systems."
-            if rewriter else
-            "The oracle and keep-original rows are reference points, not systems."]
-    elif key == "gate":
-        parts = [
-            "No system that runs offline rewrites Spanish, French or Italian gender: the rows "
-            "are the metric's reference points on the "
-            + ("real data" if real else "project's sample") + " (the references themselves "
-            "and the input left unchanged), not findings about any rewriter."
-            if "reference-only" in facts else "",
-            "Gemma 3 270M, prompted few-shot as on the other benchmarks (three demonstrations "
-            "of a gender swap, then the request), was tried on a handful of GATE's Spanish "
-            "requests and gave back the translation unchanged or shortened, never the "
-            "rewrite: what the unchanged-input row already shows, so it does not run GATE "
-            "here." if real and "reference-only" in facts else ""]
-    else:
-        return ""
-    return " ".join(p for p in parts if p)
+    only of what the run has (``facts``: those of :func:`facts` that hold for it); "" for
+    none. With every fact (the public study) it is :func:`limits`."""
+    part = _part(key)
+    return part.limits(frozenset(facts)) if part and part.limits else ""
 
 
-#: What the figures of each benchmark cannot show, for a run with every fact (the public
-#: study's; each run's own: :func:`limits_text`).
-LIMITS: dict[str, str] = {key: limits_text(key, FACTS)
-                          for key in ("winomt", "mt-geneval", "gate-x-e", "gate")}
-#: What a run on a subset adds to a benchmark's paragraph where an LLM takes part (fixed
-#: text: no figure in it; the subset itself is named by the table's heading).
-SUBSET_LIMITS: dict[str, str] = {
-    "winomt": (
-        "On the subset, the published systems' and Apertium's lines are aligned with their "
-        "translations of all 3,888 sentences, so their figures are the full run's reading "
-        "of the same items; the LLM's lines, the only ones it translated, are aligned on "
-        "their own, a corpus of a few dozen pairs that gives poorer links (the summary "
-        "table's alignment_corpus)."),
-    "gate-x-e": (
-        "Gemma is asked for the all-neutral rewrite alone, one line after three "
-        "demonstrations in the source language (the task of the paper's GPT-3.5 rewriter, "
-        "Appendix B, which sees no source sentence and, few-shot, five demonstrations): its "
-        "feminine and masculine rewrites are made from "
-        "the original translation by the same pronoun rule (her/his read from its neutral "
-        "answer), so its figure on gendered requests is partly the rule's, and an answer "
-        "that rewrites a noun (brother → sibling) is right only for the neutral request. An "
-        "answer that changes any other word is wrong: the metric is exact match. A few "
-        "dozen tuples from a few instances a language say which rewriter is far ahead, not "
-        "by how much."),
-}
+def limits() -> dict[str, str]:
+    """What the figures of each benchmark with such text cannot show, for a run with every
+    fact (the public study's; each run's own: :func:`limits_text`)."""
+    return {key: limits_text(key, facts()) for key, b in on_page().items() if b.part.limits}
+
+
+def subset_limits() -> dict[str, str]:
+    """What a run on a subset adds to a benchmark's paragraph where an LLM takes part (fixed
+    text: no figure in it; the subset itself is named by the table's heading)."""
+    return {key: b.part.subset_limits for key, b in on_page().items() if b.part.subset_limits}
+
+
 #: How far an LLM's figure on the committed page may be from CI's run's, in the figure's own
 #: unit (accuracy points, BLEU points, ...). Greedy decoding is deterministic on one machine
 #: (the request cache and the test of batch 1 vs 8 show it), but another CPU's float kernels
@@ -142,13 +140,6 @@ SUBSET_LIMITS: dict[str, str] = {
 #: catches a page from another config, prompt or model (figures differ by tens of points
 #: there). Every other figure must be equal.
 LLM_TOLERANCE = 10.0
-#: Figures of an LLM on a subset too small for any tolerance to mean anything: MT-GenEval's
-#: per-language figures of config/study/public-gemma.yaml rest on 5 contextual items and 2
-#: counterfactual pairs a language, where one changed output moves them by 20 to 50 points.
-#: The check only requires them to be figures (or – where the page has –); the benchmark's
-#: BLEU over all its items is checked within LLM_TOLERANCE.
-LLM_UNCHECKED = {"MT-GenEval": ("counterfactual gap", "counterfactual correct words",
-                                "contextual accuracy", "contextual correct words")}
 #: What the page says of an LLM's figures (with the tolerance above).
 LLM_NOTE = (
     "Gemma 3 270M is a base model of 270 M parameters, 4-bit (Q4_K_M), prompted few-shot "
@@ -168,19 +159,9 @@ NO_LLM = ("No LLM ran in run {run} (no system of an LLM backend: hf-causal, "
           "the tables above are of its other systems only.")
 
 
-#: WinoMT's tables the page reads beside the scorecard (the reader's signature, the paper's
-#: Table 2 beside each reader, the occupations that carry ΔS).
-WINOMT_TABLES = ("summary", "readers", "occupations", "validation", "validation_heldout",
-                 "validation_people", "paper", "adjectives")
-#: Occupations named per system and language as carrying its ΔS (largest contributions).
-TOP_OCCUPATIONS = 3
-#: Where the labelled sample and its protocol are described.
-LABELS_PAGE = "docs/winomt-labels.md"
-#: Where the readers' differences are measured and explained.
-FIDELITY = "docs/winomt-fidelity.md"
 
-
-def _num(x: Any) -> float:
+def num(x: Any) -> float:
+    """A figure read from JSON or a table (None: NaN)."""
     return math.nan if x is None else float(x)
 
 
@@ -196,7 +177,8 @@ def fmt(value: float, ci: Sequence[Any] | None = None, digits: int = DIGITS) -> 
 
 
 def read_run(results: str | Path) -> dict[str, Any]:
-    """The run's scorecard records, legend and summary."""
+    """The run's scorecard records, legend and summary, and the tables the benchmarks' parts
+    read (``tables``: scorecard key → table name → table)."""
     results = Path(results)
     files = {"card": results / "scorecard" / "scorecard.json",
              "legend": results / "scorecard" / "legend.csv",
@@ -209,9 +191,14 @@ def read_run(results: str | Path) -> dict[str, Any]:
             "legend": pd.read_csv(files["legend"], dtype=str, keep_default_na=False),
             "summary": json.loads(files["summary"].read_text(encoding="utf-8")),
             "low": low_quality(results / "scorecard" / "scorecard.md"),
-            "tables": {name: pd.read_csv(path) for name, path in (
-                (name, results / "winomt" / "tables" / f"{name}.csv")
-                for name in WINOMT_TABLES) if path.is_file()}}
+            "tables": {key: read_tables(results / b.folder / "tables", b.part.tables)
+                       for key, b in on_page().items() if b.part.tables}}
+
+
+def read_tables(folder: Path, names: Sequence[str]) -> dict[str, pd.DataFrame]:
+    """The tables ``names`` of a benchmark's tables folder that the run has."""
+    return {name: pd.read_csv(path) for name, path in
+            ((name, folder / f"{name}.csv") for name in names) if path.is_file()}
 
 
 def low_quality(markdown: Path) -> set[tuple[str, str]]:
@@ -305,7 +292,8 @@ def benchmark_section(key: str, run: Mapping[str, Any], level: str = "##",
     records = [r for r in run["card"] if r.get(key) is not None]
     if legend.empty or not records:
         return []
-    label = LABELS.get(key, key)
+    label = labels().get(key, key)
+    own = _part(key)
     head = ["system", *[md_text(str(c).split(" · ", 1)[-1]) for c in legend["column"]]]
     title = f"{label}, on a subset: {md_text(subset)}" if subset else label
     lines = [f"{level} {title}", "",
@@ -316,7 +304,7 @@ def benchmark_section(key: str, run: Mapping[str, Any], level: str = "##",
         system, part = record["system"], record[key]
         cells = []
         for fig in legend.itertuples():
-            value = _num(part.get(fig.key))
+            value = num(part.get(fig.key))
             values.setdefault(fig.key, {})[system] = value
             low = " (low quality)" if (system, fig.column) in run.get("low", ()) else ""
             cells.append(fmt(value, part.get(f"{fig.key}_ci")) + low)
@@ -332,8 +320,8 @@ def benchmark_section(key: str, run: Mapping[str, Any], level: str = "##",
     lines += [f"Run{'s' if len(runs) > 1 else ''}: "
               f"{', '.join(map(md_text, runs)) or 'the only one'}. "
               f"{units}.", ""]
-    if key == "winomt":
-        lines += winomt_reader_lines(run.get("tables", {}))
+    if own and own.after_runs:
+        lines += own.after_runs(run.get("tables", {}).get(key, {}))
     # what the figures show: per figure, its lead group by the paired test (never a
     # plain max: oracles, figures below their quality floor and undefined ones left out)
     def contenders(fig) -> dict[str, float]:
@@ -350,45 +338,38 @@ def benchmark_section(key: str, run: Mapping[str, Any], level: str = "##",
         named = ", ".join(map(md_text, systems))
         lines += [f"**What the figures show.** {CLAIMS_INTRO} (of {named}): "
                   + "; ".join(shown) + ".", ""]
-    limits = limits_text(key, run_facts(key, run["summary"]))
-    if limits:
+    cannot = limits_text(key, run_facts(key, run["summary"]))
+    if cannot:
         on = (f" Every row of this table is of the same subset, {subset}, never of the "
               "full set: compare it with the full-set table above only through the "
               "systems both have." if subset else "")
-        llm = (f" {SUBSET_LIMITS[key]}" if subset and key in SUBSET_LIMITS
+        llm = (f" {own.subset_limits}" if subset and own and own.subset_limits
                and any(_is_llm(run["summary"], r["system"]) for r in records) else "")
-        lines += [f"**What they cannot show.** {limits}{llm}{on}", ""]
+        lines += [f"**What they cannot show.** {cannot}{llm}{on}", ""]
     return lines
 
 
 def run_facts(key: str, summary: Mapping[str, Any]) -> frozenset[str]:
-    """The :data:`FACTS` that hold for benchmark ``key`` in a run (its summary, report/run.json):
-    what its systems are and whether its data are the project's samples. A summary without
-    systems' benchmarks or sources (an older run's) has every fact: the text as it was."""
+    """The facts (:func:`facts`) that hold for benchmark ``key`` in a run (its summary,
+    report/run.json): what its systems are and whether its data are the project's samples. A
+    summary without systems' benchmarks or sources (an older run's) has every fact: the text
+    as it was."""
     systems = summary.get("systems") or []
     if not systems or any("benchmarks" not in s for s in systems):
-        return FACTS
+        return facts()
     ran = [s for s in systems if key in s["benchmarks"]]
-    backends = {s.get("backend", "") for s in ran}
-    commits = [d.get("commit", "") for d in summary.get("datasets") or []
-               if d.get("dataset") == "winomt" and d.get("commit")]
-    facts = set()
-    if "apertium" in backends:
-        facts.add("apertium")
-    if "rule-rewriter" in backends:
-        facts.add("rule-rewriter")
+    part = _part(key)
+    found = {name for name, holds in (part.facts if part else {}).items()
+             if holds(summary, ran)}
     if any(_is_llm(summary, s["system"]) for s in ran):
-        facts.add("llm")
-    if any(s.get("backend") == "stored" and any(c in str(s.get("model", "")) for c in commits)
-           for s in ran):
-        facts.add("published")
+        found.add("llm")
     if ran and all(s.get("kind", "model") in ("oracle", "baseline") for s in ran):
-        facts.add("reference-only")
+        found.add("reference-only")
     data = [s for s in summary.get("sources") or [] if s.get("benchmark") == key
             and s.get("data", True)]
     if not any(s.get("sample") for s in data):
-        facts.add("real")
-    return frozenset(facts)
+        found.add("real")
+    return frozenset(found)
 
 
 def sample_warning(summary: Mapping[str, Any]) -> list[str]:
@@ -407,330 +388,6 @@ def sample_warning(summary: Mapping[str, Any]) -> list[str]:
             "their figures check the workflow; they are not findings about any system.", ""]
 
 
-def winomt_reader_lines(tables: Mapping[str, pd.DataFrame]) -> list[str]:
-    """The reader behind WinoMT's table (its name and signature) and the entities it read
-    from a word that is no translation of the occupation (``artefacts``), per system."""
-    summary = tables.get("summary")
-    if summary is None or "signature" not in summary:
-        return []
-    readers = ", ".join(md_code(r) for r in dict.fromkeys(summary["reader"].astype(str)))
-    signatures = "; ".join(md_code(s) for s in dict.fromkeys(summary["signature"].astype(str)))
-    lines = [f"Reader: {readers}, the project's default reader (gender read from the "
-             f"aligned words of each entity; signature {signatures}). The paper's figures and "
-             f"the authors' own reader are beside it below; {FIDELITY} says where and why "
-             "they differ.", ""]
-    if "artefacts" in summary:
-        counts = [f"{md_text(r.system)} ({md_text(r.lang)}) {int(r.artefacts)}"
-                  for r in summary.itertuples() if not pd.isna(r.artefacts)]
-        lines += ["Artefacts (entities read from a word that is not a translation of the "
-                  "occupation, e.g. *la motor* for driver; per system and language, of "
-                  f"{int(summary['n'].max()):,} sentences): {', '.join(counts)}. An entity read "
-                  "from an artefact says nothing about the system's gender choice for that "
-                  "person; Apertium's are mostly English or Spanish words it left "
-                  f"untranslated ({FIDELITY}).", ""]
-    return lines
-
-
-def paper_section(tables: Mapping[str, pd.DataFrame], level: str = "###") -> list[str]:
-    """The paper's Table 2 (Stanovsky et al. 2019) beside the authors' reader as published
-    (``published``) and the project's default reader, per system and language, with the
-    measured causes of each difference (readers.csv)."""
-    readers = tables.get("readers")
-    if readers is None or readers.empty:
-        return []
-    figures = (("acc", "accuracy"), ("delta_g", "ΔG"), ("delta_s", "ΔS"))
-    sources = (("published", "paper"), ("published_reader", "authors' reader"),
-               ("corrected", "default reader"))
-    head = ["system", "lang"] + [f"{label}: {who}" for _, label in figures
-                                 for _, who in sources]
-    lines = [f"{level} WinoMT: the paper's Table 2 beside the readers", "",
-             "Stanovsky et al. (ACL 2019), Table 2, over the same published outputs and all "
-             "3,888 sentences: the paper's figure, the authors' reader as its code was in "
-             "2019 (`published`, which the project re-implements and checks against the "
-             "paper's logs) and the project's default reader. – where the paper has no "
-             f"figure (Apertium is not in the paper). Causes of the differences: {FIDELITY}.",
-             "", "| " + " | ".join(head) + " |",
-             "|" + "|".join(["---", "---"] + ["--:"] * (len(head) - 2)) + "|"]
-    for r in readers.to_dict("records"):
-        # the paper and the authors' reader print one decimal (the authors' rounding)
-        cells = [fmt(_num(r.get(f"{fig}_{src}")), digits=DIGITS if src == "corrected" else 1)
-                 for fig, _ in figures for src, _ in sources]
-        lines.append("| " + " | ".join([md_text(r["system"]), md_text(r["lang"]), *cells])
-                     + " |")
-    lines.append("")
-    off = [f"{md_text(r['system'])} ({md_text(r['lang'])}): {r['published_off']}"
-           for r in readers.to_dict("records")
-           if isinstance(r.get("published_off"), str) and r["published_off"]]
-    if off:
-        lines += ["Where the authors' reader misses the paper by more than its goal (fr and "
-                  "de 0.5, es and it 1.0 points): " + "; ".join(off) + f". The measured "
-                  f"cause of each is in readers.csv and {FIDELITY} (fr: spaCy's French "
-                  "model of 2019 is not installable; es and it: word lists stand in for "
-                  "spaCy 2's models).", ""]
-    return lines
-
-
-#: The readers of the paper's tables on the page, in order, and their names there.
-PAPER_READERS = (("published", "authors' reader"), ("corrected", "default reader"))
-#: The figures of the paper's tables, in order, and their names on the page.
-PAPER_METRICS = (("acc", "accuracy"), ("delta_g", "ΔG"), ("delta_s", "ΔS"))
-
-
-def _source_cell(source: Any, commit: Any) -> str:
-    """A published file and its commit as the page names them (`repo/path` @ `abc123def456`;
-    a file of no declared data set: its path alone), "run here" for a system with no file."""
-    if not isinstance(source, str) or not source:
-        return "run here"
-    if not isinstance(commit, str) or not commit:
-        return f"`{source}`"
-    return f"`{source}` @ `{commit[:12]}`"
-
-
-def _unchecked_note(rows: pd.DataFrame, column: str, what: str) -> list[str]:
-    """A sentence naming the paper's figures no second source has confirmed (their CSV's
-    ``checked`` says "not checked ..."), [] where there are none."""
-    if column not in rows:
-        return []
-    marked = rows[rows[column].astype(str).str.startswith("not checked")]
-    if marked.empty:
-        return []
-    runs = ", ".join(dict.fromkeys(f"{s} ({lang})" for s, lang in
-                                   zip(marked["system"], marked["lang"], strict=True)))
-    return [f"The paper's {what} for {runs} were typed in without the paper's text at hand "
-            "and no log of them was published: their resource file marks them unchecked; "
-            "check them against the paper before quoting them.", ""]
-
-
-def paper_intervals_section(tables: Mapping[str, pd.DataFrame], level: str = "###"
-                            ) -> list[str]:
-    """The paper's Table 2 and its academic systems' table beside the authors' reader as
-    published and the project's default reader, each reader's figure with its interval over
-    sentences (paper.csv), n, the file read and its commit; [] where the run has no
-    paper.csv (the readers-only section then stands in)."""
-    table = tables.get("paper")
-    if table is None or table.empty:
-        return []
-    readers = [(r, name) for r, name in PAPER_READERS if r in set(table["reader"])]
-    head = ["system", "lang", "n"] + [f"{label}: {who}" for _, label in PAPER_METRICS
-                                      for who in ("paper", *(n for _, n in readers))]
-    head += ["paper's table", "source @ commit"]
-    lines = [f"{level} WinoMT: the paper's tables beside the readers, with intervals", "",
-             "Stanovsky et al. (ACL 2019), Table 2 (the commercial systems) and the academic "
-             "systems' table, over the same published outputs and all 3,888 sentences: the "
-             "paper's figure, the authors' reader as its code was in 2019 (`published`, which "
-             "the project re-implements and checks against the paper's logs; one decimal, "
-             "rounded as its code rounds) and the project's default reader, each reader's "
-             "figure with its 95 % bootstrap interval over sentences (winomt/tables/paper.csv), "
-             "and the published file each row was read from, at the commit it was taken at. "
-             f"– where the paper has no figure. Causes of the differences: {FIDELITY}.", "",
-             "| " + " | ".join(head) + " |",
-             "|" + "|".join(["---", "---"] + ["--:"] * (len(head) - 4) + ["---", "---"]) + "|"]
-    keyed = table.set_index(["system", "lang", "reader", "metric"])
-    for (system, lang), part in table.groupby(["system", "lang"], sort=False):
-        cells = [f"{int(part['n'].max()):,}"]
-        first = part.iloc[0]
-        for metric, _ in PAPER_METRICS:
-            paper = part[part["metric"] == metric]["paper"]
-            cells.append(fmt(_num(paper.iloc[0]) if len(paper) else math.nan, digits=1))
-            for reader, _ in readers:
-                key = (system, lang, reader, metric)
-                if key not in keyed.index:
-                    cells.append(UNDEFINED)
-                    continue
-                row = keyed.loc[key]
-                cells.append(fmt(_num(row["value"]), (row["ci_low"], row["ci_high"]),
-                                 digits=1 if reader == "published" else DIGITS))
-        where = first["where"] if isinstance(first["where"], str) and not pd.isna(
-            part["paper"]).all() else ""
-        cells += [where or UNDEFINED, _source_cell(first["source"], first["commit"])]
-        lines.append("| " + " | ".join([str(system), str(lang), *cells]) + " |")
-    lines.append("")
-    checked = table.drop_duplicates(["system", "lang"])
-    lines += _unchecked_note(checked, "checked", "figures")
-    readers_table = tables.get("readers")
-    if readers_table is not None and "published_off" in readers_table:
-        off = [f"{r['system']} ({r['lang']}): {r['published_off']}"
-               for r in readers_table.to_dict("records")
-               if isinstance(r.get("published_off"), str) and r["published_off"]]
-        if off:
-            lines += ["Where the authors' reader misses the paper by more than its goal "
-                      "(winomt/tables/readers.csv, per language): " + "; ".join(off)
-                      + f". The measured cause of each is in readers.csv and {FIDELITY}.", ""]
-    return lines
-
-
-def adjectives_section(tables: Mapping[str, pd.DataFrame], level: str = "###") -> list[str]:
-    """The adjective experiment (adjectives.csv): per system, language and reader, accuracy
-    without and with the adjective on the same items, the change with its paired interval,
-    beside the paper's figures."""
-    table = tables.get("adjectives")
-    if table is None or table.empty:
-        return []
-    names = dict(PAPER_READERS)
-    # the page shows the authors' and the default reader (the CSV has every reader's rows)
-    table = table[table["reader"].isin(names)]
-    if table.empty:
-        return []
-    head = ["system", "lang", "reader", "n", "without", "with", "change",
-            "paper: without", "paper: with", "paper: change", "source @ commit"]
-    lines = [f"{level} WinoMT: stereotypical adjectives (\"fighting bias with bias\")", "",
-             "The paper's adjective experiment: the 1,584 anti-stereotypical sentences with "
-             "\"pretty\" before a woman and \"handsome\" before a man (\"the pretty "
-             "developer ... she\"), as the authors had Google and Bing translate them. Per "
-             "system, language and reader: accuracy (%) of the system's ordinary translation "
-             "of the same items (read in its full file), with the adjective (aligned to the "
-             "adjective sentences), and the change in points with its 95 % interval from a "
-             "paired bootstrap over the items (winomt/tables/adjectives.csv). "
-             + ("The paper's own figures are beside them where the project has transcribed "
-                "them. " if table["change_published"].notna().any() else
-                "The paper's own figures (its Table 4) are not transcribed yet: "
-                "resources/winomt/README.md says why; \"–\" in the paper's columns. ")
-             + "The adjective is itself a "
-             "gendered word beside the noun in the translation (*el apuesto asistente*): "
-             "in es, fr, it and de the default reader reads that agreement, the authors' "
-             "reader reads the noun alone (an epicene *asistente* is neutral to it), which "
-             "is much of the difference between the two readers' changes there.", "",
-             "| " + " | ".join(head) + " |",
-             "|" + "|".join(["---"] * 3 + ["--:"] * 7 + ["---"]) + "|"]
-    for r in table.to_dict("records"):
-        reader = names.get(str(r["reader"]), str(r["reader"]))
-        lines.append("| " + " | ".join([
-            str(r["system"]), str(r["lang"]), reader, f"{int(r['n']):,}",
-            fmt(_num(r["acc_plain"])), fmt(_num(r["acc_adj"])),
-            fmt(_num(r["change"]), (r["ci_low"], r["ci_high"])),
-            fmt(_num(r.get("acc_plain_published")), digits=1),
-            fmt(_num(r.get("acc_adj_published")), digits=1),
-            fmt(_num(r.get("change_published")), digits=1),
-            _source_cell(r.get("source"), r.get("commit"))]) + " |")
-    lines.append("")
-    up = table[table["ci_low"] > 0]
-    down = table[table["ci_high"] < 0]
-    lines += [f"Of {len(table)} system × language × reader cells, the paired interval lies "
-              f"above 0 in {len(up)} and below 0 in {len(down)}; in the others it includes 0.",
-              ""]
-    lines += _full_set_baseline(table, tables.get("paper"))
-    lines += _unchecked_note(table.drop_duplicates(["system", "lang"]),
-                             "checked_published", "adjective figures")
-    return lines
-
-
-def _full_set_baseline(table: pd.DataFrame, paper: pd.DataFrame | None) -> list[str]:
-    """Where the paper's "without" figure is its Table 2 accuracy over all 3,888 sentences
-    (paper.csv's ``paper`` of acc), the sentence that says it is not of the adjective items,
-    with the authors' reader's figure on those items; [] where none is."""
-    if paper is None or paper.empty or "acc_plain_published" not in table:
-        return []
-    full = {(s, lang): v for s, lang, m, v in
-            zip(paper["system"], paper["lang"], paper["metric"], paper["paper"], strict=True)
-            if m == "acc" and not pd.isna(v)}
-    found = []
-    for r in table[table["reader"] == "published"].to_dict("records"):
-        value = _num(r.get("acc_plain_published"))
-        if not math.isnan(value) and full.get((r["system"], r["lang"])) == value:
-            found.append(f"{r['system']} ({r['lang']}): {value:.1f}, where the authors' reader "
-                         f"gives {r['acc_plain']:.1f} on the {int(r['n']):,} items")
-    if not found:
-        return []
-    return ["The paper's \"without\" figure equals its Table 2 accuracy over all 3,888 "
-            "sentences, not over the anti-stereotypical sentences the adjectives were added "
-            "to, so its change compares different items: " + "; ".join(found) + ".", ""]
-
-
-def occupations_section(tables: Mapping[str, pd.DataFrame], level: str = "###"
-                        ) -> list[str]:
-    """Which occupations carry each system's ΔS (occupations.csv: each occupation's
-    contribution, which add up to ΔS), with the artefacts among them."""
-    table = tables.get("occupations")
-    if table is None or table.empty:
-        return []
-    lines = [f"{level} WinoMT: the occupations that carry ΔS", "",
-             "Per system and language, ΔS (default reader) and the "
-             f"{TOP_OCCUPATIONS} occupations that contribute most to it (points of ΔS: "
-             "100 × (right pro − right anti) / items of each; the contributions of all 40 "
-             "add up to ΔS), each with the entities read from a word that is no translation "
-             "of it (artefacts, of its items). Every occupation's row is in "
-             "winomt/tables/occupations.csv.", "",
-             "| system | lang | ΔS | artefacts | occupations carrying most of it |",
-             "|---|---|--:|--:|---|"]
-    for (system, lang), part in table.groupby(["system", "lang"], sort=False):
-        top = part.reindex(part["delta_s_contribution"].abs()
-                           .sort_values(ascending=False).index).head(TOP_OCCUPATIONS)
-        named = ", ".join(f"{md_text(r.occupation)} {r.delta_s_contribution:+.2f}"
-                          + (f" ({int(r.artefacts)} of {int(r.n)} artefacts)"
-                             if pd.notna(r.artefacts) and r.artefacts else "")
-                          for r in top.itertuples())
-        # a language without the artefact flag (no default reader of its own yet): "–"
-        artefacts = (str(int(part["artefacts"].sum())) if part["artefacts"].notna().any()
-                     else "–")
-        lines.append(f"| {md_text(system)} | {md_text(lang)} | "
-                     f"{fmt(part['delta_s_contribution'].sum())} | {artefacts} | {named} |")
-    return lines + [""]
-
-
-#: The label sets the page shows (the run's table, heading, what the labels are)
-VALIDATION_SETS = (
-    ("validation", "WinoMT: the readers against labelled entities",
-     "Agreement (%) of each reader with labels written by reading the translations "
-     f"({LABELS_PAGE}: 30 entities per published system and language, drawn with a fixed "
-     "seed; written by an AI language model acting as annotator, before any reader was "
-     "compared with them, not by native speakers), Wilson 95 % intervals; \"sure rows\": "
-     "those the annotators did not flag as uncertain. The readers read the same entities of "
-     "the run's own readings (links of the whole file)."),
-    ("validation_heldout", "WinoMT: the readers against a held-out labelled sample",
-     "Agreement (%) of each reader with a second, held-out Italian sample labelled the same "
-     f"way ({LABELS_PAGE}, \"Italian, held out\": 30 entities per published system, none of "
-     "the first sample's sentences; drawn and labelled after the first Italian comparison, "
-     "under the protocol's rule 10, the unmarked \"someone\" pronoun neutral), Wilson 95 % "
-     "intervals; \"sure rows\": those the annotator did not flag as uncertain."),
-    ("validation_people", "WinoMT: the readers against people's labels",
-     "Agreement (%) of each reader with the gender labels the WinoMT authors' native-speaker "
-     "annotators wrote (resources/winomt/people, from gabrielStanovsky/mt_gender at the "
-     "pinned commit: about 100 entities of one published system per language; no reader was "
-     "built on them), Wilson 95 % intervals; \"sure rows\": those without the annotators' "
-     "own doubt (French) or a second Italian annotator's disagreement. The annotators did not "
-     "follow one convention: in French and German their label often follows the pronoun, "
-     "not the entity's own form, so these figures say how often a reader reads what these "
-     f"annotators wrote, not which reader is right ({LABELS_PAGE} says per language)."),
-)
-
-
-def validation_section(tables: Mapping[str, pd.DataFrame], level: str = "###",
-                       key: str = "validation") -> list[str]:
-    """Each reader's agreement with a label set (``key``: validation.csv, the run's own
-    labelled sample; validation_people.csv, the authors' annotators), per language."""
-    table = tables.get(key)
-    if table is None or table.empty:
-        return []
-    title, intro = next((t, i) for k, t, i in VALIDATION_SETS if k == key)
-    readers = list(dict.fromkeys(table["reader"]))
-    sure = [r for r in ("corrected", "published") if r in readers] or readers[:2]
-    head = ["lang", "n", *map(md_text, readers), *(f"{md_text(r)}, sure rows" for r in sure)]
-    lines = [f"{level} {title}", "", intro,
-             "", "| " + " | ".join(head) + " |",
-             "|" + "|".join(["---"] + ["--:"] * (len(head) - 1)) + "|"]
-    for lang, part in table.groupby("lang", sort=False):
-        rows = part.set_index("reader")
-        cells = [fmt(rows.loc[r, "agreement"], (rows.loc[r, "ci_low"], rows.loc[r, "ci_high"]))
-                 for r in readers]
-        if "agreement_sure" in rows:
-            cells += [fmt(rows.loc[r, "agreement_sure"], (rows.loc[r, "ci_low_sure"],
-                                                          rows.loc[r, "ci_high_sure"]))
-                      + f" of {int(rows.loc[r, 'n_sure'])}" for r in sure]
-        lines.append("| " + " | ".join([md_text(lang), str(int(part["n"].iloc[0])), *cells])
-                     + " |")
-    lines.append("")
-    below = [md_text(lang) for lang, part in table.groupby("lang", sort=False)
-             if {"corrected", "published"} <= set(part["reader"])
-             and (rows := part.set_index("reader")).loc["corrected", "agree"]
-             < rows.loc["published", "agree"]]
-    if below:
-        lines += [f"Where the default reader agrees less often than the authors' reader "
-                  f"({', '.join(below)}), {LABELS_PAGE} says which entities the two read "
-                  "differently and why; neither the reader nor the labels were changed after "
-                  "the comparison.", ""]
-    return lines
-
-
 def subset_of(results: str | Path, key: str) -> str:
     """A run's subset of a benchmark's items in words (its data.json), "" for the whole
     set."""
@@ -743,14 +400,14 @@ def subset_of(results: str | Path, key: str) -> str:
 
 
 def known_benchmarks(results: str | Path, card: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The benchmarks of a run's scorecard that the page knows (``LABELS``), in the page's
-    order; none is an error naming what the run has, not an empty page."""
-    benchmarks = [k for k in LABELS if any(r.get(k) is not None for r in card)]
+    """The benchmarks of a run's scorecard that the page knows (:func:`labels`), in the
+    page's order; none is an error naming what the run has, not an empty page."""
+    benchmarks = [k for k in labels() if any(r.get(k) is not None for r in card)]
     if not benchmarks:
         has = sorted({k for r in card for k, v in r.items() if k != "system" and v})
         raise GenderMTError(f"{results}: no benchmark the findings page knows in its "
                             f"scorecard (it has {', '.join(has) or 'none'}; the page knows "
-                            f"{', '.join(LABELS)}); run one of those first")
+                            f"{', '.join(labels())}); run one of those first")
     return benchmarks
 
 
@@ -813,12 +470,9 @@ def page(results: str | Path, command: str, subsets: Sequence[str | Path] = ()) 
     for key in benchmarks:
         subset = subset_of(results, key)
         lines += benchmark_section(key, run, subset=subset)
-        if key == "winomt" and not subset:
-            tables = run.get("tables", {})
-            lines += ((paper_intervals_section(tables) or paper_section(tables))
-                      + adjectives_section(tables) + occupations_section(tables)
-                      + [line for key, _, _ in VALIDATION_SETS
-                         for line in validation_section(tables, key=key)])
+        own = _part(key)
+        if own and own.sections and not subset:
+            lines += own.sections(run.get("tables", {}).get(key, {}))
     parts = [subset_sections(r) for r in subsets]
     runs_llm = any(k == "model" and _is_llm(summary, s) for s, k in kinds.items())
     if not runs_llm and not any(LLM_NOTE in part for part in parts):
@@ -859,8 +513,9 @@ def rows_of(text: str) -> list[tuple[str, str, str, str]]:
 
 
 def _unchecked(section: str, column: str) -> bool:
-    benchmark = section.split(",", 1)[0]
-    return any(column.startswith(c) for c in LLM_UNCHECKED.get(benchmark, ()))
+    label = section.split(",", 1)[0]
+    unchecked = next((b.part.llm_unchecked for b in on_page().values() if b.label == label), ())
+    return any(column.startswith(c) for c in unchecked)
 
 
 def llm_systems(results: str | Path) -> set[str]:

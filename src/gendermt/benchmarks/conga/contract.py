@@ -29,6 +29,7 @@ CONTRACTS = (
             "ConGA",
             ("conga/tables/categories.csv", "conga/tables/metrics.csv"),
             "gendermt.benchmarks.conga.scorecard:read",
+            findings="gendermt.benchmarks.conga.findings:part",
             # its figures on the legend: (JSON key pattern, what it is, better)
             figures=(
                 (

@@ -5,12 +5,12 @@ ambiguous) against the gender its annotation gives it in the output."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 
-from gendermt.report.explorer import Explorer, Item, Output, in_run_order, systems_in, text_or_none
+from gendermt.report.explorer import Explorer, Item, Output, explore, text_or_none
 
 READING = (
     "ConGA's reading of each annotated output: every entity of the tagged English source (M, "
@@ -24,22 +24,21 @@ def read(runs: Sequence[Mapping[str, Any]], data: str,
          systems: Sequence[str] | None = None) -> Explorer:
     """``runs``: ``{system, prompt, path}`` records of ``sentences/<system>/<prompt>.csv``."""
     meta = pd.read_parquet(data).set_index("item_id")
-    items: dict[tuple[str, str], Item] = {}
-    for run in runs:
-        for rec in pd.read_csv(run["path"], dtype={"item_id": str}).to_dict("records"):
-            key = (run["prompt"], str(rec["item_id"]))
-            item = items.get(key)
-            if item is None:
-                row = meta.loc[rec["item_id"]]
-                item = items[key] = Item(
-                    run=run["prompt"], item_id=key[1], source=str(row["source"]),
+
+    def item(run: Mapping[str, Any], item_id: str, rec: Mapping[str, Any]) -> Item:
+        row = meta.loc[rec["item_id"]]
+        return Item(run=run["prompt"], item_id=item_id, source=str(row["source"]),
                     gold=_source_genders(str(row.get("source_tagged") or "")),
                     reference=text_or_none(row.get("reference")) or "",
                     texts={"tagged": str(row.get("source_tagged") or "")})
-            item.outputs[run["system"]] = _output(rec)
-    return Explorer("ConGA", READING, systems_in(runs, systems),
-                    in_run_order(items.values(), runs),
-                    gold_label="source genders")
+
+    return explore("ConGA", READING, runs, _records, item,
+                   lambda run, rec, item: _output(rec), systems, gold_label="source genders")
+
+
+def _records(run: Mapping[str, Any]) -> Iterator[tuple[str, dict]]:
+    frame = pd.read_csv(run["path"], dtype={"item_id": str})
+    return ((str(rec["item_id"]), rec) for rec in frame.to_dict("records"))
 
 
 def _count(rec: Mapping[str, Any], key: str) -> int:

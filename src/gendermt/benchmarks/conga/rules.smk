@@ -41,20 +41,24 @@ CONGA_SENTENCES = (
     )
 )
 
-TARGETS.extend(
+declare_targets(
+    "conga",
     expand(
         f"{RESULTS}/conga/tables/{{table}}.csv",
         table=["tags", "categories", "metrics", "coverage", "sentences"],
+    )
+    + expand(f"{RESULTS}/conga/figures/ambiguous_resolution.{{ext}}", ext=["png", "pdf"])
     )
     + expand(f"{RESULTS}/conga/figures/ambiguous_resolution.{{ext}}", ext=["png", "pdf"])
 )
 
 
 # the explorer (report.smk): every sentence with each system's output and its entities read
-EXPLORER_INPUTS["conga"] = {
-    "module": "gendermt.benchmarks.conga.explorer",
-    "label": "ConGA",
-    "inputs": {
+declare_explorer(
+    "conga",
+    "gendermt.benchmarks.conga.explorer",
+    label="ConGA",
+    inputs={
         "runs": [
             {
                 "system": r["system"],
@@ -66,7 +70,7 @@ EXPLORER_INPUTS["conga"] = {
         "data": f"{RESULTS}/conga/data.parquet",
         "systems": CONGA["systems"],
     },
-}
+)
 
 
 localrules: conga_data, conga_score, conga_tables, conga_figures

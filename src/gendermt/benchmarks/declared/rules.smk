@@ -27,16 +27,18 @@ for _name, _declared in DECLARED.items():
     ]
     # COMET: the generic job's scores of every run (each segment against its own reference)
     _comet = [f"{_out}/scores/comet.parquet"] if "comet" in _declared["metrics"] else []
-    TARGETS.extend(
+    declare_targets(
+        _name,
         expand(f"{_out}/tables/{{table}}.csv", table=["accuracy", "quality", "summary"])
         + expand(f"{_out}/figures/accuracy.{{ext}}", ext=["png", "pdf"])
     )
     # the explorer (report.smk): every segment with each system's output and the gendered
     # words found in it (MT-GenEval's rule)
-    EXPLORER_INPUTS[_name] = {
-        "module": "gendermt.benchmarks.declared.explorer",
-        "label": _declared["label"],
-        "inputs": {
+    declare_explorer(
+        _name,
+        "gendermt.benchmarks.declared.explorer",
+        label=_declared["label"],
+        inputs={
             "runs": [
                 {**r, "path": f"{_out}/items/{r['system']}/{r['prompt']}.parquet"}
                 for r in run_records(_name)
@@ -45,7 +47,7 @@ for _name, _declared in DECLARED.items():
             "label": _declared["label"],
             "systems": list(BENCHMARK_CONFIG[_name].get("systems", [])),
         },
-    }
+    )
 
     rule:
         name:

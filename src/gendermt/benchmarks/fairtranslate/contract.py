@@ -36,6 +36,7 @@ CONTRACTS = (
             "FairTranslate",
             ("fairtranslate/tables/by_gender.csv",),
             "gendermt.benchmarks.fairtranslate.scorecard:read",
+            findings="gendermt.benchmarks.fairtranslate.findings:part",
             # its figures on the legend: (JSON key pattern, what it is, better)
             figures=(
                 ("{metric}_male_minus_inclusive", "male−inclusive gap [95% CI]", "closer to 0"),

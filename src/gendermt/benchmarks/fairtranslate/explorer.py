@@ -11,7 +11,7 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.report.explorer import Explorer, Item, Output, systems_in, text_or_none
+from gendermt.report.explorer import Explorer, Item, Output, gather, systems_in, text_or_none
 
 READING = (
     "The form of the sentence's occupation found in each output (masculine, feminine, "
@@ -31,27 +31,31 @@ def read(analysed: str, data: str, scores: Sequence[Mapping[str, Any]] = (),
     meta = pd.read_parquet(data).set_index("item_id")
     sentence_scores = _scores(scores)
     frame = pd.read_parquet(analysed)
-    items: dict[tuple[str, str], Item] = {}
-    for rec in frame.to_dict("records"):
-        key = (str(rec["prompt"]), str(rec["item_id"]))
-        item = items.get(key)
-        if item is None:
-            row = meta.loc[rec["item_id"]]
-            item = items[key] = Item(
-                run=key[0], item_id=key[1], source=str(row["source"]),
-                gold=text_or_none(row.get("gender")) or "",
-                reference=text_or_none(row.get("reference")) or "",
-                groups={"stereotype": text_or_none(row.get("stereotype")) or "",
-                        "ambiguity": text_or_none(row.get("ambiguity")) or ""})
+
+    def item(run: Mapping[str, Any], item_id: str, rec: Mapping[str, Any]) -> Item:
+        row = meta.loc[rec["item_id"]]
+        return Item(run=run["prompt"], item_id=item_id, source=str(row["source"]),
+                    gold=text_or_none(row.get("gender")) or "",
+                    reference=text_or_none(row.get("reference")) or "",
+                    groups={"stereotype": text_or_none(row.get("stereotype")) or "",
+                            "ambiguity": text_or_none(row.get("ambiguity")) or ""})
+
+    def output(run: Mapping[str, Any], rec: Mapping[str, Any], item: Item) -> Output:
         form = text_or_none(rec.get("occupation_form"))
         wanted = FORM_OF_GENDER.get(item.gold)
         read = form or f"none ({text_or_none(rec.get('occupation_dropped')) or 'dropped'})"
         if form and rec.get("occupation_doublet") is True:
             read += " (doublet)"
-        item.outputs[str(rec["system"])] = Output(
+        return Output(
             text=text_or_none(rec.get("hypothesis")), read=read,
             correct=(form == wanted) if form and wanted else None,
-            evidence=_evidence(rec, sentence_scores.get((rec["system"], key[0], key[1]), {})))
+            evidence=_evidence(rec, sentence_scores.get(
+                (rec["system"], item.run, item.item_id), {})))
+
+    # one table of every system's outputs: each row is its own run's record
+    items = gather((({"system": str(rec["system"]), "prompt": str(rec["prompt"])},
+                     str(rec["item_id"]), rec) for rec in frame.to_dict("records")),
+                   item, output)
     runs = list(prompts or []) + sorted({k[0] for k in items} - set(prompts or []))
     order = {p: i for i, p in enumerate(runs)}
     seen = [{"system": s} for s in dict.fromkeys(frame["system"].astype(str))]

@@ -13,19 +13,34 @@ FAIRTRANSLATE_RAW = [
 FAIRTRANSLATE_SCORE_RECORDS = score_records("fairtranslate")
 FAIRTRANSLATE_SCORES = [r["path"] for r in FAIRTRANSLATE_SCORE_RECORDS]
 # per-item scores (and the data, for example_id) give the scorecard's gaps their CIs
-SCORECARD_INPUTS["fairtranslate"] = {
-    "score_records": FAIRTRANSLATE_SCORE_RECORDS,
-    "data": [f"{RESULTS}/fairtranslate/data.parquet"],
-}
+declare_scorecard_inputs(
+    "fairtranslate",
+    {
+        "score_records": FAIRTRANSLATE_SCORE_RECORDS,
+        "data": [f"{RESULTS}/fairtranslate/data.parquet"],
+    },
+)
 FAIRTRANSLATE_PAPER_TABLES = ["1", "2", "3", "6", "7", "8", "9"]
 # The authors' clean_outlier row filter (COMET > threshold for every listed system), with
 # its defaults filled in; it needs COMET among the metrics.
 FAIRTRANSLATE_CLEAN_OUTLIER = fairtranslate_config.clean_outlier(FAIRTRANSLATE)
 
-TARGETS.extend(
+declare_targets(
+    "fairtranslate",
     expand(
         f"{RESULTS}/fairtranslate/tables/{{table}}.csv",
         table=["by_gender", "by_stereotype", "by_ambiguity", "anova", "dataset"],
+    )
+    + expand(
+        f"{RESULTS}/fairtranslate/tables/{{table}}.csv",
+        table=["gender_tests", "gender_means_ci", "clean_outlier"],
+    )
+    + expand(
+        f"{RESULTS}/fairtranslate/tables/paper_table{{n}}.{{ext}}",
+        n=FAIRTRANSLATE_PAPER_TABLES,
+        ext=["csv", "md", "tex"],
+    )
+    + expand(f"{RESULTS}/fairtranslate/figures/score_by_gender.{{ext}}", ext=["png", "pdf"])
     )
     + expand(
         f"{RESULTS}/fairtranslate/tables/{{table}}.csv",
@@ -42,17 +57,18 @@ TARGETS.extend(
 
 # the explorer (report.smk): every variant with each system's output per prompt, the
 # occupation form read from it, its indicators, "they" and sentence scores
-EXPLORER_INPUTS["fairtranslate"] = {
-    "module": "gendermt.benchmarks.fairtranslate.explorer",
-    "label": "FairTranslate",
-    "inputs": {
+declare_explorer(
+    "fairtranslate",
+    "gendermt.benchmarks.fairtranslate.explorer",
+    label="FairTranslate",
+    inputs={
         "analysed": f"{RESULTS}/fairtranslate/inclusive/outputs.parquet",
         "data": f"{RESULTS}/fairtranslate/data.parquet",
         "scores": [r for r in FAIRTRANSLATE_SCORE_RECORDS if "system" in r],
         "systems": FAIRTRANSLATE["systems"],
         "prompts": FAIRTRANSLATE["prompts"],
     },
-}
+)
 
 
 localrules: fairtranslate_data, fairtranslate_tables, fairtranslate_figures, fairtranslate_inclusive_tables, fairtranslate_inclusive_figures
@@ -256,11 +272,18 @@ FAIRTRANSLATE_INCLUSIVE_COMET = (
 )
 FAIRTRANSLATE_INCLUSIVE_FIGURES = ["occupation_forms", "they_by_prompt", "they_by_ambiguity"]
 
-TARGETS.extend(
+declare_targets(
+    "fairtranslate",
     expand(
         f"{RESULTS}/fairtranslate/tables/{{table}}.{{ext}}",
         table=FAIRTRANSLATE_INCLUSIVE_TABLES,
         ext=["csv", "md"],
+    )
+    + expand(
+        f"{RESULTS}/fairtranslate/figures/{{figure}}.{{ext}}",
+        figure=FAIRTRANSLATE_INCLUSIVE_FIGURES,
+        ext=["png", "pdf"],
+    )
     )
     + expand(
         f"{RESULTS}/fairtranslate/figures/{{figure}}.{{ext}}",

@@ -54,6 +54,7 @@ CONTRACTS = (
             "GAMBIT/GRAPE",
             ("gambit/tables/grape.csv",),
             "gendermt.benchmarks.gambit.scorecard:read",
+            findings="gendermt.benchmarks.gambit.findings:part",
             # its figures on the legend: (JSON key pattern, what it is, better)
             figures=(
                 (

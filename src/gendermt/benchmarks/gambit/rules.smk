@@ -43,7 +43,8 @@ GAMBIT_FIGURES = ["grape_overview"] + [f"intra_model_{lang}" for lang in GAMBIT.
 GAMBIT_ASSIGNMENTS = gambit_config.assignments(RESULTS, GAMBIT_RUNS, GAMBIT_DETECTOR)
 GAMBIT_ALL_ASSIGNMENTS = {d: gambit_config.assignments(RESULTS, GAMBIT_RUNS, d) for d in GAMBIT_DETECTORS}
 
-TARGETS.extend(
+declare_targets(
+    "gambit",
     expand(f"{RESULTS}/gambit/tables/{{table}}.csv", table=GAMBIT_TABLES + GAMBIT_PAPER_TABLES)
     + expand(f"{RESULTS}/gambit/figures/{{figure}}.{{ext}}", figure=GAMBIT_FIGURES, ext=["png", "pdf"])
     + ([f"{RESULTS}/gambit/tables/validation.csv"] if GAMBIT_VALIDATION else [])
@@ -53,10 +54,11 @@ TARGETS.extend(
 
 # the explorer (report.smk): every text with each system's translation per language and the
 # gender the headline detector assigned
-EXPLORER_INPUTS["gambit"] = {
-    "module": "gendermt.benchmarks.gambit.explorer",
-    "label": "GAMBIT",
-    "inputs": {
+declare_explorer(
+    "gambit",
+    "gendermt.benchmarks.gambit.explorer",
+    label="GAMBIT",
+    inputs={
         "runs": [
             {
                 "system": r["system"],
@@ -70,7 +72,7 @@ EXPLORER_INPUTS["gambit"] = {
         "detector": GAMBIT_DETECTOR,
         "systems": GAMBIT["systems"],
     },
-}
+)
 
 
 localrules: gambit_data, gambit_isco, gambit_inputs, gambit_validation_table, gambit_tables, gambit_figures, gambit_agreement

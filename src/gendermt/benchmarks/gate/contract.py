@@ -25,6 +25,7 @@ CONTRACTS = (
         cli="gendermt.benchmarks.gate.cli",
         scorecard=Scorecard(
             "gate", "GATE", ("gate/tables/prf.csv",), "gendermt.benchmarks.gate.scorecard:read",
+            findings="gendermt.benchmarks.gate.findings:part",
             # its figures on the legend: (JSON key pattern, what it is, better)
             figures=(
                 ("accuracy", "rewriting accuracy over the overall rows", "higher"),

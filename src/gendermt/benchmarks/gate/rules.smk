@@ -10,22 +10,24 @@ GATE_RAW = configured("benchmarks.gate.data", variant_files, GATE["data"]["root"
 GATE_TRANSLATION_RECORDS = run_paths(f"{RESULTS}/gate/translations/{{system}}/{{prompt}}.jsonl", "gate")
 GATE_TRANSLATIONS = [r["path"] for r in GATE_TRANSLATION_RECORDS]
 
-TARGETS.extend(
+declare_targets(
+    "gate",
     [f"{RESULTS}/gate/tables/prf.csv"]
     + expand(f"{RESULTS}/gate/figures/f05.{{ext}}", ext=["png", "pdf"])
 )
 
 
 # the explorer (report.smk): every row with each system's rewrite and GateEval's outcome
-EXPLORER_INPUTS["gate"] = {
-    "module": "gendermt.benchmarks.gate.explorer",
-    "label": "GATE",
-    "inputs": {
+declare_explorer(
+    "gate",
+    "gendermt.benchmarks.gate.explorer",
+    label="GATE",
+    inputs={
         "runs": GATE_TRANSLATION_RECORDS,
         "data": f"{RESULTS}/gate/data.parquet",
         "systems": GATE["systems"],
     },
-}
+)
 
 
 localrules: gate_data, gate_inputs, gate_tables, gate_figures

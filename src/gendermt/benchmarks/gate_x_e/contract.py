@@ -29,6 +29,7 @@ CONTRACTS = (
             "GATE X-E",
             ("gate-x-e/tables/accuracy.csv",),
             "gendermt.benchmarks.gate_x_e.scorecard:read",
+            findings="gendermt.benchmarks.gate_x_e.findings:part",
             # its figures on the legend: (JSON key pattern, what it is, better)
             figures=(
                 ("accuracy", "rewriting accuracy over Table 2's Overall rows", "higher"),

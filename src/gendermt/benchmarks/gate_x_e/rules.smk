@@ -10,10 +10,19 @@ GATE_X_E_RAW = configured("benchmarks.gate-x-e.data", data_files, GATE_X_E["data
 GATE_X_E_REWRITE_RECORDS = run_paths(f"{RESULTS}/gate-x-e/rewrites/{{system}}/{{prompt}}.parquet", "gate-x-e")
 GATE_X_E_REWRITES = [r["path"] for r in GATE_X_E_REWRITE_RECORDS]
 
-TARGETS.extend(
+declare_targets(
+    "gate-x-e",
     expand(
         f"{RESULTS}/gate-x-e/tables/{{table}}.csv",
         table=["accuracy", "rewriting", "tuples", "answers"],
+    )
+    + expand(f"{RESULTS}/gate-x-e/figures/accuracy.{{ext}}", ext=["png", "pdf"])
+)
+# The corpus as published (Table 4, Figure 3, the f/m swap warnings) and Table 3.
+declare_targets(
+    "gate-x-e",
+    expand(f"{RESULTS}/gate-x-e/tables/{{table}}.csv", table=["corpus", "swapped", "errors"])
+    + expand(f"{RESULTS}/gate-x-e/figures/lengths.{{ext}}", ext=["png", "pdf"])
     )
     + expand(f"{RESULTS}/gate-x-e/figures/accuracy.{{ext}}", ext=["png", "pdf"])
 )
@@ -25,11 +34,12 @@ TARGETS.extend(
 
 
 # the explorer (report.smk): every tuple with each system's rewrite, match or not
-EXPLORER_INPUTS["gate-x-e"] = {
-    "module": "gendermt.benchmarks.gate_x_e.explorer",
-    "label": "GATE X-E",
-    "inputs": {"runs": GATE_X_E_REWRITE_RECORDS, "systems": GATE_X_E["systems"]},
-}
+declare_explorer(
+    "gate-x-e",
+    "gendermt.benchmarks.gate_x_e.explorer",
+    label="GATE X-E",
+    inputs={"runs": GATE_X_E_REWRITE_RECORDS, "systems": GATE_X_E["systems"]},
+)
 
 
 localrules: gate_x_e_data, gate_x_e_inputs, gate_x_e_rewrites, gate_x_e_tables, gate_x_e_figures, gate_x_e_errors, gate_x_e_corpus

@@ -30,6 +30,7 @@ CONTRACTS = (
             label="MT-GenEval",
             tables=("mt-geneval/tables/summary.csv",),
             reader="gendermt.benchmarks.mt_geneval.scorecard:read",
+            findings="gendermt.benchmarks.mt_geneval.findings:part",
             # its figures on the legend: (JSON key pattern, what it is, better)
             figures=(
                 (

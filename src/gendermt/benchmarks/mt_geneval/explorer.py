@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.report.explorer import Explorer, Item, Output, in_run_order, systems_in, text_or_none
+from gendermt.report.explorer import Explorer, Item, Output, explore, parquet_records, text_or_none
 
 READING = (
     "The gendered words found in each output (MT-GenEval's official rule): words unique to "
@@ -29,25 +29,23 @@ def gendered_word_explorer(label: str, runs: Sequence[Mapping[str, Any]], data: 
     """The explorer of a benchmark scored by MT-GenEval's gendered-word rule (MT-GenEval, the
     declared benchmarks): per-segment decisions beside the data's source and reference."""
     meta = pd.read_parquet(data).set_index("item_id")
-    items: dict[tuple[str, str], Item] = {}
-    for run in runs:
-        for rec in pd.read_parquet(run["path"]).to_dict("records"):
-            key = (run["prompt"], str(rec["item_id"]))
-            item = items.get(key)
-            if item is None:
-                item = items[key] = _item(run["prompt"], key[1], rec, meta.loc[rec["item_id"]])
-            right = text_or_none(rec.get("correct_words")) or ""
-            wrong = text_or_none(rec.get("incorrect_words")) or ""
-            read = ("other gender's words" if wrong else "own gender's words" if right
-                    else "no gendered word")
-            evidence = "; ".join(part for part in (
-                f"own: {right}" if right else "", f"other: {wrong}" if wrong else "") if part)
-            item.outputs[run["system"]] = Output(
-                text=text_or_none(rec.get("hypothesis")), read=read,
-                correct=bool(rec["correct"]), evidence=evidence)
-    return Explorer(label, READING, systems_in(runs, systems),
-                    in_run_order(items.values(), runs),
-                    gold_label="gender", groups=["language", "set"])
+
+    def item(run: Mapping[str, Any], item_id: str, rec: Mapping[str, Any]) -> Item:
+        return _item(run["prompt"], item_id, rec, meta.loc[rec["item_id"]])
+
+    return explore(label, READING, runs, parquet_records(), item, _output, systems,
+                   gold_label="gender", groups=["language", "set"])
+
+
+def _output(run: Mapping[str, Any], rec: Mapping[str, Any], item: Item) -> Output:
+    right = text_or_none(rec.get("correct_words")) or ""
+    wrong = text_or_none(rec.get("incorrect_words")) or ""
+    read = ("other gender's words" if wrong else "own gender's words" if right
+            else "no gendered word")
+    evidence = "; ".join(part for part in (
+        f"own: {right}" if right else "", f"other: {wrong}" if wrong else "") if part)
+    return Output(text=text_or_none(rec.get("hypothesis")), read=read,
+                  correct=bool(rec["correct"]), evidence=evidence)
 
 
 def _item(prompt: str, item_id: str, rec: Mapping[str, Any], meta: pd.Series) -> Item:

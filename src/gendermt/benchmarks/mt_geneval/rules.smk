@@ -51,7 +51,8 @@ MT_GENEVAL_METRIC_OPTIONS = {
     m: config.get("scoring", {}).get(m) or {} for m in MT_GENEVAL.get("metrics", [])
 }
 
-TARGETS.extend(
+declare_targets(
+    "mt-geneval",
     expand(f"{RESULTS}/mt-geneval/tables/{{table}}.csv", table=MT_GENEVAL_TABLES)
     + expand(f"{RESULTS}/mt-geneval/figures/accuracy.{{ext}}", ext=["png", "pdf"])
 )
@@ -59,15 +60,16 @@ TARGETS.extend(
 
 # the explorer (report.smk): every segment with each system's output and the gendered words
 # found in it
-EXPLORER_INPUTS["mt-geneval"] = {
-    "module": "gendermt.benchmarks.mt_geneval.explorer",
-    "label": "MT-GenEval",
-    "inputs": {
+declare_explorer(
+    "mt-geneval",
+    "gendermt.benchmarks.mt_geneval.explorer",
+    label="MT-GenEval",
+    inputs={
         "runs": [{k: r[k] for k in ("system", "prompt", "path")} for r in MT_GENEVAL_RUNS],
         "data": f"{RESULTS}/mt-geneval/data.parquet",
         "systems": MT_GENEVAL["systems"],
     },
-}
+)
 
 
 localrules: mt_geneval_data, mt_geneval_inputs, mt_geneval_score, mt_geneval_tables, mt_geneval_figures

@@ -33,6 +33,7 @@ CONTRACTS = (
             "Neo-GATE",
             ("neogate/tables/zeroshot.csv",),
             "gendermt.benchmarks.neogate.scorecard:read",
+            findings="gendermt.benchmarks.neogate.findings:part",
             # its figures on the legend: (JSON key pattern, what it is, better)
             figures=(
                 ("cwa_{paradigm}", "coverage-weighted accuracy, zero-shot", "higher"),

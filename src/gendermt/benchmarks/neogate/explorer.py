@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.report.explorer import Explorer, Item, Output, in_run_order, systems_in, text_or_none
+from gendermt.report.explorer import Explorer, Item, Output, explore, parquet_records, text_or_none
 
 READING = (
     "Neo-GATE's reading of each output: of the sentence's annotated words, how many the "
@@ -25,31 +25,28 @@ def read(runs: Sequence[Mapping[str, Any]], data: str,
     """``runs``: ``{system, prompt, paradigm, path}`` records of
     ``scores/<system>/<run>.parquet``."""
     meta = pd.read_parquet(data).set_index("item_id")
-    items: dict[tuple[str, str], Item] = {}
-    for run in runs:
+
+    def item(run: Mapping[str, Any], item_id: str, rec: Mapping[str, Any]) -> Item:
         paradigm = run.get("paradigm", "")
-        for rec in pd.read_parquet(run["path"]).to_dict("records"):
-            key = (run["prompt"], str(rec["item_id"]))
-            item = items.get(key)
-            if item is None:
-                row = meta.loc[rec["item_id"]]
-                item = items[key] = Item(
-                    run=run["prompt"], item_id=key[1], source=str(row["source"]),
-                    gold=paradigm,
-                    reference=text_or_none(row.get(f"ref_{paradigm}")) or "",
+        row = meta.loc[rec["item_id"]]
+        return Item(run=run["prompt"], item_id=item_id, source=str(row["source"]),
+                    gold=paradigm, reference=text_or_none(row.get(f"ref_{paradigm}")) or "",
                     texts={"masculine reference": text_or_none(row.get("ref_male")) or ""},
                     groups={"paradigm": paradigm})
-            annotated, right = int(rec["n_annotations"]), int(rec["correct"])
-            wrong = int(rec["misgenerations"])
-            item.outputs[run["system"]] = Output(
-                text=text_or_none(rec.get("hypothesis")),
-                read=f"{right} of {annotated} in {paradigm}" + (
-                    f", {wrong} mis-generated" if wrong else ""),
-                correct=annotated > 0 and right == annotated and not wrong,
-                evidence=_evidence(rec))
-    return Explorer("Neo-GATE", READING, systems_in(runs, systems),
-                    in_run_order(items.values(), runs),
-                    gold_label="paradigm", groups=["paradigm"])
+
+    return explore("Neo-GATE", READING, runs, parquet_records(), item, _output, systems,
+                   gold_label="paradigm", groups=["paradigm"])
+
+
+def _output(run: Mapping[str, Any], rec: Mapping[str, Any], item: Item) -> Output:
+    paradigm = run.get("paradigm", "")
+    annotated, right = int(rec["n_annotations"]), int(rec["correct"])
+    wrong = int(rec["misgenerations"])
+    return Output(text=text_or_none(rec.get("hypothesis")),
+                  read=f"{right} of {annotated} in {paradigm}" + (
+                      f", {wrong} mis-generated" if wrong else ""),
+                  correct=annotated > 0 and right == annotated and not wrong,
+                  evidence=_evidence(rec))
 
 
 def _evidence(rec: Mapping[str, Any]) -> str:

@@ -10,7 +10,7 @@ NEOGATE_FLORES_RUN_RECORDS = run_paths(f"{RESULTS}/neogate-flores/scores/{{syste
 NEOGATE_FLORES_RUNS = [r["path"] for r in NEOGATE_FLORES_RUN_RECORDS]
 NEOGATE_FLORES_METRICS = NEOGATE_FLORES.get("metrics", [])
 
-TARGETS.extend([f"{RESULTS}/neogate-flores/tables/flores.csv"])
+declare_targets("neogate-flores", [f"{RESULTS}/neogate-flores/tables/flores.csv"])
 
 
 localrules: neogate_flores_data, neogate_flores_inputs, neogate_flores_table

@@ -38,10 +38,17 @@ BENCHMARK_RUNS["neogate"] = [
     for system in NEOGATE.get("systems", [])
     + NEOGATE_PARADIGM_SYSTEMS.get(run["paradigm"], [])
 ]
-TARGETS.extend(
+declare_targets(
+    "neogate",
     expand(
         f"{RESULTS}/neogate/tables/{{table}}.csv",
         table=["zeroshot", "fewshot", "extraction", "dataset"],
+    )
+    + expand(
+        f"{RESULTS}/neogate/figures/{{metric}}.{{ext}}",
+        metric=NEOGATE_METRICS,
+        ext=["png", "pdf"],
+    )
     )
     + expand(
         f"{RESULTS}/neogate/figures/{{metric}}.{{ext}}",
@@ -53,10 +60,11 @@ TARGETS.extend(
 
 # the explorer (report.smk): every sentence with each system's output per run and the words
 # Neo-GATE's metric found
-EXPLORER_INPUTS["neogate"] = {
-    "module": "gendermt.benchmarks.neogate.explorer",
-    "label": "Neo-GATE",
-    "inputs": {
+declare_explorer(
+    "neogate",
+    "gendermt.benchmarks.neogate.explorer",
+    label="Neo-GATE",
+    inputs={
         "runs": [
             {**r, "path": f"{RESULTS}/neogate/scores/{r['system']}/{r['prompt']}.parquet"}
             for r in BENCHMARK_RUNS["neogate"]
@@ -64,7 +72,7 @@ EXPLORER_INPUTS["neogate"] = {
         "data": f"{RESULTS}/neogate/data.parquet",
         "systems": NEOGATE_SYSTEMS,
     },
-}
+)
 
 
 localrules: neogate_data, neogate_inputs, neogate_score, neogate_tables, neogate_figures

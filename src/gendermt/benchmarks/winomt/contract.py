@@ -50,6 +50,7 @@ CONTRACTS = (
             "WinoMT",
             ("winomt/tables/summary.csv",),
             "gendermt.benchmarks.winomt.scorecard:read",
+            findings="gendermt.benchmarks.winomt.findings:part",
             # SmolLM2's loops leave 60 % of the entities readable
             floors={"readable": 75.0},
             # its figures on the legend: (JSON key pattern, what it is, better)

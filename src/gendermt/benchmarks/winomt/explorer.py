@@ -7,9 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import pandas as pd
-
-from gendermt.report.explorer import Explorer, Item, Output, in_run_order, systems_in, text_or_none
+from gendermt.report.explorer import Explorer, Item, Output, explore, parquet_records, text_or_none
 
 READING = (
     "The gender of the sentence's entity that the {reader} reader read from each translation "
@@ -21,26 +19,22 @@ def read(runs: Sequence[Mapping[str, Any]], reader: str = "corrected",
          systems: Sequence[str] | None = None) -> Explorer:
     """``runs``: ``{system, prompt, path}`` records of the reader's per-sentence tables
     (``gender/<reader>/<system>/<lang>.parquet``)."""
-    items: dict[tuple[str, str], Item] = {}
-    for run in runs:
-        frame = pd.read_parquet(run["path"])
-        for rec in frame.to_dict("records"):
-            key = (run["prompt"], str(rec["item_id"]))
-            item = items.get(key)
-            if item is None:
-                item = items[key] = Item(
-                    run=run["prompt"], item_id=key[1], source=rec["source"],
-                    gold=rec.get("gold") or "",
-                    groups={"stereotype": text_or_none(rec.get("stereotype")) or "",
-                            "entity": text_or_none(rec.get("entity")) or ""})
-            item.outputs[run["system"]] = Output(
-                text=text_or_none(rec.get("translation")),
-                read=text_or_none(rec.get("predicted")) or "",
-                correct=bool(rec["correct"]) if text_or_none(rec.get("correct")) else None,
-                evidence=_evidence(rec))
-    return Explorer("WinoMT", READING.format(reader=reader), systems_in(runs, systems),
-                    in_run_order(items.values(), runs),
-                    gold_label="gold gender", groups=["stereotype", "entity"])
+    return explore("WinoMT", READING.format(reader=reader), runs, parquet_records(), _item,
+                   _output, systems, gold_label="gold gender", groups=["stereotype", "entity"])
+
+
+def _item(run: Mapping[str, Any], item_id: str, rec: Mapping[str, Any]) -> Item:
+    return Item(run=run["prompt"], item_id=item_id, source=rec["source"],
+                gold=rec.get("gold") or "",
+                groups={"stereotype": text_or_none(rec.get("stereotype")) or "",
+                        "entity": text_or_none(rec.get("entity")) or ""})
+
+
+def _output(run: Mapping[str, Any], rec: Mapping[str, Any], item: Item) -> Output:
+    return Output(text=text_or_none(rec.get("translation")),
+                  read=text_or_none(rec.get("predicted")) or "",
+                  correct=bool(rec["correct"]) if text_or_none(rec.get("correct")) else None,
+                  evidence=_evidence(rec))
 
 
 def _evidence(rec: Mapping[str, Any]) -> str:

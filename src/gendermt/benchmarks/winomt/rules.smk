@@ -55,10 +55,11 @@ WINOMT_HEADLINE_TABLES = [
 ]
 # the explorer (report.smk): every sentence with each system's translation and the headline
 # reader's gender and evidence
-EXPLORER_INPUTS["winomt"] = {
-    "module": "gendermt.benchmarks.winomt.explorer",
-    "label": "WinoMT",
-    "inputs": {
+declare_explorer(
+    "winomt",
+    "gendermt.benchmarks.winomt.explorer",
+    label="WinoMT",
+    inputs={
         "runs": [
             {"system": system, "prompt": lang, "path": path}
             for (system, lang), path in zip(WINOMT_RUNS, WINOMT_HEADLINE_TABLES)
@@ -66,7 +67,7 @@ EXPLORER_INPUTS["winomt"] = {
         "reader": WINOMT_READERS[0],
         "systems": WINOMT_SYSTEMS,
     },
-}
+)
 # human gender labels of translated entities ({lang}.tsv): tables/validation.csv when named
 WINOMT_LABELS = WINOMT.get("validation_labels")
 WINOMT_LABEL_FILES = sorted(str(p) for p in Path(WINOMT_LABELS).glob("*.tsv")) if WINOMT_LABELS else []
@@ -84,7 +85,8 @@ WINOMT_ADJ = WINOMT.get("adjectives", {})
 WINOMT_ADJ_RUNS = [(s, lang) for s, lang in WINOMT_RUNS if s in WINOMT_ADJ.get("systems", {})]
 
 
-TARGETS.extend(
+declare_targets(
+    "winomt",
     [f"{RESULTS}/winomt/tables/summary.csv", f"{RESULTS}/winomt/tables/readers.csv",
      f"{RESULTS}/winomt/tables/occupations.csv", f"{RESULTS}/winomt/tables/paper.csv"]
     + ([f"{RESULTS}/winomt/tables/adjectives.csv"]
@@ -640,7 +642,8 @@ WINOMT_COMPARE_RUNS = [
 ]
 
 if WINOMT_COMPARE:
-    TARGETS.extend(
+    declare_targets(
+        "winomt",
         expand(f"{RESULTS}/winomt/tables/compare_{{lang}}.csv", lang=WINOMT_COMPARE_LANGS)
         + expand(
             f"{RESULTS}/winomt/figures/compare_{{lang}}.{{ext}}",
