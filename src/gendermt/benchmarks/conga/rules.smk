@@ -48,8 +48,6 @@ declare_targets(
         table=["tags", "categories", "metrics", "coverage", "sentences"],
     )
     + expand(f"{RESULTS}/conga/figures/ambiguous_resolution.{{ext}}", ext=["png", "pdf"])
-    )
-    + expand(f"{RESULTS}/conga/figures/ambiguous_resolution.{{ext}}", ext=["png", "pdf"])
 )
 
 

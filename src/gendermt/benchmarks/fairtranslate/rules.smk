@@ -23,24 +23,15 @@ declare_scorecard_inputs(
 FAIRTRANSLATE_PAPER_TABLES = ["1", "2", "3", "6", "7", "8", "9"]
 # The authors' clean_outlier row filter (COMET > threshold for every listed system), with
 # its defaults filled in; it needs COMET among the metrics.
-FAIRTRANSLATE_CLEAN_OUTLIER = fairtranslate_config.clean_outlier(FAIRTRANSLATE)
+FAIRTRANSLATE_CLEAN_OUTLIER = (
+    fairtranslate_config.clean_outlier(FAIRTRANSLATE)
+)
 
 declare_targets(
     "fairtranslate",
     expand(
         f"{RESULTS}/fairtranslate/tables/{{table}}.csv",
         table=["by_gender", "by_stereotype", "by_ambiguity", "anova", "dataset"],
-    )
-    + expand(
-        f"{RESULTS}/fairtranslate/tables/{{table}}.csv",
-        table=["gender_tests", "gender_means_ci", "clean_outlier"],
-    )
-    + expand(
-        f"{RESULTS}/fairtranslate/tables/paper_table{{n}}.{{ext}}",
-        n=FAIRTRANSLATE_PAPER_TABLES,
-        ext=["csv", "md", "tex"],
-    )
-    + expand(f"{RESULTS}/fairtranslate/figures/score_by_gender.{{ext}}", ext=["png", "pdf"])
     )
     + expand(
         f"{RESULTS}/fairtranslate/tables/{{table}}.csv",
@@ -253,7 +244,9 @@ rule fairtranslate_figures:
 # --- Inclusive-language analyses (§7, §8, appendices A, E, F): every system × prompt's
 # translations → normalised outputs, indicators, occupation forms, singular "they",
 # word counts; then their figures.
-FAIRTRANSLATE_TRANSLATION_RECORDS = run_paths(f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl", "fairtranslate")
+FAIRTRANSLATE_TRANSLATION_RECORDS = (
+    run_paths(f"{RESULTS}/{{benchmark}}/translations/{{system}}/{{prompt}}.jsonl", "fairtranslate")
+)
 FAIRTRANSLATE_TRANSLATIONS = [r["path"] for r in FAIRTRANSLATE_TRANSLATION_RECORDS]
 FAIRTRANSLATE_INCLUSIVE_TABLES = [
     "normalization",
@@ -278,12 +271,6 @@ declare_targets(
         f"{RESULTS}/fairtranslate/tables/{{table}}.{{ext}}",
         table=FAIRTRANSLATE_INCLUSIVE_TABLES,
         ext=["csv", "md"],
-    )
-    + expand(
-        f"{RESULTS}/fairtranslate/figures/{{figure}}.{{ext}}",
-        figure=FAIRTRANSLATE_INCLUSIVE_FIGURES,
-        ext=["png", "pdf"],
-    )
     )
     + expand(
         f"{RESULTS}/fairtranslate/figures/{{figure}}.{{ext}}",

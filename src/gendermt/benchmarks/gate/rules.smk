@@ -6,8 +6,12 @@ from gendermt.scoring.output_quality import clean_share_floor
 
 
 GATE = benchmark_spec("gate")
-GATE_RAW = configured("benchmarks.gate.data", variant_files, GATE["data"]["root"], GATE["data"]["languages"])
-GATE_TRANSLATION_RECORDS = run_paths(f"{RESULTS}/gate/translations/{{system}}/{{prompt}}.jsonl", "gate")
+GATE_RAW = (
+    configured("benchmarks.gate.data", variant_files, GATE["data"]["root"], GATE["data"]["languages"])
+)
+GATE_TRANSLATION_RECORDS = (
+    run_paths(f"{RESULTS}/gate/translations/{{system}}/{{prompt}}.jsonl", "gate")
+)
 GATE_TRANSLATIONS = [r["path"] for r in GATE_TRANSLATION_RECORDS]
 
 declare_targets(

@@ -6,7 +6,9 @@ from gendermt.benchmarks.neogate.flores import load_template as load_flores_temp
 
 
 NEOGATE_FLORES = benchmark_spec("neogate-flores")
-NEOGATE_FLORES_RUN_RECORDS = run_paths(f"{RESULTS}/neogate-flores/scores/{{system}}/{{prompt}}.json", "neogate-flores")
+NEOGATE_FLORES_RUN_RECORDS = (
+    run_paths(f"{RESULTS}/neogate-flores/scores/{{system}}/{{prompt}}.json", "neogate-flores")
+)
 NEOGATE_FLORES_RUNS = [r["path"] for r in NEOGATE_FLORES_RUN_RECORDS]
 NEOGATE_FLORES_METRICS = NEOGATE_FLORES.get("metrics", [])
 

@@ -49,12 +49,6 @@ declare_targets(
         metric=NEOGATE_METRICS,
         ext=["png", "pdf"],
     )
-    )
-    + expand(
-        f"{RESULTS}/neogate/figures/{{metric}}.{{ext}}",
-        metric=NEOGATE_METRICS,
-        ext=["png", "pdf"],
-    )
 )
 
 
