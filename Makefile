@@ -48,7 +48,7 @@ comet-env: $(COMET_VENV)/.installed
 # tests/workflow/test_snakemake_versions.py (GENDERMT_SNAKEMAKE_MIN=$(SNAKEMAKE_MIN_VENV)/bin/snakemake).
 # Only Snakemake and what it needs are installed there; the project's other packages come from
 # $(VENV), after its own (a .pth file), so that Snakemake's version is the one difference.
-SNAKEMAKE_MIN := 9.11.0
+SNAKEMAKE_MIN := 9.11.3
 SNAKEMAKE_MIN_VENV ?= .venv-snakemake-min
 PURELIB := import sysconfig; print(sysconfig.get_paths()["purelib"])
 $(SNAKEMAKE_MIN_VENV)/.installed: pyproject.toml Makefile $(VENV)/.installed
