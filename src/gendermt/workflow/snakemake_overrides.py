@@ -104,8 +104,8 @@ def install_parse_cache(workflow_module: Any) -> bool:
 # --- 2. One pending re-evaluation timer --------------------------------------------------------
 # At most one pending re-evaluation timer in Snakemake's job scheduler.
 #
-# Snakemake 9's scheduler (9.11.3 to 9.27.1 at least) arms a ``threading.Timer`` on every pass of its
-# loop while jobs wait for cores, so that a pass follows once the job rate limit
+# Snakemake 9's scheduler (9.11.3 to 9.27.1 at least) arms a ``threading.Timer`` on every pass
+# of its loop while jobs wait for cores, so that a pass follows once the job rate limit
 # (``--max-jobs-per-timespan``, default 100/1s) has a free slot. Each timer's pass arms another,
 # and every finished job starts a pass of its own, so the timers never run out: with N jobs done
 # while others wait, N chains each wake the scheduler once a second. The default's 233 jobs woke
