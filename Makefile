@@ -14,7 +14,7 @@ CONFIG_ARGS := $(if $(strip $(CONFIG)),--configfile $(CONFIG))
 # results/<run>/report.html of the run the config files name (gendermt.config.run)
 REPORT_PATH = "$$($(BIN)/python -m gendermt.config.run report-path $(CONFIG))"
 
-.PHONY: run report test test-fast lint clean comet-env envs-check docs stage-lock
+.PHONY: run report test test-fast lint clean comet-env snakemake-min-env envs-check docs stage-lock
 
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "gendermt needs Python >= 3.10, found " + sys.version.split()[0])'
@@ -42,6 +42,24 @@ $(COMET_VENV)/.installed: pyproject.toml envs/comet.yaml
 	@touch $@
 
 comet-env: $(COMET_VENV)/.installed
+
+# The lowest Snakemake the project claims (pyproject's snakemake>=, the Snakefile's min_version:
+# tests/unit/test_snakemake_claims.py keeps the three the same), for
+# tests/workflow/test_snakemake_versions.py (GENDERMT_SNAKEMAKE_MIN=$(SNAKEMAKE_MIN_VENV)/bin/snakemake).
+# Only Snakemake and what it needs are installed there; the project's other packages come from
+# $(VENV), after its own (a .pth file), so that Snakemake's version is the one difference.
+SNAKEMAKE_MIN := 9.11.3
+SNAKEMAKE_MIN_VENV ?= .venv-snakemake-min
+PURELIB := import sysconfig; print(sysconfig.get_paths()["purelib"])
+$(SNAKEMAKE_MIN_VENV)/.installed: pyproject.toml Makefile $(VENV)/.installed
+	$(BIN)/python -m venv $(SNAKEMAKE_MIN_VENV)
+	$(SNAKEMAKE_MIN_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(SNAKEMAKE_MIN_VENV)/bin/python -m pip install --quiet 'snakemake==$(SNAKEMAKE_MIN)'
+	$(BIN)/python -c '$(PURELIB)' \
+		> "$$($(SNAKEMAKE_MIN_VENV)/bin/python -c '$(PURELIB)')/zz_gendermt_deps.pth"
+	@touch $@
+
+snakemake-min-env: $(SNAKEMAKE_MIN_VENV)/.installed
 
 # Each envs/*.yaml built in a venv of its own (.envs-check/), exactly as pinned, and every rule's
 # modules imported in its env (docs/environments.md). ENVS="core plot": only those.

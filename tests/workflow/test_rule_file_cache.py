@@ -102,12 +102,23 @@ def test_nothing_is_replaced_while_the_cache_is_off(monkeypatch):
     assert isinstance(module.parse, Counting)
 
 
+def test_a_parser_of_another_signature_is_left_as_it_ships(cache, monkeypatch):
+    def parse(path, workflow, linemap, rulecount=0):  # not what the replacement passes on
+        raise AssertionError("not called")
+
+    monkeypatch.setattr(snakemake.parser, "parse", parse)
+    module = types.SimpleNamespace(parse=Counting())
+    assert not snakemake_overrides.install_parse_cache(module)
+    assert isinstance(module.parse, Counting)
+
+
 def test_the_installed_snakemake_has_what_is_replaced():
     # a Snakemake that renames or reshapes these would silently lose the cache: fail here
     assert snakemake.workflow.parse is snakemake.parser.parse or \
         getattr(snakemake.workflow.parse, "gendermt_cached", False)
     params = list(inspect.signature(snakemake.parser.parse).parameters)
-    assert params == ["path", "workflow", "linemap", "overwrite_shellcmd", "rulecount"]
+    assert params == snakemake_overrides.PARSE_PARAMETERS == [
+        "path", "workflow", "linemap", "overwrite_shellcmd", "rulecount"]
     source = inspect.getsource(snakemake.workflow.Workflow.include)
     assert "code, rulecount = parse(" in source
 

@@ -1,6 +1,7 @@
 """gendermt.workflow.snakemake_overrides (part 2): Snakemake's scheduler keeps one
 re-evaluation timer pending, not one per finished job (issue 30: the main process's CPU)."""
 
+import os
 import re
 import subprocess
 import threading
@@ -11,7 +12,9 @@ import pytest
 
 from gendermt.workflow.snakemake_overrides import one_pending_reevaluation
 
-from ..workflow_support import RUN_TIMEOUT, snakemake_exe
+from ..workflow_support import ROOT, RUN_TIMEOUT, snakemake_exe
+
+SRC = ROOT / "src"
 
 
 class FakeScheduler:
@@ -91,12 +94,16 @@ rule one:
 """
 
 
-def scheduler_passes(tmp_path, fix: bool) -> int:
+def scheduler_passes(tmp_path, fix: bool, snakemake: str | None = None) -> int:
+    """The scheduler's passes in a run of 16 jobs on one core, by ``snakemake`` (the one
+    beside this Python by default)."""
     work = tmp_path / ("fixed" if fix else "upstream")
     work.mkdir()
     (work / "Snakefile").write_text(SNAKEFILE)
-    proc = subprocess.run([snakemake_exe(), "--cores", "1", "--verbose",
-                           "--config", f"fix={int(fix)}"],
+    # gendermt from this checkout, whichever Snakemake's environment runs it
+    path = os.pathsep.join(filter(None, [str(SRC), os.environ.get("PYTHONPATH")]))
+    proc = subprocess.run([snakemake or snakemake_exe(), "--cores", "1", "--verbose",
+                           "--config", f"fix={int(fix)}"], env={**os.environ, "PYTHONPATH": path},
                           cwd=work, capture_output=True, text=True, timeout=RUN_TIMEOUT)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return len(re.findall(r"Resources before job selection", proc.stderr + proc.stdout))

@@ -85,7 +85,8 @@ def test_the_wheel_holds_the_workflow_and_gendermt_comes_from_it(installed):
     assert Path(module).is_relative_to(venv) and Path(root).is_relative_to(venv)
     assert str(ROOT) not in found.stdout
     for part in ("Snakefile", "workflow/rules/common.smk", "workflow/schemas/config.schema.yaml",
-                 "profiles/local/config.yaml", "envs/core.yaml", "config/config.yaml",
+                 "profiles/local/config.yaml", "profiles/default/config.yaml",
+                 "envs/core.yaml", "config/config.yaml",
                  "resources/benchmarks"):
         assert (Path(root) / part).exists(), part
     assert built < 60

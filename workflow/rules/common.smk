@@ -32,12 +32,12 @@ from gendermt.workflow import startup_cache
 startup_cache.enable(Path(".snakemake/gendermt/startup.json").resolve())
 
 # Snakemake internals replaced (gendermt.workflow.snakemake_overrides): the parse of the rule
-# files included after this one memoised by their content (about 0.06 s of CPU on every call),
-# and a script rule's code compared by its script's content, not its path (a move reruns nothing)
+# files included after this one memoised by their content (about 0.06 s of CPU on every call;
+# a Snakemake without that parser is left as it ships). A moved or touched script reruns
+# nothing through the workflow profile's rerun-triggers (profiles/default), not an override.
 from gendermt.workflow import snakemake_overrides
 
 snakemake_overrides.install_parse_cache(sys.modules[type(workflow).__module__])
-snakemake_overrides.install_script_rules()
 
 # what the rule files call besides the lookups below
 from gendermt.translation.backends import output_settings, settings_on, system_gpus, system_modules
@@ -145,7 +145,8 @@ _RUNS.made_with_current = MadeWith(RESULTS, recorded_params(workflow), translati
                                    system_output_settings).made_with_current
 
 # --- targets and the report's tables and figures (gendermt.workflow.targets) ---------------
-_TARGETS = Targets(RESULTS, lambda: workflow.current_basedir.get_path_or_uri(secret_free=True),
+# (str(): the current rule file's folder; get_path_or_uri's arguments differ across Snakemake 9)
+_TARGETS = Targets(RESULTS, lambda: str(workflow.current_basedir),
                    os.path.join(workflow.basedir, "workflow", "rules"))
 # Each rule file declares what it makes under its own name (a benchmark's, or the shared
 # file's), never into another's list; the files that read a kind of declaration (scorecard.smk,

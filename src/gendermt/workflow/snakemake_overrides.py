@@ -1,30 +1,28 @@
 """Snakemake internals this workflow replaces, in one place; each part says what it replaces,
-and tests/unit/test_snakemake_overrides.py fails if Snakemake changes it.
+leaves Snakemake as it ships where that Snakemake lacks it (nothing here imports a private
+name at import time), and tests/workflow/test_rule_file_cache.py and test_scheduler_timers.py
+fail if the Snakemake they run on changes it. Both are performance only: without them the
+workflow computes the same.
 
 1. **The rule files' parse, memoised** (:func:`install_parse_cache`, replaces
    ``snakemake.workflow.parse``).
 2. **One pending re-evaluation timer** (:func:`one_pending_reevaluation`, replaces the
    scheduler's ``_schedule_reevalutation``).
-3. **Script rules compared by their scripts' content** (:func:`install_script_rules`,
-   replaces ``PersistenceBase._code``, ``PersistenceBase._code_changed`` and
-   ``Job.outputs_older_than_script_or_notebook``).
+
+A moved or touched ``script:`` file reruns nothing through Snakemake's own setting, not an
+override: the workflow profile (profiles/default/config.yaml, and the same line in
+profiles/local and profiles/slurm) leaves ``code`` out of ``rerun-triggers``; what a stage
+computes is its rule's ``code=`` parameter.
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
+import inspect
 import threading
 import time
-from functools import cache
-from pathlib import Path
 from typing import Any
 
-from snakemake.jobs import Job
-from snakemake.persistence import PersistenceBase
-
 from gendermt.workflow import startup_cache
-from gendermt.workflow.import_graph import normalized
 
 # --- 1. The rule files' parse, memoised --------------------------------------------------------
 # Snakemake's translation of the rule files into Python, memoised by their content.
@@ -47,23 +45,40 @@ def _key(path: str, data: bytes, rulecount: int, version: str) -> str:
     return startup_cache.content_key("snakemake-parse", head + data)
 
 
+#: the parser's parameters this replacement passes on, in Snakemake's order
+PARSE_PARAMETERS = ["path", "workflow", "linemap", "overwrite_shellcmd", "rulecount"]
+
+
+def _parser_parts() -> tuple[str, Any, Any] | None:
+    """Snakemake's version, its parser's ``Shell`` and ``LocalSourceFile``, or None where
+    that Snakemake's parser is not the one this replacement was written against."""
+    try:
+        from snakemake import __version__ as version
+        from snakemake.parser import Shell, parse
+        from snakemake.sourcecache import LocalSourceFile
+    except ImportError:
+        return None
+    if list(inspect.signature(parse).parameters) != PARSE_PARAMETERS:
+        return None
+    return version, Shell, LocalSourceFile
+
+
 def install_parse_cache(workflow_module: Any) -> bool:
     """Serve ``workflow_module.parse`` (the parser Snakemake's ``Workflow.include`` calls)
     from the start-up cache; False (and nothing changed) where that Snakemake has no such
-    function or the cache is off."""
+    function or another parser signature, or the cache is off."""
     original = getattr(workflow_module, "parse", None)
+    parts = _parser_parts()
     if not callable(original) or getattr(original, "gendermt_cached", False) \
-            or not startup_cache.enabled():
+            or not startup_cache.enabled() or parts is None:
         return False
-    from snakemake import __version__ as version
-    from snakemake.parser import Shell
-    from snakemake.sourcecache import LocalSourceFile
+    version, Shell, LocalSourceFile = parts
 
     def parse(path: Any, workflow: Any, linemap: dict[int, int],
               overwrite_shellcmd: Any = None, rulecount: int = 0) -> tuple[str, int]:
         if overwrite_shellcmd is not None or not isinstance(path, LocalSourceFile):
             return original(path, workflow, linemap, overwrite_shellcmd, rulecount)
-        where = path.get_path_or_uri(secret_free=True)
+        where = str(path)  # its path, in every 9.x (get_path_or_uri's arguments vary)
         try:
             with open(where, "rb") as f:
                 data = f.read()
@@ -89,8 +104,8 @@ def install_parse_cache(workflow_module: Any) -> bool:
 # --- 2. One pending re-evaluation timer --------------------------------------------------------
 # At most one pending re-evaluation timer in Snakemake's job scheduler.
 #
-# Snakemake 9's scheduler (up to 9.27 at least) arms a ``threading.Timer`` on every pass of its
-# loop while jobs wait for cores, so that a pass follows once the job rate limit
+# Snakemake 9's scheduler (9.11.3 to 9.27.1 at least) arms a ``threading.Timer`` on every pass
+# of its loop while jobs wait for cores, so that a pass follows once the job rate limit
 # (``--max-jobs-per-timespan``, default 100/1s) has a free slot. Each timer's pass arms another,
 # and every finished job starts a pass of its own, so the timers never run out: with N jobs done
 # while others wait, N chains each wake the scheduler once a second. The default's 233 jobs woke
@@ -130,81 +145,3 @@ def one_pending_reevaluation(scheduler: Any) -> bool:
 
     scheduler._schedule_reevalutation = schedule  # the upstream name, misspelt there
     return True
-
-
-
-# --- 3. Script rules compared by content -------------------------------------------------------
-# A ``script:`` rule's code is what its script says, not where the script lives.
-#
-# Snakemake 9 reruns a ``script:`` rule's jobs when the rule file's line naming the script
-# changes (it records that line as the rule's "code", ``PersistenceBase._code``) or when the
-# script's file is newer than the job's outputs (``Job.outputs_older_than_script_or_notebook``):
-# both follow the script's place, and a checkout or a move gives every file a new time. Moving
-# the benchmarks' scripts into their folders (issue 54) would have rerun every job, translations
-# included. Here a script rule's code is the sha256 of its script's statements without imports,
-# docstrings and comment lines (gendermt.workflow.fingerprints.normalized), compared with the
-# recorded one: editing what a script does reruns its jobs, moving it or touching it does not.
-# A job recorded before this (its code the script's path line) keeps its outputs; its next run
-# records the new form. ``shell:`` and ``run:`` rules keep Snakemake's comparison.
-
-#: the recorded code of a script rule, followed by the sha256 of its normalized script
-PREFIX = "gendermt script "
-
-_CODE = PersistenceBase._code
-_CODE_CHANGED = PersistenceBase._code_changed
-_OLDER = Job.outputs_older_than_script_or_notebook
-
-
-def script_file(rule: Any) -> Path | None:
-    """The local file of a rule's ``script:`` (None: no script, or one named by wildcards or
-    a URL)."""
-    path = getattr(rule, "script", None)
-    if not path or "{" in str(path) or "://" in str(path):
-        return None
-    if not os.path.isabs(path) and getattr(rule, "basedir", None) is not None:
-        path = os.path.join(rule.basedir.get_path_or_uri(secret_free=True), path)
-    return Path(path) if Path(path).is_file() else None
-
-
-def script_code(rule: Any) -> str | None:
-    file = script_file(rule)
-    if file is None:
-        return None
-    stat = file.stat()
-    return _script_code(file, stat.st_mtime_ns, stat.st_size)
-
-
-@cache  # asked for every output of every planned job: one parse a script (and version of it)
-def _script_code(file: Path, mtime_ns: int, size: int) -> str:
-    return PREFIX + hashlib.sha256(normalized(file.read_bytes())).hexdigest()
-
-
-def _code(self: Any, rule: Any) -> str | None:
-    return script_code(rule) or _CODE(self, rule)
-
-
-def _code_changed(self: Any, job: Any, file: Any = None) -> bool:
-    current = script_code(job.rule)
-    if current is None:
-        return _CODE_CHANGED(self, job, file=file)
-    fmt_version = self.record_format_version(file)
-    recorded = self.code(file)
-    if fmt_version is None or fmt_version < 3 or recorded is None:
-        return False
-    # a record older than this module (the script's path line) stands for the same script
-    return recorded.startswith(PREFIX) and recorded != current
-
-
-async def _older(self: Any):
-    if script_code(self.rule) is not None:
-        return
-    async for found in _OLDER(self):
-        yield found
-
-
-def install_script_rules() -> None:
-    """Compare ``script:`` rules by their scripts' content (once per process)."""
-    if PersistenceBase._code_changed is not _code_changed:
-        PersistenceBase._code = _code
-        PersistenceBase._code_changed = _code_changed
-        Job.outputs_older_than_script_or_notebook = _older
