@@ -10,7 +10,7 @@ import os
 import numpy as np
 import pytest
 
-from gendermt.config.errors import GenderMTError, MissingResourceError
+from gendermt.core.errors import GenderMTError, MissingResourceError
 from gendermt.data.io import read_jsonl, write_jsonl
 from gendermt.translation.backends import Request, build_backend, check_system, gguf
 from gendermt.translation.backends.hf import cut_at_stop

@@ -41,7 +41,7 @@ def _missing() -> str | None:
             return f"{module} is not installed (pip install 'gendermt[serve]')"
     if not (Path(sys.executable).parent / "transformers").exists():
         return "no `transformers` command beside this Python"
-    from gendermt.config.errors import MissingResourceError
+    from gendermt.core.errors import MissingResourceError
     from gendermt.translation.backends.gguf import locate
 
     try:

@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("boto3", reason="the `amazon` extra is not installed")
 
-from gendermt.config.errors import GenderMTError  # noqa: E402
+from gendermt.core.errors import GenderMTError  # noqa: E402
 from gendermt.translation.backends import build_backend, check_system, unset_api_keys  # noqa: E402
 from gendermt.translation.backends import mt_service as ms  # noqa: E402
 from gendermt.translation.backends.base import ItemFailed, Request  # noqa: E402

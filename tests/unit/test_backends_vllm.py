@@ -5,7 +5,7 @@ import importlib.util
 
 import pytest
 
-from gendermt.config.errors import GenderMTError, MissingResourceError
+from gendermt.core.errors import GenderMTError, MissingResourceError
 from gendermt.translation.backends import build_backend, check_system, system_gpus
 
 

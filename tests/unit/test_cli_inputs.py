@@ -140,7 +140,7 @@ def test_dash_reads_the_hypotheses_from_stdin(tmp_path, capsys, monkeypatch):
 
 def test_winomt_data_files_non_utf8_and_line_separators(tmp_path):
     from gendermt.benchmarks.winomt.data import read_rows
-    from gendermt.config.errors import DatasetError
+    from gendermt.core.errors import DatasetError
 
     path = tmp_path / "en.txt"
     path.write_bytes("male\t1\tThe doctor\u2028 ate .\tdoctor\n".encode())

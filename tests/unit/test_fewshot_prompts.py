@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data.io import read_jsonl
 from gendermt.translation.prompts import LANGUAGE_NAMES, build_inputs, load_templates, render
 

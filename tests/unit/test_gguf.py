@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from gendermt.config.errors import GenderMTError, MissingResourceError
+from gendermt.core.errors import GenderMTError, MissingResourceError
 from gendermt.translation.backends import build_backend, check_system, gguf
 
 from .. import tiny_models

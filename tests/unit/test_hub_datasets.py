@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data import datasets, locks
 from gendermt.data.sources import Hasher
 

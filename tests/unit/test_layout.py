@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gendermt.benchmarks import registry
+from gendermt.core import registry
 
 from ..conftest import ROOT
 
@@ -26,7 +26,7 @@ def test_the_package_has_at_most_ten_top_level_modules():
 def test_each_benchmarks_rule_file_scripts_and_captions_live_in_its_folder():
     for benchmark in registry.benchmarks():
         folder = registry.package_dir(benchmark)
-        rules = ROOT / benchmark.rules
+        rules = registry.rules_file(benchmark)
         assert rules.is_file() and folder in rules.resolve().parents, benchmark.name
     # what is left in workflow/: the shared stages only
     shared = [p.stem for p in (ROOT / "workflow" / "scripts").glob("*.py")]

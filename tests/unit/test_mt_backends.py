@@ -156,7 +156,7 @@ def test_google_storm_and_key_in_url_redacted(keys):
 
 
 def test_settings_checked():
-    from gendermt.config.errors import GenderMTError
+    from gendermt.core.errors import GenderMTError
     from gendermt.translation.backends import check_system
 
     for bad, why in (({"backend": "deepl"}, "needs"),

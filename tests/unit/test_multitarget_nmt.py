@@ -8,7 +8,7 @@ their own tokenizer classes."""
 import pandas as pd
 import pytest
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends import Request, build_backend, check_system
 
 from .. import tiny_models

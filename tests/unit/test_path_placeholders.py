@@ -4,8 +4,8 @@ refused in one line naming it and the allowed ones, never evaluated."""
 
 import pytest
 
-from gendermt.config.errors import GenderMTError
 from gendermt.config.placeholders import fill
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends import check_system
 from gendermt.translation.backends.stored import resolve_path
 

@@ -11,7 +11,7 @@ import pytest
 from gendermt import cli
 from gendermt.cli import run as run_cli
 from gendermt.config import languages, own_system, project
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends import BACKEND_CLASSES
 
 from ..conftest import ROOT
@@ -183,8 +183,8 @@ def test_the_rewriting_benchmarks_are_those_the_default_gives_its_rewriters():
     rewriting oracle and keep-original) and no translation benchmark."""
     import yaml
 
-    from gendermt.benchmarks import registry
     from gendermt.config.own_system import rewrites
+    from gendermt.core import registry
 
     default = yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))
     found = {}

@@ -7,8 +7,8 @@ import os
 import pytest
 import yaml
 
-from gendermt.config.errors import GenderMTError
 from gendermt.config.run_record import check_config_files, summary
+from gendermt.core.errors import GenderMTError
 from gendermt.data.sources import Hasher, check_sources, configured_sources, identity, is_sample
 
 from ..conftest import ROOT

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data.stage_tables import DATA_COLUMNS, check_table, data_columns, write_data_table
 
 from ..conftest import ROOT

@@ -11,9 +11,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from gendermt.benchmarks import registry
 from gendermt.config.checks import check_config
-from gendermt.config.errors import GenderMTError
+from gendermt.core import registry
+from gendermt.core.errors import GenderMTError
 from gendermt.data.stage_tables import DATA_COLUMNS, data_columns
 
 from ..conftest import ROOT

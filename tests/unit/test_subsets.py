@@ -7,7 +7,7 @@ import json
 import pandas as pd
 import pytest
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data.subsets import allocate, apply, choose, describe
 
 

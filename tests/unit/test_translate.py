@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data.io import read_jsonl
 from gendermt.translation.backends import BACKENDS, Request, build_backend, system_gpus
 from gendermt.translation.backends.base import Backend

@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from gendermt.config.errors import GenderMTError, MissingResourceError
+from gendermt.core.errors import GenderMTError, MissingResourceError
 from gendermt.translation.backends import Request, build_backend, check_system, system_gpus
 from gendermt.translation.backends.apertium import installed_modes
 

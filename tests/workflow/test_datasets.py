@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data import datasets
 from gendermt.data.sources import Hasher
 

@@ -37,7 +37,7 @@ def by_name(rule: str) -> list[str]:
     benchmark's package's, or the declared benchmarks' for a name the registry lacks."""
     if not rule.startswith("explorer_"):
         return BY_NAME.get(rule, [])
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
 
     name = rule.removeprefix("explorer_")
     packages = [b.package for b in registry.benchmarks() if b.name.replace("-", "_") == name]

@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from gendermt.config.errors import GenderMTError
 from gendermt.config.system_files import check_system_files, is_local_model, system_files
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends.stored import Stored, write_template
 
 from ..conftest import ROOT

@@ -43,7 +43,7 @@ def close(a, b):
 def test_outputs_and_every_default_benchmark(run, card):
     for ext in ("csv", "md", "tex", "json", "png", "pdf"):
         assert run.path(f"{SC}/scorecard.{ext}").stat().st_size > 0
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
 
     # every configured benchmark on the scorecard has columns under its label
     for bench in CONFIG["benchmarks"]:

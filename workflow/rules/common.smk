@@ -29,8 +29,8 @@ snakemake_overrides.install_script_rules()
 
 # what the rule files call besides the lookups below
 from gendermt.translation.backends import output_settings, settings_on, system_gpus, system_modules
-from gendermt.benchmarks import registry
-from gendermt.benchmarks.registry import node_resources
+from gendermt.core import registry
+from gendermt.core.registry import node_resources
 from gendermt.workflow.placement import gpu_resources
 from gendermt.workflow.job_size import sized_resources
 from gendermt.workflow.fingerprints import code_fingerprint
@@ -91,6 +91,13 @@ def provenanced(paths: str | list[str]) -> object:
     everything downstream. Snakemake checksums only inputs up to 1 MB; its mtime trigger
     would otherwise rerun every stage, translations included, for a touched big file."""
     return ancient(paths)
+
+
+def env_file(name: str) -> str:
+    """A conda env file of the workflow's envs/, by its name: a benchmark's rule file names its
+    env by this, not by a path relative to itself (its package may be installed apart from the
+    workflow). Snakemake records an env by its content, so the path changes nothing."""
+    return os.path.join(workflow.basedir, "envs", name)
 
 
 # --- lookups by wildcards (gendermt.workflow.lookups) -----------------------------------

@@ -10,8 +10,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from gendermt.benchmarks import registry
-from gendermt.config.errors import GenderMTError
+from gendermt.core import registry
+from gendermt.core.errors import GenderMTError
 
 # Modules with a `register(score_commands, metrics_type)` that adds `gendermt score <name>`:
 # every benchmark's (its contract's `cli`), then the generic metrics'.

@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from gendermt.benchmarks import registry
-from gendermt.benchmarks.contract import resolve
-from gendermt.config.errors import GenderMTError
+from gendermt.core import registry
+from gendermt.core.contract import resolve
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.prompts import PLACEHOLDERS, check_placeholders, load_templates
 
 SACREBLEU_METRICS = ("bleu", "chrf", "ter")

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 _BASE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 

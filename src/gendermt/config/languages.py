@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from gendermt.benchmarks import registry
-from gendermt.config.errors import GenderMTError
+from gendermt.core import registry
+from gendermt.core.errors import GenderMTError
 
 
 def _sides(name: str) -> tuple[set[str], set[str]]:

@@ -29,10 +29,10 @@ from typing import Any
 
 import yaml
 
-from gendermt.benchmarks import registry
-from gendermt.config.errors import GenderMTError
 from gendermt.config.files import read_config
 from gendermt.config.project import names_project_file, project_file
+from gendermt.core import registry
+from gendermt.core.errors import GenderMTError
 
 #: ``--study`` names → the config files they are, from the project's root.
 STUDIES = {"default": ("config/config.yaml",), "public": ("config/study/public.yaml",)}
@@ -189,7 +189,7 @@ def rewrites(benchmark: Any) -> bool:
     """Whether a benchmark's systems rewrite a given text rather than translate a source:
     its prompts hand them the translation to rewrite (the ``translation`` placeholder of its
     contract). Read from what the contract already declares, not a new field: every
-    stage's code fingerprint covers gendermt.benchmarks.contract, so a new field there would
+    stage's code fingerprint covers gendermt.core.contract, so a new field there would
     redo every data stage, and with it every protected translation, of every existing
     results folder."""
     return "translation" in benchmark.placeholders

@@ -10,7 +10,7 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data.sources import Hasher, configured_sources, identity, is_sample
 
 DEFAULT_CONFIG = "config/config.yaml"

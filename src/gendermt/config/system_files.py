@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 SHOWN = 4  # missing paths named per system; the rest are counted
 MODEL_BACKENDS = ("hf-causal", "hf-seq2seq", "vllm")

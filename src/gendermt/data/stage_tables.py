@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -53,7 +53,7 @@ def check_table(benchmark: str, stage: str, path: str | Path, frame: pd.DataFram
 def data_columns(benchmark: str) -> dict[str, str]:
     """The data table's required columns of a benchmark: the generic ones, its own and those
     a subset may use (its contract's ``subset_columns``, of any kind)."""
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
 
     contract = registry.get(benchmark)
     return {**DATA_COLUMNS, **{c: "any" for c in contract.subset_columns},

@@ -26,7 +26,7 @@ import unicodedata
 from pathlib import Path
 from typing import BinaryIO
 
-from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
+from gendermt.core.errors import DatasetError, GenderMTError, MissingResourceError
 from gendermt.data import reads
 
 STDIN = "-"

@@ -37,7 +37,7 @@ def read_intervals(path: str | Path | None) -> pd.DataFrame | None:
     table = pd.read_csv(path, dtype={"figure": str, "system": str}, keep_default_na=True)
     missing = {"figure", "system", "ci_low", "ci_high"} - set(table.columns)
     if missing:
-        from gendermt.config.errors import DatasetError
+        from gendermt.core.errors import DatasetError
 
         raise DatasetError(path, f"has no column(s) {', '.join(sorted(missing))}")
     if "prompt" in table.columns:

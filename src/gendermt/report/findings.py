@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.report.mdtext import md_cells, md_code, md_text
 
 UNDEFINED = "–"  # as the scorecard: the system ran, the figure is undefined there

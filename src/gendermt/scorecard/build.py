@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.scorecard import figures as F
 from gendermt.scorecard.figures import LABELS, Cell, Figure
 from gendermt.scoring.output_quality import CLEAN_SHARE_FLOOR
@@ -28,7 +28,7 @@ BENCHMARK_FLOORS: dict[str, dict[str, float]] = {"*": {"clean_share": CLEAN_SHAR
 
 def contract_floors(key: str) -> dict[str, float]:
     """A benchmark's own floors (its contract's ``Scorecard.floors``)."""
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
 
     return next((dict(b.scorecard.floors) for b in registry.benchmarks()
                  if b.scorecard and b.scorecard.key == key), {})

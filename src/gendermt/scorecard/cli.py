@@ -8,7 +8,7 @@ import argparse
 import sys
 
 from gendermt.cli.output import print_json
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 
 def register(commands: argparse._SubParsersAction) -> None:

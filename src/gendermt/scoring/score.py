@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data.arrow_arrays import floats, strings
 from gendermt.data.io import atomic_path, read_jsonl, write_json
 from gendermt.report.progress import Progress

@@ -31,7 +31,7 @@ from typing import Any
 
 import yaml
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data.io import write_jsonl
 
 # libyaml's parser where PyYAML has it: templates are read at every workflow start-up

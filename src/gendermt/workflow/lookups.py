@@ -12,7 +12,7 @@ from typing import Any
 
 from snakemake.exceptions import WorkflowError
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.scoring.metrics import NEURAL_METRICS
 from gendermt.scoring.normalization import normalizer_module
 from gendermt.translation.backends import (

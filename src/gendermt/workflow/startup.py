@@ -15,12 +15,12 @@ from typing import Any
 
 from snakemake.exceptions import WorkflowError
 
-from gendermt.benchmarks import registry
 from gendermt.config import add_systems
 from gendermt.config.checks import check_config, check_schema
-from gendermt.config.errors import GenderMTError
 from gendermt.config.files import read_config
 from gendermt.config.run_record import DEFAULT_CONFIG, check_config_files
+from gendermt.core import registry
+from gendermt.core.errors import GenderMTError
 from gendermt.data.datasets import read_by as datasets_read_by
 from gendermt.data.datasets import resolve_config as resolve_datasets
 from gendermt.data.sources import Hasher, check_sources, identity

@@ -15,8 +15,8 @@ from typing import Any
 from snakemake.exceptions import WorkflowError
 from snakemake.io import report
 
-from gendermt.config.errors import GenderMTError
 from gendermt.config.system_files import check_system_files
+from gendermt.core.errors import GenderMTError
 from gendermt.report.labels import labels_for
 
 

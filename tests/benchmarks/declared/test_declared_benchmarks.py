@@ -29,7 +29,7 @@ GENDERS = ["masculine", "feminine"]
 
 
 def test_every_shipped_benchmark_file_is_valid_and_registered():
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
 
     files = spec_files()
     assert SPEC in files
@@ -272,7 +272,7 @@ def test_wrong_number_of_outputs(tmp_path, cli):
 
 def test_config_block_checks():
     from gendermt.benchmarks.declared.config import check
-    from gendermt.config.errors import GenderMTError
+    from gendermt.core.errors import GenderMTError
 
     check(NAME, {"languages": ["fr"], "prompts": ["baseline"], "systems": ["x"]}, {})
     with pytest.raises(GenderMTError, match=rf"^benchmarks\.{NAME}\.languages: nl not among"):
@@ -332,7 +332,7 @@ def test_comet_scores_per_gender_and_the_gap(tmp_path):
 def test_a_malformed_file_stops_the_workflow_naming_the_block(tmp_path, monkeypatch):
     """At start-up (the contract's check): the block's key, the file and the file's key."""
     from gendermt.benchmarks.declared import config
-    from gendermt.config.errors import GenderMTError
+    from gendermt.core.errors import GenderMTError
 
     text = SPEC.read_text(encoding="utf-8").replace("order: 81", "order: 81\nlanguage: [fr]")
     bad = tmp_path / NAME / "benchmark.yaml"

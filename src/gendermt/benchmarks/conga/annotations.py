@@ -37,7 +37,7 @@ import pandas as pd
 
 from gendermt.benchmarks.conga.data import ALT_LETTERS, N_ALTERNATIVES
 from gendermt.benchmarks.conga.tags import TagError, TagScheme, normalise_space, parse_tagged
-from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
+from gendermt.core.errors import DatasetError, GenderMTError, MissingResourceError
 from gendermt.data import textfiles
 from gendermt.data.io import read_jsonl, write_json, write_jsonl
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from gendermt.cli.output import print_json
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 
 def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:

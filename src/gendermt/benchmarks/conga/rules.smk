@@ -91,7 +91,7 @@ rule conga_data:
     log:
         f"{LOGS}/conga/data.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/data.py"
 
@@ -118,7 +118,7 @@ rule conga_annotate:
     benchmark:
         f"{RESULTS}/benchmarks/conga/annotate/{{system}}/{{prompt}}.tsv"
     conda:
-        "../../../../envs/translate.yaml"
+        env_file("translate.yaml")
     script:
         "scripts/annotate.py"
 
@@ -139,7 +139,7 @@ rule conga_score:
     log:
         f"{LOGS}/conga/score/{{system}}/{{prompt}}.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/score.py"
 
@@ -198,7 +198,7 @@ rule conga_tables:
     log:
         f"{LOGS}/conga/tables.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/tables.py"
 
@@ -221,6 +221,6 @@ rule conga_figures:
     log:
         f"{LOGS}/conga/figures.log",
     conda:
-        "../../../../envs/plot.yaml"
+        env_file("plot.yaml")
     script:
         "scripts/figures.py"

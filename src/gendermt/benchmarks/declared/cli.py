@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from gendermt.cli.output import print_json
-from gendermt.config.errors import DatasetError, GenderMTError
+from gendermt.core.errors import DatasetError, GenderMTError
 
 _REGISTERED: set[int] = set()
 

@@ -10,7 +10,7 @@ from functools import partial
 from typing import Any
 
 from gendermt.benchmarks.declared.spec import heading, load, spec_files
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 PACKAGE = "gendermt.benchmarks.declared"
 
@@ -86,8 +86,8 @@ def configured(benchmarks: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[st
     checked), ``languages``, ``root`` (the block's data_root, None for the file's), ``files``
     (what the data stage reads), ``label``, ``rule`` (the rules' name suffix) and
     ``metrics``."""
-    from gendermt.benchmarks import registry
     from gendermt.benchmarks.declared.data import files
+    from gendermt.core import registry
 
     found = {}
     for name, block in benchmarks.items():

@@ -67,7 +67,7 @@ for _name, _declared in DECLARED.items():
         log:
             f"{_log}/data.log",
         conda:
-            "../../../../envs/core.yaml"
+            env_file("core.yaml")
         script:
             "scripts/data.py"
 
@@ -94,7 +94,7 @@ for _name, _declared in DECLARED.items():
         log:
             f"{_log}/score/{{system}}/{{prompt}}.log",
         conda:
-            "../../../../envs/core.yaml"
+            env_file("core.yaml")
         script:
             "scripts/score.py"
 
@@ -137,7 +137,7 @@ for _name, _declared in DECLARED.items():
         log:
             f"{_log}/tables.log",
         conda:
-            "../../../../envs/core.yaml"
+            env_file("core.yaml")
         script:
             "scripts/tables.py"
 
@@ -162,6 +162,6 @@ for _name, _declared in DECLARED.items():
         log:
             f"{_log}/figures.log",
         conda:
-            "../../../../envs/plot.yaml"
+            env_file("plot.yaml")
         script:
             "scripts/figures.py"

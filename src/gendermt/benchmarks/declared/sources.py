@@ -1,5 +1,5 @@
 """A declared benchmark's source texts per prompt and language, read from its files without
-building the data table: the ``sources`` hook of gendermt.benchmarks.contract (the paid-work
+building the data table: the ``sources`` hook of gendermt.core.contract (the paid-work
 estimate of commercial MT services at start-up, before any input is built). No pandas."""
 
 from __future__ import annotations

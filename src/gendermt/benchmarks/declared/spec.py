@@ -25,7 +25,7 @@ from gendermt.benchmarks.declared.contract import (  # noqa: F401
     read_file,
     spec_files,
 )
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 SCHEMA = Path(__file__).with_name("spec.schema.yaml")
 #: Metrics scored against each gender's reference (they need ``data.reference``).

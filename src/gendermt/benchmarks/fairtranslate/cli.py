@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from gendermt.cli.output import print_json
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data.textfiles import read_lines
 
 

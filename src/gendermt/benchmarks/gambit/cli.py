@@ -16,7 +16,7 @@ from gendermt.benchmarks.gambit.grape import (
 )
 from gendermt.benchmarks.gambit.references import load_labour
 from gendermt.cli.output import print_json
-from gendermt.config.errors import DatasetError, GenderMTError
+from gendermt.core.errors import DatasetError, GenderMTError
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     pass

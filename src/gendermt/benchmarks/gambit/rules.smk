@@ -97,7 +97,7 @@ rule gambit_data:
     log:
         f"{LOGS}/gambit/data.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/data.py"
 
@@ -113,7 +113,7 @@ rule gambit_isco:
     log:
         f"{LOGS}/gambit/isco.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/isco.py"
 
@@ -129,7 +129,7 @@ rule gambit_inputs:
     log:
         f"{LOGS}/gambit/inputs/{{lang}}.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/inputs.py"
 
@@ -161,7 +161,7 @@ rule gambit_detect:
     benchmark:
         f"{RESULTS}/benchmarks/gambit/detect/{{detector}}/{{system}}/{{lang}}.tsv"
     conda:
-        "../../../../envs/gambit.yaml"
+        env_file("gambit.yaml")
     script:
         "scripts/detect.py"
 
@@ -192,7 +192,7 @@ rule gambit_validate:
     benchmark:
         f"{RESULTS}/benchmarks/gambit/validate/{{detector}}/{{lang}}.tsv"
     conda:
-        "../../../../envs/gambit.yaml"
+        env_file("gambit.yaml")
     script:
         "scripts/validate.py"
 
@@ -217,7 +217,7 @@ rule gambit_validation_table:
     log:
         f"{LOGS}/gambit/validation_table.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/validation_table.py"
 
@@ -270,7 +270,7 @@ rule gambit_tables:
     log:
         f"{LOGS}/gambit/tables.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/tables.py"
 
@@ -296,7 +296,7 @@ rule gambit_figures:
     log:
         f"{LOGS}/gambit/figures.log",
     conda:
-        "../../../../envs/plot.yaml"
+        env_file("plot.yaml")
     script:
         "scripts/figures.py"
 
@@ -319,6 +319,6 @@ rule gambit_agreement:
     log:
         f"{LOGS}/gambit/agreement.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/agreement.py"

@@ -59,7 +59,7 @@ rule gate_data:
     log:
         f"{LOGS}/gate/data.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/data.py"
 
@@ -75,7 +75,7 @@ rule gate_inputs:
     log:
         f"{LOGS}/gate/inputs/{{prompt}}.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/inputs.py"
 
@@ -104,7 +104,7 @@ rule gate_tables:
     log:
         f"{LOGS}/gate/tables.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/tables.py"
 
@@ -128,7 +128,7 @@ rule gate_figures:
     log:
         f"{LOGS}/gate/figures.log",
     conda:
-        "../../../../envs/plot.yaml"
+        env_file("plot.yaml")
     script:
         "scripts/figures.py"
 
@@ -159,6 +159,6 @@ rule gate_intervals:
     log:
         f"{LOGS}/gate/intervals.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/intervals.py"

@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 
 from gendermt.cli.output import print_json
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 
 def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:

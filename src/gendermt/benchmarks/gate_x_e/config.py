@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gendermt.benchmarks.gate_x_e import LANGUAGES
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 KEY = "benchmarks.gate-x-e"
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from gendermt.benchmarks.mt_geneval.inputs import context_template_name
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 KEY = "benchmarks.mt-geneval"
 

@@ -101,7 +101,7 @@ rule mt_geneval_data:
     log:
         f"{LOGS}/mt-geneval/data.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/data.py"
 
@@ -121,7 +121,7 @@ rule mt_geneval_inputs:
     log:
         f"{LOGS}/mt-geneval/inputs/{{prompt}}.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/inputs.py"
 
@@ -142,7 +142,7 @@ rule mt_geneval_score:
     log:
         f"{LOGS}/mt-geneval/score/{{system}}/{{prompt}}.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/score.py"
 
@@ -186,7 +186,7 @@ rule mt_geneval_tables:
     log:
         f"{LOGS}/mt-geneval/tables.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/tables.py"
 
@@ -213,7 +213,7 @@ rule mt_geneval_figures:
     log:
         f"{LOGS}/mt-geneval/figures.log",
     conda:
-        "../../../../envs/plot.yaml"
+        env_file("plot.yaml")
     script:
         "scripts/figures.py"
 
@@ -246,6 +246,6 @@ rule mt_geneval_intervals:
     log:
         f"{LOGS}/mt-geneval/intervals.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/intervals.py"

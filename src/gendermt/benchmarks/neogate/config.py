@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.prompts import check_placeholders, load_templates
 
 # Neo-GATE renders its own messages (inputs.py `render`): these placeholders, and no others.

@@ -28,7 +28,7 @@ import yaml
 
 from gendermt.benchmarks.neogate.metric import parse_annotations
 from gendermt.benchmarks.neogate.paradigm import TAG, describe, load_mapping, paradigm_neomorphemes
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data.io import write_jsonl
 from gendermt.translation.prompts import load_templates
 

@@ -94,7 +94,7 @@ rule neogate_data:
     log:
         f"{LOGS}/neogate/data.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/data.py"
 
@@ -112,7 +112,7 @@ rule neogate_inputs:
     log:
         f"{LOGS}/neogate/inputs/{{run}}.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/inputs.py"
 
@@ -134,7 +134,7 @@ rule neogate_score:
     log:
         f"{LOGS}/neogate/score/{{system}}/{{run}}.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/score.py"
 
@@ -180,7 +180,7 @@ rule neogate_tables:
     log:
         f"{LOGS}/neogate/tables.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/tables.py"
 
@@ -225,6 +225,6 @@ rule neogate_figures:
     log:
         f"{LOGS}/neogate/figures.log",
     conda:
-        "../../../../envs/plot.yaml"
+        env_file("plot.yaml")
     script:
         "scripts/figures.py"

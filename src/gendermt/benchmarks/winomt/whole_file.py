@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 log = logging.getLogger(__name__)
 

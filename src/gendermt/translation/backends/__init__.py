@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from gendermt.config.canonical import canonical
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends.base import Backend, ItemFailed, Request
 
 if TYPE_CHECKING:  # pandas is imported by the jobs that build a backend, not at planning

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 if TYPE_CHECKING:  # only annotations here: planning never imports pandas
     import pandas as pd

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gendermt.config.errors import GenderMTError, MissingResourceError
+from gendermt.core.errors import GenderMTError, MissingResourceError
 from gendermt.translation.backends import gguf, model_folder, nmt_languages
 from gendermt.translation.backends.base import Backend, Request
 

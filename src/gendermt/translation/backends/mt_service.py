@@ -84,7 +84,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends.base import Backend, ItemFailed, Request
 from gendermt.translation.backends.openai_api import (
     Retryable,

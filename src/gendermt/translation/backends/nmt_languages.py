@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 #: ISO 639-1 → FLORES-200 (NLLB): the languages of the benchmarks and a few more.
 FLORES = {"en": "eng_Latn", "fr": "fra_Latn", "de": "deu_Latn", "es": "spa_Latn",

@@ -7,7 +7,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends.base import Backend, Request
 
 if TYPE_CHECKING:  # annotations only: the workflow imports backends to plan

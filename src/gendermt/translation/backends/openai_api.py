@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterator
 from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends.base import Backend, ItemFailed, Request
 
 if TYPE_CHECKING:  # annotations only: the jobs that read data import pandas

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends.base import Backend, Request
 from gendermt.translation.rewriting.english_pronouns import has_gendered_pronoun, rewrite_all
 

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
-from gendermt.config.errors import GenderMTError, MissingResourceError
+from gendermt.core.errors import GenderMTError, MissingResourceError
 from gendermt.translation.backends.base import Backend, Request
 from gendermt.translation.backends.hf import DTYPES, locate_model
 
