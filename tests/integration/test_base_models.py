@@ -10,9 +10,10 @@ import os
 import numpy as np
 import pytest
 
+from gendermt.core.backends import check_system
 from gendermt.core.errors import GenderMTError, MissingResourceError
 from gendermt.data.io import read_jsonl, write_jsonl
-from gendermt.translation.backends import Request, build_backend, check_system, gguf
+from gendermt.translation.backends import Request, build_backend, gguf
 from gendermt.translation.backends.hf import cut_at_stop
 from gendermt.translation.runner import translate_file
 

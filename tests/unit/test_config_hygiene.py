@@ -97,7 +97,7 @@ def test_make_runs_the_check_before_snakemake():
 
 
 def test_a_missing_model_folder_gets_model_folder_advice(tmp_path):
-    from gendermt.config.system_files import check_system_files
+    from gendermt.workflow.system_files import check_system_files
 
     config = {"systems": {"mine": {"backend": "hf-seq2seq", "model": "./models/nope"}},
               "benchmarks": {}}

@@ -7,9 +7,10 @@ import logging
 import pandas as pd
 import pytest
 
+from gendermt.core.backends import check_system
 from gendermt.core.errors import DatasetError, GenderMTError, MissingResourceError
 from gendermt.data.io import read_jsonl, write_jsonl
-from gendermt.translation.backends import BACKENDS, Request, build_backend, check_system
+from gendermt.translation.backends import BACKENDS, Request, build_backend
 from gendermt.translation.runner import translate_file
 
 DATA = pd.DataFrame({"item_id": ["a", "b", "c"],

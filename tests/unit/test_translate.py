@@ -166,7 +166,7 @@ def test_a_failed_job_leaves_no_output_but_keeps_its_progress(stage, monkeypatch
     ({"backend": "marian"}, "unknown backend 'marian'"),
 ])
 def test_system_settings_are_checked_up_front(settings, message):
-    from gendermt.translation.backends import check_system
+    from gendermt.core.backends import check_system
 
     with pytest.raises(GenderMTError, match=message):
         check_system(settings)

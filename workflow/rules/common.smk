@@ -28,7 +28,8 @@ snakemake_overrides.install_parse_cache(sys.modules[type(workflow).__module__])
 snakemake_overrides.install_script_rules()
 
 # what the rule files call besides the lookups below
-from gendermt.translation.backends import output_settings, settings_on, system_gpus, system_modules
+from gendermt.translation.backends import output_settings, system_gpus, system_modules
+from gendermt.config.systems import settings_on
 from gendermt.core import registry
 from gendermt.core.registry import node_resources
 from gendermt.workflow.placement import gpu_resources

@@ -123,7 +123,7 @@ def summary(run: str, configfiles: Sequence[str], config: dict, basedir: str | P
 def _systems_used(config: dict) -> list[dict]:
     """The configured systems some benchmark runs, each with what it is and the benchmarks
     that run it."""
-    from gendermt.translation.backends import system_kind
+    from gendermt.core.backends import system_kind
 
     used: dict[str, list[str]] = {}
     for name, spec in config.get("benchmarks", {}).items():

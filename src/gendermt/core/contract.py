@@ -47,6 +47,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+#: The columns every benchmark's data table holds (the ``build_inputs``, ``translate`` and
+#: ``score`` stages read them): column → kind, ``string`` (every value a str), ``number``,
+#: ``boolean``, ``any``.
+DATA_COLUMNS: Mapping[str, str] = {"item_id": "string", "source": "string",
+                                   "src_lang": "string", "tgt_lang": "string"}
+
 
 def resolve(ref: str) -> Callable[..., Any]:
     """``"package.module:function"`` → the function (imported on first use)."""
@@ -175,13 +181,13 @@ class Benchmark:
     #: of them covers the reader's module in its code fingerprint).
     stored_formats: Mapping[str, StoredFormat] = field(default_factory=dict)
     #: Columns its data table (``data.parquet``) must hold beyond the generic ones
-    #: (``gendermt.data.stage_tables.DATA_COLUMNS``), column → kind (``string``, ``number``,
+    #: (:data:`DATA_COLUMNS`), column → kind (``string``, ``number``,
     #: ``boolean``, ``any``): checked when its data stage writes the table.
     data_columns: Mapping[str, str] = field(default_factory=dict)
     #: Columns its data table always holds that a study's ``subset`` may stratify by
     #: (``by``) or keep together (``unit``), beyond the generic ones: a subset naming
     #: another stops the run at start-up, naming the config key (issue 51); the data stage
-    #: requires them of its table (:func:`gendermt.data.stage_tables.data_columns`).
+    #: requires them of its table (:func:`gendermt.core.registry.data_columns`).
     subset_columns: tuple[str, ...] = ()
     #: Its rules that need a node (load or call a model) → their resources; the rule file
     #: gives them with ``resources: **node_resources("<rule>")`` (common.smk), the tests find

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from gendermt.core.contract import Benchmark, NodeRule, StoredFormat
+from gendermt.core.contract import DATA_COLUMNS, Benchmark, NodeRule, StoredFormat
 from gendermt.core.errors import GenderMTError
 
 #: The package whose sub-packages are the benchmarks, and its folder.
@@ -77,6 +77,14 @@ def _merged(field: str, what: str) -> dict[str, Any]:
                                 f"{', '.join(sorted(twice))}")
         found.update(declared)
     return found
+
+
+def data_columns(benchmark: str) -> dict[str, str]:
+    """The data table's required columns of a benchmark: the generic ones, its own and those
+    a subset may use (its contract's ``subset_columns``, of any kind)."""
+    contract = get(benchmark)
+    return {**DATA_COLUMNS, **{c: "any" for c in contract.subset_columns},
+            **contract.data_columns}
 
 
 def node_rules() -> dict[str, NodeRule]:

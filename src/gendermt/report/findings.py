@@ -233,7 +233,7 @@ def low_quality(markdown: Path) -> set[tuple[str, str]]:
 
 
 def _kind_of(summary: Mapping[str, Any]) -> dict[str, str]:
-    from gendermt.translation.backends import system_kind
+    from gendermt.core.backends import system_kind
 
     return {s["system"]: system_kind({"backend": s.get("backend", "")})
             for s in summary.get("systems", [])}

@@ -197,7 +197,7 @@ def kinds_of(systems: Mapping[str, Mapping[str, Any]] | Sequence[Mapping[str, An
              ) -> dict[str, str]:
     """Each system's kind (gendermt.translation.backends.system_kind) from the config's ``systems``
     (name → settings) or a run summary's (report/run.json: records with ``system``)."""
-    from gendermt.translation.backends import system_kind
+    from gendermt.core.backends import system_kind
 
     if isinstance(systems, Mapping):
         return {str(name): system_kind(dict(settings or {}))

@@ -17,8 +17,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from gendermt.config.systems import settings_on
+from gendermt.core.backends import backend_class
 from gendermt.core.errors import GenderMTError
-from gendermt.translation.backends import backend_class, output_settings, settings_on
+from gendermt.translation.backends import output_settings
 
 __all__ = ["count", "estimated_sources", "is_service_system", "service_jobs",
            "settings_for_count", "write"]

@@ -80,9 +80,10 @@ def loaded_by_name(rule: str) -> list[str]:
     backend (:data:`BACKEND_RULES`), the scorecard's readers, the contracts' hypothesis
     normalisers."""
     if rule in BACKEND_RULES:
-        from gendermt.translation.backends import BACKEND_MODULES
+        from gendermt.core import backends
 
-        return sorted({m for n, m in BACKEND_MODULES.items() if n not in OWN_ENV_BACKENDS})
+        return sorted({b.module for n, b in backends.declared().items()
+                       if n not in OWN_ENV_BACKENDS})
     if rule == "scorecard":
         from gendermt.scorecard.figures import reader_modules
 

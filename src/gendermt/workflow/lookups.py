@@ -12,15 +12,12 @@ from typing import Any
 
 from snakemake.exceptions import WorkflowError
 
+from gendermt.config.systems import settings_on
+from gendermt.core.backends import system_kind
 from gendermt.core.errors import GenderMTError
 from gendermt.scoring.metrics import NEURAL_METRICS
 from gendermt.scoring.normalization import normalizer_module
-from gendermt.translation.backends import (
-    output_settings,
-    settings_on,
-    system_kind,
-    system_modules,
-)
+from gendermt.translation.backends import output_settings, system_modules
 from gendermt.workflow.fingerprints import code_fingerprint
 from gendermt.workflow.translation_code import translation_fingerprint
 

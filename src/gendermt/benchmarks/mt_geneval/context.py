@@ -25,7 +25,7 @@ def context_shown(settings: dict[str, Any], templates: dict[str, dict[str, Any]]
     the contextual set does not run."""
     if "contextual" not in sets:
         return None
-    from gendermt.translation.backends import backend_class
+    from gendermt.core.backends import backend_class
 
     if backend_class(settings).name not in READS_MESSAGES:
         return False

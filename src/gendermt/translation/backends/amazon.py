@@ -39,6 +39,19 @@ from gendermt.translation.backends.mt_service import (
 if TYPE_CHECKING:
     import pandas as pd
 
+#: This module's backends, as gendermt.core.backends reads them from this file's text
+#: (without importing it): name → its class and what is known before a job runs.
+ABOUT = {
+    "amazon-translate": {
+        "class": "AmazonTranslate",
+        "style": "source",
+        "cli_setting": None,
+        "example": ("Amazon Translate (credentials as boto3 finds them)",
+                    "gendermt run --model amazon-translate: --option region=eu-west-1 "
+                    "--benchmarks mt-geneval"),
+    },
+}
+
 #: Calls in flight per job unless a system sets ``concurrency`` (the base's default is 1:
 #: a call carries one text here).
 DEFAULT_CONCURRENCY = 4

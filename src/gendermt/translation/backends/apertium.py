@@ -39,6 +39,18 @@ from gendermt.translation.backends.base import Backend, Request
 if TYPE_CHECKING:  # annotations only: the workflow imports backends to plan
     import pandas as pd
 
+#: This module's backends, as gendermt.core.backends reads them from this file's text
+#: (without importing it): name → its class and what is known before a job runs.
+ABOUT = {
+    "apertium": {
+        "class": "Apertium",
+        "style": "source",
+        "cli_setting": "modes",
+        "example": ("Apertium, offline (MODEL: its chain of modes)",
+                    "gendermt run --model apertium:eng-spa,es-fr --benchmarks fairtranslate"),
+    },
+}
+
 PACKAGES = "apertium apertium-eng-spa apertium-spa-ita apertium-fr-es"
 
 #: the end ``apertium-destxt`` gives a text (an added sentence end, an empty blank, the

@@ -95,6 +95,13 @@ class Backend(ABC):
         return pd.read_parquet(path)
 
     @classmethod
+    def has_chat_template(cls, settings: dict[str, Any]) -> bool:
+        """Whether an LLM system without a ``chat_template`` setting is a chat model, read
+        without loading weights (``gendermt run``'s choice of prompts): a Hub id or a server
+        is one unless told ``chat_template: none``."""
+        return True
+
+    @classmethod
     def check_settings(cls, settings: dict[str, Any]) -> None:
         """Raise GenderMTError for settings this backend does not know or needs but lacks;
         called at workflow start-up, before any job runs."""

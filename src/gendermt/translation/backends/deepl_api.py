@@ -32,6 +32,18 @@ from gendermt.translation.backends.mt_service import (
 if TYPE_CHECKING:
     import pandas as pd
 
+#: This module's backends, as gendermt.core.backends reads them from this file's text
+#: (without importing it): name → its class and what is known before a job runs.
+ABOUT = {
+    "deepl": {
+        "class": "DeepL",
+        "style": "source",
+        "cli_setting": "api_key_env",
+        "example": ("DeepL (MODEL: the variable holding the key)",
+                    "gendermt run --model deepl:DEEPL_AUTH_KEY --benchmarks mt-geneval"),
+    },
+}
+
 #: ISO 639-1 → DeepL target codes (English and Portuguese need a variant; Chinese a script).
 TARGETS = {"ar": "AR", "bg": "BG", "cs": "CS", "da": "DA", "de": "DE", "el": "EL",
            "en": "EN-US", "es": "ES", "et": "ET", "fi": "FI", "fr": "FR", "he": "HE",

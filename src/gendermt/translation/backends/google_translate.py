@@ -35,6 +35,18 @@ from gendermt.translation.backends.mt_service import (
 if TYPE_CHECKING:
     import pandas as pd
 
+#: This module's backends, as gendermt.core.backends reads them from this file's text
+#: (without importing it): name → its class and what is known before a job runs.
+ABOUT = {
+    "google-translate": {
+        "class": "GoogleTranslate",
+        "style": "source",
+        "cli_setting": "api_key_env",
+        "example": ("Google Cloud Translation (MODEL: the key's variable)",
+                    "gendermt run --model google-translate:GOOGLE_API_KEY --benchmarks mt-geneval"),
+    },
+}
+
 #: ISO 639-1 → Google's codes (mostly the same; Chinese and Hebrew differ).
 _SAME = ("af", "ar", "bg", "bn", "ca", "cs", "cy", "da", "de", "el", "en", "es", "et", "fa",
          "fi", "fr", "ga", "gu", "hi", "hr", "hu", "hy", "id", "is", "it", "ja", "ka", "kk",

@@ -218,7 +218,7 @@ class MTService(Backend):
     # -- settings ---------------------------------------------------------------------
     @classmethod
     def check_settings(cls, settings: dict[str, Any]) -> None:
-        from gendermt.translation.backends import KEY_NOT_SHOWN, plausible_env_name
+        from gendermt.config.systems import KEY_NOT_SHOWN, plausible_env_name
 
         for key in [k for k in settings if k.endswith("_env")]:
             if not plausible_env_name(settings[key]):

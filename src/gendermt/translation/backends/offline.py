@@ -13,6 +13,26 @@ from gendermt.translation.backends.base import Backend, Request
 if TYPE_CHECKING:  # annotations only: the workflow imports backends to plan
     import pandas as pd
 
+#: This module's backends, as gendermt.core.backends reads them from this file's text
+#: (without importing it): name → its class and what is known before a job runs.
+ABOUT = {
+    "reference-oracle": {
+        "class": "ReferenceOracle",
+        "style": "offline",
+        "cli_setting": "reference",
+        "example": ("a data column as the output (a reference point)",
+                    "gendermt run --model reference-oracle:reference --name my-oracle "
+                    "--benchmarks mt-geneval"),
+    },
+    "copy-source": {
+        "class": "CopySource",
+        "style": "offline",
+        "cli_setting": None,
+        "example": ("the source unchanged (the floor)",
+                    "gendermt run --model copy-source: --benchmarks gambit"),
+    },
+}
+
 log = logging.getLogger(__name__)
 
 

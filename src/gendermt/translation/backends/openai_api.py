@@ -45,6 +45,19 @@ from gendermt.translation.backends.base import Backend, ItemFailed, Request
 if TYPE_CHECKING:  # annotations only: the jobs that read data import pandas
     import pandas as pd
 
+#: This module's backends, as gendermt.core.backends reads them from this file's text
+#: (without importing it): name → its class and what is known before a job runs.
+ABOUT = {
+    "openai-compatible": {
+        "class": "OpenAICompatible",
+        "style": "llm",
+        "cli_setting": "model",
+        "example": ("a model behind an OpenAI-compatible server",
+                    "gendermt run --model openai-compatible:gpt-4o-mini --option "
+                    "base_url=https://api.openai.com/v1 --option api_key_env=OPENAI_API_KEY"),
+    },
+}
+
 log = logging.getLogger(__name__)
 
 
@@ -305,7 +318,7 @@ class OpenAICompatible(Backend):
     @classmethod
     def check_settings(cls, settings: dict[str, Any]) -> None:
         super().check_settings(settings)
-        from gendermt.translation.backends import KEY_NOT_SHOWN, plausible_env_name
+        from gendermt.config.systems import KEY_NOT_SHOWN, plausible_env_name
 
         if "api_key_env" in settings and not plausible_env_name(settings["api_key_env"]):
             raise GenderMTError(KEY_NOT_SHOWN)  # before anything that might show settings

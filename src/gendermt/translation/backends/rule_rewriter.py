@@ -18,6 +18,18 @@ from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends.base import Backend, Request
 from gendermt.translation.rewriting.english_pronouns import has_gendered_pronoun, rewrite_all
 
+#: This module's backends, as gendermt.core.backends reads them from this file's text
+#: (without importing it): name → its class and what is known before a job runs.
+ABOUT = {
+    "rule-rewriter": {
+        "class": "RuleRewriter",
+        "style": "rewriter",
+        "cli_setting": None,
+        "example": ("the project's English pronoun rewriter",
+                    "gendermt run --model rule-rewriter: --benchmarks gate-x-e"),
+    },
+}
+
 GENDER_ORDER = ("neutral", "feminine", "masculine")
 
 

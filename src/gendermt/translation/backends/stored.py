@@ -35,6 +35,20 @@ if TYPE_CHECKING:  # the workflow imports backends to plan; the jobs import pand
 
     from gendermt.core.contract import StoredFormat
 
+#: This module's backends, as gendermt.core.backends reads them from this file's text
+#: (without importing it): name → its class and what is known before a job runs.
+ABOUT = {
+    "stored": {
+        "class": "Stored",
+        "style": "offline",
+        "cli_setting": "path",
+        "files": {"path": "stored outputs"},
+        "example": ("outputs you already have, one file per prompt",
+                    "gendermt run --model stored:outputs/{prompt}.tsv --option format=table "
+                    "--name mine --benchmarks gambit"),
+    },
+}
+
 log = logging.getLogger(__name__)
 
 #: The formats of the backend itself; benchmarks add theirs (:func:`formats`).
