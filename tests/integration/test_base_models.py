@@ -221,7 +221,8 @@ def test_gemma_base_translates_few_shot_and_stops_at_the_line_end():
         gguf.locate(GEMMA)
     except MissingResourceError as exc:
         pytest.skip(str(exc))
-    from gendermt.translation.prompts import load_templates, render
+    from gendermt.config.templates import load_templates
+    from gendermt.translation.prompts import render
 
     template = load_templates(
         "src/gendermt/benchmarks/fairtranslate/prompts/translate.yaml")["fewshot"]

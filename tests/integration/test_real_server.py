@@ -169,7 +169,8 @@ def _job(tmp: Path, settings: dict) -> list[str]:
 
 def test_fairtranslate_baseline_through_transformers_serve_killed_and_resumed(
         server, tmp_path, sample_data):
-    from gendermt.translation.prompts import load_templates, render
+    from gendermt.config.templates import load_templates
+    from gendermt.translation.prompts import render
 
     rows = sample_data.drop_duplicates("source").head(ITEMS)
     rows.to_parquet(tmp_path / "data.parquet")

@@ -12,11 +12,12 @@ from ..conftest import ROOT
 PACKAGE = ROOT / "src" / "gendermt"
 
 
-def test_the_package_has_at_most_ten_top_level_modules():
+def test_the_package_has_at_most_eleven_top_level_modules():
+    # ten stages, and the foundation under them (gendermt.core, issue 64)
     found = sorted(p.name for p in PACKAGE.iterdir()
                    if p.name not in ("__init__.py", "__main__.py", "__pycache__")
                    and (p.suffix == ".py" or (p / "__init__.py").is_file()))
-    assert len(found) <= 10, found
+    assert len(found) <= 11, found
     # each a package whose docstring says what it holds (docs/layout.md shows them)
     for name in found:
         init = PACKAGE / name / "__init__.py"

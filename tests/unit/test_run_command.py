@@ -13,6 +13,7 @@ from gendermt.cli import run as run_cli
 from gendermt.config import languages, own_system, project
 from gendermt.core import backends
 from gendermt.core.errors import GenderMTError
+from gendermt.translation.backends import nmt_languages
 from gendermt.translation.backends.nmt_languages import check_benchmarks
 
 from ..conftest import ROOT
@@ -96,7 +97,7 @@ def test_a_language_the_nmt_model_lacks_is_refused_naming_benchmark_and_language
 
 def test_the_command_refuses_before_snakemake_starts(monkeypatch, tmp_path, capsys):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(languages, "_tokenizer", lambda settings: M2MTokenizer())
+    monkeypatch.setattr(nmt_languages, "_tokenizer", lambda settings: M2MTokenizer())
 
     def no_snakemake(*args, **kwargs):
         raise AssertionError("Snakemake started")

@@ -81,7 +81,7 @@ def test_the_data_stage_step_rewrites_the_data_and_records_the_subset(tmp_path):
 
 
 def test_the_run_summary_names_each_benchmarks_subset(tmp_path):
-    from gendermt.config.run_record import summary
+    from gendermt.workflow.run_record import summary
 
     from ..conftest import ROOT
 

@@ -176,8 +176,8 @@ def test_system_settings_are_checked_up_front(settings, message):
 def test_translation_logs_progress_lines_with_rate_and_eta(stage, caplog):
     """A job's log gets readable progress lines (not only tqdm's carriage-return bar)."""
     data, inputs, out, meta = stage
-    with caplog.at_level("INFO", logger="gendermt.report.progress"):
+    with caplog.at_level("INFO", logger="gendermt.data.progress"):
         translate_file(inputs, data, "copy", {"backend": "copy-source"}, out, meta)
-    lines = [r.getMessage() for r in caplog.records if r.name == "gendermt.report.progress"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "gendermt.data.progress"]
     assert lines and lines[-1].startswith("translate copy: 54/54 items (100%)")
     assert "items/s" in lines[-1]

@@ -35,8 +35,8 @@ from gendermt.core.registry import node_resources
 from gendermt.workflow.placement import gpu_resources
 from gendermt.workflow.job_size import sized_resources
 from gendermt.workflow.fingerprints import code_fingerprint
-from gendermt.config.run_record import startup_line
-from gendermt.config.run_record import summary as run_summary_of
+from gendermt.workflow.run_record import startup_line
+from gendermt.workflow.run_record import summary as run_summary_of
 from gendermt.config.run import write_report_note
 from gendermt.data.sources import Hasher
 from gendermt.report.labels import labels_for

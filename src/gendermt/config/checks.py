@@ -16,10 +16,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from gendermt.config.templates import PLACEHOLDERS, check_placeholders, load_templates
 from gendermt.core import registry
 from gendermt.core.contract import resolve
 from gendermt.core.errors import GenderMTError
-from gendermt.translation.prompts import PLACEHOLDERS, check_placeholders, load_templates
 
 SACREBLEU_METRICS = ("bleu", "chrf", "ter")
 

@@ -149,7 +149,7 @@ class Benchmark:
     #: ``dataset:<name>/<file>``.
     datasets: tuple[str, ...] = ()
     #: Template placeholders beyond the generic ones
-    #: (``gendermt.translation.prompts.PLACEHOLDERS``).
+    #: (``gendermt.config.templates.PLACEHOLDERS``).
     placeholders: frozenset[str] = frozenset()
     #: ``"module:function"`` of ``check(spec, config) -> None``: raises ``GenderMTError``
     #: (message starting with the key below ``benchmarks.<name>``) for what the schema cannot

@@ -55,6 +55,12 @@ def floors_by_benchmark(floors: Mapping[str, Any] | None,
     return out
 
 
+def benchmark_floors(quality_floors: Mapping[str, Any] | None, key: str) -> dict[str, float]:
+    """The scorecard's floors of a benchmark (its scorecard key), config's included: a
+    benchmark's figures mark exactly the runs the scorecard marks."""
+    return floors_by_benchmark(quality_floors, [key])[key]
+
+
 def floor_of(floors: Mapping[str, float], quality: str) -> float | None:
     """The floor of a quality figure: its key's, or its stem's (``readable`` for
     ``readable_fr``)."""

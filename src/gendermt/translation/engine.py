@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from gendermt.core.errors import GenderMTError
-from gendermt.report.progress import Progress
+from gendermt.data.progress import Progress
 from gendermt.translation.backends.base import ItemFailed, Request
 from gendermt.translation.cache import RequestCache, corrupt, is_blank, owner_id
 

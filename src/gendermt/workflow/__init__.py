@@ -1,2 +1,3 @@
-"""Helpers only the Snakefile uses: code fingerprints, placement, protection, and the
-overrides of Snakemake internals."""
+"""Helpers only the Snakefile uses: code fingerprints, placement, protection, the start-up
+checks (the files a run's systems need), the run's record, and the overrides of Snakemake
+internals."""

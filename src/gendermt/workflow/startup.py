@@ -17,8 +17,7 @@ from snakemake.exceptions import WorkflowError
 
 from gendermt.config import add_systems
 from gendermt.config.checks import check_config, check_schema
-from gendermt.config.files import read_config
-from gendermt.config.run_record import DEFAULT_CONFIG, check_config_files
+from gendermt.config.files import DEFAULT_CONFIG, check_config_files, read_config
 from gendermt.config.systems import settings_on
 from gendermt.core import registry
 from gendermt.core.errors import GenderMTError

@@ -321,7 +321,7 @@ def test_data_stage_reads_only_the_configured_set(tmp_path):
 
 def test_inputs_show_the_context_and_ask_for_the_sentence_only(tmp_path):
     from gendermt.benchmarks.mt_geneval.inputs import build_inputs
-    from gendermt.translation.prompts import load_templates
+    from gendermt.config.templates import load_templates
 
     _build(tmp_path)
     templates = load_templates(ROOT / "src/gendermt/benchmarks/mt_geneval/prompts/translate.yaml")
@@ -342,7 +342,7 @@ def test_inputs_show_the_context_and_ask_for_the_sentence_only(tmp_path):
 
 def test_inputs_without_a_context_template_fail_on_contextual_items(tmp_path):
     from gendermt.benchmarks.mt_geneval.inputs import build_inputs
-    from gendermt.translation.prompts import load_templates
+    from gendermt.config.templates import load_templates
 
     _build(tmp_path)
     templates = load_templates(ROOT / "src/gendermt/benchmarks/mt_geneval/prompts/translate.yaml")

@@ -60,7 +60,7 @@ def check(name: str, spec: Mapping[str, Any], config: Mapping[str, Any]) -> None
 def templates(name: str, spec: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """The block's (``spec``) templates: its ``templates`` file's where it names one, else the
     benchmark file's own (it is a template file too)."""
-    from gendermt.translation.prompts import PLACEHOLDERS, check_placeholders, load_templates
+    from gendermt.config.templates import PLACEHOLDERS, check_placeholders, load_templates
 
     # the file's templates only: the whole file is checked by `check` (its message then
     # names the block, not its templates)

@@ -81,7 +81,7 @@ def _check(path: Path, spec: dict[str, Any]) -> None:
         raise GenderMTError(f"{path}: metrics: {', '.join(lacking)} need data.reference (a "
                             "reference per gender)")
     _check_format(path, spec)
-    from gendermt.translation.prompts import PLACEHOLDERS, check_placeholders, load_templates
+    from gendermt.config.templates import PLACEHOLDERS, check_placeholders, load_templates
 
     check_placeholders(load_templates(path), PLACEHOLDERS, path)
 

@@ -62,7 +62,7 @@ from gendermt.benchmarks.fairtranslate.pronouns import (
 )
 from gendermt.core.errors import GenderMTError
 from gendermt.data.io import read_jsonl, write_parquet, write_table, write_text
-from gendermt.report.progress import Progress
+from gendermt.data.progress import Progress
 
 log = logging.getLogger(__name__)
 

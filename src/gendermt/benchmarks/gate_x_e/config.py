@@ -14,7 +14,7 @@ KEY = "benchmarks.gate-x-e"
 
 
 def check(spec: Mapping[str, Any], config: Mapping[str, Any]) -> None:
-    from gendermt.translation.prompts import load_templates
+    from gendermt.config.templates import load_templates
 
     templates = load_templates(spec["templates"])
     wanted = {LANGUAGES[lang][0]: lang for lang in spec["data"]["languages"]

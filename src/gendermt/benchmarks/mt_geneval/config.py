@@ -15,7 +15,7 @@ KEY = "benchmarks.mt-geneval"
 
 def check(spec: Mapping[str, Any], config: Mapping[str, Any]) -> None:
     from gendermt.benchmarks.mt_geneval.data import published_files
-    from gendermt.translation.prompts import load_templates
+    from gendermt.config.templates import load_templates
 
     data = spec["data"]
     split = data.get("split", "test")

@@ -7,8 +7,8 @@ import argparse
 from gendermt.benchmarks.winomt import DEFAULT_READER, LANGUAGES, ORIGINAL_READERS, READERS
 from gendermt.benchmarks.winomt.align import ALIGNERS, DEFAULT_ALIGNER
 from gendermt.benchmarks.winomt.original import MORPHOLOGIES
-from gendermt.cli.output import print_json
 from gendermt.core.errors import DatasetError
+from gendermt.data.json_output import print_json
 
 KEYS = ("acc", "f1_male", "f1_female", "delta_g", "share_male", "share_female",
         "share_neutral", "share_unknown")

@@ -7,7 +7,7 @@ import argparse
 
 from gendermt.benchmarks.winomt import READERS
 from gendermt.benchmarks.winomt.align import ALIGNERS, DEFAULT_ALIGNER
-from gendermt.cli.output import print_json
+from gendermt.data.json_output import print_json
 
 
 def register(tools: argparse._SubParsersAction) -> None:
