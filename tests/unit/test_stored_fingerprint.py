@@ -19,8 +19,9 @@ def test_a_new_backend_redoes_no_stored_output_a_changed_reader_does(tmp_path, m
     monkeypatch.setattr(fingerprints, "ROOT", package)
     before = translation_fingerprint(STORED)
 
-    registry = package / "translation" / "backends" / "__init__.py"
-    registry.write_text(registry.read_text() + "\nBACKEND_CLASSES['new'] = 'x.y:Z'\n")
+    # a new backend is a module of its own that declares itself (gendermt.core.backends)
+    (package / "translation" / "backends" / "new.py").write_text(
+        'ABOUT = {\n    "new": {"class": "New"},\n}\n')
     base = package / "translation" / "backends" / "base.py"
     base.write_text(base.read_text() + "\nNEW_HOOK = 1\n")
     assert translation_fingerprint(STORED) == before

@@ -135,7 +135,7 @@ def test_every_fingerprint_covers_what_its_job_runs_and_no_more(planned):
     assert scripted and all(found_rule["code"] for found_rule in found["rules"]
                             if found_rule["rule"] in scripted)
     # the per-job ones: a translation job declares its own system's backend and version
-    from gendermt.translation.backends import BACKEND_CLASSES
+    from gendermt.core import backends
     from gendermt.translation.backends.apertium import Apertium
     from gendermt.workflow.translation_code import RUNNER_VERSION
 
@@ -145,7 +145,7 @@ def test_every_fingerprint_covers_what_its_job_runs_and_no_more(planned):
         declared = job["code"]["code"]["declared"]
         # (two backends whose translation code had one legacy fingerprint share a value)
         assert declared[:2] == ["translation", RUNNER_VERSION], job
-        assert declared[2] in BACKEND_CLASSES, job
+        assert declared[2] in backends.names(), job
     stored = next(j for j in translate if j["wildcards"]["system"] == "gambit-mixed")
     assert stored["code"]["code"]["declared"][3:] == [1, []]
     assert Apertium.request_version == 2  # a version bump is what reruns a backend's jobs
