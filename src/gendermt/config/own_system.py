@@ -135,16 +135,16 @@ def prompt_style(settings: Mapping[str, Any]) -> str:
     """``source`` (reads the source only), ``rewriter`` (rewrites English only), ``offline``
     (outputs given: stored, an oracle, the source), ``chat`` or ``base`` (an LLM without a
     chat template), read without loading any weights."""
+    cls = backends.backend_class(settings)  # an unknown backend: its error, naming the known
     about = backends.info(str(settings["backend"]))
-    if about is None:
-        backends.backend_class(settings)  # an unknown backend: its error, naming the known ones
-    if about.style != "llm":
-        return about.style  # reads the source, rewrites, or its outputs are given
+    style = about.style if about else ("llm" if cls.prompted else "source")
+    if style != "llm":
+        return style  # reads the source, rewrites, or its outputs are given
     template = settings.get("chat_template")
     if template is not None:
         return "base" if template == BASE_DEFAULTS["chat_template"] else "chat"
     # the backend reads its model's own header or tokenizer files (no weights)
-    return "chat" if backends.backend_class(settings).has_chat_template(settings) else "base"
+    return "chat" if cls.has_chat_template(settings) else "base"
 
 
 def _completion_prompts(name: str, spec: Mapping[str, Any]) -> set[str] | None:

@@ -101,8 +101,9 @@ def _info(name: str, module: str, about: Mapping[str, Any], path: Path) -> Backe
     known = {"class", "style", "cli_setting", "example", "files", "languages"}
     unknown = sorted(set(about) - known)
     if unknown or "class" not in about:
-        raise GenderMTError(f"{path}: ABOUT[{name!r}] needs 'class' and knows only "
-                            f"{', '.join(sorted(known))} (not {', '.join(unknown)})")
+        raise GenderMTError(f"{path}: ABOUT[{name!r}] needs 'class' and may give "
+                            f"{', '.join(sorted(known))}"
+                            + (f" (not {', '.join(unknown)})" if unknown else ""))
     style = about.get("style", "llm")
     if style not in STYLES:
         raise GenderMTError(f"{path}: ABOUT[{name!r}]: style {style!r} is none of "
