@@ -199,3 +199,18 @@ def test_a_new_package_with_a_contract_is_found(tmp_path, monkeypatch):
         (pkg / "__pycache__").exists() and (pkg / "__pycache__").rmdir()
         pkg.rmdir()
         registry._registry.cache_clear()
+
+
+def test_packages_written_outside_the_project_import_the_contract_by_its_old_name():
+    from gendermt.benchmarks.contract import Benchmark, NodeRule, Scorecard, StoredFormat
+
+    old = importlib.import_module("gendermt.benchmarks.contract")
+    assert old is contract
+    assert (Benchmark, NodeRule, Scorecard, StoredFormat) == (
+        contract.Benchmark, contract.NodeRule, contract.Scorecard, contract.StoredFormat)
+
+
+def test_a_rule_file_is_found_in_its_package_wherever_that_is():
+    for bench in CONTRACTS:
+        assert not Path(bench.rules).is_absolute() and "/" not in bench.rules, bench.name
+        assert registry.rules_file(bench).parent == registry.package_dir(bench), bench.name
