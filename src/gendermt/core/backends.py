@@ -9,6 +9,7 @@ entry per backend the module implements::
         "copy-source": {
             "class": "CopySource",           # the class, in this module
             "style": "offline",              # llm | source | rewriter | offline (below)
+            "workload": "files",             # model | service | files (below)
             "cli_setting": None,             # the setting MODEL of BACKEND:MODEL fills
             "example": ("the source unchanged (the floor)",
                         "gendermt run --model copy-source: --benchmarks gambit"),
@@ -41,6 +42,11 @@ SEARCHED: list[tuple[str, Path]] = [
 #: that reads the prompt's instructions, an MT system that reads the source only, a rewriter of
 #: English text, or outputs given (stored files, a data column, the source).
 STYLES = ("llm", "source", "rewriter", "offline")
+#: What a job of the backend spends its memory and time on, which sizes its request on a
+#: cluster (gendermt.workflow.job_size): ``model`` loads weights (sized from the model; the
+#: default, so that a new backend is never under-sized), ``service`` waits on a remote API
+#: (little memory, long), ``files`` reads files or runs a small local program.
+WORKLOADS = ("model", "service", "files")
 _OPENING = "ABOUT = {"
 
 
@@ -55,6 +61,8 @@ class BackendInfo:
     cls: str
     #: One of :data:`STYLES`.
     style: str = "llm"
+    #: One of :data:`WORKLOADS`.
+    workload: str = "model"
     #: The setting the MODEL of ``gendermt run --model BACKEND:MODEL`` fills (None: it takes no
     #: model; the settings come as ``--option``).
     cli_setting: str | None = None
@@ -98,7 +106,7 @@ def read_about(path: Path) -> dict[str, dict[str, Any]]:
 
 
 def _info(name: str, module: str, about: Mapping[str, Any], path: Path) -> BackendInfo:
-    known = {"class", "style", "cli_setting", "example", "files", "languages"}
+    known = {"class", "style", "workload", "cli_setting", "example", "files", "languages"}
     unknown = sorted(set(about) - known)
     if unknown or "class" not in about:
         raise GenderMTError(f"{path}: ABOUT[{name!r}] needs 'class' and may give "
@@ -108,7 +116,12 @@ def _info(name: str, module: str, about: Mapping[str, Any], path: Path) -> Backe
     if style not in STYLES:
         raise GenderMTError(f"{path}: ABOUT[{name!r}]: style {style!r} is none of "
                             f"{', '.join(STYLES)}")
+    workload = about.get("workload", "model")
+    if workload not in WORKLOADS:
+        raise GenderMTError(f"{path}: ABOUT[{name!r}]: workload {workload!r} is none of "
+                            f"{', '.join(WORKLOADS)}")
     return BackendInfo(name=name, module=module, cls=about["class"], style=style,
+                       workload=workload,
                        cli_setting=about.get("cli_setting"),
                        example=tuple(about.get("example", ("", ""))),
                        files=dict(about.get("files", {})),

@@ -45,6 +45,7 @@ ABOUT = {
     "amazon-translate": {
         "class": "AmazonTranslate",
         "style": "source",
+        "workload": "service",
         "cli_setting": None,
         "example": ("Amazon Translate (credentials as boto3 finds them)",
                     "gendermt run --model amazon-translate: --option region=eu-west-1 "

@@ -45,6 +45,7 @@ ABOUT = {
     "apertium": {
         "class": "Apertium",
         "style": "source",
+        "workload": "files",
         "cli_setting": "modes",
         "example": ("Apertium, offline (MODEL: its chain of modes)",
                     "gendermt run --model apertium:eng-spa,es-fr --benchmarks fairtranslate"),
@@ -80,7 +81,6 @@ def package_versions() -> dict[str, str]:
 
 class Apertium(Backend):
     name: ClassVar[str] = "apertium"
-    workload: ClassVar[str] = "files"  # a local pipeline over dictionaries: seconds, MBs
     reads_data: ClassVar[bool] = False
     prompted: ClassVar[bool] = False
     default_batch_size: ClassVar[int] = 256

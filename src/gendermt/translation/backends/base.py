@@ -78,11 +78,6 @@ class Backend(ABC):
     #: Whether the backend reads the benchmark's data table (``self.data``); a job whose
     #: backend does not is given None and never imports pandas (about 0.45 s a job).
     reads_data: ClassVar[bool] = True
-    #: What a job of this backend spends its memory and time on, which sizes its request on
-    #: a cluster (gendermt.workflow.job_size): ``model`` loads weights (sized from the model;
-    #: the default, so that a new backend is never under-sized), ``service`` waits on a remote
-    #: API (little memory, long), ``files`` reads files or runs a small local program.
-    workload: ClassVar[str] = "model"
 
     @classmethod
     def load_data(cls, path: str | os.PathLike[str]) -> Any:

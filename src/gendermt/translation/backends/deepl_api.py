@@ -38,6 +38,7 @@ ABOUT = {
     "deepl": {
         "class": "DeepL",
         "style": "source",
+        "workload": "service",
         "cli_setting": "api_key_env",
         "example": ("DeepL (MODEL: the variable holding the key)",
                     "gendermt run --model deepl:DEEPL_AUTH_KEY --benchmarks mt-geneval"),

@@ -41,6 +41,7 @@ ABOUT = {
     "google-translate": {
         "class": "GoogleTranslate",
         "style": "source",
+        "workload": "service",
         "cli_setting": "api_key_env",
         "example": ("Google Cloud Translation (MODEL: the key's variable)",
                     "gendermt run --model google-translate:GOOGLE_API_KEY --benchmarks mt-geneval"),

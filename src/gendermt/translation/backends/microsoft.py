@@ -44,6 +44,7 @@ ABOUT = {
     "microsoft-translator": {
         "class": "MicrosoftTranslator",
         "style": "source",
+        "workload": "service",
         "cli_setting": "api_key_env",
         "example": ("Microsoft Translator (MODEL: the key's variable)",
                     "gendermt run --model microsoft-translator:AZURE_TRANSLATOR_KEY --option "

@@ -193,7 +193,6 @@ class MTService(Backend):
     """A commercial MT service (see the module's docstring for the interface)."""
 
     service: ClassVar[str] = ""
-    workload: ClassVar[str] = "service"
     api_version: ClassVar[str] = ""
     default_endpoint: ClassVar[str] = ""
     limits: ClassVar[Limits] = Limits(texts=50)

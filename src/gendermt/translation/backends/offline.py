@@ -19,6 +19,7 @@ ABOUT = {
     "reference-oracle": {
         "class": "ReferenceOracle",
         "style": "offline",
+        "workload": "files",
         "cli_setting": "reference",
         "example": ("a data column as the output (a reference point)",
                     "gendermt run --model reference-oracle:reference --name my-oracle "
@@ -27,6 +28,7 @@ ABOUT = {
     "copy-source": {
         "class": "CopySource",
         "style": "offline",
+        "workload": "files",
         "cli_setting": None,
         "example": ("the source unchanged (the floor)",
                     "gendermt run --model copy-source: --benchmarks gambit"),
@@ -49,7 +51,6 @@ class ReferenceOracle(Backend):
     """
 
     name: ClassVar[str] = "reference-oracle"
-    workload: ClassVar[str] = "files"
     cacheable: ClassVar[bool] = False
     default_kind: ClassVar[str] = "oracle"
     settings_keys: ClassVar[frozenset[str]] = frozenset({"reference"})
@@ -90,7 +91,6 @@ class CopySource(Backend):
     """Returns the source unchanged: the floor every real system should clear."""
 
     name: ClassVar[str] = "copy-source"
-    workload: ClassVar[str] = "files"
     cacheable: ClassVar[bool] = False
     default_kind: ClassVar[str] = "baseline"
     reads_data: ClassVar[bool] = False

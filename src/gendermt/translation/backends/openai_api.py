@@ -51,6 +51,7 @@ ABOUT = {
     "openai-compatible": {
         "class": "OpenAICompatible",
         "style": "llm",
+        "workload": "service",
         "cli_setting": "model",
         "example": ("a model behind an OpenAI-compatible server",
                     "gendermt run --model openai-compatible:gpt-4o-mini --option "
@@ -299,7 +300,6 @@ MAX_RETRY_BUDGET = 86400.0
 
 class OpenAICompatible(Backend):
     name: ClassVar[str] = "openai-compatible"
-    workload: ClassVar[str] = "service"
     reads_data: ClassVar[bool] = False
     default_batch_size: ClassVar[int] = 32
     settings_keys: ClassVar[frozenset[str]] = frozenset(

@@ -24,6 +24,7 @@ ABOUT = {
     "rule-rewriter": {
         "class": "RuleRewriter",
         "style": "rewriter",
+        "workload": "files",
         "cli_setting": None,
         "example": ("the project's English pronoun rewriter",
                     "gendermt run --model rule-rewriter: --benchmarks gate-x-e"),
@@ -46,7 +47,6 @@ class RuleRewriter(Backend):
     and the neutral one (GATE X-E, Appendix B.2). English only, pronouns only."""
 
     name: ClassVar[str] = "rule-rewriter"
-    workload: ClassVar[str] = "files"
     reads_data: ClassVar[bool] = False
     default_kind: ClassVar[str] = "baseline"
     default_batch_size: ClassVar[int] = 256

@@ -41,6 +41,7 @@ ABOUT = {
     "stored": {
         "class": "Stored",
         "style": "offline",
+        "workload": "files",
         "cli_setting": "path",
         "files": {"path": "stored outputs"},
         "example": ("outputs you already have, one file per prompt",
@@ -79,7 +80,6 @@ class Stored(Backend):
     """Returns the outputs stored in a file, one per item (see the module docstring)."""
 
     name: ClassVar[str] = "stored"
-    workload: ClassVar[str] = "files"
     default_batch_size: ClassVar[int] = 1024
     # (and the settings of the formats benchmarks provide: check_settings)
     settings_keys: ClassVar[frozenset[str]] = frozenset({"path", "format", "column"})
