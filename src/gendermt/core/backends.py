@@ -47,6 +47,8 @@ STYLES = ("llm", "source", "rewriter", "offline")
 #: default, so that a new backend is never under-sized), ``service`` waits on a remote API
 #: (little memory, long), ``files`` reads files or runs a small local program.
 WORKLOADS = ("model", "service", "files")
+#: What a setting of ``files`` names (gendermt.workflow.system_files checks each at start-up).
+FILE_KINDS = ("stored outputs", "model")
 _OPENING = "ABOUT = {"
 
 
@@ -75,16 +77,6 @@ class BackendInfo:
     #: Whether ``gendermt run`` asks its model's tokenizer for every benchmark's languages
     #: (a multilingual NMT model) before anything runs.
     languages: bool = False
-
-    @property
-    def implementation(self) -> str:
-        """``"module:Class"``."""
-        return f"{self.module}:{self.cls}"
-
-    @property
-    def rewrites(self) -> bool:
-        """Whether it only rewrites English text, never translates."""
-        return self.style == "rewriter"
 
 
 def read_about(path: Path) -> dict[str, dict[str, Any]]:
@@ -120,11 +112,15 @@ def _info(name: str, module: str, about: Mapping[str, Any], path: Path) -> Backe
     if workload not in WORKLOADS:
         raise GenderMTError(f"{path}: ABOUT[{name!r}]: workload {workload!r} is none of "
                             f"{', '.join(WORKLOADS)}")
+    files = dict(about.get("files", {}))
+    if not set(files.values()) <= set(FILE_KINDS):
+        raise GenderMTError(f"{path}: ABOUT[{name!r}]: files name {', '.join(FILE_KINDS)} "
+                            f"only, not {sorted(set(files.values()) - set(FILE_KINDS))}")
     return BackendInfo(name=name, module=module, cls=about["class"], style=style,
                        workload=workload,
                        cli_setting=about.get("cli_setting"),
                        example=tuple(about.get("example", ("", ""))),
-                       files=dict(about.get("files", {})),
+                       files=files,
                        languages=bool(about.get("languages", False)))
 
 
