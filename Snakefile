@@ -20,9 +20,9 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/translate.smk"
 include: "workflow/rules/score.smk"
 # the rule file of every benchmark the config configures (gendermt.core.registry: a
-# package with a contract.py), from its package wherever that is installed (named from here:
-# in a checkout, src/gendermt/benchmarks/<package>/rules.smk); a rule file reads its block
-# with benchmark_spec("<name>")
+# package with a contract.py), from its package wherever that is installed, named relative to
+# this file (in a checkout src/gendermt/benchmarks/<package>/rules.smk, the rules' own path);
+# a rule file reads its block with benchmark_spec("<name>")
 for _benchmark in registry.configured(BENCHMARK_CONFIG):
 
     include: os.path.relpath(registry.rules_file(_benchmark), workflow.basedir)
