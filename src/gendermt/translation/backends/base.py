@@ -78,6 +78,9 @@ class Backend(ABC):
     #: Whether the backend reads the benchmark's data table (``self.data``); a job whose
     #: backend does not is given None and never imports pandas (about 0.45 s a job).
     reads_data: ClassVar[bool] = True
+    #: Whether ``model`` may name a GGUF file (an input of its jobs: a changed file reruns
+    #: them; gendermt.translation.backends.gguf converts it for a causal LM).
+    reads_gguf: ClassVar[bool] = False
 
     @classmethod
     def load_data(cls, path: str | os.PathLike[str]) -> Any:

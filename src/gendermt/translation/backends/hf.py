@@ -150,9 +150,6 @@ class HFBackend(Backend):
     default_batch_size: ClassVar[int] = 16
     required_keys: ClassVar[frozenset[str]] = frozenset({"model"})
 
-    #: Whether ``model`` may name a GGUF file (converted by :mod:`.gguf` for causal LMs).
-    reads_gguf: ClassVar[bool] = False
-
     @classmethod
     def check_settings(cls, settings: dict[str, Any]) -> None:
         super().check_settings(settings)
