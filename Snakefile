@@ -22,11 +22,13 @@ report: "workflow/report/workflow.rst"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/translate.smk"
 include: "workflow/rules/score.smk"
-# the rule file of every benchmark the config configures (gendermt.benchmarks.registry: a
-# package with a contract.py); a rule file reads its block with benchmark_spec("<name>")
+# the rule file of every benchmark the config configures (gendermt.core.registry: a
+# package with a contract.py), from its package wherever that is installed, named relative to
+# this file (in a checkout src/gendermt/benchmarks/<package>/rules.smk, the rules' own path);
+# a rule file reads its block with benchmark_spec("<name>")
 for _benchmark in registry.configured(BENCHMARK_CONFIG):
 
-    include: _benchmark.rules
+    include: os.path.relpath(registry.rules_file(_benchmark), workflow.basedir)
 
 
 include: "workflow/rules/scorecard.smk"

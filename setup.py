@@ -2,11 +2,11 @@
 (Snakefile, workflow/, config/, envs/, profiles/, resources/) into the package as
 ``gendermt/_project/``, in the checkout's layout, so that an installed gendermt runs the
 workflow and finds its benchmarks without a checkout (gendermt.config.project finds them).
-Each benchmark's rule files, scripts and captions go there too, under src/gendermt/benchmarks/
-as in the checkout: the Snakefile includes them by that path, and their `conda:` env files
-(../../../../envs/) and scripts resolve from there as they do in a checkout (Snakemake reads
-an env file's content for every job's metadata, with or without conda). The checkout itself
-is not changed; an editable install uses the checkout's files."""
+Each benchmark's rule files, scripts and captions stay in its package (pyproject.toml's
+package-data): the Snakefile includes a rule file from its package wherever that is installed
+(gendermt.core.registry.rules_file), and a rule file names its `conda:` env by
+`env_file(name)`, the workflow's envs/. The checkout itself is not changed; an editable install
+uses the checkout's files."""
 
 import shutil
 from pathlib import Path
@@ -35,15 +35,6 @@ class BuildPyWithWorkflow(build_py):
                 shutil.copytree(source, dest / name, ignore=skip)
             else:
                 shutil.copy2(source, dest / name)
-        # the benchmarks' rule files with what they name relative to themselves
-        for rules in (HERE / "src" / "gendermt" / "benchmarks").glob("*/*.smk"):
-            folder = rules.parent
-            into = dest / folder.relative_to(HERE)
-            into.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(rules, into / rules.name)
-            for sub in ("scripts", "report"):
-                if (folder / sub).is_dir() and not (into / sub).exists():
-                    shutil.copytree(folder / sub, into / sub, ignore=skip)
 
 
 setup(cmdclass={"build_py": BuildPyWithWorkflow})

@@ -67,8 +67,9 @@ def main(argv: list[str] | None = None) -> int:  # noqa: C901 (one flat argument
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     from gendermt.benchmarks.fairtranslate.data import load
+    from gendermt.config.templates import load_templates
     from gendermt.translation.backends import Request, build_backend
-    from gendermt.translation.prompts import load_templates, render
+    from gendermt.translation.prompts import render
 
     data, _ = load(ROOT / "resources" / "fairtranslate" / "data" /
                    "train-00000-of-00001.parquet")

@@ -246,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         args.items, args.repeats = 200, 1
     import logging
 
-    from gendermt.report.progress import set_quiet
+    from gendermt.data.progress import set_quiet
 
     logging.basicConfig(level=logging.WARNING)
     set_quiet(True)

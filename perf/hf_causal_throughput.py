@@ -45,8 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     from gendermt.benchmarks.fairtranslate.data import load
+    from gendermt.config.templates import load_templates
     from gendermt.translation.backends import Request, build_backend
-    from gendermt.translation.prompts import load_templates, render
+    from gendermt.translation.prompts import render
     from tests.tiny_models import build_causal
 
     torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", torch.get_num_threads())))

@@ -79,7 +79,7 @@ def total_jobs(text: str) -> int:
 
 def synthetic_study(n_systems: int) -> dict:
     """Every benchmark of the default × n offline systems × all its prompts."""
-    from gendermt.translation.prompts import load_templates
+    from gendermt.config.templates import load_templates
 
     default = yaml.safe_load((ROOT / "config/config.yaml").read_text(encoding="utf-8"))
     refs = ["ref_male", "ref_female", "ref_inclusive"]

@@ -155,8 +155,8 @@ def default_run(tmp_path_factory):
 @pytest.fixture(scope="session")
 def config_schema(tmp_path_factory) -> str:
     """The workflow's config schema as the Snakefile validates with it: the base schema with
-    every benchmark's fragment (gendermt.benchmarks.registry), as a file."""
-    from gendermt.benchmarks import registry
+    every benchmark's fragment (gendermt.core.registry), as a file."""
+    from gendermt.core import registry
 
     return str(registry.write_config_schema(ROOT / "workflow/schemas/config.schema.yaml",
                                             tmp_path_factory.mktemp("schema") / "config.yaml"))

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from gendermt.benchmarks import registry
+from gendermt.core import registry
 
 from .conftest import ROOT
 
@@ -135,7 +135,7 @@ def covering(configured: set[str]) -> list[str]:
     ``configured`` (the first study of each, by name; skipped when it cannot run here). The
     plans are for the rules: a benchmark whose rule file is already planned (every declared
     benchmark shares gendermt.benchmarks.declared's) needs no study config of its own."""
-    rules = {b.name: b.rules for b in registry.benchmarks()}
+    rules = {b.name: registry.rules_file(b) for b in registry.benchmarks()}
     planned = {rules[name] for name in configured if name in rules}
     found: list[str] = []
     for name in registry.names():

@@ -63,7 +63,7 @@ def key_pattern(pattern: str) -> re.Pattern[str]:
 
 def _registry():
     sys.path.insert(0, str(ROOT / "src"))
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
     return registry
 
 
@@ -92,7 +92,7 @@ def default_systems(spec: dict) -> list[str]:
 def _missing(kind: str, names: list[str]) -> None:
     if names:
         raise SystemExit(f"tools/gen_docs.py: no {kind} for {', '.join(names)} "
-                         "(gendermt.benchmarks.contract)")
+                         "(gendermt.core.contract)")
 
 
 def row_of(b) -> tuple[str, str, str]:

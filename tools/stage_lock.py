@@ -52,7 +52,7 @@ def used_stages() -> set[str]:
     """Every stage a rule's ``code`` param can name: the stages named in the rule files and
     the code the workflow runs, the backends' modules and what they load by name, the
     benchmarks' explorers, scorecard readers and normalisers, the translation runner."""
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
     from gendermt.scorecard.figures import reader_modules
     from gendermt.scoring.normalization import normalizers
     from gendermt.translation.backends import BACKENDS, system_modules

@@ -10,9 +10,10 @@ import os
 import numpy as np
 import pytest
 
-from gendermt.config.errors import GenderMTError, MissingResourceError
+from gendermt.core.backends import check_system
+from gendermt.core.errors import GenderMTError, MissingResourceError
 from gendermt.data.io import read_jsonl, write_jsonl
-from gendermt.translation.backends import Request, build_backend, check_system, gguf
+from gendermt.translation.backends import Request, build_backend, gguf
 from gendermt.translation.backends.hf import cut_at_stop
 from gendermt.translation.runner import translate_file
 
@@ -220,7 +221,8 @@ def test_gemma_base_translates_few_shot_and_stops_at_the_line_end():
         gguf.locate(GEMMA)
     except MissingResourceError as exc:
         pytest.skip(str(exc))
-    from gendermt.translation.prompts import load_templates, render
+    from gendermt.config.templates import load_templates
+    from gendermt.translation.prompts import render
 
     template = load_templates(
         "src/gendermt/benchmarks/fairtranslate/prompts/translate.yaml")["fewshot"]

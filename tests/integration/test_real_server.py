@@ -41,7 +41,7 @@ def _missing() -> str | None:
             return f"{module} is not installed (pip install 'gendermt[serve]')"
     if not (Path(sys.executable).parent / "transformers").exists():
         return "no `transformers` command beside this Python"
-    from gendermt.config.errors import MissingResourceError
+    from gendermt.core.errors import MissingResourceError
     from gendermt.translation.backends.gguf import locate
 
     try:
@@ -169,7 +169,8 @@ def _job(tmp: Path, settings: dict) -> list[str]:
 
 def test_fairtranslate_baseline_through_transformers_serve_killed_and_resumed(
         server, tmp_path, sample_data):
-    from gendermt.translation.prompts import load_templates, render
+    from gendermt.config.templates import load_templates
+    from gendermt.translation.prompts import render
 
     rows = sample_data.drop_duplicates("source").head(ITEMS)
     rows.to_parquet(tmp_path / "data.parquet")

@@ -6,11 +6,11 @@ import copy
 
 import pytest
 
-from gendermt.benchmarks import registry
 from gendermt.config import add_systems
 from gendermt.config.checks import check_schema
-from gendermt.config.errors import GenderMTError
 from gendermt.config.files import read_config
+from gendermt.core import registry
+from gendermt.core.errors import GenderMTError
 
 from ..conftest import ROOT
 

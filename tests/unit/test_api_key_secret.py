@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gendermt.benchmarks import registry
 from gendermt.config.checks import check_config, check_schema
-from gendermt.config.errors import GenderMTError
+from gendermt.core import registry
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends import build_backend, unset_api_keys
 
 ROOT = Path(__file__).resolve().parents[2]

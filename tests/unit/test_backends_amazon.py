@@ -12,8 +12,9 @@ import pytest
 
 pytest.importorskip("boto3", reason="the `amazon` extra is not installed")
 
-from gendermt.config.errors import GenderMTError  # noqa: E402
-from gendermt.translation.backends import build_backend, check_system, unset_api_keys  # noqa: E402
+from gendermt.core.backends import check_system  # noqa: E402
+from gendermt.core.errors import GenderMTError  # noqa: E402
+from gendermt.translation.backends import build_backend, unset_api_keys  # noqa: E402
 from gendermt.translation.backends import mt_service as ms  # noqa: E402
 from gendermt.translation.backends.base import ItemFailed, Request  # noqa: E402
 from gendermt.translation.backends.mt_service import QuotaExceeded, ServiceError  # noqa: E402

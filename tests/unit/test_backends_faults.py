@@ -379,8 +379,8 @@ def test_the_cache_never_stores_blank_outputs_and_forgets_on_demand(tmp_path):
 def test_the_retry_time_of_an_item_is_bounded(stage):
     """Issue 31 item 10: however many retries and however long the backoff, an item gives up
     within its retry_budget, naming it; the budget has a ceiling."""
-    from gendermt.config.errors import GenderMTError
-    from gendermt.translation.backends import check_system
+    from gendermt.core.backends import check_system
+    from gendermt.core.errors import GenderMTError
 
     with FaultServer(always="500") as server:
         t0 = time.monotonic()

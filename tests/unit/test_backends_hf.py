@@ -6,9 +6,10 @@ import time
 
 import pytest
 
-from gendermt.config.errors import GenderMTError, MissingResourceError
+from gendermt.core.backends import check_system
+from gendermt.core.errors import GenderMTError, MissingResourceError
 from gendermt.data.io import logging_to, read_jsonl, write_jsonl
-from gendermt.translation.backends import Request, build_backend, check_system, system_gpus
+from gendermt.translation.backends import Request, build_backend, system_gpus
 from gendermt.translation.runner import translate_file
 
 from .. import tiny_models

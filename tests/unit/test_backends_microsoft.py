@@ -12,8 +12,9 @@ import pytest
 
 pytest.importorskip("azure.ai.translation.text", reason="the `microsoft` extra is not installed")
 
-from gendermt.config.errors import GenderMTError  # noqa: E402
-from gendermt.translation.backends import build_backend, check_system  # noqa: E402
+from gendermt.core.backends import check_system  # noqa: E402
+from gendermt.core.errors import GenderMTError  # noqa: E402
+from gendermt.translation.backends import build_backend  # noqa: E402
 from gendermt.translation.backends import mt_service as ms  # noqa: E402
 from gendermt.translation.backends.base import Request  # noqa: E402
 from gendermt.translation.backends.mt_service import QuotaExceeded, ServiceError  # noqa: E402

@@ -6,9 +6,9 @@ import multiprocessing
 
 import pytest
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.backends import check_system
+from gendermt.core.errors import GenderMTError
 from gendermt.data.io import logging_to, read_jsonl, write_jsonl
-from gendermt.translation.backends import check_system
 from gendermt.translation.cache import RequestCache
 from gendermt.translation.runner import translate_file
 

@@ -5,8 +5,9 @@ import importlib.util
 
 import pytest
 
-from gendermt.config.errors import GenderMTError, MissingResourceError
-from gendermt.translation.backends import build_backend, check_system, system_gpus
+from gendermt.core.backends import check_system
+from gendermt.core.errors import GenderMTError, MissingResourceError
+from gendermt.translation.backends import build_backend, system_gpus
 
 
 def test_settings_are_those_of_hf_causal_plus_tensor_parallelism():

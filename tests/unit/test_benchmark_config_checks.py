@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from gendermt.config.checks import check_config
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 from ..conftest import ROOT
 

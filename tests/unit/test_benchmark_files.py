@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from gendermt.config.benchmark_files import ENV, file_of
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 from ..conftest import ROOT
 
@@ -59,15 +59,15 @@ def test_one_line_naming_the_key(tmp_path, monkeypatch, given, words):
 INCLUDE = """
 import json, sys
 from gendermt.config.benchmark_files import include
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 try:
     include({"benchmarks": {"mine": {"file": sys.argv[1], "prompts": ["plain"]}}})
 except GenderMTError as exc:
     print(json.dumps({"error": str(exc)}))
     raise SystemExit(0)
-from gendermt.benchmarks import registry
+from gendermt.core import registry
 from gendermt.benchmarks.declared.config import spec_of
-from gendermt.config.run_record import read_files
+from gendermt.workflow.run_record import read_files
 print(json.dumps({"package": registry.get("mine").package,
                   "languages": spec_of("mine")["languages"],
                   "files": [[s.key, s.path] for s in read_files(

@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data.io import read_jsonl, write_jsonl
 from gendermt.scoring.score_store import ScoreStore, score_through_store
 from gendermt.translation.cache import check_file

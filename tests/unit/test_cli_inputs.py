@@ -140,7 +140,7 @@ def test_dash_reads_the_hypotheses_from_stdin(tmp_path, capsys, monkeypatch):
 
 def test_winomt_data_files_non_utf8_and_line_separators(tmp_path):
     from gendermt.benchmarks.winomt.data import read_rows
-    from gendermt.config.errors import DatasetError
+    from gendermt.core.errors import DatasetError
 
     path = tmp_path / "en.txt"
     path.write_bytes("male\t1\tThe doctor\u2028 ate .\tdoctor\n".encode())
@@ -224,11 +224,11 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal(capsys):
 
 
 def test_progress_logs_rate_and_eta_lines_and_quiet_silences_it(caplog, monkeypatch):
-    from gendermt.report import progress
+    from gendermt.data import progress
 
     ticks = iter(range(0, 10000, 20))  # twenty seconds per reading of the clock
     monkeypatch.setattr(progress.time, "monotonic", lambda: float(next(ticks)))
-    with caplog.at_level("INFO", logger="gendermt.report.progress"), \
+    with caplog.at_level("INFO", logger="gendermt.data.progress"), \
             progress.Progress(40, "translate fairtranslate/baseline", every=10) as bar:
         for _ in range(40):
             bar.update()
@@ -241,7 +241,7 @@ def test_progress_logs_rate_and_eta_lines_and_quiet_silences_it(caplog, monkeypa
     caplog.clear()
     progress.set_quiet(True)
     try:
-        with caplog.at_level("INFO", logger="gendermt.report.progress"), \
+        with caplog.at_level("INFO", logger="gendermt.data.progress"), \
                 progress.Progress(40, "x", every=10) as bar:
             bar.update(40)
         assert caplog.records == []
@@ -250,7 +250,7 @@ def test_progress_logs_rate_and_eta_lines_and_quiet_silences_it(caplog, monkeypa
     assert progress.duration(3725) == "1h02m" and progress.duration(393) == "6m33s"
     # a loop faster than MIN_INTERVAL logs its last line only
     monkeypatch.setattr(progress.time, "monotonic", lambda: 0.0)
-    with caplog.at_level("INFO", logger="gendermt.report.progress"), \
+    with caplog.at_level("INFO", logger="gendermt.data.progress"), \
             progress.Progress(40, "fast", every=10) as bar:
         for _ in range(40):
             bar.update()

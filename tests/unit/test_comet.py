@@ -11,7 +11,7 @@ import types
 import pandas as pd
 import pytest
 
-from gendermt.config.errors import MissingResourceError
+from gendermt.core.errors import MissingResourceError
 from gendermt.data.io import write_jsonl
 from gendermt.scoring import comet
 

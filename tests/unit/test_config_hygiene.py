@@ -15,7 +15,7 @@ import sys
 import pytest
 import yaml
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 from ..conftest import ROOT
 
@@ -97,7 +97,7 @@ def test_make_runs_the_check_before_snakemake():
 
 
 def test_a_missing_model_folder_gets_model_folder_advice(tmp_path):
-    from gendermt.config.system_files import check_system_files
+    from gendermt.workflow.system_files import check_system_files
 
     config = {"systems": {"mine": {"backend": "hf-seq2seq", "model": "./models/nope"}},
               "benchmarks": {}}
@@ -110,8 +110,8 @@ def test_a_missing_model_folder_gets_model_folder_advice(tmp_path):
 
 
 def test_a_very_long_system_name_is_one_line_with_the_limit():
-    from gendermt.benchmarks import registry
     from gendermt.config.checks import check_schema
+    from gendermt.core import registry
 
     config = yaml.safe_load((ROOT / "config/config.yaml").read_text(encoding="utf-8"))
     schema = registry.config_schema(ROOT / "workflow/schemas/config.schema.yaml")

@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from gendermt.benchmarks import registry
 from gendermt.config.checks import check_schema
-from gendermt.config.errors import GenderMTError
+from gendermt.core import registry
+from gendermt.core.errors import GenderMTError
 from gendermt.data.io import write_table
 
 ROOT = Path(__file__).resolve().parents[2]

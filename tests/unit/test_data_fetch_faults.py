@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gendermt.benchmarks import registry
 from gendermt.config.checks import check_schema
-from gendermt.config.errors import GenderMTError
+from gendermt.core import registry
+from gendermt.core.errors import GenderMTError
 from gendermt.data import datasets
 from gendermt.data.sources import Hasher
 

@@ -19,7 +19,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data import datasets, reads
 from gendermt.data.sources import Hasher, identity
 

@@ -103,7 +103,7 @@ def anchors(text: str) -> set[str]:
 
 
 def benchmark_names() -> list[str]:
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
 
     packages = [p.name for p in (ROOT / "src" / "gendermt" / "benchmarks").iterdir()
                 if (p / "__init__.py").is_file()]

@@ -60,18 +60,22 @@ def test_comet_env_keeps_what_comet_needs():
 
 
 def test_every_rule_names_an_existing_env():
-    # the shared rule files and the benchmarks' own, beside their packages; a conda: path is
-    # relative to its rule file
+    # the shared rule files and the benchmarks' own, beside their packages; a shared rule
+    # file's conda: path is relative to it, a benchmark's names the env by env_file("<name>")
+    # (common.smk: the workflow's envs/, wherever the package is installed)
     rules = [*sorted((ROOT / "workflow" / "rules").glob("*.smk")),
              *sorted((ROOT / "src" / "gendermt" / "benchmarks").rglob("*.smk"))]
     assert len(rules) > 7
     for path in rules:
         text = path.read_text()
-        named = re.findall(r'conda:\s*\n\s*"([^"]+)"', text)
+        named = [(path.parent / rel).resolve()
+                 for rel in re.findall(r'conda:\s*\n\s*"([^"]+)"', text)]
+        named += [ROOT / "envs" / name
+                  for name in re.findall(r'conda:\s*\n\s*env_file\("([^"]+)"\)', text)]
         n_rules = len(re.findall(r"^\s*rule( \w+)?:", text, flags=re.M))  # named or not
         assert len(named) == n_rules, f"{path}: every rule names its conda env"
-        for rel in named:
-            assert (path.parent / rel).resolve().is_file(), f"{path}: {rel}"
+        for env in named:
+            assert env.is_file(), f"{path}: {env}"
 
 
 def test_the_shared_stack_agrees_across_env_files():

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.report.explorer import Explorer, Item, Output, encode, pack, unpack
 from gendermt.report.explorer_page import page
 

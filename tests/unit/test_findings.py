@@ -579,7 +579,7 @@ def test_facts_come_from_the_run_and_every_fact_gives_the_public_text(tmp_path):
 def test_the_page_names_no_benchmark_its_parts_come_from_the_contracts():
     # the page's order and labels, and what each benchmark says, are its package's
     # (contract: scorecard.findings), none of it in gendermt.report.findings
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
     from gendermt.report import findings
 
     assert list(findings.labels()) == ["fairtranslate", "winomt", "mt-geneval", "gate-x-e",

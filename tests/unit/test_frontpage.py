@@ -38,7 +38,7 @@ def test_the_front_page_shows_the_headline_and_labels_kinds():
 
 
 def test_the_run_summary_says_each_systems_kind():
-    from gendermt.config.run_record import _systems_used
+    from gendermt.workflow.run_record import _systems_used
 
     config = {"benchmarks": {"winomt": {"systems": ["mt", "ref", "copy"]}},
               "systems": {"mt": {"backend": "stored", "path": "x"},

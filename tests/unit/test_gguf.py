@@ -7,8 +7,9 @@ import os
 
 import pytest
 
-from gendermt.config.errors import GenderMTError, MissingResourceError
-from gendermt.translation.backends import build_backend, check_system, gguf
+from gendermt.core.backends import check_system
+from gendermt.core.errors import GenderMTError, MissingResourceError
+from gendermt.translation.backends import build_backend, gguf
 
 from .. import tiny_models
 

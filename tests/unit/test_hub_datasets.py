@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data import datasets, locks
 from gendermt.data.sources import Hasher
 
@@ -430,7 +430,7 @@ def test_fairtranslate_at_the_users_revision_is_fetched_and_locked(tmp_path):
 
 def test_the_run_summary_and_the_start_up_line_say_the_hashes_were_taken_on_first_use(
         tmp_path, monkeypatch, capsys):
-    from gendermt.config.run_record import summary
+    from gendermt.workflow.run_record import summary
     from gendermt.workflow.startup import checked_data
 
     monkeypatch.chdir(tmp_path)  # results/<run>/ under the working directory, as a run's

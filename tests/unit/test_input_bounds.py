@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data import textfiles
 
 from ..conftest import ROOT

@@ -12,7 +12,8 @@ import types
 import numpy as np
 import pytest
 
-from gendermt.translation.backends import BACKENDS, gguf
+from gendermt.core import backends
+from gendermt.translation.backends import gguf
 from gendermt.workflow import job_size
 from gendermt.workflow.job_size import (
     FILES,
@@ -48,7 +49,7 @@ def header_only_safetensors(path, tensors: dict[str, tuple[str, list[int]]]) -> 
 
 
 def test_every_backend_says_what_its_jobs_spend():
-    workloads = {name: BACKENDS[name].workload for name in BACKENDS}
+    workloads = {name: about.workload for name, about in backends.declared().items()}
     assert {n for n, w in workloads.items() if w == "files"} == FILE_READERS
     assert {n for n, w in workloads.items() if w == "service"} == SERVICES
     assert {n for n, w in workloads.items() if w == "model"} == MODELS

@@ -5,18 +5,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gendermt.benchmarks import registry
+from gendermt.core import registry
 
 from ..conftest import ROOT
 
 PACKAGE = ROOT / "src" / "gendermt"
 
 
-def test_the_package_has_at_most_ten_top_level_modules():
+def test_the_package_has_at_most_eleven_top_level_modules():
+    # ten stages, and the foundation under them (gendermt.core, issue 64)
     found = sorted(p.name for p in PACKAGE.iterdir()
                    if p.name not in ("__init__.py", "__main__.py", "__pycache__")
                    and (p.suffix == ".py" or (p / "__init__.py").is_file()))
-    assert len(found) <= 10, found
+    assert len(found) <= 11, found
     # each a package whose docstring says what it holds (docs/layout.md shows them)
     for name in found:
         init = PACKAGE / name / "__init__.py"
@@ -26,7 +27,7 @@ def test_the_package_has_at_most_ten_top_level_modules():
 def test_each_benchmarks_rule_file_scripts_and_captions_live_in_its_folder():
     for benchmark in registry.benchmarks():
         folder = registry.package_dir(benchmark)
-        rules = ROOT / benchmark.rules
+        rules = registry.rules_file(benchmark)
         assert rules.is_file() and folder in rules.resolve().parents, benchmark.name
     # what is left in workflow/: the shared stages only
     shared = [p.stem for p in (ROOT / "workflow" / "scripts").glob("*.py")]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from gendermt.benchmarks import registry
+from gendermt.core import registry
 
 from ..conftest import ROOT
 
@@ -57,7 +57,7 @@ def test_a_benchmarks_node_rules_are_its_own_and_sized_by_its_rules():
     """A contract's node rule is a rule of its own rule file that gives the contract's
     resources (`resources: **node_resources("<rule>")`), so no profile entry is needed."""
     for bench in registry.benchmarks():
-        text = (ROOT / bench.rules).read_text(encoding="utf-8")
+        text = registry.rules_file(bench).read_text(encoding="utf-8")
         for rule in bench.node_rules:
             body = re.search(rf"^rule {rule}:\n((?:[ \t]+.*\n|\n)*)", text, flags=re.M)
             assert body, f"{bench.name}: node rule {rule} is not in {bench.rules}"

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.scoring import metrics, nltk_bleu
 from gendermt.scoring.sacrebleu_metrics import bleu_tokenizer, with_tokenizer
 from gendermt.scoring.score import score_frame

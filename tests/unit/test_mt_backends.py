@@ -156,8 +156,8 @@ def test_google_storm_and_key_in_url_redacted(keys):
 
 
 def test_settings_checked():
-    from gendermt.config.errors import GenderMTError
-    from gendermt.translation.backends import check_system
+    from gendermt.core.backends import check_system
+    from gendermt.core.errors import GenderMTError
 
     for bad, why in (({"backend": "deepl"}, "needs"),
                      ({"backend": "deepl", "api_key_env": "K", "formality": "polite"},

@@ -16,7 +16,7 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends import BACKENDS, unset_api_keys
 from gendermt.translation.backends import mt_service as ms
 from gendermt.translation.backends.base import Request

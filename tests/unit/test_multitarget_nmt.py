@@ -8,8 +8,9 @@ their own tokenizer classes."""
 import pandas as pd
 import pytest
 
-from gendermt.config.errors import GenderMTError
-from gendermt.translation.backends import Request, build_backend, check_system
+from gendermt.core.backends import check_system
+from gendermt.core.errors import GenderMTError
+from gendermt.translation.backends import Request, build_backend
 
 from .. import tiny_models
 

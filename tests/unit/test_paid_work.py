@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.paid_work import estimated_sources, service_jobs, write
 from gendermt.workflow.runs import Runs
 

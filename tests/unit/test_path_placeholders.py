@@ -4,9 +4,9 @@ refused in one line naming it and the allowed ones, never evaluated."""
 
 import pytest
 
-from gendermt.config.errors import GenderMTError
 from gendermt.config.placeholders import fill
-from gendermt.translation.backends import check_system
+from gendermt.core.backends import check_system
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends.stored import resolve_path
 
 BAD = ["out/{prompt.__class__}.txt", "out/{0}.txt", "out/{prompt[0]}.txt",

@@ -2,9 +2,10 @@ import json
 
 import pytest
 
-from gendermt.config.errors import GenderMTError
+from gendermt.config.templates import load_templates
+from gendermt.core.errors import GenderMTError
 from gendermt.data.io import read_jsonl
-from gendermt.translation.prompts import build_inputs, load_templates, render
+from gendermt.translation.prompts import build_inputs, render
 
 from ..conftest import ROOT
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gendermt.benchmarks import contract, registry
-from gendermt.config.errors import GenderMTError
+from gendermt.core import contract, registry
+from gendermt.core.errors import GenderMTError
 
 from ..conftest import ROOT
 
@@ -37,7 +37,7 @@ def test_every_benchmark_package_with_a_contract_is_registered():
 
 @pytest.mark.parametrize("bench", CONTRACTS, ids=IDS)
 def test_what_a_contract_names_exists(bench):  # noqa: C901 (one assert per contract field)
-    assert (ROOT / bench.rules).is_file()
+    assert registry.rules_file(bench).is_file()
     fragment = registry.schema_fragment(bench)
     assert fragment["type"] == "object" and fragment["additionalProperties"] is False
     if bench.cli:
@@ -96,7 +96,7 @@ def test_contract_modules_import_nothing_of_their_benchmark():
     for path in (ROOT / "src/gendermt/benchmarks").glob("*/contract.py"):
         imported = {n.module for n in ast.walk(ast.parse(path.read_text()))
                     if isinstance(n, ast.ImportFrom)}
-        assert imported <= {"gendermt.benchmarks.contract"}, path
+        assert imported <= {"gendermt.core.contract"}, path
 
 
 def test_the_schema_is_the_base_with_every_fragment():
@@ -112,13 +112,11 @@ def test_an_unknown_benchmark_is_named():
         registry.get("nope")
 
 
-
-
 def shared_files() -> list[Path]:
     """Every file that is no benchmark's own: the Snakefile, the rule files no contract
     names, and every module of the package outside the benchmark packages (the backends, the
     scorecard, scoring, the CLI, ...), the registry and the contract among them."""
-    own_rules = {ROOT / b.rules for b in CONTRACTS}
+    own_rules = {registry.rules_file(b) for b in CONTRACTS}
     rules = [p for p in sorted((ROOT / "workflow/rules").glob("*.smk")) if p not in own_rules]
     package = ROOT / "src/gendermt"
     modules = [p for p in sorted(package.rglob("*.py"))
@@ -156,7 +154,7 @@ def test_the_shared_files_name_no_benchmark():
     assert {"Snakefile", "workflow/rules/common.smk", "workflow/rules/translate.smk",
             "src/gendermt/cli/__init__.py", "src/gendermt/translation/backends/stored.py",
             "src/gendermt/scoring/normalization.py", "src/gendermt/scorecard/build.py",
-            "src/gendermt/benchmarks/registry.py", "src/gendermt/report/findings.py"} <= checked
+            "src/gendermt/core/registry.py", "src/gendermt/report/findings.py"} <= checked
     assert not any("/benchmarks/winomt/" in p for p in checked)
     for path in files:
         found = named_benchmarks(code_of(path))
@@ -179,7 +177,7 @@ def test_a_new_package_with_a_contract_is_found(tmp_path, monkeypatch):
     try:
         (pkg / "__init__.py").write_text("")
         (pkg / "contract.py").write_text(
-            "from gendermt.benchmarks.contract import Benchmark\n"
+            "from gendermt.core.contract import Benchmark\n"
             "CONTRACTS = (Benchmark(name='probe', label='Probe', order=999, "
             "package='gendermt.benchmarks.zz_registry_probe', rules='workflow/rules/x.smk'),)\n")
         registry._registry.cache_clear()
@@ -193,3 +191,18 @@ def test_a_new_package_with_a_contract_is_found(tmp_path, monkeypatch):
         (pkg / "__pycache__").exists() and (pkg / "__pycache__").rmdir()
         pkg.rmdir()
         registry._registry.cache_clear()
+
+
+def test_packages_written_outside_the_project_import_the_contract_by_its_old_name():
+    from gendermt.benchmarks.contract import Benchmark, NodeRule, Scorecard, StoredFormat
+
+    old = importlib.import_module("gendermt.benchmarks.contract")
+    assert old is contract
+    assert (Benchmark, NodeRule, Scorecard, StoredFormat) == (
+        contract.Benchmark, contract.NodeRule, contract.Scorecard, contract.StoredFormat)
+
+
+def test_a_rule_file_is_found_in_its_package_wherever_that_is():
+    for bench in CONTRACTS:
+        assert not Path(bench.rules).is_absolute() and "/" not in bench.rules, bench.name
+        assert registry.rules_file(bench).parent == registry.package_dir(bench), bench.name

@@ -17,7 +17,7 @@ import pytest
 from gendermt.analysis import resample as R
 from gendermt.analysis.intervals import Group, Spec, interval_frames, ratio
 from gendermt.analysis.stats import bootstrap_mean_ci, holm
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 
 def mean_of(n):

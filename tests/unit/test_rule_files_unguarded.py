@@ -1,5 +1,5 @@
 """A benchmark's rule file guards nothing by its own block (issue 64): the Snakefile includes
-it only when the config has the block (gendermt.benchmarks.registry.configured), so its
+it only when the config has the block (gendermt.core.registry.configured), so its
 `<NAME> = benchmark_spec("<name>")` is always that block, and `if <NAME>:` or
 `... if <NAME> else []` is dead code that the packaged benchmarks, the examples a newcomer
 copies, must not teach (docs/developing.md: "nothing in it needs a guard")."""
@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from gendermt.benchmarks import registry
+from gendermt.core import registry
 
 from ..conftest import ROOT
 

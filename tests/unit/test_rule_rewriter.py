@@ -8,8 +8,9 @@ import pytest
 
 from gendermt.benchmarks.gate_x_e.parse import parse_answer
 from gendermt.benchmarks.gate_x_e.pronoun_only import load_pairs, measure
-from gendermt.config.errors import DatasetError, GenderMTError
-from gendermt.translation.backends import BACKENDS, Request, build_backend, check_system
+from gendermt.core.backends import check_system
+from gendermt.core.errors import DatasetError, GenderMTError
+from gendermt.translation.backends import BACKENDS, Request, build_backend
 from gendermt.translation.rewriting.english_pronouns import (
     gendered_rewrite,
     neutral_rewrite,

@@ -11,8 +11,10 @@ import pytest
 from gendermt import cli
 from gendermt.cli import run as run_cli
 from gendermt.config import languages, own_system, project
-from gendermt.config.errors import GenderMTError
-from gendermt.translation.backends import BACKEND_CLASSES
+from gendermt.core import backends
+from gendermt.core.errors import GenderMTError
+from gendermt.translation.backends import nmt_languages
+from gendermt.translation.backends.nmt_languages import check_benchmarks
 
 from ..conftest import ROOT
 
@@ -28,18 +30,19 @@ class M2MTokenizer:
 
 
 def test_help_shows_an_example_for_every_backend_of_the_registry(capsys):
-    assert set(run_cli.EXAMPLES) == set(BACKEND_CLASSES)
     with pytest.raises(SystemExit):
         cli.main(["run", "--help"])
     shown = capsys.readouterr().out
-    for backend in BACKEND_CLASSES:
+    for backend, about in backends.declared().items():
+        assert about.example[1], f"{backend} declares no example (its module's ABOUT)"
         assert f"gendermt run --model {backend}:" in shown, backend
 
 
 def test_every_example_parses_into_settings_its_backend_accepts():
-    from gendermt.translation.backends import check_system
+    from gendermt.core.backends import check_system
 
-    for backend, (_, command) in run_cli.EXAMPLES.items():
+    for backend, about in backends.declared().items():
+        command = about.example[1]
         args = cli.build_parser().parse_args(command.split()[1:])
         settings = own_system.parse_model(args.model, args.option)
         assert settings["backend"] == backend
@@ -81,7 +84,7 @@ def test_a_language_the_nmt_model_lacks_is_refused_naming_benchmark_and_language
     with pytest.raises(GenderMTError) as err:
         own_system.own_run("default", {"backend": "hf-seq2seq", "model": "org/m2m"}, None,
                            "fairtranslate,mt-geneval",
-                           lambda s, st, b: languages.check(s, st, b, lambda _: M2MTokenizer()))
+                           lambda s, st, b: check_benchmarks(s, st, b, lambda _: M2MTokenizer()))
     message = str(err.value)
     assert "\n" not in message
     assert "m2m cannot run mt-geneval (target language 'de')" in message
@@ -89,12 +92,12 @@ def test_a_language_the_nmt_model_lacks_is_refused_naming_benchmark_and_language
     # mapped by the system's lang_codes, or left out: accepted
     own_system.own_run("default", {"backend": "hf-seq2seq", "model": "org/m2m"}, None,
                        "fairtranslate,conga",
-                       lambda s, st, b: languages.check(s, st, b, lambda _: M2MTokenizer()))
+                       lambda s, st, b: check_benchmarks(s, st, b, lambda _: M2MTokenizer()))
 
 
 def test_the_command_refuses_before_snakemake_starts(monkeypatch, tmp_path, capsys):
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(languages, "_tokenizer", lambda settings: M2MTokenizer())
+    monkeypatch.setattr(nmt_languages, "_tokenizer", lambda settings: M2MTokenizer())
 
     def no_snakemake(*args, **kwargs):
         raise AssertionError("Snakemake started")
@@ -183,8 +186,8 @@ def test_the_rewriting_benchmarks_are_those_the_default_gives_its_rewriters():
     rewriting oracle and keep-original) and no translation benchmark."""
     import yaml
 
-    from gendermt.benchmarks import registry
     from gendermt.config.own_system import rewrites
+    from gendermt.core import registry
 
     default = yaml.safe_load((ROOT / "config" / "config.yaml").read_text(encoding="utf-8"))
     found = {}

@@ -15,7 +15,7 @@ from gendermt.analysis.tables import collect_scores
 from gendermt.benchmarks.fairtranslate.inclusive_tables import read_translations
 from gendermt.benchmarks.gate_x_e.tables import answer_table
 from gendermt.benchmarks.neogate.flores_tables import quality_table
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data.io import write_jsonl
 
 

@@ -8,7 +8,7 @@ import re
 import pandas as pd
 import pytest
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.scorecard.build import build, floors_by_benchmark, to_records
 from gendermt.scorecard.page import frame_and_styles, scorecard_table
 from gendermt.scorecard.write import markdown

@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data.io import write_jsonl
 from gendermt.scoring.sacrebleu_metrics import corpus_score, sentence_scores
 from gendermt.scoring.score import score_file

@@ -7,9 +7,10 @@ import os
 import pytest
 import yaml
 
-from gendermt.config.errors import GenderMTError
-from gendermt.config.run_record import check_config_files, summary
+from gendermt.config.files import check_config_files
+from gendermt.core.errors import GenderMTError
 from gendermt.data.sources import Hasher, check_sources, configured_sources, identity, is_sample
+from gendermt.workflow.run_record import summary
 
 from ..conftest import ROOT
 

@@ -7,8 +7,10 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from gendermt.config.errors import GenderMTError
-from gendermt.data.stage_tables import DATA_COLUMNS, check_table, data_columns, write_data_table
+from gendermt.core.contract import DATA_COLUMNS
+from gendermt.core.errors import GenderMTError
+from gendermt.core.registry import data_columns
+from gendermt.data.stage_tables import check_table, write_data_table
 
 from ..conftest import ROOT
 

@@ -7,9 +7,10 @@ import logging
 import pandas as pd
 import pytest
 
-from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
+from gendermt.core.backends import check_system
+from gendermt.core.errors import DatasetError, GenderMTError, MissingResourceError
 from gendermt.data.io import read_jsonl, write_jsonl
-from gendermt.translation.backends import BACKENDS, Request, build_backend, check_system
+from gendermt.translation.backends import BACKENDS, Request, build_backend
 from gendermt.translation.runner import translate_file
 
 DATA = pd.DataFrame({"item_id": ["a", "b", "c"],
@@ -172,9 +173,9 @@ def test_a_subset_reads_its_items_lines_of_the_full_sets_file(tmp_path):
 def test_a_benchmarks_format_comes_from_its_contract(monkeypatch):
     """`format: winomt` is WinoMT's (its contract's stored_formats), not the backend's: the
     backend knows its own two, and loads the reader of a provided one by name."""
-    from gendermt.benchmarks import registry
-    from gendermt.benchmarks.contract import StoredFormat, resolve
     from gendermt.benchmarks.winomt import stored_format
+    from gendermt.core import registry
+    from gendermt.core.contract import StoredFormat, resolve
     from gendermt.translation.backends import stored as stored_module
     from gendermt.translation.backends import system_modules
 
@@ -203,8 +204,8 @@ def read_probe(path, data, case="upper"):
 def test_a_provided_formats_settings_are_its_own(tmp_path, monkeypatch):
     """A format's settings are checked against what its contract declares, and the first
     allowed value is the default the reader gets."""
-    from gendermt.benchmarks import registry
-    from gendermt.benchmarks.contract import StoredFormat
+    from gendermt.core import registry
+    from gendermt.core.contract import StoredFormat
 
     monkeypatch.setattr(registry, "stored_formats", lambda: {
         "probe": StoredFormat("tests.unit.test_stored_backend:read_probe",

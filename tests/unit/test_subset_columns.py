@@ -11,10 +11,11 @@ import pandas as pd
 import pytest
 import yaml
 
-from gendermt.benchmarks import registry
 from gendermt.config.checks import check_config
-from gendermt.config.errors import GenderMTError
-from gendermt.data.stage_tables import DATA_COLUMNS, data_columns
+from gendermt.core import registry
+from gendermt.core.contract import DATA_COLUMNS
+from gendermt.core.errors import GenderMTError
+from gendermt.core.registry import data_columns
 
 from ..conftest import ROOT
 

@@ -7,7 +7,7 @@ import json
 import pandas as pd
 import pytest
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data.subsets import allocate, apply, choose, describe
 
 
@@ -81,7 +81,7 @@ def test_the_data_stage_step_rewrites_the_data_and_records_the_subset(tmp_path):
 
 
 def test_the_run_summary_names_each_benchmarks_subset(tmp_path):
-    from gendermt.config.run_record import summary
+    from gendermt.workflow.run_record import summary
 
     from ..conftest import ROOT
 

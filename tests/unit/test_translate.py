@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data.io import read_jsonl
 from gendermt.translation.backends import BACKENDS, Request, build_backend, system_gpus
 from gendermt.translation.backends.base import Backend
@@ -166,7 +166,7 @@ def test_a_failed_job_leaves_no_output_but_keeps_its_progress(stage, monkeypatch
     ({"backend": "marian"}, "unknown backend 'marian'"),
 ])
 def test_system_settings_are_checked_up_front(settings, message):
-    from gendermt.translation.backends import check_system
+    from gendermt.core.backends import check_system
 
     with pytest.raises(GenderMTError, match=message):
         check_system(settings)
@@ -176,8 +176,8 @@ def test_system_settings_are_checked_up_front(settings, message):
 def test_translation_logs_progress_lines_with_rate_and_eta(stage, caplog):
     """A job's log gets readable progress lines (not only tqdm's carriage-return bar)."""
     data, inputs, out, meta = stage
-    with caplog.at_level("INFO", logger="gendermt.report.progress"):
+    with caplog.at_level("INFO", logger="gendermt.data.progress"):
         translate_file(inputs, data, "copy", {"backend": "copy-source"}, out, meta)
-    lines = [r.getMessage() for r in caplog.records if r.name == "gendermt.report.progress"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "gendermt.data.progress"]
     assert lines and lines[-1].startswith("translate copy: 54/54 items (100%)")
     assert "items/s" in lines[-1]

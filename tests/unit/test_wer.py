@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.scoring.wer import corpus_wer, word_edits
 
 

@@ -8,8 +8,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from gendermt.config.errors import GenderMTError, MissingResourceError
-from gendermt.translation.backends import Request, build_backend, check_system, system_gpus
+from gendermt.core.backends import check_system
+from gendermt.core.errors import GenderMTError, MissingResourceError
+from gendermt.translation.backends import Request, build_backend, system_gpus
 from gendermt.translation.backends.apertium import installed_modes
 
 from ..workflow_support import RUN_TIMEOUT, copy_project, explain, job_stats, snakemake

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from gendermt.config.checks import check_config, check_schema
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 from ..conftest import ROOT
 from ..workflow_support import copy_project, snakemake

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data import datasets
 from gendermt.data.sources import Hasher
 
@@ -286,7 +286,7 @@ def test_workflow_fetches_records_and_stops_on_a_mismatch(tmp_path):
 
 @needs_shared
 def test_the_run_summary_lists_each_data_set_with_every_file(tmp_path):
-    from gendermt.config.run_record import summary
+    from gendermt.workflow.run_record import summary
 
     cfg = {"run": "x", "benchmarks": {"gate-x-e": {"data": {"root": "dataset:gate-x-e"}}},
            "systems": {}, "data_sources": {"cache": str(tmp_path / "cache"),

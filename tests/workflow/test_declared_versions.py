@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import subprocess
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -140,10 +141,11 @@ def test_a_contract_field_or_a_new_backend_reruns_nothing(finished_copy):
             break
     else:
         raise AssertionError("no contract.py defines class Benchmark")
-    registry = workdir / "src/gendermt/translation/backends/__init__.py"
-    registry.write_text(registry.read_text(encoding="utf-8")
-                        + "\n\nBACKEND_CLASSES['toy-new'] = 'gendermt.toy:Toy'\n",
-                        encoding="utf-8")
+    # a backend is a module of its own that declares itself (gendermt.core.backends)
+    from ..unit.test_backend_declarations import TOY
+
+    toy = workdir / "src/gendermt/translation/backends/toy_upper.py"
+    toy.write_text(textwrap.dedent(TOY), encoding="utf-8")
     assert plan(workdir) == {}
 
 

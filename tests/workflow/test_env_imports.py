@@ -1,7 +1,7 @@
 """Every rule's env file provides the third-party packages its code imports (issue 29).
 
 For each rule of the parsed workflow: its script, every gendermt module the script reaches
-(the fingerprint test's closure, :func:`gendermt.workflow.fingerprints.modules_run_by`), and the
+(the closure :func:`gendermt.workflow.import_graph.modules_run_by` follows), and the
 modules
 its jobs load by name (backends, the scorecard's readers), read for imports at module level
 and inside functions; the rule's ``conda:`` file must pin each required one. The rule for

@@ -37,7 +37,7 @@ def by_name(rule: str) -> list[str]:
     benchmark's package's, or the declared benchmarks' for a name the registry lacks."""
     if not rule.startswith("explorer_"):
         return BY_NAME.get(rule, [])
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
 
     name = rule.removeprefix("explorer_")
     packages = [b.package for b in registry.benchmarks() if b.name.replace("-", "_") == name]
@@ -135,7 +135,7 @@ def test_every_fingerprint_covers_what_its_job_runs_and_no_more(planned):
     assert scripted and all(found_rule["code"] for found_rule in found["rules"]
                             if found_rule["rule"] in scripted)
     # the per-job ones: a translation job declares its own system's backend and version
-    from gendermt.translation.backends import BACKEND_CLASSES
+    from gendermt.core import backends
     from gendermt.translation.backends.apertium import Apertium
     from gendermt.workflow.stage_versions import RUNNER
 
@@ -145,7 +145,7 @@ def test_every_fingerprint_covers_what_its_job_runs_and_no_more(planned):
         declared = job["code"]["code"]["declared"]
         # (two backends whose translation code had one legacy fingerprint share a value)
         assert declared[0] == "translation" and declared[3][0] == RUNNER, job
-        assert declared[1] in BACKEND_CLASSES, job
+        assert declared[1] in backends.names(), job
     stored = next(j for j in translate if j["wildcards"]["system"] == "gambit-mixed")
     assert stored["code"]["code"]["declared"][2:] == [1, [RUNNER]]
     assert Apertium.request_version == 2  # a version bump is what reruns a backend's jobs

@@ -18,7 +18,7 @@ from gendermt.benchmarks.neogate.flores import (
     messages,
 )
 from gendermt.benchmarks.neogate.flores_tables import quality_table
-from gendermt.config.errors import DatasetError
+from gendermt.core.errors import DatasetError
 from gendermt.data.io import read_jsonl
 from gendermt.translation.postprocess import pipeline
 

@@ -16,7 +16,7 @@ import re
 import pytest
 import yaml
 
-from gendermt.benchmarks import registry
+from gendermt.core import registry
 from gendermt.workflow import placement
 from gendermt.workflow.placement import gpu_resources, slurm_gpu_model, slurm_partition
 
@@ -163,7 +163,7 @@ def every_rule(planned, study_plans) -> dict[str, dict]:
 def test_every_registered_benchmarks_rules_are_walked(every_rule):
     skipped = [s for s in STUDIES if not runnable(s)]
     for bench in registry.benchmarks():
-        text = (ROOT / bench.rules).read_text(encoding="utf-8")
+        text = registry.rules_file(bench).read_text(encoding="utf-8")
         rules = set(re.findall(r"^rule (\w+):", text, flags=re.M))
         if not skipped:
             assert rules <= set(every_rule), f"{bench.name}: {rules - set(every_rule)}"
@@ -243,7 +243,7 @@ def test_only_the_configured_benchmarks_rule_files_are_included(study_plans):
         configured = set(merged(*study_files(study))["benchmarks"])
         parsed = {r["rule"] for r in plan_of["rules"]}
         for bench in registry.benchmarks():
-            text = (ROOT / bench.rules).read_text(encoding="utf-8")
+            text = registry.rules_file(bench).read_text(encoding="utf-8")
             rules = set(re.findall(r"^rule (\w+):", text, flags=re.M))
             if bench.name in configured:
                 assert rules <= parsed, (study, bench.name)

@@ -83,7 +83,7 @@ def test_generated_sections_equal_a_fresh_generation():
 
 
 def test_every_benchmark_has_its_page_with_its_default_systems():
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
 
     for benchmark in registry.benchmarks():
         page = ROOT / gen_docs.page(benchmark.name)

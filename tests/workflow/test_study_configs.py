@@ -63,7 +63,7 @@ def test_apertium_config_builds_its_dag(project):
 
 def test_every_system_of_the_papers_is_valid():
 
-    from gendermt.translation.backends import check_system
+    from gendermt.core.backends import check_system
 
     systems = yaml.safe_load((ROOT / "config" / "study" / "systems.yaml").read_text())
     assert set(systems) == {"systems"}

@@ -1,4 +1,4 @@
-"""Every file a system needs is checked at start-up (gendermt.config.system_files), no job reads a
+"""Every file a system needs is checked at start-up (gendermt.workflow.system_files), no job reads a
 results file that no planned job makes (gendermt.workflow.dag_guard), and `gendermt stored template`
 writes the files a stored system reads (issue 33, "Bring your own model" with a missing file).
 """
@@ -13,9 +13,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from gendermt.config.errors import GenderMTError
-from gendermt.config.system_files import check_system_files, is_local_model, system_files
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends.stored import Stored, write_template
+from gendermt.workflow.system_files import check_system_files, is_local_model, system_files
 
 from ..conftest import ROOT
 from ..workflow_support import RUN_TIMEOUT, snakemake_exe

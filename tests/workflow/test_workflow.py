@@ -193,7 +193,7 @@ def test_scores_carry_signatures_and_corpus_scores_per_gender(default_run):
 
 
 def test_translation_metadata_records_system_backend_and_template(default_run):
-    from gendermt.translation.prompts import load_templates
+    from gendermt.config.templates import load_templates
 
     default_run.require_success()
     config = yaml.safe_load(default_run.path("config/config.yaml").read_text(encoding="utf-8"))

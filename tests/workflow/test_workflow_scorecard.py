@@ -43,7 +43,7 @@ def close(a, b):
 def test_outputs_and_every_default_benchmark(run, card):
     for ext in ("csv", "md", "tex", "json", "png", "pdf"):
         assert run.path(f"{SC}/scorecard.{ext}").stat().st_size > 0
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
 
     # every configured benchmark on the scorecard has columns under its label
     for bench in CONFIG["benchmarks"]:
@@ -153,7 +153,7 @@ def test_markdown_and_latex_state_units_and_direction(run):
 def test_cli_json_equals_the_workflow(run, records, capsys):
     assert main(["scorecard", "--results", str(run.path("results/default")), "--json"]) == 0
     printed = {r["system"]: r for r in json.loads(capsys.readouterr().out)}
-    from gendermt.cli.output import rounded
+    from gendermt.data.json_output import rounded
 
     # the workflow's JSON keeps 10 significant digits (gendermt.data.io.TABLE_DIGITS), the command
     # line's its own rounding: the same figures to that precision

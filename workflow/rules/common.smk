@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 # gendermt is imported from this checkout, so that the package, the workflow that calls it
-# and the code fingerprints below are always the same version: first on this process's path,
+# and the stage versions below are always the same version: first on this process's path,
 # and first on the jobs' (Snakemake only appends its own path to a job's sys.path, after
 # site-packages, where another installed gendermt would win; in a conda env there is none).
 SRC = str(Path(workflow.basedir) / "src")
@@ -17,7 +17,7 @@ os.environ.update(PYTHONPATH=os.pathsep.join(filter(None, [SRC, os.environ.get("
 # reads the registry (the schema names every benchmark), here and in the jobs (through the
 # environment, as PYTHONPATH above); gendermt.config.benchmark_files.
 from gendermt.config.benchmark_files import include as include_benchmark_files
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from snakemake.exceptions import WorkflowError
 
 try:
@@ -25,8 +25,8 @@ try:
 except GenderMTError as exc:
     raise WorkflowError(f"config: {exc}") from None
 
-# Start-up work memoised by file content (code fingerprints' import parsing, validated
-# reference files): .snakemake/gendermt/startup.json.
+# Start-up work memoised by file content (validated reference files, parsed Snakefiles), kept in
+# .snakemake/gendermt/startup.json.
 from gendermt.workflow import startup_cache
 
 startup_cache.enable(Path(".snakemake/gendermt/startup.json").resolve())
@@ -40,14 +40,15 @@ from gendermt.workflow import snakemake_overrides
 snakemake_overrides.install_parse_cache(sys.modules[type(workflow).__module__])
 
 # what the rule files call besides the lookups below
-from gendermt.translation.backends import output_settings, settings_on, system_gpus, system_modules
-from gendermt.benchmarks import registry
-from gendermt.benchmarks.registry import node_resources
+from gendermt.translation.backends import output_settings, system_gpus, system_modules
+from gendermt.config.systems import settings_on
+from gendermt.core import registry
+from gendermt.core.registry import node_resources
 from gendermt.workflow.placement import gpu_resources
 from gendermt.workflow.job_size import sized_resources
 from gendermt.workflow.stage_versions import stage_code
-from gendermt.config.run_record import startup_line
-from gendermt.config.run_record import summary as run_summary_of
+from gendermt.workflow.run_record import startup_line
+from gendermt.workflow.run_record import summary as run_summary_of
 from gendermt.config.run import write_report_note
 from gendermt.data.sources import Hasher
 from gendermt.workflow import startup
@@ -103,6 +104,13 @@ def provenanced(paths: str | list[str]) -> object:
     everything downstream. Snakemake checksums only inputs up to 1 MB; its mtime trigger
     would otherwise rerun every stage, translations included, for a touched big file."""
     return ancient(paths)
+
+
+def env_file(name: str) -> str:
+    """A conda env file of the workflow's envs/, by its name: a benchmark's rule file names its
+    env by this, not by a path relative to itself (its package may be installed apart from the
+    workflow). Snakemake records an env by its content, so the path changes nothing."""
+    return os.path.join(workflow.basedir, "envs", name)
 
 
 # --- lookups by wildcards (gendermt.workflow.lookups) -----------------------------------

@@ -1,5 +1,5 @@
+from gendermt.config.systems import settings_on
 from gendermt.data.io import logging_to
-from gendermt.translation.backends import settings_on
 from gendermt.translation.cache import configured_dir
 from gendermt.translation.source_translations import translate_sources
 

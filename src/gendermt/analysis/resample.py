@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gendermt.analysis.stats import BOOTSTRAP, holm
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.scoring.metric_signature import metric_signature
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan

@@ -7,7 +7,7 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 
 def collect_scores(scores: Sequence[Mapping[str, Any]], data: pd.DataFrame,

@@ -10,8 +10,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from gendermt.benchmarks import registry
-from gendermt.config.errors import GenderMTError
+from gendermt.core import registry
+from gendermt.core.errors import GenderMTError
 
 # Modules with a `register(score_commands, metrics_type)` that adds `gendermt score <name>`:
 # every benchmark's (its contract's `cli`), then the generic metrics'.
@@ -93,8 +93,8 @@ INPUT_OPTIONS = ("hyp", "ref", "src", "data", "reference", "source", "target", "
 
 def check_inputs(args: argparse.Namespace) -> None:
     """Every input file option: no device, no regular file over the input limit
-    (:func:`gendermt.data.textfiles.check_input`)."""
-    from gendermt.data.textfiles import check_input
+    (:func:`gendermt.config.input_limits.check_input`)."""
+    from gendermt.config.input_limits import check_input
 
     for name in INPUT_OPTIONS:
         value = getattr(args, name, None)
@@ -103,7 +103,7 @@ def check_inputs(args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from gendermt.report import progress
+    from gendermt.data import progress
 
     args = build_parser().parse_args(argv)
     progress.set_quiet(args.quiet)

@@ -13,7 +13,7 @@ import json
 import re
 import sys
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 #: The shortest digest prefix ``--digest`` takes.
 MIN_PREFIX = 12

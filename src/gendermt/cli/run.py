@@ -13,56 +13,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-#: One worked example per backend of the registry (gendermt.translation.backends), shown by
-#: --help; tests/unit/test_run_command.py keeps it complete.
-EXAMPLES = {
-    "hf-causal": ("a Hugging Face chat LLM (a base model without a chat template is run "
-                  "few-shot)",
-                  "gendermt run --model hf-causal:HuggingFaceTB/SmolLM2-360M-Instruct "
-                  "--option max_new_tokens=64"),
-    "hf-seq2seq": ("a multilingual NMT model (each request's target language)",
-                   "gendermt run --model hf-seq2seq:facebook/nllb-200-distilled-600M "
-                   "--benchmarks mt-geneval,fairtranslate"),
-    "vllm": ("a large LLM on a cluster's GPUs",
-             "gendermt run --model vllm:Qwen/Qwen2.5-7B-Instruct --option gpus=1 "
-             "--profile slurm"),
-    "openai-compatible": ("a model behind an OpenAI-compatible server",
-                          "gendermt run --model openai-compatible:gpt-4o-mini --option "
-                          "base_url=https://api.openai.com/v1 --option api_key_env=OPENAI_API_KEY"),
-    "deepl": ("DeepL (MODEL: the variable holding the key)",
-              "gendermt run --model deepl:DEEPL_AUTH_KEY --benchmarks mt-geneval"),
-    "google-translate": ("Google Cloud Translation (MODEL: the key's variable)",
-                         "gendermt run --model google-translate:GOOGLE_API_KEY "
-                         "--benchmarks mt-geneval"),
-    "microsoft-translator": ("Microsoft Translator (MODEL: the key's variable)",
-                             "gendermt run --model microsoft-translator:AZURE_TRANSLATOR_KEY "
-                             "--option region=westeurope --benchmarks mt-geneval"),
-    "amazon-translate": ("Amazon Translate (credentials as boto3 finds them)",
-                         "gendermt run --model amazon-translate: --option region=eu-west-1 "
-                         "--benchmarks mt-geneval"),
-    "apertium": ("Apertium, offline (MODEL: its chain of modes)",
-                 "gendermt run --model apertium:eng-spa,es-fr --benchmarks fairtranslate"),
-    "stored": ("outputs you already have, one file per prompt",
-               "gendermt run --model stored:outputs/{prompt}.tsv --option format=table "
-               "--name mine --benchmarks gambit"),
-    "reference-oracle": ("a data column as the output (a reference point)",
-                         "gendermt run --model reference-oracle:reference --name my-oracle "
-                         "--benchmarks mt-geneval"),
-    "copy-source": ("the source unchanged (the floor)",
-                    "gendermt run --model copy-source: --benchmarks gambit"),
-    "rule-rewriter": ("the project's English pronoun rewriter",
-                      "gendermt run --model rule-rewriter: --benchmarks gate-x-e"),
-}
-
 
 def _epilog() -> str:
-    from gendermt.translation.backends import BACKENDS
+    from gendermt.core import backends
 
     lines = ["One example per backend (BACKEND:MODEL; settings as --option key=value, read "
              "as YAML):", ""]
-    for backend in BACKENDS:
-        what, command = EXAMPLES.get(backend, ("", f"gendermt run --model {backend}:MODEL"))
-        lines += [f"  {backend}: {what}", f"    {command}"]
+    for backend, about in backends.declared().items():  # each backend's own example
+        what, command = about.example
+        lines += [f"  {backend}: {what}",
+                  f"    {command or f'gendermt run --model {backend}:MODEL'}"]
     lines += ["", "Results go to results/<study run>-<NAME>/ in the current folder (its config "
               "kept there as config.yaml, the report as report.html). Arguments after -- go to "
               "Snakemake, e.g. -- --forceall."]
@@ -132,12 +92,13 @@ def snakemake_command(root: Path, configfile: Path, args: argparse.Namespace) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from gendermt.config import languages, own_system, project
+    from gendermt.config import own_system, project
+    from gendermt.translation.backends.nmt_languages import check_benchmarks
 
     root = project.workflow_root()
     settings = own_system.parse_model(args.model, args.option)
     made = own_system.own_run(args.study, settings, args.name, args.benchmarks,
-                              languages.check)
+                              check_benchmarks)
     for note in made.notes:
         print(f"gendermt run: {note}", file=sys.stderr)
     here = Path.cwd().resolve() == root.resolve()

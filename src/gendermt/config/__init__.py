@@ -1,2 +1,3 @@
-"""A run's configuration: checks beyond the schema, canonical settings, the run's name and record,
-the files its systems need, and the errors meant for users."""
+"""A run's configuration: checks beyond the schema, canonical settings, the config files, the
+prompt template files, a system's settings and the bound on what one input may hold. It stands
+on the foundation (gendermt.core) alone."""

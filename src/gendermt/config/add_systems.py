@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 
 def apply(config: dict[str, Any]) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 #: Benchmark files kept outside the project, absolute, joined by ``os.pathsep``.
 ENV = "GENDERMT_BENCHMARK_FILES"
@@ -65,7 +65,7 @@ def include(config: Mapping[str, Any]) -> list[Path]:
         return []
     os.environ[ENV] = os.pathsep.join(dict.fromkeys(map(str, [*included(),
                                                               *found.values()])))
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
 
     try:
         known = registry.names()  # each file's heading read and checked, each name once

@@ -16,10 +16,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from gendermt.benchmarks import registry
-from gendermt.benchmarks.contract import resolve
-from gendermt.config.errors import GenderMTError
-from gendermt.translation.prompts import PLACEHOLDERS, check_placeholders, load_templates
+from gendermt.config.templates import PLACEHOLDERS, check_placeholders, load_templates
+from gendermt.core import registry
+from gendermt.core.contract import resolve
+from gendermt.core.errors import GenderMTError
 
 SACREBLEU_METRICS = ("bleu", "chrf", "ter")
 
@@ -67,7 +67,7 @@ def check_key_names(config: Any, where: str = "") -> None:
     """Every ``api_key_env`` (and any other ``*_env`` setting, such as an MT service's
     ``token_env``) in the config (at any depth) names an environment variable; one that does
     not is most likely the key itself, refused without being shown."""
-    from gendermt.translation.backends import KEY_NOT_SHOWN, plausible_env_name
+    from gendermt.config.systems import KEY_NOT_SHOWN, plausible_env_name
 
     if isinstance(config, Mapping):
         for name, value in config.items():
@@ -180,13 +180,11 @@ def check_subsets(benchmarks: Mapping[str, Any]) -> None:
     """A subset's ``by`` and ``unit`` name columns the benchmark's data table holds (the
     generic ones and its contract's ``subset_columns``): checked before any data job runs,
     which would otherwise fail after the data stage's work (issue 51)."""
-    from gendermt.data.stage_tables import data_columns
-
     for name, spec in benchmarks.items():
         subset = spec.get("subset") or {}
         if not subset:
             continue
-        known = list(data_columns(name))
+        known = list(registry.data_columns(name))
         wanted = [("by", c) for c in subset.get("by", [])] + [("unit", subset.get("unit",
                                                                                  "item_id"))]
         for key, column in wanted:
@@ -196,7 +194,7 @@ def check_subsets(benchmarks: Mapping[str, Any]) -> None:
 
 
 def check_systems(systems: Mapping[str, Any]) -> None:
-    from gendermt.translation.backends import check_system
+    from gendermt.core.backends import check_system
 
     for name, settings in systems.items():
         try:
@@ -240,7 +238,7 @@ def check_benchmark_names(config: Mapping[str, Any],
 def check_benchmark_systems(config: Mapping[str, Any]) -> None:
     """Each benchmark's ``system_prompts`` and ``decoding`` overrides name configured systems
     (and its prompts), and the overrides are settings the system's backend takes."""
-    from gendermt.translation.backends import check_system
+    from gendermt.core.backends import check_system
 
     systems = config.get("systems", {})
     for name, spec in config.get("benchmarks", {}).items():

@@ -10,12 +10,14 @@ call ``check`` before Snakemake) and ``gendermt scorecard --configfile``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from gendermt.config.errors import GenderMTError
+from gendermt.config.input_limits import check_input
+from gendermt.core.errors import GenderMTError
 
 _BASE = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -45,8 +47,6 @@ _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _m
 
 
 def _text(path: Path) -> str:
-    from gendermt.data.textfiles import check_input
-
     if path.is_dir():
         raise GenderMTError(f"{path}: is a folder, not a config file (give a .yaml file)")
     if not path.exists():
@@ -88,3 +88,37 @@ def read_config(path: str | Path) -> dict[str, Any]:
         raise GenderMTError(f"{path}: a config file is a YAML mapping (key: value lines), "
                             f"not a {type(data).__name__}")
     return data
+
+
+DEFAULT_CONFIG = "config/config.yaml"
+
+
+def check_config_files(named: Sequence[str], config: dict, basedir: str | Path) -> None:
+    """Config files named on the command line replace the embedded default; a set of them
+    that leaves the default out must say so by naming its own run (`run:`), so that the
+    default's benchmarks are never dropped by accident and the two never share results."""
+    if not named:
+        return
+    default = (Path(basedir) / DEFAULT_CONFIG).resolve()
+    if any(Path(p).resolve() == default for p in named):
+        return
+    if config.get("run") is None:
+        files = " ".join(shown_path(p) for p in named)
+        raise GenderMTError(
+            f"--configfile {files}: named config files replace the default "
+            f"({DEFAULT_CONFIG}) instead of adding to it, and these do not name a run.\n"
+            f"  To add them to the default, name it first:  --configfile {DEFAULT_CONFIG} "
+            f"{files}\n"
+            "  To run them on their own (as the study configs do, with "
+            "config/study/systems.yaml), give the run a name in one of them, e.g.\n"
+            "      run: mine        # its results go to results/mine/\n"
+            "  or on the command line: --config run=mine"
+        )
+
+
+def shown_path(path: str | Path) -> str:
+    """A path as the user would type it: relative to the working directory where it can be."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)

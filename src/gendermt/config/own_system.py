@@ -29,25 +29,15 @@ from typing import Any
 
 import yaml
 
-from gendermt.benchmarks import registry
-from gendermt.config.errors import GenderMTError
 from gendermt.config.files import read_config
 from gendermt.config.project import names_project_file, project_file
+from gendermt.core import backends, registry
+from gendermt.core.errors import GenderMTError
 
 #: ``--study`` names → the config files they are, from the project's root.
 STUDIES = {"default": ("config/config.yaml",), "public": ("config/study/public.yaml",)}
 #: Where a study config finds the systems of its papers (a study file named alone needs it).
 STUDY_SYSTEMS = "config/study/systems.yaml"
-#: The setting the MODEL of ``BACKEND:MODEL`` fills where it is not ``model`` (an MT
-#: service's MODEL names the environment variable that holds its key).
-MODEL_KEYS = {"stored": "path", "reference-oracle": "reference", "apertium": "modes",
-              "deepl": "api_key_env", "microsoft-translator": "api_key_env",
-              "google-translate": "api_key_env"}
-#: Backends that only rewrite English text (GATE X-E), never translate.
-REWRITERS = frozenset({"rule-rewriter"})
-#: Backends whose outputs are given (stored files, a data column, the source): they fit
-#: every benchmark and prompt.
-OFFLINE = frozenset({"stored", "reference-oracle", "copy-source"})
 #: What a base LLM's answer ends at (docs/base-models.md).
 BASE_DEFAULTS = {"chat_template": "none", "stop": ["\n"]}
 
@@ -101,16 +91,14 @@ def merged(files: Sequence[Path]) -> dict[str, Any]:
 def parse_model(model: str, options: Sequence[str]) -> dict[str, Any]:
     """A system's settings from ``BACKEND:MODEL`` and ``key=value`` options (values read as
     YAML: numbers, booleans, lists)."""
-    from gendermt.translation.backends import BACKENDS, backend_class
-
     backend, colon, name = model.partition(":")
-    if not colon or backend not in BACKENDS:
+    about = backends.info(backend)
+    if not colon or about is None:
         raise GenderMTError(f"--model {model}: give BACKEND:MODEL with a backend of "
-                            f"{', '.join(BACKENDS)} (e.g. hf-causal:HuggingFaceTB/"
+                            f"{', '.join(backends.names())} (e.g. hf-causal:HuggingFaceTB/"
                             "SmolLM2-135M-Instruct); `gendermt run --help` has an example each")
     settings: dict[str, Any] = {"backend": backend}
-    cls = backend_class(settings)
-    key = MODEL_KEYS.get(backend) or ("model" if "model" in cls.settings_keys else None)
+    key = about.cli_setting  # what its module declares (gendermt.core.backends)
     if name and key is None:
         raise GenderMTError(f"--model {model}: backend {backend} takes no model; give "
                             f"{backend}: alone and its settings as --option key=value")
@@ -147,30 +135,16 @@ def prompt_style(settings: Mapping[str, Any]) -> str:
     """``source`` (reads the source only), ``rewriter`` (rewrites English only), ``offline``
     (outputs given: stored, an oracle, the source), ``chat`` or ``base`` (an LLM without a
     chat template), read without loading any weights."""
-    from gendermt.translation.backends import backend_class
-
-    backend = str(settings["backend"])
-    if backend in REWRITERS:
-        return "rewriter"
-    if backend in OFFLINE:
-        return "offline"
-    if not backend_class(dict(settings)).prompted:
-        return "source"
+    cls = backends.backend_class(settings)  # an unknown backend: its error, naming the known
+    about = backends.info(str(settings["backend"]))
+    style = about.style if about else ("llm" if cls.prompted else "source")
+    if style != "llm":
+        return style  # reads the source, rewrites, or its outputs are given
     template = settings.get("chat_template")
     if template is not None:
         return "base" if template == BASE_DEFAULTS["chat_template"] else "chat"
-    model = str(settings.get("model") or "")
-    if backend == "hf-causal" and model.endswith(".gguf"):
-        from gendermt.translation.backends import gguf
-
-        header = gguf.metadata(gguf.locate(model), {"tokenizer.chat_template"})
-        return "chat" if header else "base"
-    folder = Path(model).expanduser()
-    if backend == "hf-causal" and (folder / "tokenizer_config.json").is_file():
-        config = json.loads((folder / "tokenizer_config.json").read_text(encoding="utf-8"))
-        has = config.get("chat_template") or (folder / "chat_template.jinja").is_file()
-        return "chat" if has else "base"
-    return "chat"  # a Hub id or a server: a chat model unless --option chat_template=none
+    # the backend reads its model's own header or tokenizer files (no weights)
+    return "chat" if cls.has_chat_template(settings) else "base"
 
 
 def _completion_prompts(name: str, spec: Mapping[str, Any]) -> set[str] | None:
@@ -189,7 +163,7 @@ def rewrites(benchmark: Any) -> bool:
     """Whether a benchmark's systems rewrite a given text rather than translate a source:
     its prompts hand them the translation to rewrite (the ``translation`` placeholder of its
     contract). Read from what the contract already declares, not a new field: every
-    stage's code fingerprint covers gendermt.benchmarks.contract, so a new field there would
+    stage's code fingerprint covers gendermt.core.contract, so a new field there would
     redo every data stage, and with it every protected translation, of every existing
     results folder."""
     return "translation" in benchmark.placeholders
@@ -240,15 +214,13 @@ def own_run(study: str, settings: dict[str, Any], name: str | None, benchmarks: 
             check_languages: Callable[[str, dict, dict], None] | None = None) -> OwnRun:
     """The run's config: the study's, its benchmarks narrowed to the chosen ones, the system
     added to each with the prompts that fit (``check_languages(system, settings, blocks)``:
-    the NMT language check, :func:`gendermt.config.languages.check`)."""
-    from gendermt.translation.backends import check_system
-
+    the NMT language check, ``nmt_languages.check_benchmarks`` of the translation backends)."""
     config = merged(study_files(study))
     system = system_name(settings, name)
     style = prompt_style(settings)
     if style == "base":
         settings = {**BASE_DEFAULTS, **settings}
-    check_system(settings)
+    backends.check_system(settings)
     if system in (config.get("systems") or {}):
         raise GenderMTError(f"--name {system}: the study already has a system of that name; "
                             "give another with --name")

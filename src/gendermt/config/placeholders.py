@@ -11,7 +11,7 @@ from __future__ import annotations
 import string
 from collections.abc import Iterable, Mapping
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 
 def _allowed(names: Iterable[str]) -> str:

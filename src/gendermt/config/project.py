@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 #: The package's folder (``src/gendermt`` in a checkout).
 PACKAGE = Path(__file__).resolve().parents[1]

@@ -18,9 +18,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from gendermt.config.errors import GenderMTError
-from gendermt.config.files import read_config
-from gendermt.config.run_record import DEFAULT_CONFIG
+from gendermt.config.files import DEFAULT_CONFIG, read_config
+from gendermt.core.errors import GenderMTError
 
 # What the front page compares: what the results were made from, not when or by which commit.
 COMPARED = ("config_files", "benchmarks", "systems", "sources")

@@ -57,8 +57,8 @@ from typing import Any
 
 import yaml
 
-from gendermt.benchmarks import registry
-from gendermt.config.errors import GenderMTError
+from gendermt.core import registry
+from gendermt.core.errors import GenderMTError
 from gendermt.data import locks
 from gendermt.data.sources import Hasher
 

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gendermt.benchmarks import registry
 from gendermt.config import project
-from gendermt.config.errors import GenderMTError
+from gendermt.core import registry
+from gendermt.core.errors import GenderMTError
 
 PROJECT = project.root()  # the checkout, or the copy packaged in the wheel
 SAMPLES = PROJECT / "resources"  # data the project writes itself

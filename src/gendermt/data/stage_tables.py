@@ -4,8 +4,9 @@ benchmark, the stage, the file and the column, instead of in the generic inputs 
 pyarrow's ``No match for FieldRef.Name(src_lang)``.
 
 The data table (``<benchmark>/data.parquet``) of every benchmark holds the columns the generic
-``build_inputs``, ``translate`` and ``score`` stages read (:data:`DATA_COLUMNS`); a benchmark
-requires more with its contract's ``data_columns``.
+``build_inputs``, ``translate`` and ``score`` stages read (``gendermt.core.contract.
+DATA_COLUMNS``); a benchmark requires more with its contract's ``data_columns``
+(:func:`gendermt.core.registry.data_columns`).
 """
 
 from __future__ import annotations
@@ -14,15 +15,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
+from gendermt.core.registry import data_columns
 
 if TYPE_CHECKING:
     import pandas as pd
-
-#: column → kind: ``string`` (every value a str), ``number``, ``boolean``, ``any``.
-DATA_COLUMNS: Mapping[str, str] = {"item_id": "string", "source": "string",
-                                   "src_lang": "string", "tgt_lang": "string"}
-
 
 def _kind_of(series: pd.Series) -> set[str]:
     from pandas.api import types
@@ -48,16 +45,6 @@ def check_table(benchmark: str, stage: str, path: str | Path, frame: pd.DataFram
         if kind not in _kind_of(frame[column]):
             raise GenderMTError(f"{where}: column {column!r} is not {kind} "
                                 f"(dtype {frame[column].dtype})")
-
-
-def data_columns(benchmark: str) -> dict[str, str]:
-    """The data table's required columns of a benchmark: the generic ones, its own and those
-    a subset may use (its contract's ``subset_columns``, of any kind)."""
-    from gendermt.benchmarks import registry
-
-    contract = registry.get(benchmark)
-    return {**DATA_COLUMNS, **{c: "any" for c in contract.subset_columns},
-            **contract.data_columns}
 
 
 def write_data_table(benchmark: str, path: str | Path, frame: pd.DataFrame) -> None:

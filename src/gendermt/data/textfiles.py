@@ -19,60 +19,16 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-import stat
 import sys
 import unicodedata
 from pathlib import Path
 from typing import BinaryIO
 
-from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
+from gendermt.config.input_limits import STDIN, check_input, max_input_bytes, too_large
+from gendermt.core.errors import DatasetError, GenderMTError, MissingResourceError
 from gendermt.data import reads
 
-STDIN = "-"
-#: The environment variable bounding what one input may hold, in bytes.
-MAX_INPUT_ENV = "GENDERMT_MAX_INPUT_BYTES"
-DEFAULT_MAX_INPUT = 2 * 1024 ** 3
 _CHUNK = 1 << 20
-
-
-def max_input_bytes() -> int:
-    """The most bytes one input file may hold (``GENDERMT_MAX_INPUT_BYTES``, default 2 GiB)."""
-    value = os.environ.get(MAX_INPUT_ENV, "").strip()
-    if not value:
-        return DEFAULT_MAX_INPUT
-    try:
-        limit = int(value)
-    except ValueError:
-        limit = 0
-    if limit <= 0:
-        raise GenderMTError(f"{MAX_INPUT_ENV}={value!r}: give a positive number of bytes "
-                            f"(default {DEFAULT_MAX_INPUT})")
-    return limit
-
-
-def _too_large(label: str, limit: int) -> GenderMTError:
-    return GenderMTError(f"{label}: more than {limit} bytes, the input limit (raise it with "
-                         f"{MAX_INPUT_ENV}=BYTES if the file is meant to be this large)")
-
-
-def check_input(path: str | Path, what: str = "") -> None:
-    """Refuse, before any reader opens it, an input that is a device (``/dev/zero``) or a
-    regular file over :func:`max_input_bytes`. For readers that are not this module's
-    (pandas, pyarrow); pipes and standard input are bounded as :func:`read_text` reads."""
-    if str(path) == STDIN:
-        return
-    label = f"{what} file {path}" if what else str(path)
-    try:
-        mode = os.stat(path)
-    except OSError:
-        return  # a missing file: the reader's own message
-    if stat.S_ISCHR(mode.st_mode) or stat.S_ISBLK(mode.st_mode):
-        raise GenderMTError(f"{label}: not a regular file (a device); give a file, or '-' "
-                            "for standard input")
-    limit = max_input_bytes()
-    if stat.S_ISREG(mode.st_mode) and mode.st_size > limit:
-        raise _too_large(label, limit)
 
 
 def _read_bounded(stream: BinaryIO, label: str) -> bytes:
@@ -83,7 +39,7 @@ def _read_bounded(stream: BinaryIO, label: str) -> bytes:
         chunks.append(chunk)
         size += len(chunk)
         if size > limit:
-            raise _too_large(label, limit)
+            raise too_large(label, limit)
     return b"".join(chunks)
 
 
@@ -106,7 +62,7 @@ def read_text(path: str | Path, what: str = "") -> str:
         if not hasattr(stream, "buffer"):  # already text (a test's StringIO)
             text = stream.read(max_input_bytes() + 1)
             if len(text) > max_input_bytes():
-                raise _too_large(where, max_input_bytes())
+                raise too_large(where, max_input_bytes())
             return text.removeprefix("\ufeff")
         return _decode(_read_bounded(stream.buffer, where), where)
     file = Path(path)

@@ -1,2 +1,2 @@
 """What people read: the report's front page and tables, figures' plumbing and marks, the findings
-page, progress lines."""
+page."""

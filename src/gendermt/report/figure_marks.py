@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -37,7 +37,7 @@ def read_intervals(path: str | Path | None) -> pd.DataFrame | None:
     table = pd.read_csv(path, dtype={"figure": str, "system": str}, keep_default_na=True)
     missing = {"figure", "system", "ci_low", "ci_high"} - set(table.columns)
     if missing:
-        from gendermt.config.errors import DatasetError
+        from gendermt.core.errors import DatasetError
 
         raise DatasetError(path, f"has no column(s) {', '.join(sorted(missing))}")
     if "prompt" in table.columns:
@@ -94,13 +94,6 @@ def low_quality_runs(checks: str | Path | None, floor: float,
                                                 table["clean_share"], strict=True)
             if v == v and 100 * float(v) < floor}
 
-
-def floors(quality_floors: Mapping[str, Any] | None, key: str) -> dict[str, float]:
-    """The scorecard's floors of a benchmark (its scorecard key), config's included: the
-    figure marks exactly the runs the scorecard marks."""
-    from gendermt.scorecard.build import floors_by_benchmark
-
-    return floors_by_benchmark(quality_floors, [key])[key]
 
 
 def title(text: str, system: str, kinds: Mapping[str, str] | None, low: bool) -> str:

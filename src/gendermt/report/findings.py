@@ -24,9 +24,9 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.benchmarks import registry
-from gendermt.benchmarks.contract import resolve
-from gendermt.config.errors import GenderMTError
+from gendermt.core import registry
+from gendermt.core.contract import resolve
+from gendermt.core.errors import GenderMTError
 from gendermt.report.mdtext import md_cells, md_code, md_text
 
 UNDEFINED = "–"  # as the scorecard: the system ran, the figure is undefined there
@@ -220,7 +220,7 @@ def low_quality(markdown: Path) -> set[tuple[str, str]]:
 
 
 def _kind_of(summary: Mapping[str, Any]) -> dict[str, str]:
-    from gendermt.translation.backends import system_kind
+    from gendermt.core.backends import system_kind
 
     return {s["system"]: system_kind({"backend": s.get("backend", "")})
             for s in summary.get("systems", [])}

@@ -6,12 +6,12 @@ and Markdown beside the results (``<results>/report/run.{json,md}``)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 from pathlib import Path
 
 import pandas as pd
 
-from gendermt.config.run_record import environment, now
 from gendermt.data.io import write_json, write_text
 from gendermt.report import htmltable
 from gendermt.report.mdtext import md_code, md_text
@@ -192,3 +192,16 @@ def write_front_page(summary: dict, outputs: dict, scorecard_html: str | None = 
     write_json(outputs["json"], summary)
     write_text(outputs["md"], markdown(summary))
     write_text(outputs["html"], front_html(summary, page, legend))
+
+
+def now() -> str:
+    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat()
+
+
+def environment() -> dict:
+    import platform
+
+    import snakemake
+
+    return {"snakemake": getattr(snakemake, "__version__", "?"),
+            "python": platform.python_version()}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from gendermt.benchmarks import registry
+from gendermt.core import registry
 
 # path below results/<run>/ (without extension) → (name, the paper's table / figure): the
 # scorecard's, then each benchmark's (its contract's `labels`)

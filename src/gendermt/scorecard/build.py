@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.scorecard import figures as F
 from gendermt.scorecard.figures import LABELS, Cell, Figure
 from gendermt.scoring.output_quality import CLEAN_SHARE_FLOOR
@@ -28,7 +28,7 @@ BENCHMARK_FLOORS: dict[str, dict[str, float]] = {"*": {"clean_share": CLEAN_SHAR
 
 def contract_floors(key: str) -> dict[str, float]:
     """A benchmark's own floors (its contract's ``Scorecard.floors``)."""
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
 
     return next((dict(b.scorecard.floors) for b in registry.benchmarks()
                  if b.scorecard and b.scorecard.key == key), {})
@@ -53,6 +53,12 @@ def floors_by_benchmark(floors: Mapping[str, Any] | None,
             for bench in out:
                 out[bench][str(key)] = float(value)
     return out
+
+
+def benchmark_floors(quality_floors: Mapping[str, Any] | None, key: str) -> dict[str, float]:
+    """The scorecard's floors of a benchmark (its scorecard key), config's included: a
+    benchmark's figures mark exactly the runs the scorecard marks."""
+    return floors_by_benchmark(quality_floors, [key])[key]
 
 
 def floor_of(floors: Mapping[str, float], quality: str) -> float | None:
@@ -197,7 +203,7 @@ def kinds_of(systems: Mapping[str, Mapping[str, Any]] | Sequence[Mapping[str, An
              ) -> dict[str, str]:
     """Each system's kind (gendermt.translation.backends.system_kind) from the config's ``systems``
     (name → settings) or a run summary's (report/run.json: records with ``system``)."""
-    from gendermt.translation.backends import system_kind
+    from gendermt.core.backends import system_kind
 
     if isinstance(systems, Mapping):
         return {str(name): system_kind(dict(settings or {}))

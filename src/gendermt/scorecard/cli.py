@@ -7,8 +7,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from gendermt.cli.output import print_json
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
+from gendermt.data.json_output import print_json
 
 
 def register(commands: argparse._SubParsersAction) -> None:

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gendermt.benchmarks import registry
-from gendermt.benchmarks.contract import resolve
-from gendermt.config.errors import DatasetError, GenderMTError
+from gendermt.core import registry
+from gendermt.core.contract import resolve
+from gendermt.core.errors import DatasetError, GenderMTError
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     import pandas as pd

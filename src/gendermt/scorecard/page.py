@@ -219,7 +219,7 @@ def headline_figures(card: Scorecard) -> list[tuple[str, Figure]]:
     """Each benchmark's headline figures (its contract's ``Scorecard.headline`` key
     patterns, in their order; none declared or none found: its first figure that is not a
     quality figure), benchmark by benchmark."""
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
 
     wanted = {b.scorecard.key: b.scorecard.headline for b in registry.benchmarks()
               if b.scorecard}

@@ -14,9 +14,9 @@ import argparse
 import math
 import sys
 
-from gendermt.cli.output import print_json
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data import textfiles
+from gendermt.data.json_output import print_json
 from gendermt.scoring.metrics import CPU_METRICS, NEURAL_METRICS
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.config.errors import GenderMTError, MissingResourceError
+from gendermt.core.errors import GenderMTError, MissingResourceError
 from gendermt.data.io import read_jsonl, write_json, write_parquet
 from gendermt.scoring.score_store import ScoreStore, score_through_store
 

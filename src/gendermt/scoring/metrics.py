@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.scoring import nltk_bleu, sacrebleu_metrics
 from gendermt.scoring.sacrebleu_metrics import Scored
 

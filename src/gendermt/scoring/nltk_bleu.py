@@ -23,7 +23,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 NAME = "bleu_nltk_m4"
 MAX_ORDER = 4

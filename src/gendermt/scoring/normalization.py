@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 
 def normalizers() -> dict[str, str]:
     """Every normaliser a benchmark's contract provides: name → ``"module:function"``."""
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
 
     return {name: ref for b in registry.benchmarks() for name, ref in b.normalizers.items()}
 
@@ -43,7 +43,7 @@ def normalizer(name: str | None) -> Callable[[str], str] | None:
     """The function of a normaliser name (None: no normalisation)."""
     if name is None:
         return None
-    from gendermt.benchmarks.contract import resolve
+    from gendermt.core.contract import resolve
 
     return resolve(_ref(name))
 

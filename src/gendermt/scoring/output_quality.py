@@ -52,7 +52,7 @@ def read_checks(path: str | Path) -> pd.DataFrame:
                         na_values={"clean_share": [""]})
     missing = {"system", "prompt", "clean_share"} - set(table.columns)
     if missing:
-        from gendermt.config.errors import GenderMTError
+        from gendermt.core.errors import GenderMTError
 
         raise GenderMTError(f"{path}: no column {', '.join(sorted(missing))}")
     return table[["system", "prompt", "clean_share"]]

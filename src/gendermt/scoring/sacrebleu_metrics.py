@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 METRICS = ("bleu", "chrf", "ter")
 DEFAULT_TOKENIZER = "13a"

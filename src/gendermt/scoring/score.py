@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data.arrow_arrays import floats, strings
 from gendermt.data.io import atomic_path, read_jsonl, write_json
-from gendermt.report.progress import Progress
+from gendermt.data.progress import Progress
 from gendermt.scoring.metrics import corpus_scores, sentence_scores
 from gendermt.scoring.normalization import normalize_all, signed
 from gendermt.scoring.sacrebleu_metrics import with_tokenizer

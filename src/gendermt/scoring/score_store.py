@@ -28,7 +28,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 FILENAME = "scores.sqlite"
 

@@ -145,7 +145,7 @@ def check_file(directory: str | Path | None) -> None:
             con.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
     except sqlite3.Error as exc:
         if corrupt(exc):
-            from gendermt.config.errors import GenderMTError
+            from gendermt.core.errors import GenderMTError
 
             raise GenderMTError(f"the request cache {path} is damaged ({exc}): move it away "
                                 f"(mv {path} {path}.damaged) to start a new one, or restore "

@@ -49,8 +49,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
-from gendermt.config.errors import GenderMTError
-from gendermt.report.progress import Progress
+from gendermt.core.errors import GenderMTError
+from gendermt.data.progress import Progress
 from gendermt.translation.backends.base import ItemFailed, Request
 from gendermt.translation.cache import RequestCache, corrupt, is_blank, owner_id
 

@@ -17,8 +17,10 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from gendermt.config.errors import GenderMTError
-from gendermt.translation.backends import backend_class, output_settings, settings_on
+from gendermt.config.systems import settings_on
+from gendermt.core.backends import backend_class
+from gendermt.core.errors import GenderMTError
+from gendermt.translation.backends import output_settings
 
 __all__ = ["count", "estimated_sources", "is_service_system", "service_jobs",
            "settings_for_count", "write"]
@@ -62,12 +64,12 @@ def service_jobs(config: dict[str, Any], results: str,
 def estimated_sources(name: str, spec: dict[str, Any], prompts: list[str]
                       ) -> dict[str, dict[str, list[str]]] | None:
     """A benchmark's source texts per prompt and target language, from its package's
-    ``sources.source_texts`` hook (``gendermt.benchmarks.contract``), or None: no hook, or
+    ``sources.source_texts`` hook (``gendermt.core.contract``), or None: no hook, or
     no estimate."""
     import importlib
     import importlib.util
 
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
 
     module = f"{registry.get(name).package}.sources"
     if importlib.util.find_spec(module) is None:

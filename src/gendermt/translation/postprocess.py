@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 _QUOTES = [('"', '"'), ("'", "'"), ("«", "»"), ("“", "”"), ("‘", "’")]
 

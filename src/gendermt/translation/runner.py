@@ -47,7 +47,7 @@ from typing import IO, Any
 
 import gendermt
 from gendermt.data.io import read_jsonl, write_json, write_jsonl
-from gendermt.report.progress import Progress
+from gendermt.data.progress import Progress
 from gendermt.translation.backends import Backend, Request, build_backend
 from gendermt.translation.backends.base import TRUNCATED
 from gendermt.translation.engine import Answer, Engine

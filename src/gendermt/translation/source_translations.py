@@ -21,8 +21,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from gendermt.core.backends import backend_class
 from gendermt.data.io import read_jsonl, write_jsonl
-from gendermt.translation.backends import Request, backend_class
+from gendermt.translation.backends import Request
 
 PROMPT = "sources"  # the `prompt` of the distinct-source requests (no template: no prompt)
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 SHOWN = 5
 

@@ -3,7 +3,7 @@
 Snakemake puts the launching environment on each job's path, so a rule whose ``conda:`` env
 file lacks a package still runs from a full virtualenv; only ``--software-deployment-method
 conda`` shows it. This module reads imports without importing anything (as
-:mod:`gendermt.workflow.fingerprints` does for gendermt's own modules) and names what an env
+:mod:`gendermt.workflow.import_graph` does for gendermt's own modules) and names what an env
 file must pin. Used by tests/workflow/test_env_imports.py and tools/envs_check.py.
 
 The rule for an import (``import x`` / ``from x import y``, at module level or inside a
@@ -80,9 +80,10 @@ def loaded_by_name(rule: str) -> list[str]:
     backend (:data:`BACKEND_RULES`), the scorecard's readers, the contracts' hypothesis
     normalisers."""
     if rule in BACKEND_RULES:
-        from gendermt.translation.backends import BACKEND_MODULES
+        from gendermt.core import backends
 
-        return sorted({m for n, m in BACKEND_MODULES.items() if n not in OWN_ENV_BACKENDS})
+        return sorted({b.module for n, b in backends.declared().items()
+                       if n not in OWN_ENV_BACKENDS})
     if rule == "scorecard":
         from gendermt.scorecard.figures import reader_modules
 

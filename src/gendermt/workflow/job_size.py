@@ -1,6 +1,6 @@
 """What a translation job asks a cluster for: memory, time and CPUs, from its system's config.
 
-A job's size follows its backend's ``workload`` (gendermt.translation.backends.base):
+A job's size follows its backend's ``workload`` (its module's ABOUT, gendermt.core.backends):
 
 * ``files`` (the oracles, copy-source, stored outputs, Apertium, the rule rewriter) and a
   prompt's job that takes its outputs from the system's translation of the distinct sources:
@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gendermt.translation.backends import BACKENDS, gguf
+from gendermt.core import backends
+from gendermt.translation.backends import gguf
 from gendermt.workflow import startup_cache
 
 #: Python, torch and the CUDA libraries of a model job before any weight (MB).
@@ -71,8 +72,8 @@ def translation_size(settings: dict[str, Any], gpus: int, *, reads_shared: bool 
     """The request of a translation job of a system with these settings on `gpus` GPUs;
     `reads_shared`: the job takes its outputs from the system's translation of the distinct
     sources (it only reads that file)."""
-    cls = BACKENDS.get(settings.get("backend", ""))
-    workload = getattr(cls, "workload", "model")
+    about = backends.info(str(settings.get("backend", "")))
+    workload = about.workload if about else "model"  # what its module declares
     if reads_shared or workload == "files":
         return FILES
     if workload == "service":

@@ -12,15 +12,13 @@ from typing import Any
 
 from snakemake.exceptions import WorkflowError
 
-from gendermt.config.errors import GenderMTError
+from gendermt.config.systems import settings_on
+from gendermt.core import backends
+from gendermt.core.backends import BACKENDS, system_kind
+from gendermt.core.errors import GenderMTError
 from gendermt.scoring.metrics import NEURAL_METRICS
 from gendermt.scoring.normalization import normalizer_module
-from gendermt.translation.backends import (
-    output_settings,
-    settings_on,
-    system_kind,
-    system_modules,
-)
+from gendermt.translation.backends import output_settings, system_modules
 from gendermt.workflow.stage_versions import stage_code
 from gendermt.workflow.translation_code import translation_code_of
 
@@ -86,11 +84,13 @@ class Lookups:
 
     def model_files_of(self, wildcards: Any) -> list[str]:
         """A GGUF file a system's model names (an input: a changed file reruns its jobs)."""
-        # imported here: only a config with an hf-causal system needs the GGUF reader
+        # imported here: only a config with a model backend needs the GGUF reader
         from gendermt.translation.backends.gguf import is_gguf, locate
 
-        model = str(self.systems[wildcards.system].get("model", ""))
-        if self.systems[wildcards.system].get("backend") != "hf-causal" or not is_gguf(model):
+        settings = self.systems[wildcards.system]
+        model = str(settings.get("model", ""))
+        reads_gguf = getattr(BACKENDS.get(settings.get("backend", "")), "reads_gguf", False)
+        if not reads_gguf or not is_gguf(model):
             return []
         try:
             return [str(locate(model))]
@@ -104,13 +104,16 @@ class Lookups:
     def stored_outputs_of(self, wildcards: Any) -> list[str]:
         """A `stored` system's file for this job (an input: replacing it reruns the job)."""
         settings = self.systems[wildcards.system]
-        if settings.get("backend") != "stored":
+        about = backends.info(str(settings.get("backend", "")))
+        stored = [k for k, what in (about.files.items() if about else ()) if what ==
+                  "stored outputs"]  # the settings its module declares to name them
+        if not stored:
             return []
         # imported here: only a config with a stored system needs its reader
         from gendermt.translation.backends.stored import resolve_path
 
-        return [resolve_path(settings["path"], {"benchmark": wildcards.benchmark,
-                                                "prompt": wildcards.prompt})]
+        return [resolve_path(settings[key], {"benchmark": wildcards.benchmark,
+                                             "prompt": wildcards.prompt}) for key in stored]
 
     # --- post-processing and scoring ---------------------------------------------------
     def postprocess_of(self, wildcards: Any) -> list:

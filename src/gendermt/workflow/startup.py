@@ -15,16 +15,16 @@ from typing import Any
 
 from snakemake.exceptions import WorkflowError
 
-from gendermt.benchmarks import registry
 from gendermt.config import add_systems
 from gendermt.config.checks import check_config, check_schema
-from gendermt.config.errors import GenderMTError
-from gendermt.config.files import read_config
-from gendermt.config.run_record import DEFAULT_CONFIG, check_config_files
+from gendermt.config.files import DEFAULT_CONFIG, check_config_files, read_config
+from gendermt.config.systems import settings_on
+from gendermt.core import registry
+from gendermt.core.errors import GenderMTError
 from gendermt.data.datasets import read_by as datasets_read_by
 from gendermt.data.datasets import resolve_config as resolve_datasets
 from gendermt.data.sources import Hasher, check_sources, identity
-from gendermt.translation.backends import BACKENDS, settings_on, unset_api_keys
+from gendermt.translation.backends import BACKENDS, unset_api_keys
 from gendermt.translation.cache import check_file as check_cache_file
 from gendermt.translation.cache import configured_dir
 from gendermt.workflow.dag_guard import check_planned_inputs

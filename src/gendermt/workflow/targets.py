@@ -20,9 +20,9 @@ from typing import Any
 from snakemake.exceptions import WorkflowError
 from snakemake.io import report
 
-from gendermt.config.errors import GenderMTError
-from gendermt.config.system_files import check_system_files
+from gendermt.core.errors import GenderMTError
 from gendermt.report.labels import labels_for
+from gendermt.workflow.system_files import check_system_files
 
 
 class Targets:
@@ -204,7 +204,7 @@ class Targets:
     def all_targets(self, config: dict, runs_of: dict[str, list[dict]]) -> list[str]:
         """Every declared target (read for good: ``rule all``), once every file a planned run's
         systems need (stored outputs per benchmark and prompt, GGUF files, local model
-        folders) is found (gendermt.config.system_files); `runs_of`: each benchmark's run
+        folders) is found (gendermt.workflow.system_files); `runs_of`: each benchmark's run
         records."""
         try:
             check_system_files(config, runs_of)

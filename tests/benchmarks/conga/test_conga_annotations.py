@@ -18,7 +18,7 @@ from gendermt.benchmarks.conga.annotations import (
 from gendermt.benchmarks.conga.annotator import load_template, parse_output, render
 from gendermt.benchmarks.conga.data import load
 from gendermt.benchmarks.conga.tags import TagError, TagScheme
-from gendermt.config.errors import DatasetError, GenderMTError
+from gendermt.core.errors import DatasetError, GenderMTError
 from gendermt.data.io import read_jsonl, write_jsonl, write_parquet
 from gendermt.translation.backends import BACKENDS, Backend
 

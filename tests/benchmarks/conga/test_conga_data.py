@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from gendermt.benchmarks.conga.data import HEADERS, load
-from gendermt.config.errors import DatasetError, MissingResourceError
+from gendermt.core.errors import DatasetError, MissingResourceError
 
 from ...conftest import ROOT
 

@@ -29,7 +29,7 @@ GENDERS = ["masculine", "feminine"]
 
 
 def test_every_shipped_benchmark_file_is_valid_and_registered():
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
 
     files = spec_files()
     assert SPEC in files
@@ -272,7 +272,7 @@ def test_wrong_number_of_outputs(tmp_path, cli):
 
 def test_config_block_checks():
     from gendermt.benchmarks.declared.config import check
-    from gendermt.config.errors import GenderMTError
+    from gendermt.core.errors import GenderMTError
 
     check(NAME, {"languages": ["fr"], "prompts": ["baseline"], "systems": ["x"]}, {})
     with pytest.raises(GenderMTError, match=rf"^benchmarks\.{NAME}\.languages: nl not among"):
@@ -332,7 +332,7 @@ def test_comet_scores_per_gender_and_the_gap(tmp_path):
 def test_a_malformed_file_stops_the_workflow_naming_the_block(tmp_path, monkeypatch):
     """At start-up (the contract's check): the block's key, the file and the file's key."""
     from gendermt.benchmarks.declared import config
-    from gendermt.config.errors import GenderMTError
+    from gendermt.core.errors import GenderMTError
 
     text = SPEC.read_text(encoding="utf-8").replace("order: 81", "order: 81\nlanguage: [fr]")
     bad = tmp_path / NAME / "benchmark.yaml"
@@ -353,8 +353,8 @@ def test_its_files_are_the_run_summarys_data_sources(monkeypatch):
     """The benchmark file and every data file of the configured languages are the declared
     benchmark's data sources in the run summary (their sha256 on the report's front page),
     as a packaged benchmark's configured files are; not only its block's `data_root`."""
-    from gendermt.config.run_record import summary
     from gendermt.data.sources import sha256_file
+    from gendermt.workflow.run_record import summary
 
     monkeypatch.chdir(ROOT)
     block = {"languages": ["fr", "de"], "prompts": ["baseline"], "systems": ["copy"]}

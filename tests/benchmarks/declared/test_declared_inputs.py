@@ -12,7 +12,7 @@ from gendermt.benchmarks.declared import evaluate as declared_eval
 from gendermt.benchmarks.declared.data import build, files, segments
 from gendermt.benchmarks.declared.spec import load
 from gendermt.benchmarks.mt_geneval.metric import decide
-from gendermt.config.errors import DatasetError, GenderMTError
+from gendermt.core.errors import DatasetError, GenderMTError
 
 SPEC = {
     "name": "blank-test", "label": "Blank test", "languages": ["fr"],

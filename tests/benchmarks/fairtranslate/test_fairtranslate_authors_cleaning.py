@@ -14,10 +14,10 @@ import yaml
 
 from gendermt.benchmarks.fairtranslate import postprocess_modes
 from gendermt.config.checks import check_config, check_schema
-from gendermt.config.errors import GenderMTError
+from gendermt.config.templates import load_templates
+from gendermt.core.errors import GenderMTError
 from gendermt.scoring.nltk_bleu import sentence_bleu_m4
 from gendermt.translation.postprocess import AUTHORS_STEPS, PROJECT_STEPS, pipeline
-from gendermt.translation.prompts import load_templates
 
 from ...conftest import ROOT
 

@@ -21,7 +21,7 @@ import pytest
 
 from gendermt.benchmarks.fairtranslate import data as data_module
 from gendermt.benchmarks.fairtranslate.data import build, load
-from gendermt.config.errors import DatasetError, MissingResourceError
+from gendermt.core.errors import DatasetError, MissingResourceError
 
 SAMPLE = Path(__file__).parents[3] / "resources/fairtranslate/data/train-00000-of-00001.parquet"
 SHARD = "train-00000-of-00001.parquet"

@@ -6,7 +6,7 @@ import pytest
 
 from gendermt.benchmarks.fairtranslate import outliers
 from gendermt.benchmarks.fairtranslate.tables import by_gender
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 SYSTEMS = ["a", "b"]
 

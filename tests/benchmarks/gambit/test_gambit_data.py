@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from gendermt.benchmarks.gambit.data import TEXT_TYPES, build, isco_code_of, load, text_type_of
-from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
+from gendermt.core.errors import DatasetError, GenderMTError, MissingResourceError
 from gendermt.translation.backends.stored import read_table
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -17,7 +17,7 @@ from gendermt.benchmarks.gambit.grape import (
     score,
     weighted_reference,
 )
-from gendermt.config.errors import DatasetError
+from gendermt.core.errors import DatasetError
 
 
 def assignments(rows: list[tuple[str, str]]) -> pd.DataFrame:

@@ -17,7 +17,7 @@ from gendermt.benchmarks.gambit.isco import (
     description_of,
     load_isco,
 )
-from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
+from gendermt.core.errors import DatasetError, GenderMTError, MissingResourceError
 
 ROOT = Path(__file__).resolve().parents[3]
 EXCERPT = ROOT / "resources" / "gambit" / "isco08-excerpt.csv"

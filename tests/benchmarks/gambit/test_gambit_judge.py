@@ -16,7 +16,7 @@ from gendermt.benchmarks.gambit.embeddings import (
 )
 from gendermt.benchmarks.gambit.evaluate import COLUMNS, score_run
 from gendermt.benchmarks.gambit.fuzzy import match_score
-from gendermt.config.errors import GenderMTError, MissingResourceError
+from gendermt.core.errors import GenderMTError, MissingResourceError
 from gendermt.data.io import write_jsonl
 
 from ...chat_server import ChatServer

@@ -7,7 +7,7 @@ import pytest
 
 from gendermt.benchmarks.gambit.evaluate import COLUMNS, score_run
 from gendermt.benchmarks.gambit.lexicon import DEFAULT_DIR, detect_text, load_lexicon
-from gendermt.config.errors import DatasetError
+from gendermt.core.errors import DatasetError
 from gendermt.data.io import write_jsonl
 
 from ...gambit_support import write_data

@@ -16,7 +16,7 @@ from gendermt.benchmarks.gambit.references import (
     load_stereotypes,
     stereotype_by_code,
 )
-from gendermt.config.errors import DatasetError, MissingResourceError
+from gendermt.core.errors import DatasetError, MissingResourceError
 
 ROOT = Path(__file__).resolve().parents[3]
 REFS = ROOT / "resources" / "gambit" / "references"

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from gendermt.benchmarks.gambit.validation import load_validation, validate_file
-from gendermt.config.errors import DatasetError
+from gendermt.core.errors import DatasetError
 
 from ...chat_server import ChatServer
 from ...gambit_support import write_isco

@@ -18,7 +18,7 @@ import pytest
 from gendermt.benchmarks.gate.data import load_json, load_variants
 from gendermt.benchmarks.gate.metric import evaluate
 from gendermt.cli import main
-from gendermt.config.errors import DatasetError, GenderMTError
+from gendermt.core.errors import DatasetError, GenderMTError
 
 from ...conftest import ROOT
 

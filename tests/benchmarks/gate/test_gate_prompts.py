@@ -8,7 +8,7 @@ import re
 from gendermt.benchmarks.gate import inputs as gate_inputs
 from gendermt.benchmarks.gate_x_e import inputs as gxe_inputs
 from gendermt.benchmarks.gate_x_e.parse import parse_answer
-from gendermt.translation.prompts import load_templates
+from gendermt.config.templates import load_templates
 
 from ...conftest import ROOT
 

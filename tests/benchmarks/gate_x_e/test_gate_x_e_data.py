@@ -18,7 +18,7 @@ from gendermt.benchmarks.gate_x_e.data import (
     parse_labels,
 )
 from gendermt.benchmarks.gate_x_e.tables import tuple_counts
-from gendermt.config.errors import DatasetError, GenderMTError
+from gendermt.core.errors import DatasetError, GenderMTError
 
 from ...conftest import ROOT
 

@@ -205,7 +205,7 @@ def test_accuracy_figure_tells_an_empty_cell_from_a_zero_and_shows_n():
 
 def test_gpt35_templates_render_the_translation_only():
     from gendermt.benchmarks.gate_x_e.inputs import render
-    from gendermt.translation.prompts import load_templates
+    from gendermt.config.templates import load_templates
 
     templates = load_templates(ROOT / "src/gendermt/benchmarks/gate_x_e/prompts/rewrite.yaml")
     zero, few = templates["gpt35_zero_shot"], templates["gpt35_few_shot"]

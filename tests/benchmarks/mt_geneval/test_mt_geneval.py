@@ -26,7 +26,7 @@ from gendermt.benchmarks.mt_geneval.evaluate import (
     summarise,
 )
 from gendermt.cli import main
-from gendermt.config.errors import DatasetError, MissingResourceError
+from gendermt.core.errors import DatasetError, MissingResourceError
 
 ROOT = Path(__file__).resolve().parents[3]
 MTGENEVAL = ROOT.parent / "shared" / "data" / "mt-geneval"
@@ -321,7 +321,7 @@ def test_data_stage_reads_only_the_configured_set(tmp_path):
 
 def test_inputs_show_the_context_and_ask_for_the_sentence_only(tmp_path):
     from gendermt.benchmarks.mt_geneval.inputs import build_inputs
-    from gendermt.translation.prompts import load_templates
+    from gendermt.config.templates import load_templates
 
     _build(tmp_path)
     templates = load_templates(ROOT / "src/gendermt/benchmarks/mt_geneval/prompts/translate.yaml")
@@ -342,7 +342,7 @@ def test_inputs_show_the_context_and_ask_for_the_sentence_only(tmp_path):
 
 def test_inputs_without_a_context_template_fail_on_contextual_items(tmp_path):
     from gendermt.benchmarks.mt_geneval.inputs import build_inputs
-    from gendermt.translation.prompts import load_templates
+    from gendermt.config.templates import load_templates
 
     _build(tmp_path)
     templates = load_templates(ROOT / "src/gendermt/benchmarks/mt_geneval/prompts/translate.yaml")
@@ -379,7 +379,7 @@ def test_score_run_oracles_score_one_and_zero(tmp_path):
 
 def test_score_run_names_a_missing_output(tmp_path):
     from gendermt.benchmarks.mt_geneval.evaluate import score_run
-    from gendermt.config.errors import GenderMTError
+    from gendermt.core.errors import GenderMTError
 
     data = _build(tmp_path)
     path = tmp_path / "short.jsonl"
@@ -489,7 +489,7 @@ def _spec(**data):
 
 def test_config_check_accepts_the_default_and_names_what_is_missing(tmp_path):
     from gendermt.benchmarks.mt_geneval.config import check
-    from gendermt.config.errors import GenderMTError
+    from gendermt.core.errors import GenderMTError
 
     check(_spec(), {})
     check(_spec(sets=["counterfactual"]), {})
@@ -515,14 +515,14 @@ def test_config_check_accepts_the_default_and_names_what_is_missing(tmp_path):
 def test_contract_is_registered_and_its_schema_fragment_composes():
     from jsonschema import Draft202012Validator, ValidationError
 
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
 
     bench = registry.get("mt-geneval")
     assert bench.label == "MT-GenEval" and bench.order == 80
-    assert (ROOT / bench.rules).is_file()
+    assert registry.rules_file(bench).is_file()
     assert bench.scorecard.tables == ("mt-geneval/tables/summary.csv",)
     for ref in (bench.check, bench.scorecard.reader):
-        assert callable(__import__("gendermt.benchmarks.contract", fromlist=["resolve"])
+        assert callable(__import__("gendermt.core.contract", fromlist=["resolve"])
                         .resolve(ref))
     schema = registry.config_schema(ROOT / "workflow/schemas/config.schema.yaml")
     validator = Draft202012Validator(schema)
@@ -545,9 +545,9 @@ def test_contract_is_registered_and_its_schema_fragment_composes():
 
 
 def test_labels_name_every_table_and_figure_the_rule_file_writes():
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
 
-    rules = (ROOT / registry.get("mt-geneval").rules).read_text(encoding="utf-8")
+    rules = registry.rules_file(registry.get("mt-geneval")).read_text(encoding="utf-8")
     written = set(re.findall(r'\{RESULTS\}/(mt-geneval/(?:tables|figures)/[a-z_]+)\.(?:csv|png)',
                              rules))
     written |= {f"mt-geneval/tables/{t}" for t in
@@ -565,7 +565,7 @@ def test_start_up_checks_run_ours_and_name_the_key(monkeypatch):
     import yaml
 
     from gendermt.config.checks import check_config
-    from gendermt.config.errors import GenderMTError
+    from gendermt.core.errors import GenderMTError
 
     monkeypatch.chdir(ROOT)
     config = yaml.safe_load((ROOT / "config/config.yaml").read_text(encoding="utf-8"))

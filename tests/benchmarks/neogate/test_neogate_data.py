@@ -19,7 +19,7 @@ from gendermt.benchmarks.neogate.paradigm import (
     neomorpheme_chars,
 )
 from gendermt.cli import main
-from gendermt.config.errors import DatasetError, MissingResourceError
+from gendermt.core.errors import DatasetError, MissingResourceError
 
 from ...conftest import ROOT
 

@@ -20,7 +20,7 @@ from gendermt.benchmarks.neogate.metric import (
     punctuation,
     to_words,
 )
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 SCHWA = ["ə"]
 SCHWA2 = ["ə", "ɜ"]

@@ -18,7 +18,7 @@ from gendermt.benchmarks.neogate.inputs import (
     tag_counts,
 )
 from gendermt.benchmarks.neogate.paradigm import MappingError, load_mapping
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 from ...conftest import ROOT
 

@@ -19,7 +19,7 @@ from gendermt.benchmarks.winomt.adjectives import (
 )
 from gendermt.benchmarks.winomt.adjectives_table import adjectives_table
 from gendermt.benchmarks.winomt.data import load
-from gendermt.config.errors import DatasetError, GenderMTError
+from gendermt.core.errors import DatasetError, GenderMTError
 
 from ...conftest import ROOT
 

@@ -16,7 +16,7 @@ from gendermt.benchmarks.winomt.compare import (
     pair_languages,
     pairs_of,
 )
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 # 10 sentences: items 0-4 gold male, 5-9 gold female
 GOLD = ["male"] * 5 + ["female"] * 5
@@ -193,7 +193,7 @@ def test_planning_imports_no_pandas_and_the_unit_is_the_intervals():
 
 
 def test_the_contract_runs_the_check_at_start_up():
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
 
     bad = {**SPEC, "compare": [{"before": "google", "after": "gpt"}]}
     with pytest.raises(GenderMTError, match=r"compare\[0\]\.after: 'gpt'"):

@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 from gendermt.benchmarks.winomt.data import build, load
-from gendermt.config.errors import DatasetError, MissingResourceError
+from gendermt.core.errors import DatasetError, MissingResourceError
 
 from ...conftest import ROOT
 

@@ -12,7 +12,7 @@ from gendermt.benchmarks.winomt.original import (
     source_indices,
     translated_entity,
 )
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 from . import WINOMT_EXTRA
 from .test_winomt_gender import OCCUPATIONS, corpus

@@ -16,7 +16,7 @@ from gendermt.benchmarks.winomt.spacy_models import (
     load_noun_lemmatizer,
     load_pipeline,
 )
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 from ...conftest import ROOT
 from . import WINOMT_EXTRA

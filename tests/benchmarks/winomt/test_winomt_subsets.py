@@ -13,7 +13,7 @@ from gendermt.benchmarks.winomt.cli import read_hypotheses
 from gendermt.benchmarks.winomt.data import load
 from gendermt.benchmarks.winomt.evaluate import score_run
 from gendermt.benchmarks.winomt.whole_file import check, translate_whole, whole_lines
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data.subsets import choose
 
 from ...conftest import ROOT

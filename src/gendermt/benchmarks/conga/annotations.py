@@ -37,7 +37,8 @@ import pandas as pd
 
 from gendermt.benchmarks.conga.data import ALT_LETTERS, N_ALTERNATIVES
 from gendermt.benchmarks.conga.tags import TagError, TagScheme, normalise_space, parse_tagged
-from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
+from gendermt.config.input_limits import STDIN
+from gendermt.core.errors import DatasetError, GenderMTError, MissingResourceError
 from gendermt.data import textfiles
 from gendermt.data.io import read_jsonl, write_json, write_jsonl
 
@@ -68,7 +69,7 @@ def _read_delimited(path: Path, required: Sequence[str]) -> pd.DataFrame:
 
 def read_lines(path: str | Path, what: str = "") -> list[str]:
     """The lines of a ``.txt`` file (no final empty line); ``what`` names it in the error."""
-    if str(path) != textfiles.STDIN and not Path(path).is_file():
+    if str(path) != STDIN and not Path(path).is_file():
         raise MissingResourceError(f"{what}{path} does not exist")
     return textfiles.read_lines(path)
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from gendermt.benchmarks.conga.tags import TagError, TagScheme, normalise_space, parse_tagged
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     import pandas as pd

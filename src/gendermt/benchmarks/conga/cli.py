@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from gendermt.cli.output import print_json
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
+from gendermt.data.json_output import print_json
 
 
 def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:

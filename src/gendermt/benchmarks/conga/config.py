@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 #: The placeholders an annotation file's path may use.
 PATH_PLACEHOLDERS = ("system", "prompt")

@@ -1,7 +1,7 @@
 """ConGA: what the workflow, the command line and the scorecard need
-of this benchmark (gendermt.benchmarks.contract)."""
+of this benchmark (gendermt.core.contract)."""
 
-from gendermt.benchmarks.contract import Benchmark, NodeRule, Scorecard
+from gendermt.core.contract import Benchmark, NodeRule, Scorecard
 
 CONTRACTS = (
     Benchmark(
@@ -9,7 +9,7 @@ CONTRACTS = (
         label="ConGA",
         order=30,
         package="gendermt.benchmarks.conga",
-        rules="src/gendermt/benchmarks/conga/rules.smk",
+        rules="rules.smk",
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="en→it",
         description=(

@@ -39,7 +39,7 @@ from typing import Any
 import pandas as pd
 
 from gendermt.benchmarks.conga.tags import TagError, TagScheme, parse_tagged
-from gendermt.config.errors import DatasetError, MissingResourceError
+from gendermt.core.errors import DatasetError, MissingResourceError
 from gendermt.data.io import write_json
 from gendermt.data.stage_tables import write_data_table
 from gendermt.data.textfiles import is_blank

@@ -89,7 +89,7 @@ rule conga_data:
     log:
         f"{LOGS}/conga/data.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/data.py"
 
@@ -116,7 +116,7 @@ rule conga_annotate:
     benchmark:
         f"{RESULTS}/benchmarks/conga/annotate/{{system}}/{{prompt}}.tsv"
     conda:
-        "../../../../envs/translate.yaml"
+        env_file("translate.yaml")
     script:
         "scripts/annotate.py"
 
@@ -137,7 +137,7 @@ rule conga_score:
     log:
         f"{LOGS}/conga/score/{{system}}/{{prompt}}.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/score.py"
 
@@ -196,7 +196,7 @@ rule conga_tables:
     log:
         f"{LOGS}/conga/tables.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/tables.py"
 
@@ -219,6 +219,6 @@ rule conga_figures:
     log:
         f"{LOGS}/conga/figures.log",
     conda:
-        "../../../../envs/plot.yaml"
+        env_file("plot.yaml")
     script:
         "scripts/figures.py"

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gendermt.benchmarks.conga import SOURCE_LETTERS, TARGET_LETTERS
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 # Stripped from a tagged word's edges: quotes, brackets and sentence punctuation.
 EDGE_PUNCTUATION = "\"'“”‘’«»()[]{}.,;:!?…—–-"

@@ -9,8 +9,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from gendermt.cli.output import print_json
-from gendermt.config.errors import DatasetError, GenderMTError
+from gendermt.core.errors import DatasetError, GenderMTError
+from gendermt.data.json_output import print_json
 
 _REGISTERED: set[int] = set()
 

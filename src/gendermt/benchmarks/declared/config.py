@@ -11,7 +11,7 @@ from typing import Any
 
 from gendermt.benchmarks.declared.contract import declared_files
 from gendermt.benchmarks.declared.spec import heading, load
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 PACKAGE = "gendermt.benchmarks.declared"
 
@@ -62,7 +62,7 @@ def check(name: str, spec: Mapping[str, Any], config: Mapping[str, Any]) -> None
 def templates(name: str, spec: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """The block's (``spec``) templates: its ``templates`` file's where it names one, else the
     benchmark file's own (it is a template file too)."""
-    from gendermt.translation.prompts import PLACEHOLDERS, check_placeholders, load_templates
+    from gendermt.config.templates import PLACEHOLDERS, check_placeholders, load_templates
 
     # the file's templates only: the whole file is checked by `check` (its message then
     # names the block, not its templates)
@@ -90,8 +90,8 @@ def configured(benchmarks: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[st
     checked), ``languages``, ``root`` (the block's data_root, None for the file's), ``files``
     (what the data stage reads), ``label``, ``rule`` (the rules' name suffix) and
     ``metrics``."""
-    from gendermt.benchmarks import registry
     from gendermt.benchmarks.declared.data import files
+    from gendermt.core import registry
 
     found = {}
     for name, block in benchmarks.items():

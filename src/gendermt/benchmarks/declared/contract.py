@@ -1,4 +1,4 @@
-"""The declared benchmarks' contracts (see :mod:`gendermt.benchmarks.contract`): one
+"""The declared benchmarks' contracts (see :mod:`gendermt.core.contract`): one
 :class:`Benchmark` per benchmark file ``resources/benchmarks/<name>/benchmark.yaml``, and per
 file a config keeps outside the project (``benchmarks.<name>.file``:
 :mod:`gendermt.config.benchmark_files`), all served by this package's generic stages and one
@@ -11,9 +11,9 @@ import pathlib
 import yaml
 
 import gendermt.config.benchmark_files
-import gendermt.config.errors
 import gendermt.config.project
-from gendermt.benchmarks.contract import Benchmark, Scorecard
+import gendermt.core.errors
+from gendermt.core.contract import Benchmark, Scorecard
 
 _PKG = "gendermt.benchmarks.declared"
 #: The project's declared benchmarks: one folder each, holding ``benchmark.yaml``.
@@ -37,7 +37,7 @@ def declared_files() -> list[pathlib.Path]:
 
 def read_file(path: pathlib.Path) -> dict:
     """A benchmark file's YAML, with one-line errors naming it."""
-    error = gendermt.config.errors.GenderMTError
+    error = gendermt.core.errors.GenderMTError
     if not path.is_file():
         raise error(f"{path}: benchmark file not found")
     try:
@@ -56,7 +56,7 @@ def heading(path) -> dict:
     start-up)."""
     file = pathlib.Path(path)
     spec = read_file(file)
-    error = gendermt.config.errors.GenderMTError
+    error = gendermt.core.errors.GenderMTError
     for key in ("name", "label"):
         if not isinstance(spec.get(key), str) or not spec[key]:
             raise error(f"{file}: {key}: missing (a declared benchmark names its config key "
@@ -89,7 +89,7 @@ def _contract(path: pathlib.Path) -> Benchmark:
         direction=head["direction"],
         description=head["description"],
         page="../declared-benchmarks.md",
-        rules="src/gendermt/benchmarks/declared/rules.smk",
+        rules="rules.smk",
         data_keys=("data_root/",),
         data_stage_keys=("data_root/",),
         check=f"{_PKG}.config:check_{name}",

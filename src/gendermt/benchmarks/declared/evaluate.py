@@ -117,7 +117,7 @@ def quality_rows(data: pd.DataFrame, hypotheses: Sequence[str], metrics: Sequenc
 
 def hypotheses_of(translations: str | Path, data: pd.DataFrame) -> list[str]:
     """The run's output for every segment, in the data's order (every segment has one)."""
-    from gendermt.config.errors import GenderMTError
+    from gendermt.core.errors import GenderMTError
     from gendermt.data.io import read_jsonl
 
     hyps = {r["item_id"]: r["hypothesis"] for r in read_jsonl(translations)}

@@ -69,7 +69,7 @@ for _name, _declared in DECLARED.items():
         log:
             f"{_log}/data.log",
         conda:
-            "../../../../envs/core.yaml"
+            env_file("core.yaml")
         script:
             "scripts/data.py"
 
@@ -96,7 +96,7 @@ for _name, _declared in DECLARED.items():
         log:
             f"{_log}/score/{{system}}/{{prompt}}.log",
         conda:
-            "../../../../envs/core.yaml"
+            env_file("core.yaml")
         script:
             "scripts/score.py"
 
@@ -139,7 +139,7 @@ for _name, _declared in DECLARED.items():
         log:
             f"{_log}/tables.log",
         conda:
-            "../../../../envs/core.yaml"
+            env_file("core.yaml")
         script:
             "scripts/tables.py"
 
@@ -164,6 +164,6 @@ for _name, _declared in DECLARED.items():
         log:
             f"{_log}/figures.log",
         conda:
-            "../../../../envs/plot.yaml"
+            env_file("plot.yaml")
         script:
             "scripts/figures.py"

@@ -1,11 +1,11 @@
 """A declared benchmark's files, read or named without building the data table (no pandas):
-the hooks of a package's ``sources`` module (gendermt.benchmarks.contract).
+the hooks of a package's ``sources`` module (gendermt.core.contract).
 
 - ``source_texts``: its source texts per prompt and language (the paid-work estimate of
   commercial MT services at start-up, before any input is built);
 - ``data_files``: the files its runs read that its config block does not name (the benchmark
   file and every data file of the configured languages), which the run summary records as its
-  data sources (gendermt.config.run_record: their sha256 on the report's front page)."""
+  data sources (gendermt.workflow.run_record: their sha256 on the report's front page)."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ from gendermt.benchmarks.declared.contract import (  # noqa: F401
     read_file,
     spec_files,
 )
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 SCHEMA = Path(__file__).with_name("spec.schema.yaml")
 #: Metrics scored against each gender's reference (they need ``data.reference``).
@@ -81,7 +81,7 @@ def _check(path: Path, spec: dict[str, Any]) -> None:
         raise GenderMTError(f"{path}: metrics: {', '.join(lacking)} need data.reference (a "
                             "reference per gender)")
     _check_format(path, spec)
-    from gendermt.translation.prompts import PLACEHOLDERS, check_placeholders, load_templates
+    from gendermt.config.templates import PLACEHOLDERS, check_placeholders, load_templates
 
     check_placeholders(load_templates(path), PLACEHOLDERS, path)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from gendermt.cli.output import print_json
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
+from gendermt.data.json_output import print_json
 from gendermt.data.textfiles import read_lines
 
 

@@ -1,7 +1,7 @@
 """FairTranslate: what the workflow, the command line and the scorecard need
-of this benchmark (gendermt.benchmarks.contract)."""
+of this benchmark (gendermt.core.contract)."""
 
-from gendermt.benchmarks.contract import Benchmark, Scorecard
+from gendermt.core.contract import Benchmark, Scorecard
 
 CONTRACTS = (
     Benchmark(
@@ -11,7 +11,7 @@ CONTRACTS = (
         package="gendermt.benchmarks.fairtranslate",
         # the data columns a study's subset may stratify by or keep together
         subset_columns=("gender", "ambiguity", "stereotype", "occupation"),
-        rules="src/gendermt/benchmarks/fairtranslate/rules.smk",
+        rules="rules.smk",
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="en→fr",
         description=(

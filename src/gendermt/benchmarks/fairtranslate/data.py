@@ -33,11 +33,11 @@ import pandas as pd
 from scipy.optimize import linear_sum_assignment
 
 from gendermt.benchmarks.fairtranslate import AMBIGUITIES, GENDERS, HUB_ID, STEREOTYPES
-from gendermt.config.errors import DatasetError, MissingResourceError
+from gendermt.core.errors import DatasetError, MissingResourceError
 from gendermt.data.io import write_json
+from gendermt.data.progress import Progress
 from gendermt.data.stage_tables import write_data_table
 from gendermt.data.textfiles import is_blank, read_text
-from gendermt.report.progress import Progress
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ import argparse
 import io
 import sys
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data.textfiles import split_lines
 
 

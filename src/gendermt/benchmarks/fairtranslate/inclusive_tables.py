@@ -60,9 +60,9 @@ from gendermt.benchmarks.fairtranslate.pronouns import (
     classify_they,
     has_they,
 )
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data.io import read_jsonl, write_parquet, write_table, write_text
-from gendermt.report.progress import Progress
+from gendermt.data.progress import Progress
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.scoring.nltk_bleu import corpus_mean
 from gendermt.scoring.normalization import normalize_all
 from gendermt.translation.postprocess import AUTHORS_STEPS, PROJECT_STEPS, pipeline

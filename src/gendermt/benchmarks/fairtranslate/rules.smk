@@ -79,7 +79,7 @@ rule fairtranslate_data:
     log:
         f"{LOGS}/fairtranslate/data.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/data.py"
 
@@ -209,7 +209,7 @@ rule fairtranslate_tables:
     benchmark:
         f"{RESULTS}/benchmarks/fairtranslate/tables.tsv"
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/tables.py"
 
@@ -236,7 +236,7 @@ rule fairtranslate_figures:
     log:
         f"{LOGS}/fairtranslate/figures.log",
     conda:
-        "../../../../envs/plot.yaml"
+        env_file("plot.yaml")
     script:
         "scripts/figures.py"
 
@@ -365,7 +365,7 @@ rule fairtranslate_inclusive_tables:
     log:
         f"{LOGS}/fairtranslate/inclusive_tables.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/inclusive_tables.py"
 
@@ -403,6 +403,6 @@ rule fairtranslate_inclusive_figures:
     log:
         f"{LOGS}/fairtranslate/inclusive_figures.log",
     conda:
-        "../../../../envs/plot.yaml"
+        env_file("plot.yaml")
     script:
         "scripts/inclusive_figures.py"

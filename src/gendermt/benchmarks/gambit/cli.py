@@ -15,8 +15,8 @@ from gendermt.benchmarks.gambit.grape import (
     signature,
 )
 from gendermt.benchmarks.gambit.references import load_labour
-from gendermt.cli.output import print_json
-from gendermt.config.errors import DatasetError, GenderMTError
+from gendermt.core.errors import DatasetError, GenderMTError
+from gendermt.data.json_output import print_json
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     pass

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 
 def runs(spec: Mapping[str, Any], systems: Mapping[str, Any]) -> list[dict[str, str]]:

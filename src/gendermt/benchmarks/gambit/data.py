@@ -38,7 +38,7 @@ from typing import Any
 
 import pandas as pd
 
-from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
+from gendermt.core.errors import DatasetError, GenderMTError, MissingResourceError
 from gendermt.data.io import write_json
 from gendermt.data.stage_tables import write_data_table
 

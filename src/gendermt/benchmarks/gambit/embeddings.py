@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from gendermt.config.errors import MissingResourceError
+from gendermt.core.errors import MissingResourceError
 
 log = logging.getLogger(__name__)
 

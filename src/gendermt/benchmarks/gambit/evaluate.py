@@ -19,7 +19,7 @@ import pandas as pd
 
 from gendermt.benchmarks.gambit import lexicon
 from gendermt.benchmarks.gambit.labels import LABELS
-from gendermt.config.errors import DatasetError, GenderMTError
+from gendermt.core.errors import DatasetError, GenderMTError
 from gendermt.data.io import read_jsonl, write_json, write_table
 
 log = logging.getLogger(__name__)

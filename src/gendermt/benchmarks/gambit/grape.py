@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 from gendermt.benchmarks.gambit.labels import FEMININE, LABELS, MASCULINE, NOT_CLEAR
 from gendermt.benchmarks.gambit.references import lookup_share
-from gendermt.config.errors import DatasetError
+from gendermt.core.errors import DatasetError
 from gendermt.scoring.metric_signature import metric_signature
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
+from gendermt.core.errors import DatasetError, GenderMTError, MissingResourceError
 from gendermt.data.io import write_parquet
 
 log = logging.getLogger(__name__)

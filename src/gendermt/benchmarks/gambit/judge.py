@@ -45,7 +45,7 @@ from gendermt.benchmarks.gambit import fuzzy
 from gendermt.benchmarks.gambit.isco import description_of
 from gendermt.benchmarks.gambit.labels import FEMININE, MASCULINE, NOT_CLEAR
 from gendermt.benchmarks.gambit.lexicon import aggregate
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 log = logging.getLogger(__name__)
 

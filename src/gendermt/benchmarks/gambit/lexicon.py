@@ -39,7 +39,7 @@ from tqdm import tqdm
 
 from gendermt.benchmarks.gambit.labels import FEMININE, MASCULINE, NOT_CLEAR
 from gendermt.config import project
-from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
+from gendermt.core.errors import DatasetError, GenderMTError, MissingResourceError
 
 ROOT = project.root()  # the checkout, or the copy packaged in the wheel
 DEFAULT_DIR = ROOT / "resources" / "gambit" / "lexicon"

@@ -96,7 +96,7 @@ rule gambit_data:
     log:
         f"{LOGS}/gambit/data.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/data.py"
 
@@ -112,7 +112,7 @@ rule gambit_isco:
     log:
         f"{LOGS}/gambit/isco.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/isco.py"
 
@@ -128,7 +128,7 @@ rule gambit_inputs:
     log:
         f"{LOGS}/gambit/inputs/{{lang}}.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/inputs.py"
 
@@ -160,7 +160,7 @@ rule gambit_detect:
     benchmark:
         f"{RESULTS}/benchmarks/gambit/detect/{{detector}}/{{system}}/{{lang}}.tsv"
     conda:
-        "../../../../envs/gambit.yaml"
+        env_file("gambit.yaml")
     script:
         "scripts/detect.py"
 
@@ -191,7 +191,7 @@ rule gambit_validate:
     benchmark:
         f"{RESULTS}/benchmarks/gambit/validate/{{detector}}/{{lang}}.tsv"
     conda:
-        "../../../../envs/gambit.yaml"
+        env_file("gambit.yaml")
     script:
         "scripts/validate.py"
 
@@ -216,7 +216,7 @@ rule gambit_validation_table:
     log:
         f"{LOGS}/gambit/validation_table.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/validation_table.py"
 
@@ -269,7 +269,7 @@ rule gambit_tables:
     log:
         f"{LOGS}/gambit/tables.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/tables.py"
 
@@ -295,7 +295,7 @@ rule gambit_figures:
     log:
         f"{LOGS}/gambit/figures.log",
     conda:
-        "../../../../envs/plot.yaml"
+        env_file("plot.yaml")
     script:
         "scripts/figures.py"
 
@@ -318,6 +318,6 @@ rule gambit_agreement:
     log:
         f"{LOGS}/gambit/agreement.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/agreement.py"

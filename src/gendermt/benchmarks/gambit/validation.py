@@ -24,7 +24,7 @@ import pandas as pd
 
 from gendermt.benchmarks.gambit.evaluate import read_isco, run_detector
 from gendermt.benchmarks.gambit.labels import LABELS
-from gendermt.config.errors import DatasetError
+from gendermt.core.errors import DatasetError
 from gendermt.data.io import write_json, write_table
 
 log = logging.getLogger(__name__)

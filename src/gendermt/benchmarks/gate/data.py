@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gendermt.benchmarks.gate import LANGUAGES
-from gendermt.config.errors import DatasetError, GenderMTError
+from gendermt.core.errors import DatasetError, GenderMTError
 from gendermt.data.textfiles import read_delimited, read_text
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from gendermt.benchmarks.gate import CATEGORY_ORDER, GENDER_COLUMN
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.scoring.metric_signature import metric_signature
 
 MATCH, MISMATCH, EMPTY = "match", "mismatch", "empty"

@@ -55,7 +55,7 @@ rule gate_data:
     log:
         f"{LOGS}/gate/data.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/data.py"
 
@@ -71,7 +71,7 @@ rule gate_inputs:
     log:
         f"{LOGS}/gate/inputs/{{prompt}}.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/inputs.py"
 
@@ -100,7 +100,7 @@ rule gate_tables:
     log:
         f"{LOGS}/gate/tables.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/tables.py"
 
@@ -124,7 +124,7 @@ rule gate_figures:
     log:
         f"{LOGS}/gate/figures.log",
     conda:
-        "../../../../envs/plot.yaml"
+        env_file("plot.yaml")
     script:
         "scripts/figures.py"
 
@@ -155,6 +155,6 @@ rule gate_intervals:
     log:
         f"{LOGS}/gate/intervals.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/intervals.py"

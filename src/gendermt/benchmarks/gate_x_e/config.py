@@ -8,13 +8,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from gendermt.benchmarks.gate_x_e import LANGUAGES
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 KEY = "benchmarks.gate-x-e"
 
 
 def check(spec: Mapping[str, Any], config: Mapping[str, Any]) -> None:
-    from gendermt.translation.prompts import load_templates
+    from gendermt.config.templates import load_templates
 
     templates = load_templates(spec["templates"])
     wanted = {LANGUAGES[lang][0]: lang for lang in spec["data"]["languages"]

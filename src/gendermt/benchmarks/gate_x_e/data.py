@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from gendermt.benchmarks.gate_x_e import LANGUAGES, SHORT
 from gendermt.benchmarks.gate_x_e.swapped import flag
-from gendermt.config.errors import DatasetError, GenderMTError
+from gendermt.core.errors import DatasetError, GenderMTError
 from gendermt.data import reads
 from gendermt.data.io import write_json, write_parquet
 from gendermt.data.stage_tables import write_data_table

@@ -26,6 +26,7 @@ from gendermt.benchmarks.gate_x_e import SUBTYPES
 from gendermt.benchmarks.gate_x_e.metric import COLUMNS
 from gendermt.report import figure_marks as marks
 from gendermt.report.plots import save
+from gendermt.scorecard.build import benchmark_floors
 
 
 def _panel(ax, part: pd.DataFrame, colors: dict, poor: bool = False) -> None:
@@ -110,6 +111,6 @@ def build_figures(accuracy_csv: str | Path, png: str | Path, pdf: str | Path,
                   quality_floors: Mapping[str, Any] | None = None) -> None:
     """Workflow stage: ``tables/accuracy.csv`` (and, where given, ``tables/intervals.csv``
     and ``tables/output_checks.csv``) → ``figures/accuracy.{png,pdf}``."""
-    floor = marks.floors(quality_floors, "gate-x-e")["clean_share"]
+    floor = benchmark_floors(quality_floors, "gate-x-e")["clean_share"]
     save(accuracy_figure(pd.read_csv(accuracy_csv), marks.read_intervals(intervals_csv), kinds,
                          marks.low_quality_runs(checks_csv, floor)), png, pdf)

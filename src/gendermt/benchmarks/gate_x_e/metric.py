@@ -16,7 +16,7 @@ import pandas as pd
 
 from gendermt.benchmarks.gate_x_e import SUBTYPES
 from gendermt.benchmarks.gate_x_e.parse import answer_status, parse_answer
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.scoring.metric_signature import metric_signature
 from gendermt.scoring.sacrebleu_metrics import corpus_score
 from gendermt.scoring.wer import SIGNATURE as WER_SIGNATURE

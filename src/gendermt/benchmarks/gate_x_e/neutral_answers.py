@@ -18,7 +18,7 @@ from collections.abc import Mapping
 import pandas as pd
 
 from gendermt.benchmarks.gate_x_e.parse import parse_answer
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.rewriting.english_pronouns import gendered_rewrite
 
 _PREFIX = re.compile(r"^\s*(?:rewrite|rewritten(?: text)?|answer|output)\s*[:：]\s*", re.I)

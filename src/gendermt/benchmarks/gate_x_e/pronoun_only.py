@@ -18,7 +18,7 @@ import pandas as pd
 
 from gendermt.benchmarks.gate_x_e import LANGUAGES
 from gendermt.benchmarks.gate_x_e.data import read_rows
-from gendermt.config.errors import DatasetError
+from gendermt.core.errors import DatasetError
 from gendermt.scoring.sacrebleu_metrics import corpus_score
 from gendermt.scoring.wer import corpus_wer
 

@@ -66,7 +66,7 @@ rule gate_x_e_data:
     log:
         f"{LOGS}/gate-x-e/data.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/data.py"
 
@@ -82,7 +82,7 @@ rule gate_x_e_inputs:
     log:
         f"{LOGS}/gate-x-e/inputs/{{prompt}}.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/inputs.py"
 
@@ -100,7 +100,7 @@ rule gate_x_e_rewrites:
     log:
         f"{LOGS}/gate-x-e/rewrites/{{system}}/{{prompt}}.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/rewrites.py"
 
@@ -151,7 +151,7 @@ rule gate_x_e_tables:
     log:
         f"{LOGS}/gate-x-e/tables.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/tables.py"
 
@@ -178,7 +178,7 @@ rule gate_x_e_figures:
     log:
         f"{LOGS}/gate-x-e/figures.log",
     conda:
-        "../../../../envs/plot.yaml"
+        env_file("plot.yaml")
     script:
         "scripts/figures.py"
 
@@ -214,7 +214,7 @@ rule gate_x_e_corpus:
     log:
         f"{LOGS}/gate-x-e/corpus.log",
     conda:
-        "../../../../envs/plot.yaml"
+        env_file("plot.yaml")
     script:
         "scripts/corpus.py"
 
@@ -236,7 +236,7 @@ rule gate_x_e_errors:
     log:
         f"{LOGS}/gate-x-e/errors.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/errors.py"
 
@@ -262,6 +262,6 @@ rule gate_x_e_intervals:
     log:
         f"{LOGS}/gate-x-e/intervals.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/intervals.py"

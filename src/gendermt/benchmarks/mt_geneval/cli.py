@@ -6,8 +6,8 @@ import argparse
 from pathlib import Path
 
 from gendermt.benchmarks.mt_geneval import LANGUAGES, SETS, SPLITS
-from gendermt.cli.output import print_json
-from gendermt.config.errors import DatasetError, GenderMTError
+from gendermt.core.errors import DatasetError, GenderMTError
+from gendermt.data.json_output import print_json
 
 
 def register(score_commands: argparse._SubParsersAction, metrics_type) -> None:

@@ -8,14 +8,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from gendermt.benchmarks.mt_geneval.inputs import context_template_name
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 KEY = "benchmarks.mt-geneval"
 
 
 def check(spec: Mapping[str, Any], config: Mapping[str, Any]) -> None:
     from gendermt.benchmarks.mt_geneval.data import published_files
-    from gendermt.translation.prompts import load_templates
+    from gendermt.config.templates import load_templates
 
     data = spec["data"]
     split = data.get("split", "test")

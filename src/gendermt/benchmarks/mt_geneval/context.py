@@ -10,24 +10,22 @@ from typing import Any
 
 from gendermt.benchmarks.mt_geneval.inputs import context_template_name
 
-#: The backends that read a request's rendered ``messages`` (LLMs); every other one reads only
-#: the plain ``source`` (Apertium, hf-seq2seq NMT, a stored file, the reference points). (A list
-#: here, not a backend attribute: a backend module's edit reruns its translations.)
-READS_MESSAGES = frozenset({"hf-causal", "openai-compatible", "vllm"})
-
 
 def context_shown(settings: dict[str, Any], templates: dict[str, dict[str, Any]], prompt: str,
                   sets: list[str]) -> bool | None:
     """Whether a system sees the contextual items' context sentence: a backend that reads the
-    rendered messages (an LLM: ``READS_MESSAGES``) on a prompt whose ``_context`` template
-    fills ``{context}``; never a backend that reads only the plain ``source`` (Apertium, a stored
-    file, copy-source, a reference oracle), which translates the sentence alone. None where
-    the contextual set does not run."""
+    rendered messages (an LLM: its module declares the ``llm`` style, gendermt.core.backends)
+    on a prompt whose ``_context`` template fills ``{context}``; never a backend that reads
+    only the plain ``source`` (Apertium, a stored file, copy-source, a reference oracle), which
+    translates the sentence alone. None where the contextual set does not run."""
     if "contextual" not in sets:
         return None
-    from gendermt.translation.backends import backend_class
+    from gendermt.core import backends
 
-    if backend_class(settings).name not in READS_MESSAGES:
+    about = backends.info(str(settings.get("backend")))
+    if about is None:
+        backends.backend_class(settings)  # an unknown backend: its error
+    if about is None or about.style != "llm":
         return False
     template = templates.get(context_template_name(prompt)) or {}
     return any("{context}" in str(template.get(part) or "") for part in ("system", "user"))

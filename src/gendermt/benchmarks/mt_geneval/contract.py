@@ -1,6 +1,6 @@
-"""MT-GenEval's contract (see :mod:`gendermt.benchmarks.contract`)."""
+"""MT-GenEval's contract (see :mod:`gendermt.core.contract`)."""
 
-from gendermt.benchmarks.contract import Benchmark, Scorecard
+from gendermt.core.contract import Benchmark, Scorecard
 
 _PAPER = "Currey et al. 2022"
 
@@ -12,7 +12,7 @@ CONTRACTS = (
         package="gendermt.benchmarks.mt_geneval",
         # the data columns a study's subset may stratify by or keep together
         subset_columns=("pair_id", "gender", "set", "split"),
-        rules="src/gendermt/benchmarks/mt_geneval/rules.smk",
+        rules="rules.smk",
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="en→ar/de/es/fr/hi/it/pt/ru",
         description=(

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gendermt.benchmarks.mt_geneval import GENDERS, SETS, SPLITS
-from gendermt.config.errors import DatasetError, MissingResourceError
+from gendermt.core.errors import DatasetError, MissingResourceError
 from gendermt.data.textfiles import read_lines
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan

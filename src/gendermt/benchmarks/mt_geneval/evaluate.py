@@ -124,7 +124,7 @@ def score_run(translations: str | Path, data_path: str | Path, items_out: str | 
     per-segment decisions with the words behind them (``items/{system}/{prompt}.parquet`` and
     ``.csv``) and a summary (``.json``: accuracy per language and set as the official scorer
     defines it, and BLEU/chrF against the right and the counterfactual references)."""
-    from gendermt.config.errors import GenderMTError
+    from gendermt.core.errors import GenderMTError
     from gendermt.data.io import read_jsonl, write_json, write_parquet, write_table
 
     data = pd.read_parquet(data_path)

@@ -17,6 +17,7 @@ import pandas as pd
 
 from gendermt.report import figure_marks as marks
 from gendermt.report.plots import plt, save
+from gendermt.scorecard.build import benchmark_floors
 
 # male / female as in FairTranslate's figures; contextual in grey
 COLOURS = {"counterfactual masculine": "#4393c3", "counterfactual feminine": "#d6604d",
@@ -126,6 +127,6 @@ def build_figures(accuracy_csv: str | Path, png: str | Path, pdf: str | Path,
     """Workflow stage: ``tables/accuracy.csv`` (and, where given, ``tables/intervals.csv``
     and ``tables/output_checks.csv``) → ``figures/accuracy.{png,pdf}``."""
     table = pd.read_csv(accuracy_csv, keep_default_na=True, dtype={"system": str, "prompt": str})
-    floor = marks.floors(quality_floors, "mt-geneval")["clean_share"]
+    floor = benchmark_floors(quality_floors, "mt-geneval")["clean_share"]
     accuracy_figure(table, png, pdf, marks.read_intervals(intervals_csv), kinds,
                     marks.low_quality_runs(checks_csv, floor))

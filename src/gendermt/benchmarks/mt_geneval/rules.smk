@@ -99,7 +99,7 @@ rule mt_geneval_data:
     log:
         f"{LOGS}/mt-geneval/data.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/data.py"
 
@@ -119,7 +119,7 @@ rule mt_geneval_inputs:
     log:
         f"{LOGS}/mt-geneval/inputs/{{prompt}}.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/inputs.py"
 
@@ -140,7 +140,7 @@ rule mt_geneval_score:
     log:
         f"{LOGS}/mt-geneval/score/{{system}}/{{prompt}}.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/score.py"
 
@@ -184,7 +184,7 @@ rule mt_geneval_tables:
     log:
         f"{LOGS}/mt-geneval/tables.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/tables.py"
 
@@ -211,7 +211,7 @@ rule mt_geneval_figures:
     log:
         f"{LOGS}/mt-geneval/figures.log",
     conda:
-        "../../../../envs/plot.yaml"
+        env_file("plot.yaml")
     script:
         "scripts/figures.py"
 
@@ -244,6 +244,6 @@ rule mt_geneval_intervals:
     log:
         f"{LOGS}/mt-geneval/intervals.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/intervals.py"

@@ -1,5 +1,5 @@
 """MT-GenEval's source texts per prompt and language, read from the release's files without
-building the data table: the ``sources`` hook of gendermt.benchmarks.contract (the paid-work
+building the data table: the ``sources`` hook of gendermt.core.contract (the paid-work
 estimate of commercial MT services at start-up, before any input is built). No pandas."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from gendermt.benchmarks.mt_geneval.data import (
     data_root,
     read_segments,
 )
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 
 def source_texts(name: str, spec: Mapping[str, Any], prompts: list[str]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gendermt.config.errors import GenderMTError
-from gendermt.translation.prompts import check_placeholders, load_templates
+from gendermt.config.templates import check_placeholders, load_templates
+from gendermt.core.errors import GenderMTError
 
 # Neo-GATE renders its own messages (inputs.py `render`): these placeholders, and no others.
 PLACEHOLDERS = {"user": {"source", "neomorpheme"}, "instruction": {"neomorpheme"},

@@ -1,7 +1,7 @@
 """Neo-GATE and Neo-GATE FLORES: what the workflow, the command line and the scorecard need
-of these blocks (gendermt.benchmarks.contract)."""
+of these blocks (gendermt.core.contract)."""
 
-from gendermt.benchmarks.contract import Benchmark, Scorecard
+from gendermt.core.contract import Benchmark, Scorecard
 
 CONTRACTS = (
     Benchmark(
@@ -11,7 +11,7 @@ CONTRACTS = (
         package="gendermt.benchmarks.neogate",
         # the data columns a study's subset may stratify by or keep together
         subset_columns=("gate_id", "number"),
-        rules="src/gendermt/benchmarks/neogate/rules.smk",
+        rules="rules.smk",
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="en→it",
         description=(
@@ -61,7 +61,7 @@ CONTRACTS = (
         label="Neo-GATE FLORES",
         order=21,
         package="gendermt.benchmarks.neogate",
-        rules="src/gendermt/benchmarks/neogate/flores.smk",
+        rules="flores.smk",
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="en→it",
         description=(

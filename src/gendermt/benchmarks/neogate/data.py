@@ -31,7 +31,7 @@ from gendermt.benchmarks.neogate.paradigm import (
     load_mapping,
     paradigm_neomorphemes,
 )
-from gendermt.config.errors import DatasetError, MissingResourceError
+from gendermt.core.errors import DatasetError, MissingResourceError
 from gendermt.data.io import write_json, write_parquet
 from gendermt.data.stage_tables import write_data_table
 from gendermt.data.textfiles import is_blank, read_delimited

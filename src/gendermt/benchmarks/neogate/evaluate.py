@@ -12,7 +12,7 @@ import pandas as pd
 from gendermt.benchmarks.neogate.checks import CHECKS, check_output, instruction_of
 from gendermt.benchmarks.neogate.extract import STATUSES, extract
 from gendermt.benchmarks.neogate.metric import OPTION_DEFAULTS, LineResult, evaluate, signature
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data.io import csv_text, read_jsonl, write_json, write_parquet, write_text
 
 log = logging.getLogger(__name__)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from gendermt.config.errors import DatasetError, GenderMTError
+from gendermt.core.errors import DatasetError, GenderMTError
 from gendermt.data.io import write_json, write_jsonl
 from gendermt.data.stage_tables import write_data_table
 

@@ -37,7 +37,7 @@ rule neogate_flores_data:
     log:
         f"{LOGS}/neogate-flores/data.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/flores_data.py"
 
@@ -54,7 +54,7 @@ rule neogate_flores_inputs:
     log:
         f"{LOGS}/neogate-flores/inputs/{{prompt}}.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/flores_inputs.py"
 
@@ -86,6 +86,6 @@ rule neogate_flores_table:
     log:
         f"{LOGS}/neogate-flores/table.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/flores_table.py"

@@ -28,9 +28,9 @@ import yaml
 
 from gendermt.benchmarks.neogate.metric import parse_annotations
 from gendermt.benchmarks.neogate.paradigm import TAG, describe, load_mapping, paradigm_neomorphemes
-from gendermt.config.errors import GenderMTError
+from gendermt.config.templates import load_templates
+from gendermt.core.errors import GenderMTError
 from gendermt.data.io import write_jsonl
-from gendermt.translation.prompts import load_templates
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan
     import pandas as pd

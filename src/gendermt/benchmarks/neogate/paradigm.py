@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
+from gendermt.core.errors import DatasetError, GenderMTError, MissingResourceError
 
 TAG = re.compile(r"<[^<>\s;=]+>")
 # Letters that are plain Italian spelling, never a neomorpheme: a–z, A–Z and the accented

@@ -92,7 +92,7 @@ rule neogate_data:
     log:
         f"{LOGS}/neogate/data.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/data.py"
 
@@ -110,7 +110,7 @@ rule neogate_inputs:
     log:
         f"{LOGS}/neogate/inputs/{{run}}.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/inputs.py"
 
@@ -132,7 +132,7 @@ rule neogate_score:
     log:
         f"{LOGS}/neogate/score/{{system}}/{{run}}.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/score.py"
 
@@ -178,7 +178,7 @@ rule neogate_tables:
     log:
         f"{LOGS}/neogate/tables.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/tables.py"
 
@@ -223,6 +223,6 @@ rule neogate_figures:
     log:
         f"{LOGS}/neogate/figures.log",
     conda:
-        "../../../../envs/plot.yaml"
+        env_file("plot.yaml")
     script:
         "scripts/figures.py"

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gendermt.config.errors import DatasetError
+from gendermt.core.errors import DatasetError
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -23,7 +23,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from gendermt.config.errors import MissingResourceError
+from gendermt.core.errors import MissingResourceError
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ from gendermt.benchmarks.winomt.align import (
     fast_align_words,
     format_links,
 )
-from gendermt.config.errors import DatasetError
+from gendermt.core.errors import DatasetError
 
 ALIASES = {"fastalign": "fast-align"}  # the tool's own spelling
 

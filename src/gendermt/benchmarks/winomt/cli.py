@@ -7,8 +7,8 @@ import argparse
 from gendermt.benchmarks.winomt import DEFAULT_READER, LANGUAGES, ORIGINAL_READERS, READERS
 from gendermt.benchmarks.winomt.align import ALIGNERS, DEFAULT_ALIGNER
 from gendermt.benchmarks.winomt.original import MORPHOLOGIES
-from gendermt.cli.output import print_json
-from gendermt.config.errors import DatasetError
+from gendermt.core.errors import DatasetError
+from gendermt.data.json_output import print_json
 
 KEYS = ("acc", "f1_male", "f1_female", "delta_g", "share_male", "share_female",
         "share_neutral", "share_unknown")
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     from gendermt.benchmarks.winomt.data import load
     from gendermt.benchmarks.winomt.evaluate import predict
     from gendermt.benchmarks.winomt.metric import compute, signature
-    from gendermt.config.errors import GenderMTError
+    from gendermt.core.errors import GenderMTError
 
     if (args.pro is None) != (args.anti is None):
         raise GenderMTError("give both --pro and --anti (ΔS compares the two), or neither")

@@ -27,7 +27,7 @@ from gendermt.analysis.resample import (
 )
 from gendermt.benchmarks.winomt import ORIGINAL_READERS
 from gendermt.benchmarks.winomt.whole_file import check as check_alignment_corpus
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 if TYPE_CHECKING:  # imported where used: the workflow imports this module to plan (the
     # metrics' modules import pandas)

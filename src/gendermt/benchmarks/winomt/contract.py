@@ -1,7 +1,7 @@
 """WinoMT: what the workflow, the command line and the scorecard need
-of this benchmark (gendermt.benchmarks.contract)."""
+of this benchmark (gendermt.core.contract)."""
 
-from gendermt.benchmarks.contract import Benchmark, NodeRule, Scorecard, StoredFormat
+from gendermt.core.contract import Benchmark, NodeRule, Scorecard, StoredFormat
 
 CONTRACTS = (
     Benchmark(
@@ -11,7 +11,7 @@ CONTRACTS = (
         package="gendermt.benchmarks.winomt",
         # the data columns a study's subset may stratify by or keep together
         subset_columns=("gold", "stereotype", "entity"),
-        rules="src/gendermt/benchmarks/winomt/rules.smk",
+        rules="rules.smk",
         # its row of the README's benchmark table (tools/gen_docs.py)
         direction="en→es/fr/it/ru/uk/he/ar/de",
         description=(

@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from gendermt.benchmarks.winomt import GENDERS
-from gendermt.config.errors import DatasetError, MissingResourceError
+from gendermt.core.errors import DatasetError, MissingResourceError
 from gendermt.data import reads
 from gendermt.data.io import write_json
 from gendermt.data.stage_tables import write_data_table

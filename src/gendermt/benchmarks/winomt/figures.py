@@ -20,6 +20,7 @@ import seaborn as sns
 from gendermt.benchmarks.winomt.tables import collect
 from gendermt.report import figure_marks as marks
 from gendermt.report.plots import save
+from gendermt.scorecard.build import benchmark_floors
 
 PANELS = (("acc", "accuracy (%)"), ("delta_g", "ΔG = F1 male − F1 female"),
           ("delta_s", "ΔS = acc pro − acc anti"))
@@ -107,7 +108,7 @@ def build_figures(summaries: Sequence[str | Path], png: str | Path, pdf: str | P
     """Workflow stage: every summary (and, where given, ``tables/intervals.csv`` and
     ``tables/output_checks.csv``) → ``figures/systems.{png,pdf}``."""
     frame = collect(summaries, systems, langs)
-    floors = marks.floors(quality_floors, "winomt")
+    floors = benchmark_floors(quality_floors, "winomt")
     low = low_quality(frame, floors, marks.low_quality_runs(checks_csv, floors["clean_share"]))
     save(compare_systems(frame, systems, langs, marks.read_intervals(intervals_csv), kinds,
                          low), png, pdf)

@@ -26,8 +26,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from gendermt.config.errors import DatasetError, MissingResourceError
 from gendermt.config.project import project_file
+from gendermt.core.errors import DatasetError, MissingResourceError
 
 # the project's resources/ (the checkout's, or the copy in the wheel)
 DEFAULT_PATH = project_file("resources/winomt/occupation_translations.tsv")

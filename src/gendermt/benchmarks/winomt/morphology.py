@@ -67,7 +67,7 @@ from functools import partial
 from gendermt.benchmarks.winomt.align import Token
 from gendermt.benchmarks.winomt.lexicon import Lexicon
 from gendermt.benchmarks.winomt.spacy_models import FRENCH_MODEL, load_french, load_noun_lemmatizer
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 log = logging.getLogger(__name__)
 

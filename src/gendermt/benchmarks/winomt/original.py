@@ -48,7 +48,7 @@ from gendermt.benchmarks.winomt.morphology import (
 from gendermt.benchmarks.winomt.pymorph import PYMORPH_LANGUAGES, PymorphReader, pymorphy_label
 from gendermt.benchmarks.winomt.semitic import SEMITIC_LANGUAGES, SemiticReader
 from gendermt.benchmarks.winomt.spacy_models import SPACY_PIPELINES, import_spacy, load_pipeline
-from gendermt.config.errors import GenderMTError, MissingResourceError
+from gendermt.core.errors import GenderMTError, MissingResourceError
 
 SOURCE_ARTICLES = ("the", "a", "an")
 SPACY_GENDERS = {"Masc": "male", "Fem": "female", "Neut": "neutral"}

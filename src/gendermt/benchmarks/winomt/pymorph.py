@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from importlib import metadata
 
 from gendermt.benchmarks.winomt.morphology import Reading
-from gendermt.config.errors import GenderMTError, MissingResourceError
+from gendermt.core.errors import GenderMTError, MissingResourceError
 
 PYMORPH_LANGUAGES = ("ru", "uk")
 PYMORPH_GENDERS = {"masc": "male", "femn": "female", "neut": "neutral"}

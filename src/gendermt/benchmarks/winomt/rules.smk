@@ -120,7 +120,7 @@ rule winomt_data:
     log:
         f"{LOGS}/winomt/data.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/data.py"
 
@@ -141,7 +141,7 @@ rule winomt_full_data:
     log:
         f"{LOGS}/winomt/data_full.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/full_data.py"
 
@@ -174,7 +174,7 @@ rule winomt_whole:
     benchmark:
         f"{RESULTS}/benchmarks/winomt/whole/{{system}}/{{lang}}.tsv"
     conda:
-        "../../../../envs/translate.yaml"
+        env_file("translate.yaml")
     script:
         "scripts/whole.py"
 
@@ -223,7 +223,7 @@ rule winomt_gender:
     benchmark:
         f"{RESULTS}/benchmarks/winomt/gender/{{lang}}.tsv"
     conda:
-        "../../../../envs/winomt.yaml"
+        env_file("winomt.yaml")
     script:
         "scripts/gender.py"
 
@@ -267,7 +267,7 @@ rule winomt_gender_apart:
     benchmark:
         f"{RESULTS}/benchmarks/winomt/gender/{{system}}/{{lang}}.tsv"
     conda:
-        "../../../../envs/winomt.yaml"
+        env_file("winomt.yaml")
     script:
         "scripts/gender.py"
 
@@ -290,7 +290,7 @@ rule winomt_tables:
     log:
         f"{LOGS}/winomt/tables.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/tables.py"
 
@@ -315,7 +315,7 @@ rule winomt_readers:
     log:
         f"{LOGS}/winomt/readers.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/readers.py"
 
@@ -338,7 +338,7 @@ rule winomt_occupations:
     log:
         f"{LOGS}/winomt/occupations.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/occupations.py"
 
@@ -373,7 +373,7 @@ if WINOMT_LABELS:
         log:
             f"{LOGS}/winomt/validation.log",
         conda:
-            "../../../../envs/core.yaml"
+            env_file("core.yaml")
         script:
             "scripts/validation.py"
 
@@ -408,7 +408,7 @@ for _set, _files in WINOMT_LABEL_SETS.items():
         log:
             f"{LOGS}/winomt/validation_{_set}.log",
         conda:
-            "../../../../envs/core.yaml"
+            env_file("core.yaml")
         script:
             "scripts/validation.py"
 
@@ -437,7 +437,7 @@ rule winomt_figures:
     log:
         f"{LOGS}/winomt/figures.log",
     conda:
-        "../../../../envs/plot.yaml"
+        env_file("plot.yaml")
     script:
         "scripts/figures.py"
 
@@ -475,7 +475,7 @@ rule winomt_intervals:
     log:
         f"{LOGS}/winomt/intervals.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/intervals.py"
 
@@ -523,7 +523,7 @@ rule winomt_paper:
     log:
         f"{LOGS}/winomt/paper.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/paper.py"
 
@@ -569,7 +569,7 @@ rule winomt_adjectives:
     benchmark:
         f"{RESULTS}/benchmarks/winomt/adjectives/{{system}}/{{lang}}.tsv"
     conda:
-        "../../../../envs/winomt.yaml"
+        env_file("winomt.yaml")
     script:
         "scripts/adjectives.py"
 
@@ -594,7 +594,7 @@ rule winomt_adjectives_table:
     log:
         f"{LOGS}/winomt/adjectives_table.log",
     conda:
-        "../../../../envs/core.yaml"
+        env_file("core.yaml")
     script:
         "scripts/adjectives_table.py"
 
@@ -615,7 +615,7 @@ rule winomt_adjectives_figure:
     log:
         f"{LOGS}/winomt/adjectives_figure.log",
     conda:
-        "../../../../envs/plot.yaml"
+        env_file("plot.yaml")
     script:
         "scripts/adjectives_figure.py"
 
@@ -681,7 +681,7 @@ if WINOMT_COMPARE:
         log:
             f"{LOGS}/winomt/compare.log",
         conda:
-            "../../../../envs/core.yaml"
+            env_file("core.yaml")
         script:
             "scripts/compare.py"
 
@@ -704,6 +704,6 @@ if WINOMT_COMPARE:
         log:
             f"{LOGS}/winomt/compare_figures.log",
         conda:
-            "../../../../envs/plot.yaml"
+            env_file("plot.yaml")
         script:
             "scripts/compare_figures.py"

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from gendermt.benchmarks.winomt.morphology import Reading
 from gendermt.benchmarks.winomt.spacy_models import import_spacy
-from gendermt.config.errors import GenderMTError, MissingResourceError
+from gendermt.core.errors import GenderMTError, MissingResourceError
 
 SEMITIC_LANGUAGES = ("he", "ar")
 HE_ACCUSATIVE = "את"

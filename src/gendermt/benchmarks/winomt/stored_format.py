@@ -10,7 +10,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gendermt.config.errors import DatasetError
+from gendermt.core.errors import DatasetError
 from gendermt.translation.backends.stored import file_lines, item_rows
 
 if TYPE_CHECKING:  # the jobs that build a backend import pandas

@@ -7,7 +7,7 @@ import argparse
 
 from gendermt.benchmarks.winomt import READERS
 from gendermt.benchmarks.winomt.align import ALIGNERS, DEFAULT_ALIGNER
-from gendermt.cli.output import print_json
+from gendermt.data.json_output import print_json
 
 
 def register(tools: argparse._SubParsersAction) -> None:
@@ -91,7 +91,7 @@ def _agreement_of(path: str, args: argparse.Namespace, data, hypotheses: dict):
         read_items,
         read_labels,
     )
-    from gendermt.config.errors import DatasetError
+    from gendermt.core.errors import DatasetError
 
     labels = pd.concat([read_labels(f) for f in label_files(path)], ignore_index=True)
     if args.lang:

@@ -24,7 +24,7 @@ from typing import Any
 import pandas as pd
 
 from gendermt.benchmarks.winomt import READERS
-from gendermt.config.errors import DatasetError
+from gendermt.core.errors import DatasetError
 
 log = logging.getLogger(__name__)
 

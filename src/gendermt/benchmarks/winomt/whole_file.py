@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 log = logging.getLogger(__name__)
 
@@ -92,8 +92,9 @@ def translate_whole(settings: dict[str, Any], data_path: str | Path, lang: str,
     (``item_id``, ``hypothesis``), post-processed as the run's translations are."""
     import pandas as pd
 
+    from gendermt.core.backends import backend_class
     from gendermt.data.io import write_jsonl
-    from gendermt.translation.backends import Request, backend_class, build_backend
+    from gendermt.translation.backends import Request, build_backend
     from gendermt.translation.postprocess import pipeline
 
     cls = backend_class(settings)

@@ -27,7 +27,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends.mt_service import (
     Limits,
     MTService,
@@ -38,6 +38,20 @@ from gendermt.translation.backends.mt_service import (
 
 if TYPE_CHECKING:
     import pandas as pd
+
+#: This module's backends, as gendermt.core.backends reads them from this file's text
+#: (without importing it): name → its class and what is known before a job runs.
+ABOUT = {
+    "amazon-translate": {
+        "class": "AmazonTranslate",
+        "style": "source",
+        "workload": "service",
+        "cli_setting": None,
+        "example": ("Amazon Translate (credentials as boto3 finds them)",
+                    "gendermt run --model amazon-translate: --option region=eu-west-1 "
+                    "--benchmarks mt-geneval"),
+    },
+}
 
 #: Calls in flight per job unless a system sets ``concurrency`` (the base's default is 1:
 #: a call carries one text here).

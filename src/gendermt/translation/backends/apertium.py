@@ -33,11 +33,24 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gendermt.config.errors import GenderMTError, MissingResourceError
+from gendermt.core.errors import GenderMTError, MissingResourceError
 from gendermt.translation.backends.base import Backend, Request
 
 if TYPE_CHECKING:  # annotations only: the workflow imports backends to plan
     import pandas as pd
+
+#: This module's backends, as gendermt.core.backends reads them from this file's text
+#: (without importing it): name → its class and what is known before a job runs.
+ABOUT = {
+    "apertium": {
+        "class": "Apertium",
+        "style": "source",
+        "workload": "files",
+        "cli_setting": "modes",
+        "example": ("Apertium, offline (MODEL: its chain of modes)",
+                    "gendermt run --model apertium:eng-spa,es-fr --benchmarks fairtranslate"),
+    },
+}
 
 PACKAGES = "apertium apertium-eng-spa apertium-spa-ita apertium-fr-es"
 
@@ -68,7 +81,6 @@ def package_versions() -> dict[str, str]:
 
 class Apertium(Backend):
     name: ClassVar[str] = "apertium"
-    workload: ClassVar[str] = "files"  # a local pipeline over dictionaries: seconds, MBs
     reads_data: ClassVar[bool] = False
     prompted: ClassVar[bool] = False
     default_batch_size: ClassVar[int] = 256

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 
 if TYPE_CHECKING:  # only annotations here: planning never imports pandas
     import pandas as pd
@@ -78,11 +78,9 @@ class Backend(ABC):
     #: Whether the backend reads the benchmark's data table (``self.data``); a job whose
     #: backend does not is given None and never imports pandas (about 0.45 s a job).
     reads_data: ClassVar[bool] = True
-    #: What a job of this backend spends its memory and time on, which sizes its request on
-    #: a cluster (gendermt.workflow.job_size): ``model`` loads weights (sized from the model;
-    #: the default, so that a new backend is never under-sized), ``service`` waits on a remote
-    #: API (little memory, long), ``files`` reads files or runs a small local program.
-    workload: ClassVar[str] = "model"
+    #: Whether ``model`` may name a GGUF file (an input of its jobs: a changed file reruns
+    #: them; gendermt.translation.backends.gguf converts it for a causal LM).
+    reads_gguf: ClassVar[bool] = False
 
     @classmethod
     def load_data(cls, path: str | os.PathLike[str]) -> Any:
@@ -93,6 +91,13 @@ class Backend(ABC):
         import pandas as pd
 
         return pd.read_parquet(path)
+
+    @classmethod
+    def has_chat_template(cls, settings: dict[str, Any]) -> bool:
+        """Whether an LLM system without a ``chat_template`` setting is a chat model, read
+        without loading weights (``gendermt run``'s choice of prompts): a Hub id or a server
+        is one unless told ``chat_template: none``."""
+        return True
 
     @classmethod
     def check_settings(cls, settings: dict[str, Any]) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends.mt_service import (
     Limits,
     MTService,
@@ -31,6 +31,19 @@ from gendermt.translation.backends.mt_service import (
 
 if TYPE_CHECKING:
     import pandas as pd
+
+#: This module's backends, as gendermt.core.backends reads them from this file's text
+#: (without importing it): name → its class and what is known before a job runs.
+ABOUT = {
+    "deepl": {
+        "class": "DeepL",
+        "style": "source",
+        "workload": "service",
+        "cli_setting": "api_key_env",
+        "example": ("DeepL (MODEL: the variable holding the key)",
+                    "gendermt run --model deepl:DEEPL_AUTH_KEY --benchmarks mt-geneval"),
+    },
+}
 
 #: ISO 639-1 → DeepL target codes (English and Portuguese need a variant; Chinese a script).
 TARGETS = {"ar": "AR", "bg": "BG", "cs": "CS", "da": "DA", "de": "DE", "el": "EL",

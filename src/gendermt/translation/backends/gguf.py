@@ -25,7 +25,7 @@ import struct
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from gendermt.config.errors import MissingResourceError
+from gendermt.core.errors import MissingResourceError
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends.mt_service import (
     Limits,
     MTService,
@@ -34,6 +34,19 @@ from gendermt.translation.backends.mt_service import (
 
 if TYPE_CHECKING:
     import pandas as pd
+
+#: This module's backends, as gendermt.core.backends reads them from this file's text
+#: (without importing it): name → its class and what is known before a job runs.
+ABOUT = {
+    "google-translate": {
+        "class": "GoogleTranslate",
+        "style": "source",
+        "workload": "service",
+        "cli_setting": "api_key_env",
+        "example": ("Google Cloud Translation (MODEL: the key's variable)",
+                    "gendermt run --model google-translate:GOOGLE_API_KEY --benchmarks mt-geneval"),
+    },
+}
 
 #: ISO 639-1 → Google's codes (mostly the same; Chinese and Hebrew differ).
 _SAME = ("af", "ar", "bg", "bn", "ca", "cs", "cy", "da", "de", "el", "en", "es", "et", "fa",

@@ -12,18 +12,44 @@ strings end each answer (docs/base-models.md).
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gendermt.config.errors import GenderMTError, MissingResourceError
+from gendermt.core.errors import GenderMTError, MissingResourceError
 from gendermt.translation.backends import gguf, model_folder, nmt_languages
 from gendermt.translation.backends.base import Backend, Request
 
 if TYPE_CHECKING:  # annotations only: the workflow imports backends to plan
     import pandas as pd
+
+#: This module's backends, as gendermt.core.backends reads them from this file's text
+#: (without importing it): name → its class and what is known before a job runs.
+ABOUT = {
+    "hf-seq2seq": {
+        "class": "HFSeq2Seq",
+        "style": "source",
+        "cli_setting": "model",
+        "files": {"model": "model"},
+        "languages": True,
+        "example": ("a multilingual NMT model (each request's target language)",
+                    "gendermt run --model hf-seq2seq:facebook/nllb-200-distilled-600M "
+                    "--benchmarks mt-geneval,fairtranslate"),
+    },
+    "hf-causal": {
+        "class": "HFCausal",
+        "style": "llm",
+        "cli_setting": "model",
+        "files": {"model": "model"},
+        "example": ("a Hugging Face chat LLM (a base model without a chat template is run "
+                    "few-shot)",
+                    "gendermt run --model hf-causal:HuggingFaceTB/SmolLM2-360M-Instruct --option "
+                    "max_new_tokens=64"),
+    },
+}
 
 log = logging.getLogger(__name__)
 
@@ -123,9 +149,6 @@ class HFBackend(Backend):
     default_gpus: ClassVar[int] = 1
     default_batch_size: ClassVar[int] = 16
     required_keys: ClassVar[frozenset[str]] = frozenset({"model"})
-
-    #: Whether ``model`` may name a GGUF file (converted by :mod:`.gguf` for causal LMs).
-    reads_gguf: ClassVar[bool] = False
 
     @classmethod
     def check_settings(cls, settings: dict[str, Any]) -> None:
@@ -410,6 +433,19 @@ class HFCausal(HFBackend):
          "chat_template", "stop"})
     #: ``chat_template`` for a model that takes plain text (a base model).
     PLAIN = "none"
+
+    @classmethod
+    def has_chat_template(cls, settings: dict[str, Any]) -> bool:
+        """A GGUF file's header, or a local folder's tokenizer files, say whether the model has
+        a chat template; a Hub id is taken for a chat model."""
+        model = str(settings.get("model") or "")
+        if model.endswith(".gguf"):
+            return bool(gguf.metadata(gguf.locate(model), {"tokenizer.chat_template"}))
+        folder = Path(model).expanduser()
+        if (folder / "tokenizer_config.json").is_file():
+            config = json.loads((folder / "tokenizer_config.json").read_text(encoding="utf-8"))
+            return bool(config.get("chat_template") or (folder / "chat_template.jinja").is_file())
+        return True
 
     @classmethod
     def check_settings(cls, settings: dict[str, Any]) -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends.mt_service import (
     Limits,
     MTService,
@@ -37,6 +37,20 @@ from gendermt.translation.backends.mt_service import (
 
 if TYPE_CHECKING:
     import pandas as pd
+
+#: This module's backends, as gendermt.core.backends reads them from this file's text
+#: (without importing it): name → its class and what is known before a job runs.
+ABOUT = {
+    "microsoft-translator": {
+        "class": "MicrosoftTranslator",
+        "style": "source",
+        "workload": "service",
+        "cli_setting": "api_key_env",
+        "example": ("Microsoft Translator (MODEL: the key's variable)",
+                    "gendermt run --model microsoft-translator:AZURE_TRANSLATOR_KEY --option "
+                    "region=westeurope --benchmarks mt-geneval"),
+    },
+}
 
 #: ISO 639-1 → Translator's codes (its language list; Chinese, Serbian and Mongolian need a
 #: script, Norwegian is Bokmål).

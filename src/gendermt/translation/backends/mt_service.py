@@ -84,7 +84,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends.base import Backend, ItemFailed, Request
 from gendermt.translation.backends.openai_api import (
     Retryable,
@@ -193,7 +193,6 @@ class MTService(Backend):
     """A commercial MT service (see the module's docstring for the interface)."""
 
     service: ClassVar[str] = ""
-    workload: ClassVar[str] = "service"
     api_version: ClassVar[str] = ""
     default_endpoint: ClassVar[str] = ""
     limits: ClassVar[Limits] = Limits(texts=50)
@@ -218,7 +217,7 @@ class MTService(Backend):
     # -- settings ---------------------------------------------------------------------
     @classmethod
     def check_settings(cls, settings: dict[str, Any]) -> None:
-        from gendermt.translation.backends import KEY_NOT_SHOWN, plausible_env_name
+        from gendermt.config.systems import KEY_NOT_SHOWN, plausible_env_name
 
         for key in [k for k in settings if k.endswith("_env")]:
             if not plausible_env_name(settings[key]):

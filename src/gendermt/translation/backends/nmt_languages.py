@@ -21,10 +21,13 @@ these families (a one-pair Marian model) is given the source as it is.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gendermt.config.errors import GenderMTError
+from gendermt.config.languages import source_languages, target_languages
+from gendermt.core import backends
+from gendermt.core.errors import GenderMTError
 
 #: ISO 639-1 → FLORES-200 (NLLB): the languages of the benchmarks and a few more.
 FLORES = {"en": "eng_Latn", "fr": "fra_Latn", "de": "deu_Latn", "es": "spa_Latn",
@@ -112,3 +115,44 @@ def _unknown(model: str, kind: str, lang: str, role: str, known: list[str]) -> G
         f"hf-seq2seq: {model} ({kind}) has no language code for the {role} language "
         f"{lang!r} (its codes: {shown}); map it in the system's `lang_codes` "
         f"({{{lang}: <the model's code>}}) if the model has it under another name")
+
+
+def _tokenizer(settings: Mapping[str, Any]) -> Any:
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(str(settings["model"]),
+                                         revision=settings.get("revision"))
+
+
+def check_benchmarks(system: str, settings: Mapping[str, Any],
+                     blocks: Mapping[str, Mapping[str, Any]],
+                     load_tokenizer: Callable[[Mapping[str, Any]], Any] | None = None) -> None:
+    """Every benchmark's source and target languages known to the system's model (a backend
+    that declares ``languages``, gendermt.core.backends: an ``hf-seq2seq`` model with language
+    codes), checked by ``gendermt run`` before Snakemake starts, on the model's tokenizer only
+    (no weights), so that a model a benchmark cannot take is named at once instead of in a
+    job after its download. A
+    :class:`GenderMTError` names the benchmark, the language and the fix."""
+    about = backends.info(str(settings.get("backend")))
+    if about is None or not about.languages or settings.get("tgt_lang"):
+        return  # a fixed pair (tgt_lang) is the user's choice; other backends say in the job
+    try:
+        tok = (load_tokenizer or _tokenizer)(settings)
+    except (OSError, ValueError) as exc:  # no such model, no network and no cached copy
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise GenderMTError(f"{system}: cannot read the tokenizer of {settings['model']} to "
+                            f"check its languages ({first}); check the model's id or folder, "
+                            f"or fetch it first (hf download {settings['model']})") from None
+    kind = family(tok)
+    if kind is None:
+        return  # one language pair: nothing to ask for (docs/multitarget-nmt.md)
+    codes = dict(settings.get("lang_codes") or {})
+    for name, spec in blocks.items():
+        wanted = [(lang, "source") for lang in source_languages(name)]
+        wanted += [(lang, "target") for lang in target_languages(name, spec)]
+        for lang, role in wanted:
+            try:
+                target(tok, kind, lang, codes, str(settings["model"]), role)
+            except GenderMTError as exc:
+                raise GenderMTError(f"{system} cannot run {name} ({role} language {lang!r}): "
+                                    f"{exc}; or leave {name} out of --benchmarks") from None

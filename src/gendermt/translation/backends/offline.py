@@ -7,11 +7,33 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends.base import Backend, Request
 
 if TYPE_CHECKING:  # annotations only: the workflow imports backends to plan
     import pandas as pd
+
+#: This module's backends, as gendermt.core.backends reads them from this file's text
+#: (without importing it): name → its class and what is known before a job runs.
+ABOUT = {
+    "reference-oracle": {
+        "class": "ReferenceOracle",
+        "style": "offline",
+        "workload": "files",
+        "cli_setting": "reference",
+        "example": ("a data column as the output (a reference point)",
+                    "gendermt run --model reference-oracle:reference --name my-oracle "
+                    "--benchmarks mt-geneval"),
+    },
+    "copy-source": {
+        "class": "CopySource",
+        "style": "offline",
+        "workload": "files",
+        "cli_setting": None,
+        "example": ("the source unchanged (the floor)",
+                    "gendermt run --model copy-source: --benchmarks gambit"),
+    },
+}
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +51,6 @@ class ReferenceOracle(Backend):
     """
 
     name: ClassVar[str] = "reference-oracle"
-    workload: ClassVar[str] = "files"
     cacheable: ClassVar[bool] = False
     default_kind: ClassVar[str] = "oracle"
     settings_keys: ClassVar[frozenset[str]] = frozenset({"reference"})
@@ -70,7 +91,6 @@ class CopySource(Backend):
     """Returns the source unchanged: the floor every real system should clear."""
 
     name: ClassVar[str] = "copy-source"
-    workload: ClassVar[str] = "files"
     cacheable: ClassVar[bool] = False
     default_kind: ClassVar[str] = "baseline"
     reads_data: ClassVar[bool] = False

@@ -39,11 +39,25 @@ from collections.abc import Callable, Iterator
 from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends.base import Backend, ItemFailed, Request
 
 if TYPE_CHECKING:  # annotations only: the jobs that read data import pandas
     import pandas as pd
+
+#: This module's backends, as gendermt.core.backends reads them from this file's text
+#: (without importing it): name → its class and what is known before a job runs.
+ABOUT = {
+    "openai-compatible": {
+        "class": "OpenAICompatible",
+        "style": "llm",
+        "workload": "service",
+        "cli_setting": "model",
+        "example": ("a model behind an OpenAI-compatible server",
+                    "gendermt run --model openai-compatible:gpt-4o-mini --option "
+                    "base_url=https://api.openai.com/v1 --option api_key_env=OPENAI_API_KEY"),
+    },
+}
 
 log = logging.getLogger(__name__)
 
@@ -286,7 +300,6 @@ MAX_RETRY_BUDGET = 86400.0
 
 class OpenAICompatible(Backend):
     name: ClassVar[str] = "openai-compatible"
-    workload: ClassVar[str] = "service"
     reads_data: ClassVar[bool] = False
     default_batch_size: ClassVar[int] = 32
     settings_keys: ClassVar[frozenset[str]] = frozenset(
@@ -305,7 +318,7 @@ class OpenAICompatible(Backend):
     @classmethod
     def check_settings(cls, settings: dict[str, Any]) -> None:
         super().check_settings(settings)
-        from gendermt.translation.backends import KEY_NOT_SHOWN, plausible_env_name
+        from gendermt.config.systems import KEY_NOT_SHOWN, plausible_env_name
 
         if "api_key_env" in settings and not plausible_env_name(settings["api_key_env"]):
             raise GenderMTError(KEY_NOT_SHOWN)  # before anything that might show settings

@@ -14,9 +14,22 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core.errors import GenderMTError
 from gendermt.translation.backends.base import Backend, Request
 from gendermt.translation.rewriting.english_pronouns import has_gendered_pronoun, rewrite_all
+
+#: This module's backends, as gendermt.core.backends reads them from this file's text
+#: (without importing it): name → its class and what is known before a job runs.
+ABOUT = {
+    "rule-rewriter": {
+        "class": "RuleRewriter",
+        "style": "rewriter",
+        "workload": "files",
+        "cli_setting": None,
+        "example": ("the project's English pronoun rewriter",
+                    "gendermt run --model rule-rewriter: --benchmarks gate-x-e"),
+    },
+}
 
 GENDER_ORDER = ("neutral", "feminine", "masculine")
 
@@ -34,7 +47,6 @@ class RuleRewriter(Backend):
     and the neutral one (GATE X-E, Appendix B.2). English only, pronouns only."""
 
     name: ClassVar[str] = "rule-rewriter"
-    workload: ClassVar[str] = "files"
     reads_data: ClassVar[bool] = False
     default_kind: ClassVar[str] = "baseline"
     default_batch_size: ClassVar[int] = 256

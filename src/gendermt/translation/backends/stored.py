@@ -25,7 +25,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from gendermt.config.errors import DatasetError, GenderMTError, MissingResourceError
+from gendermt.core.errors import DatasetError, GenderMTError, MissingResourceError
 from gendermt.data.subsets import ROW
 from gendermt.data.textfiles import read_text, split_lines
 from gendermt.translation.backends.base import Backend, Request
@@ -33,7 +33,22 @@ from gendermt.translation.backends.base import Backend, Request
 if TYPE_CHECKING:  # the workflow imports backends to plan; the jobs import pandas
     import pandas as pd
 
-    from gendermt.benchmarks.contract import StoredFormat
+    from gendermt.core.contract import StoredFormat
+
+#: This module's backends, as gendermt.core.backends reads them from this file's text
+#: (without importing it): name → its class and what is known before a job runs.
+ABOUT = {
+    "stored": {
+        "class": "Stored",
+        "style": "offline",
+        "workload": "files",
+        "cli_setting": "path",
+        "files": {"path": "stored outputs"},
+        "example": ("outputs you already have, one file per prompt",
+                    "gendermt run --model stored:outputs/{prompt}.tsv --option format=table "
+                    "--name mine --benchmarks gambit"),
+    },
+}
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +65,8 @@ def _named(ids: list[str]) -> str:
 
 def formats() -> dict[str, StoredFormat | None]:
     """Every format by name: the backend's own (None) and those benchmarks' contracts
-    provide (gendermt.benchmarks.registry)."""
-    from gendermt.benchmarks import registry
+    provide (gendermt.core.registry)."""
+    from gendermt.core import registry
 
     provided = registry.stored_formats()
     clash = sorted(set(FORMATS) & set(provided))
@@ -65,7 +80,6 @@ class Stored(Backend):
     """Returns the outputs stored in a file, one per item (see the module docstring)."""
 
     name: ClassVar[str] = "stored"
-    workload: ClassVar[str] = "files"
     default_batch_size: ClassVar[int] = 1024
     # (and the settings of the formats benchmarks provide: check_settings)
     settings_keys: ClassVar[frozenset[str]] = frozenset({"path", "format", "column"})
@@ -126,7 +140,7 @@ class Stored(Backend):
         fmt = settings.get("format", "lines")
         spec = formats()[fmt]
         if spec is not None:  # a benchmark's format
-            from gendermt.benchmarks.contract import resolve
+            from gendermt.core.contract import resolve
 
             own = {key: settings.get(key, allowed[0]) for key, allowed in spec.settings.items()}
             self.outputs = resolve(spec.reader)(path, data, **own)

@@ -11,9 +11,23 @@ from typing import Any, ClassVar
 
 import pandas as pd
 
-from gendermt.config.errors import GenderMTError, MissingResourceError
+from gendermt.core.errors import GenderMTError, MissingResourceError
 from gendermt.translation.backends.base import Backend, Request
 from gendermt.translation.backends.hf import DTYPES, locate_model
+
+#: This module's backends, as gendermt.core.backends reads them from this file's text
+#: (without importing it): name → its class and what is known before a job runs.
+ABOUT = {
+    "vllm": {
+        "class": "VLLM",
+        "style": "llm",
+        "cli_setting": "model",
+        "files": {"model": "model"},
+        "example": ("a large LLM on a cluster's GPUs",
+                    "gendermt run --model vllm:Qwen/Qwen2.5-7B-Instruct --option gpus=1 --profile"
+                    " slurm"),
+    },
+}
 
 log = logging.getLogger(__name__)
 

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gendermt.config.errors import GenderMTError
+from gendermt.core import backends
+from gendermt.core.errors import GenderMTError
 
 SHOWN = 4  # missing paths named per system; the rest are counted
-MODEL_BACKENDS = ("hf-causal", "hf-seq2seq", "vllm")
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def system_files(config: Mapping[str, Any],
                  runs: Mapping[str, Iterable[Mapping[str, Any]]]) -> list[SystemFile]:
     """Every file the systems of ``runs`` (per benchmark, ``{system, prompt}`` records: the
     workflow's ``run_records``) need, once each, in run order."""
-    from gendermt.translation.backends import settings_on
+    from gendermt.config.systems import settings_on
     from gendermt.translation.backends.gguf import is_gguf
     from gendermt.translation.backends.stored import resolve_path
 
@@ -75,20 +75,24 @@ def system_files(config: Mapping[str, Any],
         for record in records:
             system, prompt = record["system"], record["prompt"]
             settings = settings_on(dict(config), benchmark, system)
-            backend = settings.get("backend")
-            if backend == "stored":
-                path = resolve_path(settings["path"], {"benchmark": benchmark,
-                                                       "prompt": prompt})
-                found.setdefault((system, path), SystemFile(
-                    system, _key(config, benchmark, system, "path"), path, "stored outputs",
-                    benchmark, prompt))
-            elif backend in MODEL_BACKENDS and "model" in settings:
-                model = str(settings["model"])
+            about = backends.info(str(settings.get("backend")))
+            # the settings its backend declares to name a file (gendermt.core.backends)
+            for setting, what in (about.files.items() if about else ()):
+                if setting not in settings:
+                    continue
+                if what == "stored outputs":
+                    path = resolve_path(settings[setting], {"benchmark": benchmark,
+                                                            "prompt": prompt})
+                    found.setdefault((system, path), SystemFile(
+                        system, _key(config, benchmark, system, setting), path,
+                        "stored outputs", benchmark, prompt))
+                    continue
+                model = str(settings[setting])
                 kind = ("GGUF file" if is_gguf(model)
                         else "model folder" if is_local_model(model) else None)
                 if kind is not None:
                     found.setdefault((system, model), SystemFile(
-                        system, _key(config, benchmark, system, "model"), model, kind,
+                        system, _key(config, benchmark, system, setting), model, kind,
                         benchmark, prompt))
     return list(found.values())
 

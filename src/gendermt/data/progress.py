@@ -20,7 +20,7 @@ from types import TracebackType
 
 from tqdm import tqdm
 
-log = logging.getLogger("gendermt.report.progress")
+log = logging.getLogger("gendermt.data.progress")
 
 _QUIET = False
 MIN_INTERVAL = 10.0  # seconds between two progress lines of one loop (the last always shows)

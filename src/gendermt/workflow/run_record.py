@@ -1,50 +1,16 @@
-"""What a run is: its name, the config files it was made from, its data sources, systems,
-commit and date — checked at start-up and written beside the results (the report's front
-page shows it)."""
+"""What a run is: its name, the config files it was made from, its data sources, systems and
+commit, known at start-up and written beside the results (the report's front page shows it,
+with the date and environment of the job that writes it: gendermt.report.frontpage)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
-from gendermt.config.errors import GenderMTError
+from gendermt.config.files import shown_path
 from gendermt.data.sources import Hasher, Source, configured_sources, identity, is_sample
-
-DEFAULT_CONFIG = "config/config.yaml"
-
-
-def check_config_files(named: Sequence[str], config: dict, basedir: str | Path) -> None:
-    """Config files named on the command line replace the embedded default; a set of them
-    that leaves the default out must say so by naming its own run (`run:`), so that the
-    default's benchmarks are never dropped by accident and the two never share results."""
-    if not named:
-        return
-    default = (Path(basedir) / DEFAULT_CONFIG).resolve()
-    if any(Path(p).resolve() == default for p in named):
-        return
-    if config.get("run") is None:
-        files = " ".join(_shown(p) for p in named)
-        raise GenderMTError(
-            f"--configfile {files}: named config files replace the default "
-            f"({DEFAULT_CONFIG}) instead of adding to it, and these do not name a run.\n"
-            f"  To add them to the default, name it first:  --configfile {DEFAULT_CONFIG} "
-            f"{files}\n"
-            "  To run them on their own (as the study configs do, with "
-            "config/study/systems.yaml), give the run a name in one of them, e.g.\n"
-            "      run: mine        # its results go to results/mine/\n"
-            "  or on the command line: --config run=mine"
-        )
-
-
-def _shown(path: str | Path) -> str:
-    """A path as the user would type it: relative to the working directory where it can be."""
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
 
 
 def git_commit(root: str | Path) -> str:
@@ -99,7 +65,7 @@ def summary(run: str, configfiles: Sequence[str], config: dict, basedir: str | P
     systems = _systems_used(config)
     found = {
         "run": run,
-        "config_files": [{"path": _shown(p), "sha256": _sha256(p)} for p in configfiles
+        "config_files": [{"path": shown_path(p), "sha256": _sha256(p)} for p in configfiles
                          if Path(p).is_file()],
         "commit": git_commit(basedir),
         "benchmarks": list(config.get("benchmarks", {})),
@@ -128,7 +94,7 @@ def read_files(config: dict) -> list[Source]:
     import importlib
     import importlib.util
 
-    from gendermt.benchmarks import registry
+    from gendermt.core import registry
 
     found = []
     for name, block in config.get("benchmarks", {}).items():
@@ -143,7 +109,7 @@ def read_files(config: dict) -> list[Source]:
 def _systems_used(config: dict) -> list[dict]:
     """The configured systems some benchmark runs, each with what it is and the benchmarks
     that run it."""
-    from gendermt.translation.backends import system_kind
+    from gendermt.core.backends import system_kind
 
     used: dict[str, list[str]] = {}
     for name, spec in config.get("benchmarks", {}).items():
@@ -187,16 +153,3 @@ def startup_line(summary: dict) -> str:
             f"{len(summary['benchmarks'])} benchmarks, {len(summary['systems'])} systems; "
             f"{len(sources)} data sources, {samples} of them project samples; "
             f"commit {summary['commit']}")
-
-
-def now() -> str:
-    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat()
-
-
-def environment() -> dict:
-    import platform
-
-    import snakemake
-
-    return {"snakemake": getattr(snakemake, "__version__", "?"),
-            "python": platform.python_version()}

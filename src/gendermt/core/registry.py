@@ -1,5 +1,8 @@
 """Every benchmark's contract, found by looking: a package under ``gendermt/benchmarks/`` with a
-``contract.py`` is a benchmark. Adding one touches no shared file of the package."""
+``contract.py`` is a benchmark. Adding one touches no shared file of the package.
+
+The contracts are imported by name (``gendermt.benchmarks.<package>.contract``), never by an
+import statement: the foundation stands below the benchmarks it lists."""
 
 from __future__ import annotations
 
@@ -13,10 +16,12 @@ from typing import Any
 
 import yaml
 
-from gendermt.benchmarks.contract import Benchmark, NodeRule, StoredFormat
-from gendermt.config.errors import GenderMTError
+from gendermt.core.contract import DATA_COLUMNS, Benchmark, NodeRule, StoredFormat
+from gendermt.core.errors import GenderMTError
 
-ROOT = Path(__file__).parent
+#: The package whose sub-packages are the benchmarks, and its folder.
+PACKAGE = "gendermt.benchmarks"
+ROOT = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
 @cache
@@ -25,10 +30,10 @@ def _registry() -> dict[str, Benchmark]:
     for info in pkgutil.iter_modules([str(ROOT)]):
         if not info.ispkg or not (ROOT / info.name / "contract.py").is_file():
             continue
-        module = importlib.import_module(f"{__package__}.{info.name}.contract")
+        module = importlib.import_module(f"{PACKAGE}.{info.name}.contract")
         if not hasattr(module, "CONTRACTS"):
             raise GenderMTError(f"{module.__name__} defines no CONTRACTS (a tuple of "
-                                "Benchmark: gendermt.benchmarks.contract)")
+                                "Benchmark: gendermt.core.contract)")
         found.extend(module.CONTRACTS)
     found.sort(key=lambda b: (b.order, b.name))
     names = [b.name for b in found]
@@ -74,6 +79,14 @@ def _merged(field: str, what: str) -> dict[str, Any]:
     return found
 
 
+def data_columns(benchmark: str) -> dict[str, str]:
+    """The data table's required columns of a benchmark: the generic ones, its own and those
+    a subset may use (its contract's ``subset_columns``, of any kind)."""
+    contract = get(benchmark)
+    return {**DATA_COLUMNS, **{c: "any" for c in contract.subset_columns},
+            **contract.data_columns}
+
+
 def node_rules() -> dict[str, NodeRule]:
     """Every benchmark's rules that need a node, with their resources."""
     return _merged("node_rules", "node rule")
@@ -100,6 +113,12 @@ def node_resources(rule: str) -> dict[str, Any]:
 
 def package_dir(benchmark: Benchmark) -> Path:
     return ROOT / benchmark.package.rsplit(".", 1)[-1]
+
+
+def rules_file(benchmark: Benchmark) -> Path:
+    """The benchmark's rule file: its contract's ``rules``, relative to its package's folder,
+    wherever the package is installed (the Snakefile includes it)."""
+    return package_dir(benchmark) / benchmark.rules
 
 
 def schema_fragment(benchmark: Benchmark) -> dict[str, Any]:
