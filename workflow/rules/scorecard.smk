@@ -4,7 +4,7 @@
 from gendermt.scorecard.figures import CONFIG_KEYS as SCORECARD_KEY_OF
 from gendermt.scorecard.figures import TABLES as SCORECARD_TABLES
 from gendermt.scorecard.figures import reader_modules
-from gendermt.scorecard.build import kinds_of as scorecard_kinds_of
+from gendermt.scorecard.kinds import kinds_of as scorecard_kinds_of
 
 # the benchmarks' scorecard readers (the scorecard job runs them all)
 SCORECARD_READERS = reader_modules()

@@ -26,16 +26,8 @@ module       what it does                                           entry point
 ``findings`` its part of the findings page (docs/findings.md)       ``part``
 ===========  =====================================================  ==================
 
-Optional hook, by module name (not a field of :class:`Benchmark`, nor an entry of a package's
-``contract.py``: those modules are part of data stages' code fingerprints, and a new field
-would rerun every data stage): a package's ``sources`` module with ``source_texts(name,
-spec, prompts) -> {prompt: {target language: [source text, ...]}}`` or None, the plain
-source texts each prompt's run would send a system that reads only the source, read from the
-config block's data files without running the workflow (the paid-work estimate of commercial
-MT services at start-up, before their inputs are built; None: no estimate, e.g. under a
-``subset``). It must be cheap (no pandas, each file read once): start-up runs it on every
-``snakemake`` call that plans a service system (``gendermt.translation.paid_work.
-estimated_sources``).
+A new field of :class:`Benchmark` reruns nothing: a job's ``code`` param is the declared
+version of its stages (gendermt.workflow.stage_versions), never the code of this module.
 
 Aggregate stages receive their runs as records (``[{"system", "prompt", "path", ...}]``) from
 the rule, never by parsing paths.
@@ -160,6 +152,18 @@ class Benchmark:
     #: (message starting with the key below ``benchmarks.<name>``) for what the schema cannot
     #: check. Plain Python, run at start-up before anything is planned.
     check: str | None = None
+    #: ``"module:function"`` of ``source_texts(name, spec, prompts) -> {prompt: {target
+    #: language: [source text, ...]}}`` or None: the plain source texts each prompt's run
+    #: would send a system that reads only the source, read from the config block's data files
+    #: without running the workflow (the paid-work estimate of commercial MT services at
+    #: start-up, before their inputs are built; None: no estimate, e.g. under a ``subset``).
+    #: It must be cheap (no pandas, each file read once): start-up runs it on every
+    #: ``snakemake`` call that plans a service system. None: no estimate for this benchmark.
+    source_texts: str | None = None
+    #: ``"module:function"`` of ``data_files(name, block) -> [(key, path)]``: the files its
+    #: runs read that its config block does not name (a declared benchmark's file and data
+    #: files), recorded as its data sources (their sha256 on the report's front page).
+    data_files: str | None = None
     #: ``"module:function"`` of ``check_templates(spec) -> {prompt: template}``, for a
     #: benchmark that renders its own messages (Neo-GATE); None: the generic templates file
     #: (a prompt per key, placeholders checked by ``gendermt.config.checks``).

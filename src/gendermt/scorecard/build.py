@@ -199,31 +199,6 @@ class Scorecard:
         return out
 
 
-def kinds_of(systems: Mapping[str, Mapping[str, Any]] | Sequence[Mapping[str, Any]]
-             ) -> dict[str, str]:
-    """Each system's kind (gendermt.translation.backends.system_kind) from the config's ``systems``
-    (name → settings) or a run summary's (report/run.json: records with ``system``)."""
-    from gendermt.core.backends import system_kind
-
-    if isinstance(systems, Mapping):
-        return {str(name): system_kind(dict(settings or {}))
-                for name, settings in systems.items()}
-    return {str(s["system"]): system_kind({k: v for k, v in s.items()
-                                           if k in ("backend", "kind")})
-            for s in systems}
-
-
-def kinds_in(results: str | Path) -> dict[str, str]:
-    """The systems' kinds a finished results folder records (report/run.json; the
-    workflow writes it), empty where it is absent."""
-    import json
-
-    path = Path(results) / "report" / "run.json"
-    if not path.is_file():
-        return {}
-    return kinds_of(json.loads(path.read_text(encoding="utf-8")).get("systems", []))
-
-
 def build(results: str | Path, benchmarks: Sequence[str] | None = None,
           systems: Sequence[str] | None = None, bootstrap: dict | None = None,
           score_records: Sequence[Mapping[str, Any]] | None = None,

@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
 def _kinds(args: argparse.Namespace) -> dict[str, str]:
     """The systems' kinds: from the config files given (later files win, as Snakemake merges
     them), else from the results folder's run summary."""
-    from gendermt.scorecard.build import kinds_in, kinds_of
+    from gendermt.scorecard.kinds import kinds_in, kinds_of
 
     if not getattr(args, "configfile", None):
         return kinds_in(args.results)

@@ -63,18 +63,13 @@ def service_jobs(config: dict[str, Any], results: str,
 
 def estimated_sources(name: str, spec: dict[str, Any], prompts: list[str]
                       ) -> dict[str, dict[str, list[str]]] | None:
-    """A benchmark's source texts per prompt and target language, from its package's
-    ``sources.source_texts`` hook (``gendermt.core.contract``), or None: no hook, or
-    no estimate."""
-    import importlib
-    import importlib.util
-
+    """A benchmark's source texts per prompt and target language, from its contract's
+    ``source_texts``, or None: none declared, or no estimate."""
     from gendermt.core import registry
+    from gendermt.core.contract import resolve
 
-    module = f"{registry.get(name).package}.sources"
-    if importlib.util.find_spec(module) is None:
-        return None
-    return importlib.import_module(module).source_texts(name, spec, prompts)
+    hook = registry.get(name).source_texts
+    return resolve(hook)(name, spec, prompts) if hook else None
 
 
 def count(jobs: list[dict[str, Any]], cache_dir: str | Path | None) -> dict[str, dict[str, Any]]:

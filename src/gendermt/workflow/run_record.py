@@ -88,21 +88,15 @@ def summary(run: str, configfiles: Sequence[str], config: dict, basedir: str | P
 
 def read_files(config: dict) -> list[Source]:
     """The files a benchmark's runs read that its config block does not name (a declared
-    benchmark's file and data files), from its package's ``sources`` module's optional
-    ``data_files(name, block) -> [(key, path)]`` (gendermt.benchmarks.contract's hooks by
-    module name): recorded as its data sources beside the files its block names."""
-    import importlib
-    import importlib.util
-
+    benchmark's file and data files), from its contract's ``data_files``: recorded as its
+    data sources beside the files its block names."""
     from gendermt.core import registry
+    from gendermt.core.contract import resolve
 
     found = []
     for name, block in config.get("benchmarks", {}).items():
-        module = f"{registry.get(name).package}.sources"
-        if importlib.util.find_spec(module) is None:
-            continue
-        hook = getattr(importlib.import_module(module), "data_files", None)
-        found += [Source(key, path) for key, path in hook(name, block)] if hook else []
+        hook = registry.get(name).data_files
+        found += [Source(key, path) for key, path in resolve(hook)(name, block)] if hook else []
     return found
 
 

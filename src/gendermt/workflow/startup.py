@@ -213,7 +213,7 @@ def state_paid_work(config: dict, results: str, run_records: Any, main_process: 
     the characters its configured runs would send and their cost, counted from the runs'
     built inputs (``results/<run>/<benchmark>/inputs/<prompt>.jsonl``) less what the
     request cache answers, printed; where inputs are not built yet, estimated from the
-    data files (the benchmark's ``source_texts`` hook), else named as not counted. No
+    data files (the contract's ``source_texts``), else named as not counted. No
     network, no key. (The ``paid_work`` job counts exactly and stops over
     ``max_characters`` before the first request; :func:`paid_work` at onstart too.)"""
     mt_service = _mt_service(config) if main_process else None

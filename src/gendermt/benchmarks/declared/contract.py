@@ -93,6 +93,8 @@ def _contract(path: pathlib.Path) -> Benchmark:
         data_keys=("data_root/",),
         data_stage_keys=("data_root/",),
         check=f"{_PKG}.config:check_{name}",
+        source_texts=f"{_PKG}.sources:source_texts",
+        data_files=f"{_PKG}.sources:data_files",
         templates=f"{_PKG}.config:templates_{name}",
         cli=f"{_PKG}.cli",
         scorecard=Scorecard(

@@ -1,5 +1,5 @@
 """A declared benchmark's files, read or named without building the data table (no pandas):
-the hooks of a package's ``sources`` module (gendermt.core.contract).
+its contract's ``source_texts`` and ``data_files`` (gendermt.core.contract).
 
 - ``source_texts``: its source texts per prompt and language (the paid-work estimate of
   commercial MT services at start-up, before any input is built);

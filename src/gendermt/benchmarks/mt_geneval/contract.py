@@ -24,6 +24,8 @@ CONTRACTS = (
         datasets=("dataset.yaml",),
         placeholders=frozenset({"context"}),
         check="gendermt.benchmarks.mt_geneval.config:check",
+        # the paid-work estimate of a commercial MT service at start-up
+        source_texts="gendermt.benchmarks.mt_geneval.sources:source_texts",
         cli="gendermt.benchmarks.mt_geneval.cli",
         scorecard=Scorecard(
             key="mt-geneval",

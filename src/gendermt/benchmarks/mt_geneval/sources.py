@@ -1,5 +1,5 @@
 """MT-GenEval's source texts per prompt and language, read from the release's files without
-building the data table: the ``sources`` hook of gendermt.core.contract (the paid-work
+building the data table: its contract's ``source_texts`` (gendermt.core.contract: the paid-work
 estimate of commercial MT services at start-up, before any input is built). No pandas."""
 
 from __future__ import annotations

@@ -43,6 +43,8 @@ CONTRACTS = (
         # alignment_corpus: a whole-file system's backend can give the whole set; compare:
         # pairs of the benchmark's systems sharing a language
         check="gendermt.benchmarks.winomt.compare:check",
+        # the paid-work estimate of a commercial MT service at start-up
+        source_texts="gendermt.benchmarks.winomt.sources:source_texts",
         cli="gendermt.benchmarks.winomt.cli",
         commands=("gendermt.benchmarks.winomt.align_cli",),
         scorecard=Scorecard(

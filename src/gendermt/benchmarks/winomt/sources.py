@@ -1,5 +1,5 @@
 """WinoMT's source texts per prompt, read from ``en.txt`` without building the data table:
-the ``sources`` hook of gendermt.core.contract (the paid-work estimate of commercial MT
+its contract's ``source_texts`` (gendermt.core.contract: the paid-work estimate of commercial MT
 services at start-up, before any input is built). No pandas: start-up runs on every call."""
 
 from __future__ import annotations
