@@ -152,10 +152,6 @@ def test_a_contract_field_or_a_new_backend_reruns_nothing(finished_copy):
 def test_upgrading_a_c0d773e_results_folder_reruns_nothing(tmp_path):
     """The default run made by c0d773e, upgraded to this checkout as a pull does: nothing
     reruns but the run's summary (it records the commit)."""
-    known = subprocess.run(["git", "cat-file", "-e", f"{BEFORE_VERSIONS}^{{commit}}"], cwd=ROOT,
-                           capture_output=True)
-    if known.returncode != 0:
-        pytest.skip(f"this clone lacks commit {BEFORE_VERSIONS[:12]} (a shallow clone?)")
     workdir = old_checkout(tmp_path, BEFORE_VERSIONS)
     env = {**os.environ, "PYTHONPATH": str(workdir / "src")}
     proc = subprocess.run([snakemake_exe(), "--cores", "2"], cwd=workdir, env=env,
@@ -179,10 +175,6 @@ def test_upgrading_across_the_layout_move_reruns_no_translation(tmp_path):
     code changed after the move (issue 51: the data stages hash what they read, and check
     the subset columns) reruns, and the translations follow it only as its dependents,
     answered from the request cache."""
-    known = subprocess.run(["git", "cat-file", "-e", f"{BEFORE_THE_MOVE}^{{commit}}"], cwd=ROOT,
-                           capture_output=True)
-    if known.returncode != 0:
-        pytest.skip(f"this clone lacks commit {BEFORE_THE_MOVE[:12]} (a shallow clone?)")
     workdir = old_checkout(tmp_path, BEFORE_THE_MOVE)
     # the old code's translations and what they are made from (its data and input stages)
     env = {**os.environ, "PYTHONPATH": str(workdir / "src")}
@@ -204,7 +196,12 @@ def test_upgrading_across_the_layout_move_reruns_no_translation(tmp_path):
 
 
 def old_checkout(tmp_path: Path, commit: str) -> Path:
-    """The project's files as ``commit`` had them, its request cache the session's."""
+    """The project's files as ``commit`` had them, its request cache the session's (the test
+    skips in a clone without that commit)."""
+    known = subprocess.run(["git", "cat-file", "-e", f"{commit}^{{commit}}"], cwd=ROOT,
+                           capture_output=True)
+    if known.returncode != 0:
+        pytest.skip(f"this clone lacks commit {commit[:12]} (a shallow clone?)")
     workdir = tmp_path / "project"
     workdir.mkdir()
     archive = subprocess.run(["git", "archive", commit, *PROJECT_ENTRIES], cwd=ROOT,
