@@ -35,6 +35,9 @@ STUDY = ROOT / "config" / "study"
 
 MARKER = re.compile(r"(<!-- BEGIN generated:(?P<name>[\w:.-]+) -->)(?P<body>.*?)(<!-- END -->)",
                     re.S)
+# A fenced code block: a marker in one is an example (docs/adding-a-benchmark.md gives a
+# benchmark page's content), not a section of the page that holds it.
+FENCE = re.compile(r"^(```|~~~).*?^\1", re.M | re.S)
 # Sections written inline, inside a sentence (no newlines around the body).
 INLINE = {"job-count", "default-benchmarks"}
 
@@ -384,7 +387,7 @@ def render(text: str, sections: dict[str, str], where: str = "") -> str:
     is left as it is)."""
     def body(match: re.Match[str]) -> str:
         name = match["name"]
-        if name not in sections:
+        if name not in sections or _fenced(text, match.start()):
             return match[0]
         value = sections[name]
         inner = value if name in INLINE else f"\n{value}\n"
@@ -392,8 +395,14 @@ def render(text: str, sections: dict[str, str], where: str = "") -> str:
     return MARKER.sub(body, text)
 
 
+def _fenced(text: str, pos: int) -> bool:
+    """Whether ``pos`` of ``text`` is inside a fenced code block."""
+    return any(m.start() < pos < m.end() for m in FENCE.finditer(text))
+
+
 def names_in(text: str) -> list[str]:
-    return [m["name"] for m in MARKER.finditer(text)]
+    """The marked sections of ``text``, those in fenced code blocks left out."""
+    return [m["name"] for m in MARKER.finditer(text) if not _fenced(text, m.start())]
 
 
 def generate(paths: list[Path] | None = None, with_job_count: bool = True,
