@@ -16,6 +16,7 @@ all service systems) reruns nothing of the other.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -76,7 +77,9 @@ def project(tmp_path: Path, system: dict, langs: tuple[str, ...] = LANGS) -> Pat
                      "anti": str(data / "en_anti.txt")},
             "templates": "src/gendermt/benchmarks/winomt/prompts/translate.yaml",
             "prompts": list(langs), "systems": list(SYSTEMS)}},
-        "systems": {s: dict(system) for s in SYSTEMS},
+        # deep copies: YAML would write one shared settings object as an alias, and editing
+        # one system's nested setting would edit both
+        "systems": {s: copy.deepcopy(system) for s in SYSTEMS},
         "cache": {"dir": str(tmp_path / "cache"), "enabled": True},
     }
     (workdir / "sc.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
