@@ -12,6 +12,7 @@ import shlex
 import pytest
 import yaml
 
+from ..benchmarks.declared.test_declared_benchmarks import TSV, TSV_SPEC
 from ..conftest import ROOT
 from ..workflow_support import RUN_TIMEOUT, copy_project, output_of, snakemake
 
@@ -68,25 +69,10 @@ def test_the_pages_example_runs_to_the_report(tmp_path):
     assert (project / f"results/{run}/scorecard/scorecard.json").is_file()
 
 
-BENCHMARK = {
-    "name": "pronoun-outside",
-    "label": "Pronoun test kept outside the project",
-    "languages": ["fr", "it"],
-    "genders": ["female", "male"],
-    "data": {"format": "tsv", "path": "items.tsv", "language": "lang", "id": "id",
-             "source": "src", "words": {"female": "w_f", "male": "w_m"},
-             "reference": {"female": "ref_f", "male": "ref_m"}},
-    "metrics": ["gendered_word_accuracy", "chrf"],
-    "fragments": {"task": "Translate into {tgt_lang_name}: {source}"},
-    "templates": {"plain": {"version": 1, "user": ["task"]}},
-}
-ITEMS = ("id\tlang\tsrc\tw_f\tw_m\tref_f\tref_m\n"
-         "1\tfr\tThe doctor arrived.\tdoctoresse\tdocteur\tLa doctoresse est arrivée.\t"
-         "Le docteur est arrivé.\n"
-         "2\tfr\tThe nurse left.\tinfirmière\tinfirmier\tL'infirmière est partie.\t"
-         "L'infirmier est parti.\n"
-         "3\tit\tThe teacher sang.\tmaestra\tmaestro\tLa maestra ha cantato.\t"
-         "Il maestro ha cantato.\n")
+# the unit tests' TSV benchmark, under a name of its own
+BENCHMARK = {**TSV_SPEC, "name": "pronoun-outside",
+             "label": "Pronoun test kept outside the project"}
+ITEMS = TSV
 
 
 def outside_config(file: str) -> dict:
